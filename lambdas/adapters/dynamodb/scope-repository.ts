@@ -1,0 +1,54 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
+
+/** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
+export class DynamoScopeRepository implements ScopeCatalog {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async listScopes(): Promise<ScopeDefinition[]> {
+    const scopes: ScopeDefinition[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'SCOPES' },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) scopes.push(toScope(item));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return scopes;
+  }
+
+  /** Creates the scope unless it exists; returns whether it was created. */
+  async createScope(scope: ScopeDefinition): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: `SCOPE#${scope.name}`, sk: 'SCOPE', gsi1pk: 'SCOPES', gsi1sk: scope.name, ...scope },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+}
+
+function toScope(item: Record<string, unknown>): ScopeDefinition {
+  return {
+    name: String(item.name),
+    description: String(item.description ?? ''),
+    discoverable: item.discoverable === true,
+  };
+}

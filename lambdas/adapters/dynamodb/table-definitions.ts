@@ -1,0 +1,55 @@
+/**
+ * DynamoDB table definitions, read by both the CDK stack and the local bootstrap,
+ * so the tables the tests run against are the tables that deploy.
+ * Key layout of every item: docs/storage-schema.md.
+ */
+import type { TableName } from '../../routes';
+
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+}
+
+export interface TableDefinition {
+  readonly name: TableName;
+  /** Environment variable through which functions learn the physical table name. */
+  readonly envVar: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  /** Epoch-seconds attribute DynamoDB TTL deletes by (up to days late: readers must check it too). */
+  readonly ttlAttribute: string;
+  readonly globalIndexes: readonly IndexDefinition[];
+}
+
+export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
+  /** Long-lived records: environments, users, grants, scopes, clients, API keys. */
+  main: {
+    name: 'main',
+    envVar: 'MAIN_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  },
+  /** Short-lived records: sessions, authorization codes, refresh tokens, rate counters. */
+  ephemeral: {
+    name: 'ephemeral',
+    envVar: 'EPHEMERAL_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  },
+  /** Append-only logs: token activity and the admin audit log, pruned by TTL after retention. */
+  activity: {
+    name: 'activity',
+    envVar: 'ACTIVITY_TABLE_NAME',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [],
+  },
+};
+
+export const tableNames = Object.keys(tableDefinitions) as TableName[];

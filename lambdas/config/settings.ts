@@ -1,0 +1,177 @@
+/**
+ * The service's settings: one definition serves the Lambda functions and the local
+ * server (read from environment variables) and the CDK app (read from context,
+ * `-c NAME=value` or cdk.json), so a value is validated the same way everywhere.
+ * This module reads no environment itself: callers pass the variables in.
+ */
+import { z } from 'zod';
+
+export const hashMethods = ['argon2id', 'argon2id-fast'] as const;
+export type HashMethod = (typeof hashMethods)[number];
+export const signingAlgorithms = ['RS256', 'ES256'] as const;
+export type SigningAlgorithm = (typeof signingAlgorithms)[number];
+export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An absolute URL without query or fragment: https, or http on a loopback host (local runs). */
+const serviceUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    if (url.search || url.hash || url.username || url.password) return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
+  } catch {
+    return false;
+  }
+});
+
+const boolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+interface Setting {
+  readonly schema: z.ZodType;
+  /** What is accepted, as the error message states it. */
+  readonly accepts: string;
+  readonly description: string;
+}
+
+/** Every user-facing setting; README's configuration table mirrors this list. */
+export const settings = {
+  BASE_URL: {
+    schema: serviceUrl,
+    accepts: 'an https URL (http only on localhost), no query or fragment',
+    description: 'The issuer address `{base_url}`; every endpoint URL is derived from it.',
+  },
+  JWKS_CDN_BASE_URL: {
+    schema: serviceUrl,
+    accepts: 'an https URL (http only on localhost), no query or fragment',
+    description: 'Base address where `jwks.json` is served (the CloudFront distribution by default).',
+  },
+  MAIL_FROM: {
+    schema: z.email(),
+    accepts: 'an email address',
+    description: 'Sender address of notification mail (an SES identity in AWS).',
+  },
+  DCR_ENVIRONMENT_ID: {
+    schema: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    accepts: 'an environment id (letters, digits, _ and -, at most 64), or unset to disable DCR',
+    description: 'Environment that dynamically registered clients are placed in. Unset disables DCR.',
+  },
+  DCR_ENABLED: {
+    schema: boolean.default(true),
+    accepts: '"true" or "false"',
+    description: 'Set to `false` to disable DCR even when DCR_ENVIRONMENT_ID is set.',
+  },
+  DCR_RATE_LIMIT_PER_DAY: {
+    schema: integer(1, 1_000_000).default(10),
+    accepts: 'a whole number from 1 to 1000000',
+    description: 'Registrations per client IP per day, rejected attempts included.',
+  },
+  MFA_OTP_MAX_ATTEMPTS: {
+    schema: integer(1, 100).default(5),
+    accepts: 'a whole number from 1 to 100',
+    description: 'Attempts allowed per email/MFA one-time code.',
+  },
+  HASH_METHOD: {
+    schema: z.enum(hashMethods).default('argon2id'),
+    accepts: hashMethods.map((m) => `"${m}"`).join(' or '),
+    description:
+      'Hash policy for passwords, client secrets and API key secrets. `argon2id-fast` is for local development and tests only.',
+  },
+  SIGNING_ALG: {
+    schema: z.enum(signingAlgorithms).default('RS256'),
+    accepts: signingAlgorithms.map((a) => `"${a}"`).join(' or '),
+    description: 'JWS algorithm of the signing key. RS256 has the widest resource-server support.',
+  },
+  LOG_LEVEL: {
+    schema: z.enum(logLevels).default('info'),
+    accepts: logLevels.map((l) => `"${l}"`).join(', '),
+    description: 'Lowest level written to the structured logs.',
+  },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof settings;
+export const settingNames = Object.keys(settings) as SettingName[];
+
+export interface ServiceConfig {
+  /** Issuer, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly jwksCdnBaseUrl: string;
+  readonly jwksUri: string;
+  readonly mailFrom: string;
+  readonly dcr: {
+    /** Spec 3.2: enabled exactly when DCR_ENVIRONMENT_ID is set and DCR_ENABLED is not false. */
+    readonly enabled: boolean;
+    readonly environmentId: string | undefined;
+    readonly rateLimitPerDay: number;
+  };
+  readonly mfaOtpMaxAttempts: number;
+  readonly hashMethod: HashMethod;
+  readonly signingAlg: SigningAlgorithm;
+  readonly logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Source = Readonly<Record<string, string | undefined>>;
+
+/** Empty strings count as unset: CDK and shells pass them for "no value". */
+function present(source: Source, name: string): string | undefined {
+  const value = source[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/**
+ * Validates the named settings from `source`; every problem is reported at once,
+ * each naming the variable and what it accepts.
+ */
+export function parseSettings<N extends SettingName>(
+  source: Source,
+  names: readonly N[],
+): { [K in N]: z.output<(typeof settings)[K]['schema']> } {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const name of names) {
+    const setting: Setting = settings[name];
+    const raw = present(source, name);
+    const result = setting.schema.safeParse(raw);
+    if (result.success) {
+      values[name] = result.data;
+    } else {
+      const got = raw === undefined ? 'it is not set' : `got ${JSON.stringify(raw)}`;
+      problems.push(`${name} must be ${setting.accepts} (${got})`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as { [K in N]: z.output<(typeof settings)[K]['schema']> };
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Builds the runtime configuration from environment variables (Lambda or local server). */
+export function loadConfig(env: Source): ServiceConfig {
+  const s = parseSettings(env, settingNames);
+  const jwksCdnBaseUrl = withoutTrailingSlash(s.JWKS_CDN_BASE_URL);
+  const environmentId = s.DCR_ENVIRONMENT_ID;
+  return {
+    baseUrl: withoutTrailingSlash(s.BASE_URL),
+    jwksCdnBaseUrl,
+    jwksUri: `${jwksCdnBaseUrl}/jwks.json`,
+    mailFrom: s.MAIL_FROM,
+    dcr: {
+      enabled: environmentId !== undefined && s.DCR_ENABLED !== false,
+      environmentId,
+      rateLimitPerDay: s.DCR_RATE_LIMIT_PER_DAY,
+    },
+    mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
+    hashMethod: s.HASH_METHOD,
+    signingAlg: s.SIGNING_ALG,
+    logLevel: s.LOG_LEVEL,
+  };
+}

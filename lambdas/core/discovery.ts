@@ -1,0 +1,53 @@
+/**
+ * Discovery documents: RFC 8414 authorization server metadata and the OpenID Connect
+ * Discovery 1.0 document. Both are public and cacheable; they change only with a
+ * redeploy (settings) or a scope change (admin API), so a short cache is safe.
+ */
+import type { ServiceConfig } from '../config/settings';
+import { endpointPaths } from '../routes';
+import type { ScopeDefinition } from './ports';
+
+export type DiscoveryDocument = Record<string, unknown>;
+
+const clientAuthMethods = ['client_secret_basic', 'client_secret_post'];
+
+export function authorizationServerMetadata(
+  config: ServiceConfig,
+  scopes: readonly ScopeDefinition[],
+): DiscoveryDocument {
+  const url = (path: string) => `${config.baseUrl}${path}`;
+  return {
+    issuer: config.baseUrl,
+    authorization_endpoint: url(endpointPaths.authorize),
+    token_endpoint: url(endpointPaths.token),
+    // Spec 3.2: advertised only while dynamic registration is enabled.
+    ...(config.dcr.enabled ? { registration_endpoint: url(endpointPaths.register) } : {}),
+    jwks_uri: config.jwksUri,
+    introspection_endpoint: url(endpointPaths.introspect),
+    revocation_endpoint: url(endpointPaths.revoke),
+    userinfo_endpoint: url(endpointPaths.userinfo),
+    scopes_supported: scopes.filter((s) => s.discoverable).map((s) => s.name),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    // `none`: public clients (dynamic registration) prove possession with PKCE only.
+    token_endpoint_auth_methods_supported: ['none', ...clientAuthMethods],
+    introspection_endpoint_auth_methods_supported: clientAuthMethods,
+    revocation_endpoint_auth_methods_supported: ['none', ...clientAuthMethods],
+    // OAuth 2.1: S256 only; `plain` is refused.
+    code_challenge_methods_supported: ['S256'],
+    // RFC 8707 resource indicators bind the token audience.
+    resource_parameter_supported: true,
+    // RFC 9207: the authorization response carries `iss`.
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+export function openIdConfiguration(config: ServiceConfig, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
+  return {
+    ...authorizationServerMetadata(config, scopes),
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [config.signingAlg],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'email', 'email_verified'],
+  };
+}

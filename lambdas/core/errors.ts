@@ -1,0 +1,127 @@
+/**
+ * One error class per OAuth error code (RFC 6749 5.2 and 4.1.2.1, RFC 7591 3.2.2,
+ * RFC 8707 2, RFC 6750 3.1), serialized by a single function in lambdas/http/errors.ts.
+ *
+ * `description` goes on the wire; keep it readable and generic where detail would help an
+ * attacker. `reason` is the real, internal cause: logged and written to the activity log,
+ * never sent.
+ */
+export abstract class OAuthError extends Error {
+  abstract readonly code: string;
+  abstract readonly status: number;
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  headers: Record<string, string> = {};
+
+  constructor(
+    readonly description: string,
+    readonly reason: string = description,
+  ) {
+    super(`${description}${reason !== description ? ` (${reason})` : ''}`);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidRequestError extends OAuthError {
+  readonly code = 'invalid_request';
+  readonly status = 400;
+}
+export class InvalidClientError extends OAuthError {
+  readonly code = 'invalid_client';
+  readonly status = 401;
+}
+export class InvalidGrantError extends OAuthError {
+  readonly code = 'invalid_grant';
+  readonly status = 400;
+}
+export class UnauthorizedClientError extends OAuthError {
+  readonly code = 'unauthorized_client';
+  readonly status = 400;
+}
+export class UnsupportedGrantTypeError extends OAuthError {
+  readonly code = 'unsupported_grant_type';
+  readonly status = 400;
+}
+export class UnsupportedResponseTypeError extends OAuthError {
+  readonly code = 'unsupported_response_type';
+  readonly status = 400;
+}
+export class InvalidScopeError extends OAuthError {
+  readonly code = 'invalid_scope';
+  readonly status = 400;
+}
+/** RFC 8707 section 2: the requested resource is not acceptable. */
+export class InvalidTargetError extends OAuthError {
+  readonly code = 'invalid_target';
+  readonly status = 400;
+}
+export class AccessDeniedError extends OAuthError {
+  readonly code = 'access_denied';
+  readonly status = 403;
+}
+/** RFC 6750 3.1: missing, expired, revoked or malformed bearer token. */
+export class InvalidTokenError extends OAuthError {
+  readonly code = 'invalid_token';
+  readonly status = 401;
+}
+export class InsufficientScopeError extends OAuthError {
+  readonly code = 'insufficient_scope';
+  readonly status = 403;
+}
+/** RFC 7591 3.2.2 */
+export class InvalidClientMetadataError extends OAuthError {
+  readonly code = 'invalid_client_metadata';
+  readonly status = 400;
+}
+/** RFC 7591 3.2.2 */
+export class InvalidRedirectUriError extends OAuthError {
+  readonly code = 'invalid_redirect_uri';
+  readonly status = 400;
+}
+export class TooManyRequestsError extends OAuthError {
+  readonly code = 'too_many_requests';
+  readonly status = 429;
+  constructor(description: string, retryAfterSeconds: number, reason?: string) {
+    super(description, reason);
+    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+  }
+}
+export class NotFoundError extends OAuthError {
+  readonly code = 'not_found';
+  readonly status = 404;
+}
+export class MethodNotAllowedError extends OAuthError {
+  readonly code = 'method_not_allowed';
+  readonly status = 405;
+  constructor(allowed: readonly string[]) {
+    super(`This endpoint accepts ${allowed.join(', ')}.`);
+    this.headers = { Allow: allowed.join(', ') };
+  }
+}
+export class UnsupportedMediaTypeError extends OAuthError {
+  readonly code = 'invalid_request';
+  readonly status = 415;
+}
+export class PayloadTooLargeError extends OAuthError {
+  readonly code = 'invalid_request';
+  readonly status = 413;
+}
+export class TemporarilyUnavailableError extends OAuthError {
+  readonly code = 'temporarily_unavailable';
+  readonly status = 503;
+}
+/** Anything unexpected becomes this on the wire; the cause is only logged. */
+export class ServerError extends OAuthError {
+  readonly code = 'server_error';
+  readonly status = 500;
+  constructor(reason = 'unexpected error') {
+    super('The server could not complete the request.', reason);
+  }
+}
+
+/** Raised by adapters when a conditional write loses (a one-time value consumed twice, a duplicate key). */
+export class ConflictError extends Error {
+  constructor(readonly what: string) {
+    super(`conflict: ${what}`);
+    this.name = 'ConflictError';
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * What the domain needs from the outside world, passed in so that lambdas/core
+ * imports no AWS SDK and reads no environment.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export interface RandomSource {
+  /** Cryptographically secure random bytes. */
+  bytes(length: number): Uint8Array;
+}
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+export interface ScopeDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** Listed in discovery `scopes_supported`; admin scopes are not. */
+  readonly discoverable: boolean;
+}
+
+export interface ScopeCatalog {
+  listScopes(): Promise<readonly ScopeDefinition[]>;
+}

@@ -1,0 +1,8 @@
+/** GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 section 4). */
+import { openIdConfiguration } from '../core/discovery';
+import { httpHandler } from '../http/handler';
+import { jsonResponse, publicCache } from '../http/response';
+
+export const handler = httpHandler(async (_event, runtime) =>
+  jsonResponse(200, openIdConfiguration(runtime.config, await runtime.scopes()), { cacheControl: publicCache }),
+);

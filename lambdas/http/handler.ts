@@ -1,0 +1,87 @@
+/**
+ * Wraps an endpoint in the shared middy chain: the runtime is resolved once per
+ * container, errors go through the one serializer, every response gets the security
+ * and caching headers, and one structured log line is written per request.
+ */
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { createLogger } from '../adapters/json-logger';
+import { getRuntime, type Runtime } from '../runtime';
+import { errorResponse } from './errors';
+
+export type Endpoint = (event: APIGatewayProxyEvent, runtime: Runtime) => Promise<APIGatewayProxyResult>;
+export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** Used only when the runtime itself cannot be built (invalid configuration). */
+const bootLogger = createLogger('info', { service: 'authorization-server' });
+
+function tryRuntime(): Runtime | undefined {
+  try {
+    return getRuntime();
+  } catch {
+    return undefined;
+  }
+}
+
+const defaultHeaders: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+
+function withDefaultHeaders(request: Request): void {
+  const response = request.response;
+  if (!response) return;
+  const headers: Record<string, string | number | boolean> = { ...response.headers };
+  const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase());
+  for (const [name, value] of Object.entries(defaultHeaders)) if (!has(name)) headers[name] = value;
+  // RFC 6749 5.1 and 7009/7662: responses carrying credentials must not be cached.
+  if (!has('Cache-Control')) {
+    headers['Cache-Control'] = 'no-store';
+    headers.Pragma = 'no-cache';
+  }
+  response.headers = headers;
+}
+
+const securityHeaders: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  after: withDefaultHeaders,
+  onError: withDefaultHeaders,
+};
+
+const errorMapper: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  onError: (request) => {
+    request.response = errorResponse(request.error, tryRuntime()?.log ?? bootLogger);
+  },
+};
+
+function requestLog(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const started = new WeakMap<object, number>();
+  const write = (request: Request) => {
+    const log = tryRuntime()?.log ?? bootLogger;
+    log.info('request', {
+      method: request.event.httpMethod,
+      resource: request.event.resource,
+      status: request.response?.statusCode,
+      durationMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+      requestId: request.event.requestContext?.requestId,
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request, performance.now());
+    },
+    after: write,
+    onError: write,
+  };
+}
+
+export function httpHandler(endpoint: Endpoint): LambdaHandler {
+  // onError runs in reverse order: map the error first, then log it, then add headers.
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use([securityHeaders, requestLog(), errorMapper])
+    .handler(async (event) => endpoint(event, getRuntime())) as unknown as LambdaHandler;
+}
