@@ -56,3 +56,8 @@ export function getRuntime(): Runtime {
   current ??= createRuntime(process.env);
   return current;
 }
+
+/** Forgets the built runtime so the next call reads the environment again (the local server's restarts). */
+export function resetRuntime(): void {
+  current = undefined;
+}

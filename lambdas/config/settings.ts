@@ -79,6 +79,11 @@ export const settings = {
     description:
       'Hash policy for passwords, client secrets and API key secrets. `argon2id-fast` is for local development and tests only.',
   },
+  CLIENT_ID_PREFIX: {
+    schema: z.string().regex(/^[a-z][a-z0-9_-]{0,15}$/).default('tgc_'),
+    accepts: 'a lower-case literal of 1 to 16 letters, digits, _ or -, starting with a letter',
+    description: 'Fixed prefix of every issued `client_id`.',
+  },
   SIGNING_ALG: {
     schema: z.enum(signingAlgorithms).default('RS256'),
     accepts: signingAlgorithms.map((a) => `"${a}"`).join(' or '),
@@ -109,6 +114,7 @@ export interface ServiceConfig {
   readonly mfaOtpMaxAttempts: number;
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
+  readonly clientIdPrefix: string;
   readonly logLevel: LogLevel;
 }
 
@@ -172,6 +178,7 @@ export function loadConfig(env: Source): ServiceConfig {
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,
+    clientIdPrefix: s.CLIENT_ID_PREFIX,
     logLevel: s.LOG_LEVEL,
   };
 }

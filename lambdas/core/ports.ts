@@ -31,3 +31,10 @@ export interface ScopeDefinition {
 export interface ScopeCatalog {
   listScopes(): Promise<readonly ScopeDefinition[]>;
 }
+
+/** Password-style hashing (Argon2id, policy from HASH_METHOD) for passwords and secrets. */
+export interface Hasher {
+  hash(secret: string): Promise<string>;
+  /** False for a wrong secret or a malformed hash; never throws for bad input. */
+  verify(hash: string, secret: string): Promise<boolean>;
+}

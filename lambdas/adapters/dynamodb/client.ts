@@ -11,14 +11,18 @@ export interface DynamoConnection {
   readonly region?: string;
 }
 
-export function createDocumentClient({ endpoint, region }: DynamoConnection): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+export function createDynamoClient({ endpoint, region }: DynamoConnection): DynamoDBClient {
+  return new DynamoDBClient({
     region: region ?? 'us-east-1',
     ...(endpoint
       ? // DynamoDB Local accepts any credentials; fixed ones keep local runs independent of ~/.aws.
         { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   });
+}
+
+export function createDocumentClient(connection: DynamoConnection | DynamoDBClient): DynamoDBDocumentClient {
+  const client = connection instanceof DynamoDBClient ? connection : createDynamoClient(connection);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Creates the tables from the shared definitions (the ones the CDK stack deploys),
+ * for the local server and the test run. Idempotent: existing tables are kept.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import type { PhysicalTableNames } from '../adapters/dynamodb/client';
+import { tableDefinitions, tableNames, type TableDefinition } from '../adapters/dynamodb/table-definitions';
+
+/** Physical names: a prefix keeps several sets apart in one DynamoDB Local. */
+export function physicalTableNames(prefix: string): PhysicalTableNames {
+  return Object.fromEntries(tableNames.map((t) => [t, `${prefix}${t}`])) as unknown as PhysicalTableNames;
+}
+
+/** The variables through which functions learn the names (as the stack sets them). */
+export function tableEnv(names: PhysicalTableNames): Record<string, string> {
+  return Object.fromEntries(tableNames.map((t) => [tableDefinitions[t].envVar, names[t]]));
+}
+
+async function createTable(client: DynamoDBClient, name: string, def: TableDefinition): Promise<void> {
+  const attributes = new Set([def.partitionKey, def.sortKey, ...def.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: def.partitionKey, KeyType: 'HASH' },
+          { AttributeName: def.sortKey, KeyType: 'RANGE' },
+        ],
+        ...(def.globalIndexes.length > 0
+          ? {
+              GlobalSecondaryIndexes: def.globalIndexes.map((index) => ({
+                IndexName: index.indexName,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              })),
+            }
+          : {}),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ResourceInUseException) return;
+    throw error;
+  }
+  for (let i = 0; i < 100; i++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (Table?.TableStatus === 'ACTIVE') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: name,
+      TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
+    }),
+  );
+}
+
+export async function ensureTables(client: DynamoDBClient, names: PhysicalTableNames): Promise<void> {
+  await Promise.all(tableNames.map((t) => createTable(client, names[t], tableDefinitions[t])));
+}

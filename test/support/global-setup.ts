@@ -1,0 +1,42 @@
+/**
+ * One DynamoDB Local for the whole jest run (in memory), with the tables created from
+ * the shared definitions, a signing key, and the variables the stack would give a
+ * function. Tests isolate themselves with unique ids rather than restarting anything.
+ * Workers inherit process.env from here.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
+import { generateKeySet } from '../../lambdas/adapters/signing/key-set';
+import { startDynamoDbLocal } from '../../lambdas/local/dynamodb-local';
+import { ensureTables, physicalTableNames, tableEnv } from '../../lambdas/local/tables';
+
+export default async function globalSetup(): Promise<void> {
+  // The SDK warns that its 2027 releases need Node.js 22; the locked release runs on 20.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const dynamo = await startDynamoDbLocal();
+  (globalThis as { __dynamoDbLocal__?: unknown }).__dynamoDbLocal__ = dynamo;
+  const tables = physicalTableNames('test-');
+  const client = createDynamoClient({ endpoint: dynamo.endpoint });
+  await ensureTables(client, tables);
+  client.destroy();
+
+  const dir = await mkdtemp(join(tmpdir(), 'authz-test-'));
+  const signingKeyFile = join(dir, 'signing-keys.json');
+  await writeFile(signingKeyFile, JSON.stringify(await generateKeySet('RS256')), { mode: 0o600 });
+
+  Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    AWS_REGION: 'us-east-1',
+    ...tableEnv(tables),
+    SIGNING_KEY_FILE: signingKeyFile,
+    TEST_TMP_DIR: dir,
+    BASE_URL: 'https://auth.example.test',
+    JWKS_CDN_BASE_URL: 'https://jwks.example.test',
+    MAIL_FROM: 'no-reply@example.test',
+    DCR_ENVIRONMENT_ID: 'env_dcrtest',
+    HASH_METHOD: 'argon2id-fast',
+    LOG_LEVEL: 'warn',
+  });
+}
