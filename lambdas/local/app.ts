@@ -78,7 +78,8 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
   const dataDir = await prepareDataDir(options.dataDir);
   const signingKeyFile = join(dataDir, 'signing-keys.json');
   const bootstrapFile = join(dataDir, 'bootstrap.json');
-  // Fail on bad settings before starting anything.
+  // Fail on bad settings before starting anything: the local defaults stand in for what is known later.
+  loadConfig({ ...localDefaults('http://localhost', 'env_placeholder'), ...definedOnly(options.env) });
   const early = parseSettings(options.env, ['SIGNING_ALG', 'HASH_METHOD', 'CLIENT_ID_PREFIX']);
 
   let resolveReady!: () => void;
@@ -131,10 +132,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     }
 
     const env: Record<string, string> = {
-      BASE_URL: issuer,
-      JWKS_CDN_BASE_URL: issuer,
-      MAIL_FROM: 'no-reply@example.com',
-      DCR_ENVIRONMENT_ID: bootstrap!.environments.dcrId,
+      ...localDefaults(issuer, bootstrap!.environments.dcrId),
       ...definedOnly(options.env),
       ...tableEnv(tables),
       DYNAMODB_ENDPOINT: endpoint,
@@ -163,6 +161,11 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     await dynamo?.stop();
     throw error;
   }
+}
+
+/** Settings the local server supplies unless the user sets them. */
+function localDefaults(issuer: string, dcrEnvironmentId: string): Record<string, string> {
+  return { BASE_URL: issuer, JWKS_CDN_BASE_URL: issuer, MAIL_FROM: 'no-reply@example.com', DCR_ENVIRONMENT_ID: dcrEnvironmentId };
 }
 
 async function mkdirp(dir: string): Promise<string> {

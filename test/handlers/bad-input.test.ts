@@ -7,7 +7,7 @@ import type { LambdaHandler } from '../../lambdas/http/handler';
 import { routes } from '../../lambdas/routes';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 
-const malformed = [
+const malformed: { name: string; headers: Record<string, string>; body: string | undefined }[] = [
   { name: 'truncated JSON', headers: { 'Content-Type': 'application/json' }, body: '{"a":' },
   { name: 'JSON array', headers: { 'Content-Type': 'application/json' }, body: '[1,2,3]' },
   { name: 'repeated form field', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1&a=2' },
