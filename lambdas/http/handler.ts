@@ -6,7 +6,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
-import { getRuntime, type Runtime } from '../runtime';
+import { getRuntime, type Runtime } from '../runtime/base';
 import { errorResponse } from './errors';
 
 export type Endpoint = (event: APIGatewayProxyEvent, runtime: Runtime) => Promise<APIGatewayProxyResult>;

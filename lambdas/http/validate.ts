@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidRequestError, type OAuthError } from '../core/errors';
 
 type ErrorClass = new (description: string) => OAuthError;
@@ -8,8 +8,8 @@ type ErrorClass = new (description: string) => OAuthError;
  * description, e.g. `redirect_uris: expected an array`. `As` picks the OAuth error,
  * since each endpoint has its own (invalid_client_metadata for registration).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, As: ErrorClass = InvalidRequestError): z.output<S> {
-  const result = schema.safeParse(input);
+export function validate<S extends z.ZodMiniType>(schema: S, input: unknown, As: ErrorClass = InvalidRequestError): z.output<S> {
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

@@ -18,7 +18,7 @@ import { loadConfig, parseSettings } from '../config/settings';
 import { LocalSetupError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startLocalServer } from './server';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
-import { resetRuntime } from '../runtime';
+import { resetRuntime } from '../runtime/base';
 
 export interface LocalAppOptions {
   /** 0 picks a free port. */

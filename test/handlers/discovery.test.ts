@@ -1,12 +1,12 @@
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import { handler as metadataHandler } from '../../lambdas/handlers/oauth-authorization-server-metadata';
 import { handler as openIdHandler } from '../../lambdas/handlers/openid-configuration';
-import { getRuntime } from '../../lambdas/runtime';
+import { getStorage } from '../../lambdas/runtime/storage';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 beforeAll(async () => {
-  const runtime = getRuntime();
-  const scopes = new DynamoScopeRepository(runtime.db, runtime.tables.main);
+  const { db, tables } = getStorage();
+  const scopes = new DynamoScopeRepository(db, tables.main);
   await scopes.createScope({ name: 'openid', description: 'OpenID Connect', discoverable: true });
   await scopes.createScope({ name: 'admin', description: 'Administration', discoverable: false });
 });

@@ -5,7 +5,7 @@
  * Stored as JSON in Secrets Manager in AWS and in `<DATA_DIR>/signing-keys.json` locally.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { SigningAlgorithm } from '../../config/settings';
 
 export interface SigningKeySet {
@@ -16,14 +16,14 @@ export interface SigningKeySet {
 
 const privateJwk = z.looseObject({
   kty: z.enum(['RSA', 'EC']),
-  kid: z.string().min(1),
+  kid: z.string().check(z.minLength(1)),
   alg: z.enum(['RS256', 'ES256']),
-  d: z.string().min(1),
+  d: z.string().check(z.minLength(1)),
 });
 
 const keySetSchema = z
-  .object({ currentKid: z.string().min(1), keys: z.array(privateJwk).min(1) })
-  .refine((set) => set.keys.some((k) => k.kid === set.currentKid), 'currentKid must name one of the keys');
+  .object({ currentKid: z.string().check(z.minLength(1)), keys: z.array(privateJwk).check(z.minLength(1)) })
+  .check(z.refine((set) => set.keys.some((k) => k.kid === set.currentKid), 'currentKid must name one of the keys'));
 
 /** Parses a stored key set; returns undefined for anything else (a placeholder secret value). */
 export function parseKeySet(text: string | undefined): SigningKeySet | undefined {
