@@ -1,0 +1,59 @@
+/**
+ * Where resource servers fetch the public keys: `jwks.json` in a private bucket,
+ * served only through CloudFront (origin access control), so token validation
+ * never calls the service and survives its outages.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export const jwksObjectKey = 'jwks.json';
+
+export interface JwksDistributionProps {
+  /** How long CloudFront and clients may cache `jwks.json`. */
+  readonly cacheTtl: Duration;
+}
+
+export class JwksDistribution extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  /** `https://<distribution domain>`: the default JWKS_CDN_BASE_URL. */
+  readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: JwksDistributionProps) {
+    super(scope, id);
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      versioned: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Versions of the published key set are an audit trail of rotations.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const cachePolicy = new cloudfront.CachePolicy(this, 'CachePolicy', {
+      comment: 'jwks.json: short TTL so a rotated key set reaches resource servers soon',
+      defaultTtl: props.cacheTtl,
+      minTtl: Duration.seconds(0),
+      maxTtl: props.cacheTtl,
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Public JWKS of the authorization server',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy,
+        // Public keys are public: browser-based token validators may fetch them too.
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
+        compress: true,
+      },
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+    });
+    this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The DynamoDB tables, built from the same definitions the local bootstrap reads.
+ * Names are left to CloudFormation: retained tables with fixed names would block
+ * a redeploy of a deleted stack, and the stack outputs tell the generated names.
+ */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { tableDefinitions, tableNames } from '../lambdas/adapters/dynamodb/table-definitions';
+import type { TableName } from '../lambdas/routes';
+
+const key = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+/** Logical table name as used in construct ids and output names: `main` → `Main`. */
+export const tableId = (name: TableName): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+export function createTables(scope: Construct): Record<TableName, dynamodb.TableV2> {
+  const entries = tableNames.map((name) => {
+    const definition = tableDefinitions[name];
+    const table = new dynamodb.TableV2(scope, `${tableId(name)}Table`, {
+      partitionKey: key(definition.partitionKey),
+      sortKey: key(definition.sortKey),
+      billing: dynamodb.Billing.onDemand(),
+      timeToLiveAttribute: definition.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
+      // Holds users, clients and keys: deleting the stack must never delete them.
+      removalPolicy: RemovalPolicy.RETAIN,
+      globalSecondaryIndexes: definition.globalIndexes.map((index) => ({
+        indexName: index.indexName,
+        partitionKey: key(index.partitionKey),
+        sortKey: key(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      })),
+    });
+    return [name, table] as const;
+  });
+  return Object.fromEntries(entries) as Record<TableName, dynamodb.TableV2>;
+}

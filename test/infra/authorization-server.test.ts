@@ -1,0 +1,224 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { tableDefinitions, tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
+import { routes } from '../../lambdas/routes';
+import { tableId } from '../../lib/tables';
+import { actionsOf, logicalId, methodPath, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
+
+let synthesized: Synthesized;
+beforeAll(() => {
+  synthesized = synthesize();
+});
+
+const functionId = (routeName: string) => logicalId(synthesized.stack, synthesized.stack.server.functions[routeName]!);
+const tableLogicalId = (name: keyof typeof tableDefinitions) => logicalId(synthesized.stack, synthesized.stack.server.tables[name]);
+const dynamoStatements = (fnId: string) =>
+  roleStatements(synthesized.template, fnId).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+
+describe('route table → functions and methods', () => {
+  test('one function per route row, plus the fallback and the two signing-key custom-resource functions', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + 2);
+    for (const route of routes) {
+      synthesized.template.hasResourceProperties('AWS::Lambda::Function', { Description: `${route.method} ${route.path}` });
+    }
+  });
+
+  test('one API Gateway method per row, with the row’s HTTP method and path, integrated with the row’s function', () => {
+    const methods = Object.values(resources(synthesized.template, 'AWS::ApiGateway::Method'));
+    for (const route of routes) {
+      const matching = methods.filter(
+        (m) => m.Properties.HttpMethod === route.method && methodPath(synthesized.template, m) === route.path,
+      );
+      expect(matching).toHaveLength(1);
+      expect(matching[0]!.Properties.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(matching[0]!.Properties.Integration.Uri)).toContain(functionId(route.name));
+    }
+  });
+
+  test('ANY on the root, on /{proxy+} and on every routed path goes to the one fallback function', () => {
+    const fallbackId = logicalId(synthesized.stack, synthesized.stack.server.fallbackFunction);
+    const anyPaths = Object.values(resources(synthesized.template, 'AWS::ApiGateway::Method'))
+      .filter((m) => m.Properties.HttpMethod === 'ANY')
+      .map((m) => {
+        expect(JSON.stringify(m.Properties.Integration.Uri)).toContain(fallbackId);
+        return methodPath(synthesized.template, m);
+      });
+    expect(new Set(anyPaths)).toEqual(new Set(['/', '/{proxy+}', ...routes.map((r) => r.path)]));
+  });
+
+  test('every service function runs Node.js 22 or newer on ARM64', () => {
+    for (const id of [...routes.map((r) => functionId(r.name)), logicalId(synthesized.stack, synthesized.stack.server.fallbackFunction)]) {
+      const fn = resources(synthesized.template, 'AWS::Lambda::Function')[id]!;
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      const major = Number(/^nodejs(\d+)\.x$/.exec(fn.Properties.Runtime)?.[1]);
+      expect(major).toBeGreaterThanOrEqual(22);
+    }
+  });
+
+  test('every function has its own log group with a retention', () => {
+    synthesized.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    synthesized.template.allResourcesProperties('AWS::Lambda::Function', {
+      LoggingConfig: Match.objectLike({ LogGroup: Match.anyValue() }),
+    });
+  });
+});
+
+test('the template has no resource dependency cycle (BASE_URL is built without the stage)', () => {
+  // Template's own check walks Ref, GetAtt, Sub and DependsOn and throws on a cycle.
+  expect(() => Template.fromStack(synthesized.stack, { skipCyclicalDependenciesCheck: false })).not.toThrow();
+});
+
+describe('least privilege', () => {
+  test('a row that names no tables gets no DynamoDB permission (Health)', () => {
+    expect(dynamoStatements(functionId('Health'))).toEqual([]);
+  });
+
+  test('discovery gets read-only access to the main table and nothing else', () => {
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+    for (const name of ['OAuthServerMetadata', 'OpenIdConfiguration']) {
+      const statements = dynamoStatements(functionId(name));
+      expect(statements.length).toBeGreaterThan(0);
+      const text = JSON.stringify(statements);
+      expect(text).toContain(tableLogicalId('main'));
+      expect(text).not.toContain(tableLogicalId('ephemeral'));
+      expect(text).not.toContain(tableLogicalId('activity'));
+      expect(statements.flatMap(actionsOf).filter((a) => writes.includes(a))).toEqual([]);
+    }
+  });
+
+  test('the signing secret and SES are granted only to rows that sign or send mail', () => {
+    for (const route of routes) {
+      const actions = roleStatements(synthesized.template, functionId(route.name)).flatMap(actionsOf);
+      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(route.signs === true);
+      expect(actions.includes('ses:SendEmail')).toBe(route.sendsMail === true);
+    }
+  });
+
+  test('the fallback function gets no table, secret or mail permission', () => {
+    const fallbackId = logicalId(synthesized.stack, synthesized.stack.server.fallbackFunction);
+    const actions = roleStatements(synthesized.template, fallbackId).flatMap(actionsOf);
+    expect(actions.filter((a) => /^(dynamodb|secretsmanager|ses):/.test(a))).toEqual([]);
+  });
+
+  test('the signing-key custom resource may write only jwks.json in the JWKS bucket', () => {
+    const handler = synthesized.stack.server.node.findChild('SigningKey').node.findChild('Handler');
+    const statements = roleStatements(synthesized.template, logicalId(synthesized.stack, handler));
+    const puts = statements.filter((s) => actionsOf(s).includes('s3:PutObject'));
+    expect(puts).toHaveLength(1);
+    expect(JSON.stringify(puts[0].Resource)).toMatch(/\/jwks\.json"\]\]\}$/);
+    expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+  });
+
+  test('functions learn table names, and the secret ARN only when their row signs', () => {
+    for (const route of routes) {
+      const variables = resources(synthesized.template, 'AWS::Lambda::Function')[functionId(route.name)]!.Properties.Environment.Variables;
+      for (const name of tableNames) {
+        expect(variables[tableDefinitions[name].envVar]).toEqual({ Ref: tableLogicalId(name) });
+      }
+      expect('SIGNING_KEY_SECRET_ARN' in variables).toBe(route.signs === true);
+    }
+  });
+});
+
+describe('storage', () => {
+  test('each table: on-demand, PITR, deletion protection, TTL, retained on stack deletion', () => {
+    const tables = resources(synthesized.template, 'AWS::DynamoDB::GlobalTable');
+    expect(Object.keys(tables)).toHaveLength(tableNames.length);
+    for (const name of tableNames) {
+      const table = tables[tableLogicalId(name)]!;
+      const definition = tableDefinitions[name];
+      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+      expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: definition.ttlAttribute, Enabled: true });
+      expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+      expect(table.Properties.Replicas).toHaveLength(1);
+      expect(table.Properties.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(table.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+      expect((table.Properties.GlobalSecondaryIndexes ?? []).map((i: any) => [i.IndexName, i.Projection.ProjectionType])).toEqual(
+        definition.globalIndexes.map((i) => [i.indexName, 'ALL']),
+      );
+    }
+  });
+
+  test('the stack outputs the issuer, the JWKS URL and every table name', () => {
+    synthesized.template.hasOutput('IssuerUrl', {});
+    synthesized.template.hasOutput('JwksUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/jwks\\.json$')])] } });
+    for (const name of tableNames) {
+      synthesized.template.hasOutput(`${tableId(name)}TableName`, { Value: { Ref: tableLogicalId(name) } });
+    }
+  });
+});
+
+describe('JWKS publication', () => {
+  test('the JWKS bucket blocks all public access, is versioned and retained', () => {
+    synthesized.template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+      }),
+    });
+  });
+
+  test('the JWKS bucket policy denies requests without TLS', () => {
+    synthesized.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  test('CloudFront reads the bucket through origin access control and redirects to HTTPS', () => {
+    synthesized.template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    synthesized.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }),
+        Origins: [Match.objectLike({ OriginAccessControlId: { 'Fn::GetAtt': [Match.anyValue(), 'Id'] } })],
+      }),
+    });
+    synthesized.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({ DefaultTTL: 300, MaxTTL: 300 }),
+    });
+  });
+
+  test('a custom resource creates the signing key set and publishes jwks.json on deploy', () => {
+    synthesized.template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    synthesized.template.hasResourceProperties('Custom::SigningKeySet', {
+      ObjectKey: 'jwks.json',
+      Alg: 'RS256',
+      MaxAgeSeconds: '300',
+    });
+  });
+});
+
+describe('edge', () => {
+  test('a regional WAF web ACL is associated with the API stage', () => {
+    const stageId = logicalId(synthesized.stack, synthesized.stack.server.api.deploymentStage);
+    const aclId = logicalId(synthesized.stack, synthesized.stack.server.webAcl.webAcl);
+    synthesized.template.hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const [association] = Object.values(resources(synthesized.template, 'AWS::WAFv2::WebACLAssociation'));
+    expect(JSON.stringify(association!.Properties.ResourceArn)).toContain(stageId);
+    expect(association!.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+  });
+
+  test('API Gateway’s own errors use the service’s JSON error shape (THROTTLED → 429 too_many_requests)', () => {
+    const responses = Object.values(resources(synthesized.template, 'AWS::ApiGateway::GatewayResponse'));
+    for (const response of responses) {
+      const body = JSON.parse(response.Properties.ResponseTemplates['application/json']);
+      expect(Object.keys(body).sort()).toEqual(['error', 'error_description']);
+    }
+    const byType = (type: string) => responses.find((r) => r.Properties.ResponseType === type)!.Properties;
+    expect(byType('THROTTLED').StatusCode).toBe('429');
+    expect(JSON.parse(byType('THROTTLED').ResponseTemplates['application/json']).error).toBe('too_many_requests');
+    expect(byType('MISSING_AUTHENTICATION_TOKEN').StatusCode).toBe('404');
+    expect(byType('DEFAULT_4XX')).toBeDefined();
+    expect(byType('DEFAULT_5XX')).toBeDefined();
+  });
+});

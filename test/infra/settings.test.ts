@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { settingNames } from '../../lambdas/config/settings';
+import { logicalId, resources, synthesize } from './synthesize';
+
+const root = path.resolve(__dirname, '../..');
+const healthVariables = (context: Record<string, unknown>) => {
+  const { stack, template } = synthesize(context);
+  return resources(template, 'AWS::Lambda::Function')[logicalId(stack, stack.server.functions.Health!)]!.Properties.Environment
+    .Variables;
+};
+
+describe('settings from CDK context', () => {
+  test('context values reach the function environment under the same names, defaults applied', () => {
+    const variables = healthVariables({ DCR_ENVIRONMENT_ID: 'env_x', LOG_LEVEL: 'debug' });
+    expect(variables).toMatchObject({
+      DCR_ENVIRONMENT_ID: 'env_x',
+      LOG_LEVEL: 'debug',
+      MAIL_FROM: 'no-reply@example.org',
+      DCR_ENABLED: 'true',
+      SIGNING_ALG: 'RS256',
+    });
+  });
+
+  test('cdk.json may give booleans and numbers as JSON values', () => {
+    expect(healthVariables({ DCR_ENABLED: false, DCR_RATE_LIMIT_PER_DAY: 25 })).toMatchObject({
+      DCR_ENABLED: 'false',
+      DCR_RATE_LIMIT_PER_DAY: '25',
+    });
+  });
+
+  test('an unset optional setting is left out rather than passed empty', () => {
+    expect('DCR_ENVIRONMENT_ID' in healthVariables({ DCR_ENVIRONMENT_ID: '' })).toBe(false);
+  });
+
+  test('BASE_URL defaults to the API URL built from the API id, not the stage (no dependency cycle)', () => {
+    const { stack, template } = synthesize();
+    const variables = resources(template, 'AWS::Lambda::Function')[logicalId(stack, stack.server.functions.Health!)]!.Properties
+      .Environment.Variables;
+    const baseUrl = JSON.stringify(variables.BASE_URL);
+    expect(baseUrl).toContain(logicalId(stack, stack.server.api));
+    expect(baseUrl).toContain('/prod');
+    expect(baseUrl).not.toContain(logicalId(stack, stack.server.api.deploymentStage));
+    expect(JSON.stringify(variables.JWKS_CDN_BASE_URL)).toContain('DomainName');
+  });
+
+  test('an explicit BASE_URL is the issuer', () => {
+    const { template } = synthesize({ BASE_URL: 'https://auth.example.org/' });
+    template.hasOutput('IssuerUrl', { Value: 'https://auth.example.org' });
+  });
+
+  test('an invalid context value fails, naming the variable and what it accepts', () => {
+    expect(() => synthesize({ DCR_ENABLED: 'yes' })).toThrow(/DCR_ENABLED must be "true" or "false" \(got "yes"\)/);
+  });
+
+  test('a missing MAIL_FROM fails, naming the variable', () => {
+    expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
+  });
+
+  test('cdk.json lists every setting, and its defaults synthesize', () => {
+    const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
+    expect(Object.keys(context).sort()).toEqual([...settingNames].sort());
+    expect(() => synthesize(context)).not.toThrow();
+  });
+
+  test('bin/app.ts exits non-zero and prints the invalid variable', () => {
+    const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['bin/app.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ MAIL_FROM: 'not-an-address', DCR_ENABLED: 'yes' }) },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('MAIL_FROM must be an email address');
+    expect(result.stderr).toContain('DCR_ENABLED must be "true" or "false"');
+  });
+});
