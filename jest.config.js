@@ -1,8 +1,8 @@
 /**
  * One DynamoDB Local serves the whole run (test/support/global-setup.ts);
  * tests isolate themselves with unique ids, never by restarting it.
- * @swc/jest transpiles TypeScript and the ESM-only dependencies (middy, jose)
- * to CommonJS; type-checking is `tsc --noEmit`, run first by `npm test`.
+ * test/support/esbuild-jest-transform.js turns TypeScript and the ESM-only dependencies
+ * (middy, jose) into CommonJS; type-checking is `tsc --noEmit`, run first by `npm test`.
  */
 /** @type {import('jest').Config} */
 module.exports = {
@@ -10,7 +10,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)s$': '<rootDir>/test/support/esbuild-jest-transform.js',
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|jose)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
