@@ -51,8 +51,13 @@ export interface Route {
   readonly auth: AuthKind;
   /** DynamoDB access the function is granted, per logical table. */
   readonly tables: Readonly<Partial<Record<TableName, TableAccess>>>;
-  /** Reads the private signing key (Secrets Manager in AWS, a file locally). */
+  /** Signs tokens: reads the signing key set (Secrets Manager in AWS, a file locally). */
   readonly signs?: boolean;
+  /**
+   * Verifies this server's access tokens. The key set lives in one secret, so this also
+   * grants read on it; the function only uses the public half.
+   */
+  readonly verifiesTokens?: boolean;
   /** Sends mail (SES in AWS, the outbox folder locally). */
   readonly sendsMail?: boolean;
   /** Verifies or computes Argon2id hashes; the native module ships with the function. */
@@ -76,7 +81,26 @@ export const endpointPaths = {
   revoke: '/api/token/revoke',
   register: '/api/register',
   userinfo: '/api/userinfo',
+  validate: '/api/token/validate',
+  signIn: '/api/auth/signin',
+  signOut: '/api/auth/signout',
+  session: '/api/auth/session',
+  authorizeComplete: '/api/authorize/complete',
 } as const;
+
+const none = {} as const;
+const adminTables = { main: 'write', ephemeral: 'write', activity: 'write' } as const;
+/** The admin API: bearer tokens of admin clients or admin users (spec 5). */
+const admin = (name: string, method: HttpMethod, path: string, handler: string, extra: Partial<Route> = {}): Route => ({
+  name,
+  method,
+  path,
+  handler: `admin/${handler}`,
+  auth: 'admin',
+  tables: adminTables,
+  verifiesTokens: true,
+  ...extra,
+});
 
 export const routes: readonly Route[] = [
   {
@@ -101,8 +125,115 @@ export const routes: readonly Route[] = [
     path: endpointPaths.health,
     handler: 'health',
     auth: 'none',
-    tables: {},
+    tables: none,
   },
+  // Sign-in (spec 4.10 /api/auth/*): a server-rendered page and its form post.
+  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
+  {
+    name: 'SignIn',
+    method: 'POST',
+    path: endpointPaths.signIn,
+    handler: 'sign-in',
+    auth: 'none',
+    tables: { main: 'read', ephemeral: 'write' },
+    hashes: true,
+  },
+  { name: 'SignOut', method: 'POST', path: endpointPaths.signOut, handler: 'sign-out', auth: 'session', tables: { ephemeral: 'write' } },
+  { name: 'Session', method: 'GET', path: endpointPaths.session, handler: 'session', auth: 'session', tables: { main: 'read', ephemeral: 'read' } },
+  // Authorization (spec 4.3): the request, the sign-in step, the consent step.
+  {
+    name: 'Authorize',
+    method: 'GET',
+    path: endpointPaths.authorize,
+    handler: 'authorize',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'write' },
+  },
+  {
+    name: 'AuthorizeSignIn',
+    method: 'POST',
+    path: endpointPaths.authorize,
+    handler: 'authorize-sign-in',
+    auth: 'none',
+    tables: { main: 'read', ephemeral: 'write' },
+    hashes: true,
+  },
+  {
+    name: 'AuthorizeComplete',
+    method: 'POST',
+    path: endpointPaths.authorizeComplete,
+    handler: 'authorize-complete',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'write' },
+  },
+  // Tokens (spec 4.4, 4.9): grants, introspection (RFC 7662), revocation (RFC 7009).
+  {
+    name: 'Token',
+    method: 'POST',
+    path: endpointPaths.token,
+    handler: 'token',
+    auth: 'client',
+    tables: { main: 'read', ephemeral: 'write', activity: 'write' },
+    signs: true,
+    hashes: true,
+  },
+  {
+    name: 'Introspect',
+    method: 'POST',
+    path: endpointPaths.introspect,
+    handler: 'introspect',
+    auth: 'client',
+    tables: { main: 'read', ephemeral: 'read' },
+    verifiesTokens: true,
+    hashes: true,
+  },
+  {
+    name: 'Revoke',
+    method: 'POST',
+    path: endpointPaths.revoke,
+    handler: 'revoke',
+    auth: 'client',
+    tables: { main: 'read', ephemeral: 'write' },
+    hashes: true,
+  },
+  // Bearer-protected (spec 4.10).
+  {
+    name: 'UserInfo',
+    method: 'GET',
+    path: endpointPaths.userinfo,
+    handler: 'userinfo',
+    auth: 'bearer',
+    tables: { main: 'read', ephemeral: 'read' },
+    verifiesTokens: true,
+  },
+  {
+    name: 'ValidateToken',
+    method: 'GET',
+    path: endpointPaths.validate,
+    handler: 'validate-token',
+    auth: 'bearer',
+    tables: { ephemeral: 'read' },
+    verifiesTokens: true,
+  },
+  // Admin API (spec 4.10 /api/admin/*).
+  admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),
+  admin('AdminCreateUser', 'POST', '/api/admin/users', 'users-create', { hashes: true }),
+  admin('AdminGetUser', 'GET', '/api/admin/users/{user_id}', 'users-get'),
+  admin('AdminUpdateUser', 'PATCH', '/api/admin/users/{user_id}', 'users-update', { hashes: true }),
+  admin('AdminDeleteUser', 'DELETE', '/api/admin/users/{user_id}', 'users-delete'),
+  admin('AdminListUserEnvironments', 'GET', '/api/admin/users/{user_id}/environments', 'user-environments-list'),
+  admin('AdminGrantEnvironment', 'PUT', '/api/admin/users/{user_id}/environments/{environment_id}', 'user-environments-grant'),
+  admin('AdminRevokeEnvironment', 'DELETE', '/api/admin/users/{user_id}/environments/{environment_id}', 'user-environments-revoke'),
+  admin('AdminListEnvironments', 'GET', '/api/admin/environments', 'environments-list'),
+  admin('AdminCreateEnvironment', 'POST', '/api/admin/environments', 'environments-create'),
+  admin('AdminDeleteEnvironment', 'DELETE', '/api/admin/environments/{environment_id}', 'environments-delete'),
+  admin('AdminListScopes', 'GET', '/api/admin/scopes', 'scopes-list'),
+  admin('AdminCreateScope', 'POST', '/api/admin/scopes', 'scopes-create'),
+  admin('AdminListClients', 'GET', '/api/admin/clients', 'clients-list'),
+  admin('AdminCreateClient', 'POST', '/api/admin/clients', 'clients-create', { hashes: true }),
+  admin('AdminGetClient', 'GET', '/api/admin/clients/{client_id}', 'clients-get'),
+  admin('AdminUpdateClient', 'PATCH', '/api/admin/clients/{client_id}', 'clients-update'),
+  admin('AdminDeleteClient', 'DELETE', '/api/admin/clients/{client_id}', 'clients-delete'),
 ];
 
 /**

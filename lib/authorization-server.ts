@@ -142,7 +142,8 @@ export class AuthorizationServer extends Construct {
       const fn = serviceFunction(this, route.name, {
         entry: handlerEntry(route.handler),
         description: `${route.method} ${route.path}`,
-        environment: route.signs ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
+        environment:
+          route.signs || route.verifiesTokens ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
         memorySize,
         logRetention,
         hashes: route.hashes,
@@ -180,7 +181,7 @@ export class AuthorizationServer extends Construct {
       if (access === 'write') this.tables[name].grantReadWriteData(fn);
       else this.tables[name].grantReadData(fn);
     }
-    if (route.signs) signingKeySecret.grantRead(fn);
+    if (route.signs || route.verifiesTokens) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mailIdentity.grantSendEmail(fn);
   }
 }

@@ -37,4 +37,15 @@ export interface Hasher {
   hash(secret: string): Promise<string>;
   /** False for a wrong secret or a malformed hash; never throws for bad input. */
   verify(hash: string, secret: string): Promise<boolean>;
+  /**
+   * Spends the time of one verification against a hash of the current policy, for an
+   * unknown id, so that the response time does not reveal whether the id exists.
+   */
+  verifyDummy(secret: string): Promise<void>;
+}
+
+/** Signs JWTs with the current key (adapters/signing). */
+export interface TokenSigner {
+  readonly kid: string;
+  sign(claims: Record<string, unknown>, options: { expiresIn: number; type?: string; issuedAt: number }): Promise<string>;
 }

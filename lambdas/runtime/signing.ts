@@ -1,13 +1,19 @@
 import { createSigner, type JwtSigner } from '../adapters/signing/key-set';
 import { keySourceFromEnv } from '../adapters/signing/key-sources';
+import { createVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
 import { cachedLoader } from '../core/cache';
 import { getRuntime, perContainer } from './base';
 
 /**
- * The token signer, loaded on first use and kept for a few minutes per container, so a
+ * The key set, loaded on first use and kept for a few minutes per container, so a
  * rotated key set is picked up without a Secrets Manager call per request.
  */
-export const getSigner = perContainer((env): (() => Promise<JwtSigner>) => {
+const getKeys = perContainer((env) => {
   const source = keySourceFromEnv(env);
-  return cachedLoader(async () => createSigner(await source()), 5 * 60_000, getRuntime().clock);
+  const signer = cachedLoader(async () => createSigner(await source()), 5 * 60_000, getRuntime().clock);
+  const verifier = cachedLoader(async () => createVerifier(await source()), 5 * 60_000, getRuntime().clock);
+  return { signer, verifier };
 });
+
+export const getSigner = (): Promise<JwtSigner> => getKeys().signer();
+export const getVerifier = (): Promise<AccessTokenVerifier> => getKeys().verifier();

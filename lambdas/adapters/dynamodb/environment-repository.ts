@@ -1,0 +1,80 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../core/errors';
+import type { Environment } from '../../core/model';
+import { isConditionFailure, withoutKeys } from './items';
+import { queryIndexPage, type Page } from './pages';
+
+const envKey = (id: string) => ({ pk: `ENV#${id}`, sk: 'ENV' });
+const grantKey = (userId: string, environmentId: string) => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` });
+
+/** Environments, and their grants to users (`users_environments`, spec 2.7). */
+export class DynamoEnvironmentRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async get(id: string): Promise<Environment | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: envKey(id) }));
+    return Item ? withoutKeys<Environment>(Item) : undefined;
+  }
+
+  async create(environment: Environment): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...envKey(environment.id), gsi1pk: 'ENVS', gsi1sk: environment.id, ...environment },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError(`environment ${environment.id}`);
+      throw error;
+    }
+  }
+
+  list(limit: number, cursor?: string): Promise<Page<Environment>> {
+    return queryIndexPage<Environment>(this.db, this.table, 'ENVS', limit, cursor);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.table, Key: envKey(id), ReturnValues: 'ALL_OLD' }));
+    return Attributes !== undefined;
+  }
+
+  /** Strongly consistent: a grant or revocation counts on the very next authorization. */
+  async hasAccess(userId: string, environmentId: string): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: grantKey(userId, environmentId), ConsistentRead: true }),
+    );
+    return Item !== undefined;
+  }
+
+  async grant(userId: string, environmentId: string, grantedAt: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...grantKey(userId, environmentId), gsi1pk: `ENV#${environmentId}#USERS`, gsi1sk: userId, userId, environmentId, grantedAt },
+      }),
+    );
+  }
+
+  async revoke(userId: string, environmentId: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.table, Key: grantKey(userId, environmentId), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  async environmentsOf(userId: string): Promise<string[]> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
+      }),
+    );
+    return (Items ?? []).map((item) => String(item.environmentId));
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Items of the ephemeral and activity tables (docs/storage-schema.md). One-time values
+ * are keyed by their SHA-256 digest, so a table dump yields nothing usable. Builders are
+ * shared so one transaction can write several kinds (a code redemption writes the
+ * code, the refresh family, the refresh token, the token record and the activity row).
+ */
+import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, Session } from '../../core/model';
+import { lifetimes } from '../../core/lifetimes';
+import { digest } from './items';
+
+export const sessionKey = (sessionId: string) => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
+export const codeKey = (code: string) => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
+export const refreshKey = (token: string) => ({ pk: `RT#${digest(token)}`, sk: 'RT' });
+export const familyKey = (familyId: string) => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' });
+export const tokenRecordKey = (jti: string) => ({ pk: `JTI#${jti}`, sk: 'JTI' });
+export const authRequestKey = (id: string) => ({ pk: `AUTHREQ#${digest(id)}`, sk: 'AUTHREQ' });
+
+export function sessionItem(sessionId: string, session: Session, createdAt: string) {
+  return {
+    ...sessionKey(sessionId),
+    gsi1pk: `USER#${session.userId}#SESSIONS`,
+    gsi1sk: createdAt,
+    ...session,
+    ttl: session.expiresAtEpoch,
+  };
+}
+
+export function codeItem(code: string, value: AuthorizationCode) {
+  return { ...codeKey(code), ...value, ttl: value.expiresAtEpoch };
+}
+
+export function refreshItem(token: string, value: RefreshToken) {
+  return {
+    ...refreshKey(token),
+    gsi1pk: `USER#${value.userId}#REFRESH`,
+    gsi1sk: value.familyId,
+    ...value,
+    ttl: value.expiresAtEpoch,
+  };
+}
+
+export function familyItem(familyId: string, userId: string, clientId: string, expiresAtEpoch: number) {
+  return {
+    ...familyKey(familyId),
+    gsi1pk: `USER#${userId}#FAMILIES`,
+    gsi1sk: familyId,
+    familyId,
+    userId,
+    clientId,
+    expiresAtEpoch,
+    ttl: expiresAtEpoch,
+  };
+}
+
+export function tokenRecordItem(token: IssuedToken) {
+  return { ...tokenRecordKey(token.jti), ...token, ttl: token.expiresAtEpoch };
+}
+
+/** Activity rows: partitioned per client so a busy client does not make one hot partition for all. */
+export function activityItem(row: ActivityRow, id: string) {
+  const atEpoch = Math.floor(Date.parse(row.at) / 1000);
+  return {
+    pk: `ACTIVITY#${row.clientId ?? 'unknown'}`,
+    sk: `${row.at}#${id}`,
+    ...row,
+    ttl: atEpoch + lifetimes.activityRetention,
+  };
+}

@@ -1,0 +1,26 @@
+/** Shared item helpers: storage keys stay here, never in domain records. */
+import { createHash } from 'node:crypto';
+
+const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl']);
+
+/** Drops the storage keys of an item, leaving the domain record. */
+export function withoutKeys<T>(item: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(item).filter(([name]) => !storageAttributes.has(name))) as T;
+}
+
+/** One-time values (codes, refresh tokens, session ids) are stored only as this digest. */
+export function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
+}
+
+export function isConditionFailure(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';
+}
+
+/** TTL deletes up to days late: an item whose `ttl` has passed is treated as absent. */
+export function live<T extends Record<string, unknown>>(item: T | undefined, nowEpoch: number): T | undefined {
+  if (!item) return undefined;
+  const ttl = item.ttl;
+  return typeof ttl === 'number' && ttl <= nowEpoch ? undefined : item;
+}

@@ -1,0 +1,211 @@
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken } from '../../core/model';
+import type { PhysicalTableNames } from './client';
+import {
+  activityItem,
+  codeItem,
+  codeKey,
+  familyItem,
+  familyKey,
+  refreshItem,
+  refreshKey,
+  tokenRecordItem,
+  tokenRecordKey,
+} from './ephemeral-items';
+import { isConditionFailure, live, withoutKeys } from './items';
+
+/** What one successful token request writes besides its grant-specific changes. */
+export interface Issuance {
+  readonly token: IssuedToken;
+  readonly activity: ActivityRow;
+  /** A new refresh token, when the grant issues one. */
+  readonly refresh?: { readonly token: string; readonly value: RefreshToken };
+}
+
+export type RedeemOutcome = { readonly kind: 'redeemed' } | { readonly kind: 'reused'; readonly familyId?: string };
+export type RotateOutcome = { readonly kind: 'rotated' } | { readonly kind: 'reused' } | { readonly kind: 'family-revoked' };
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/**
+ * Authorization codes, refresh tokens and their families, issued-token records and the
+ * activity log. Each successful token request is one write round trip: a transaction
+ * where a one-time value is consumed, a batch otherwise.
+ */
+export class DynamoTokenStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: PhysicalTableNames,
+    private readonly newRowId: () => string,
+  ) {}
+
+  private issuanceItems(issuance: Issuance): TransactItem[] {
+    const items: TransactItem[] = [
+      { Put: { TableName: this.tables.ephemeral, Item: tokenRecordItem(issuance.token) } },
+      { Put: { TableName: this.tables.activity, Item: activityItem(issuance.activity, this.newRowId()) } },
+    ];
+    if (issuance.refresh) {
+      items.push({ Put: { TableName: this.tables.ephemeral, Item: refreshItem(issuance.refresh.token, issuance.refresh.value) } });
+    }
+    return items;
+  }
+
+  async saveCode(code: string, value: AuthorizationCode): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tables.ephemeral, Item: codeItem(code, value) }));
+  }
+
+  async getCode(code: string, nowEpoch: number): Promise<AuthorizationCode | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
+    const item = live(Item, nowEpoch);
+    return item ? withoutKeys<AuthorizationCode>(item) : undefined;
+  }
+
+  /**
+   * Consumes the code and writes what it issues, atomically. The condition makes the
+   * second of two redemptions fail; it learns the first one's family so it can revoke it.
+   */
+  async redeemCode(code: string, familyId: string, familyExpiresAtEpoch: number, issuance: Issuance): Promise<RedeemOutcome> {
+    const { sub: userId, clientId } = issuance.token;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tables.ephemeral,
+                Key: codeKey(code),
+                UpdateExpression: 'SET familyId = :family',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(familyId)',
+                ExpressionAttributeValues: { ':family': familyId },
+              },
+            },
+            { Put: { TableName: this.tables.ephemeral, Item: familyItem(familyId, userId!, clientId, familyExpiresAtEpoch) } },
+            ...this.issuanceItems(issuance),
+          ],
+        }),
+      );
+      return { kind: 'redeemed' };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
+      return { kind: 'reused', familyId: Item?.familyId as string | undefined };
+    }
+  }
+
+  async getRefreshToken(token: string, nowEpoch: number): Promise<RefreshToken | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: refreshKey(token), ConsistentRead: true }));
+    const item = live(Item, nowEpoch);
+    return item ? withoutKeys<RefreshToken>(item) : undefined;
+  }
+
+  async isFamilyRevoked(familyId: string): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }));
+    return !Item || Item.revokedAtEpoch !== undefined;
+  }
+
+  /** Marks `oldToken` rotated and writes its successor, only if neither it nor its family was used up. */
+  async rotateRefreshToken(oldToken: string, familyId: string, nowEpoch: number, issuance: Issuance): Promise<RotateOutcome> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tables.ephemeral,
+                Key: refreshKey(oldToken),
+                UpdateExpression: 'SET rotatedAtEpoch = :now',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAtEpoch)',
+                ExpressionAttributeValues: { ':now': nowEpoch },
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: this.tables.ephemeral,
+                Key: familyKey(familyId),
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
+              },
+            },
+            ...this.issuanceItems(issuance),
+          ],
+        }),
+      );
+      return { kind: 'rotated' };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return { kind: 'reused' };
+      return { kind: 'family-revoked' };
+    }
+  }
+
+  /** Revokes every refresh token of the family and every access token it issued (introspection checks it). */
+  async revokeFamily(familyId: string, nowEpoch: number): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tables.ephemeral,
+        Key: familyKey(familyId),
+        UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': nowEpoch },
+      }),
+    ).catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  }
+
+  /** Revokes every family of the user: their refresh tokens stop working at once. */
+  async revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tables.ephemeral,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}#FAMILIES` },
+      }),
+    );
+    await Promise.all((Items ?? []).map((item) => this.revokeFamily(String(item.familyId), nowEpoch)));
+  }
+
+  /** Grants with nothing to consume (client_credentials, API keys): one batch, two tables. */
+  async recordIssued(issuance: Issuance): Promise<void> {
+    const items = this.issuanceItems(issuance);
+    const byTable: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> = {};
+    for (const item of items) (byTable[item.Put!.TableName!] ??= []).push({ PutRequest: { Item: item.Put!.Item! } });
+    let pending: typeof byTable | undefined = byTable;
+    for (let attempt = 0; pending && Object.keys(pending).length > 0 && attempt < 5; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const result = await this.db.send(new BatchWriteCommand({ RequestItems: pending }));
+      pending = result.UnprocessedItems as typeof byTable | undefined;
+    }
+    if (pending && Object.keys(pending).length > 0) throw new Error('DynamoDB left issued-token writes unprocessed');
+  }
+
+  async recordActivity(row: ActivityRow): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tables.activity, Item: activityItem(row, this.newRowId()) }));
+  }
+
+  async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti) }));
+    const item = live(Item, nowEpoch);
+    return item ? withoutKeys<IssuedToken>(item) : undefined;
+  }
+
+  async activityOf(clientId: string): Promise<ActivityRow[]> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tables.activity,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `ACTIVITY#${clientId}` },
+      }),
+    );
+    return (Items ?? []).map((i) => withoutKeys<ActivityRow>(i));
+  }
+}

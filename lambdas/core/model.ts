@@ -1,0 +1,107 @@
+/**
+ * The domain's records, as the core sees them: no storage keys (pk/sk/gsi/ttl),
+ * no secrets in the clear. Times are ISO 8601 strings unless named `...Epoch`.
+ */
+
+export interface Environment {
+  readonly id: string;
+  readonly name: string;
+  /** The environment new dynamic clients are placed in (at most one in practice). */
+  readonly dcr: boolean;
+  readonly createdAt: string;
+}
+
+export interface User {
+  readonly id: string;
+  /** Lower-cased; unique. Optional: a user without one cannot receive mail (spec 3.1). */
+  readonly email?: string;
+  readonly name: string;
+  /** Argon2id PHC string; absent for users who cannot sign in with a password. */
+  readonly passwordHash?: string;
+  readonly admin: boolean;
+  /** Test users may be bound only to test clients (spec 2.4). */
+  readonly test: boolean;
+  readonly createdAt: string;
+  readonly updatedAt?: string;
+}
+
+export type ClientType = 'public' | 'confidential';
+export type RegistrationType = 'static' | 'dynamic';
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+export interface Client {
+  readonly clientId: string;
+  readonly name: string;
+  readonly type: ClientType;
+  /** Argon2id PHC string of the client secret (confidential clients only). */
+  readonly secretHash?: string;
+  readonly environmentId: string;
+  /** Compared by exact string match (OAuth 2.1 section 4.1.1). */
+  readonly redirectUris: readonly string[];
+  readonly grantTypes: readonly GrantType[];
+  /** Scopes granted to the client: the most any of its tokens can carry. */
+  readonly scopes: readonly string[];
+  readonly registrationType: RegistrationType;
+  /** An admin API client: its client_credentials tokens may call /api/admin/*. */
+  readonly admin: boolean;
+  readonly test: boolean;
+  readonly createdAt: string;
+}
+
+/** What the authorization step grants; carried by codes and refresh tokens. */
+export interface Grant {
+  readonly clientId: string;
+  readonly userId: string;
+  readonly scopes: readonly string[];
+  /** RFC 8707 resource the tokens are bound to (`aud`). */
+  readonly resource?: string;
+  /** Epoch seconds of the sign-in, for the ID token's auth_time. */
+  readonly authTime: number;
+}
+
+export interface AuthorizationCode extends Grant {
+  readonly redirectUri: string;
+  readonly codeChallenge: string;
+  readonly nonce?: string;
+  readonly expiresAtEpoch: number;
+  /** Set when redeemed; a second redemption finds it and revokes this family. */
+  readonly familyId?: string;
+}
+
+export interface RefreshToken extends Grant {
+  readonly familyId: string;
+  readonly expiresAtEpoch: number;
+  /** Set when this token was exchanged for its successor. */
+  readonly rotatedAtEpoch?: number;
+}
+
+export interface Session {
+  readonly userId: string;
+  readonly authTime: number;
+  readonly expiresAtEpoch: number;
+}
+
+/** One row per token request (spec 2.7 "Token activity log"), success or failure. */
+export interface ActivityRow {
+  readonly requestType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'api key' | 'unknown';
+  readonly clientId?: string;
+  readonly environmentId?: string;
+  readonly userId?: string;
+  readonly apiKeyId?: string;
+  readonly ip: string;
+  readonly success: boolean;
+  /** The real reason of a failure (never on the wire). */
+  readonly reason?: string;
+  readonly durationMs: number;
+  readonly at: string;
+}
+
+/** A record of each issued access token, so introspection can see revocation. */
+export interface IssuedToken {
+  readonly jti: string;
+  readonly clientId: string;
+  readonly sub?: string;
+  readonly familyId?: string;
+  readonly apiKeyId?: string;
+  readonly expiresAtEpoch: number;
+}

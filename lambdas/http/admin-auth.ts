@@ -1,0 +1,46 @@
+/**
+ * Who may call /api/admin/* (spec 5): an admin API client's token (client_credentials,
+ * no `sub`), or an admin user's token; both must carry the `admin` scope, so an admin
+ * user who signs in to an ordinary client does not hand it admin powers. Every other
+ * valid token gets one and the same refusal, so admin configuration cannot be probed.
+ * Self-service callers (API keys, spec 5's three conditions) are decided by the caller
+ * of `requireAdmin` through `selfServiceClientId`.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { AccessDeniedError } from '../core/errors';
+import { parseScope } from '../core/scope';
+import { adminScope } from '../bootstrap/seed';
+import { getOAuth } from '../runtime/oauth';
+import { requireBearer, type AccessTokenClaims } from './bearer';
+
+export type AdminCaller =
+  | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
+  | { readonly kind: 'admin-user'; readonly userId: string; readonly clientId: string; readonly claims: AccessTokenClaims }
+  | { readonly kind: 'self-service'; readonly userId: string; readonly clientId: string; readonly claims: AccessTokenClaims };
+
+export const adminRefusal = () => new AccessDeniedError('This token may not use the admin API.');
+
+export interface AdminAuthOptions {
+  /** Accept a self-service caller for this client (the `{client_id}` of the path). */
+  readonly selfServiceClientId?: string;
+}
+
+export async function requireAdmin(event: Pick<APIGatewayProxyEvent, 'headers'>, options: AdminAuthOptions = {}): Promise<AdminCaller> {
+  const claims = await requireBearer(event);
+  const hasAdminScope = parseScope(claims.scope).includes(adminScope);
+  const { findClient, users } = getOAuth();
+  if (!claims.sub) {
+    const client = await findClient(claims.client_id);
+    if (hasAdminScope && client?.admin) return { kind: 'admin-client', clientId: client.clientId, claims };
+    throw adminRefusal();
+  }
+  if (hasAdminScope) {
+    const user = await users.get(claims.sub);
+    if (user?.admin) return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
+  }
+  // Spec 5: issued by the client in the path, carries a sub, not minted by an API key.
+  if (options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id) {
+    return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+  }
+  throw adminRefusal();
+}

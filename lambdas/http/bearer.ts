@@ -1,0 +1,63 @@
+/**
+ * Bearer authentication for this server's own endpoints (RFC 6750): a valid signature,
+ * issuer, expiry and `typ: at+jwt`, the audience (the issuer itself unless the endpoint
+ * says otherwise), and no revocation: the issued-token record and its refresh family
+ * are checked, so a revoked family's access tokens stop here at once.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { InvalidRequestError, InvalidTokenError } from '../core/errors';
+import { getRuntime } from '../runtime/base';
+import { getOAuth } from '../runtime/oauth';
+import { getVerifier } from '../runtime/signing';
+import { header } from './body';
+
+export interface AccessTokenClaims {
+  readonly jti: string;
+  readonly client_id: string;
+  readonly sub?: string;
+  readonly scope?: string;
+  readonly aud: string | string[];
+  readonly exp: number;
+  readonly iat: number;
+  readonly api_key_id?: string;
+}
+
+function invalidToken(reason: string): InvalidTokenError {
+  const error = new InvalidTokenError('The access token is missing, invalid, expired or revoked.', reason);
+  error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+  return error;
+}
+
+export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
+  const value = header(event, 'authorization');
+  if (!value) {
+    const error = new InvalidTokenError('A bearer access token is required.', 'no Authorization header');
+    error.headers = { 'WWW-Authenticate': 'Bearer' };
+    throw error;
+  }
+  const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(value);
+  if (!match) throw new InvalidRequestError('The Authorization header must be "Bearer <token>".');
+  return match[1]!;
+}
+
+/** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
+export async function verifyAccessToken(token: string, audience?: string): Promise<AccessTokenClaims> {
+  const { config, clock } = getRuntime();
+  let claims: AccessTokenClaims;
+  try {
+    const verifier = await getVerifier();
+    claims = (await verifier.verify(token, { issuer: config.baseUrl, audience: audience ?? config.baseUrl })) as unknown as AccessTokenClaims;
+  } catch (error) {
+    throw invalidToken(`verification failed: ${(error as Error).message}`);
+  }
+  const { tokens } = getOAuth();
+  const nowEpoch = Math.floor(clock.now() / 1000);
+  const record = await tokens.getTokenRecord(claims.jti, nowEpoch);
+  if (!record) throw invalidToken(`no record of token ${claims.jti}`);
+  if (record.familyId && (await tokens.isFamilyRevoked(record.familyId))) throw invalidToken(`family ${record.familyId} revoked`);
+  return claims;
+}
+
+export async function requireBearer(event: Pick<APIGatewayProxyEvent, 'headers'>, audience?: string): Promise<AccessTokenClaims> {
+  return verifyAccessToken(bearerToken(event), audience);
+}

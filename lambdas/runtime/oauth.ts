@@ -1,0 +1,46 @@
+/**
+ * The OAuth services of a container: repositories over DynamoDB, the hasher and the
+ * verified-secret cache. Client records are cached for 30 seconds: they are read on
+ * every token request and change rarely (a deleted client stops within that window).
+ */
+import { createHasher } from '../adapters/argon2-hasher';
+import { DynamoClientRepository } from '../adapters/dynamodb/client-repository';
+import { DynamoEnvironmentRepository } from '../adapters/dynamodb/environment-repository';
+import { DynamoSessionStore } from '../adapters/dynamodb/session-store';
+import { DynamoTokenStore } from '../adapters/dynamodb/token-store';
+import { DynamoUserRepository } from '../adapters/dynamodb/user-repository';
+import { keyedCache } from '../core/cache';
+import { newId } from '../core/ids';
+import type { Client } from '../core/model';
+import type { Hasher } from '../core/ports';
+import { VerifiedSecretCache } from '../core/verified-secret-cache';
+import { getRuntime, perContainer } from './base';
+import { getStorage } from './storage';
+
+export interface OAuthServices {
+  /** Cached client lookup for the hot paths; use `clientRepository` where freshness matters. */
+  readonly findClient: (clientId: string) => Promise<Client | undefined>;
+  readonly clientRepository: DynamoClientRepository;
+  readonly users: DynamoUserRepository;
+  readonly environments: DynamoEnvironmentRepository;
+  readonly tokens: DynamoTokenStore;
+  readonly sessions: DynamoSessionStore;
+  readonly hasher: Hasher;
+  readonly secretCache: VerifiedSecretCache;
+}
+
+export const getOAuth = perContainer((): OAuthServices => {
+  const { config, clock, random } = getRuntime();
+  const { db, tables } = getStorage();
+  const clientRepository = new DynamoClientRepository(db, tables.main);
+  return {
+    findClient: keyedCache((clientId) => clientRepository.get(clientId), 30_000, clock),
+    clientRepository,
+    users: new DynamoUserRepository(db, tables.main),
+    environments: new DynamoEnvironmentRepository(db, tables.main),
+    tokens: new DynamoTokenStore(db, tables, () => newId('', random)),
+    sessions: new DynamoSessionStore(db, tables.ephemeral),
+    hasher: createHasher(config.hashMethod),
+    secretCache: new VerifiedSecretCache(),
+  };
+});
