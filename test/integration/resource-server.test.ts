@@ -1,0 +1,98 @@
+/**
+ * The resource-server helper against the local server's published JWKS, as an MCP server
+ * would use it: issuer and audience are required (spec 5), and RFC 9728 metadata points
+ * clients at the authorization server.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSigner, type JwtSigner } from '../../lambdas/adapters/signing/key-set';
+import { fileKeySource } from '../../lambdas/adapters/signing/key-sources';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import {
+  BearerTokenError,
+  createAccessTokenVerifier,
+  metadataPath,
+  protectedResourceMetadata,
+  wwwAuthenticate,
+} from '../../lambdas/resource-server';
+
+const resource = 'https://mcp.example.test/mcp';
+let app: LocalApp;
+let dataDir: string;
+let signer: JwtSigner;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'authz-rs-test-'));
+  app = await startLocalApp({
+    port: 0,
+    dataDir,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `rs-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+  });
+  signer = await createSigner(await fileKeySource(join(dataDir, 'signing-keys.json'))());
+});
+
+afterAll(async () => {
+  await app.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+const mint = (claims: Record<string, unknown>, options: { type?: string; expiresIn?: number; issuedAt?: number } = {}) =>
+  signer.sign(
+    { iss: app.url, aud: resource, sub: 'usr_1', client_id: 'tgc_1', scope: 'openid profile', jti: randomUUID(), ...claims },
+    { expiresIn: options.expiresIn ?? 300, type: options.type ?? 'at+jwt', issuedAt: options.issuedAt ?? now() },
+  );
+
+async function rejection(promise: Promise<unknown>): Promise<BearerTokenError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as BearerTokenError;
+  }
+  throw new Error('expected the token to be rejected');
+}
+
+describe('resource-server helper (spec 5, RFC 9068 4, RFC 9728)', () => {
+  const verifierFor = (overrides: Partial<Parameters<typeof createAccessTokenVerifier>[0]> = {}) =>
+    createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource, ...overrides });
+
+  it('accepts a token minted for this resource by this issuer, from a Bearer header', async () => {
+    const token = await verifierFor()(`Bearer ${await mint({})}`);
+    expect(token).toMatchObject({ sub: 'usr_1', client_id: 'tgc_1', scopes: ['openid', 'profile'] });
+  });
+
+  it('rejects a token minted for another resource (RFC 8707 audience binding)', async () => {
+    const error = await rejection(verifierFor()(await mint({ aud: 'https://other.example.test/mcp' })));
+    expect(error).toBeInstanceOf(BearerTokenError);
+    expect(error.code).toBe('invalid_token');
+    expect(error.status).toBe(401);
+  });
+
+  it('rejects another issuer, an expired token, and a JWT that is not an access token (typ)', async () => {
+    const verify = verifierFor();
+    expect((await rejection(verify(await mint({ iss: 'https://evil.example.test' })))).code).toBe('invalid_token');
+    expect((await rejection(verify(await mint({}, { issuedAt: now() - 7200, expiresIn: 60 }))))).toMatchObject({ code: 'invalid_token' });
+    expect((await rejection(verify(await mint({}, { type: 'JWT' }))))).toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('answers a missing token with invalid_request and a missing scope with insufficient_scope (RFC 6750 3.1)', async () => {
+    expect(await rejection(verifierFor()(undefined))).toMatchObject({ code: 'invalid_request', status: 401 });
+    const error = await rejection(verifierFor({ requiredScopes: ['tools:call'] })(await mint({})));
+    expect(error).toMatchObject({ code: 'insufficient_scope', status: 403 });
+  });
+
+  it('serves RFC 9728 metadata at the well-known path inserted before the resource path, and points to it', () => {
+    expect(metadataPath(resource)).toBe('/.well-known/oauth-protected-resource/mcp');
+    expect(protectedResourceMetadata({ resource, authorizationServers: [app.url], scopesSupported: ['openid'] })).toEqual({
+      resource,
+      authorization_servers: [app.url],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ['openid'],
+    });
+    expect(wwwAuthenticate(resource)).toBe('Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/mcp"');
+  });
+});
