@@ -1,59 +1,22 @@
 /**
- * `npm run bench`: measurements, not tests. For now, per route: the minified bundle
- * (built with the exact esbuild settings the CDK stack deploys, lib/bundling.ts) and
- * the median time to import it in a fresh Node.js process, the part of a Lambda cold
- * start the code controls. Later issues add load runs against the local server.
+ * `npm run bench`: measurements, not tests. `npm run bench -- <section> ...` runs only the
+ * named sections. Load runs target this machine only and end by themselves.
  */
-import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { esbuildSettings, nativeModules, projectRoot } from '../lib/bundling';
-import { fallbackHandler, routes } from '../lambdas/routes';
+import { clientCredentialsBench } from './client-credentials';
+import { coldStartBench } from './cold-start';
 
-const runs = Number(process.env.BENCH_IMPORT_RUNS ?? 7);
-const outDir = join(projectRoot, '.bench', 'bundles');
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+const sections: Record<string, () => Promise<string>> = {
+  'cold-start': coldStartBench,
+  'client-credentials': clientCredentialsBench,
 };
 
-/** Milliseconds to import the bundle in a new process (module load and top-level code only). */
-function importTime(file: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: projectRoot }));
-}
-
 async function main(): Promise<void> {
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  const entries = [
-    ...routes.map((r) => ({ label: `${r.method} ${r.path}`, handler: r.handler, hashes: r.hashes === true })),
-    { label: 'fallback (404/405)', handler: fallbackHandler, hashes: false },
-  ];
-  const rows: string[][] = [];
-  for (const entry of entries) {
-    const outfile = join(outDir, `${entry.handler}.mjs`);
-    await build({
-      ...esbuildSettings,
-      mainFields: [...esbuildSettings.mainFields],
-      entryPoints: [join(projectRoot, 'lambdas', 'handlers', `${entry.handler}.ts`)],
-      outfile,
-      external: entry.hashes ? [...nativeModules] : [],
-      logLevel: 'error',
-    });
-    const size = (await stat(outfile)).size;
-    importTime(outfile); // warm the file cache, as Lambda's is warm for the code package
-    const times = Array.from({ length: runs }, () => importTime(outfile));
-    rows.push([entry.label, `${(size / 1024).toFixed(1)} KiB`, `${median(times).toFixed(1)} ms`]);
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in sections));
+  if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(sections).join(', ')}`);
+  for (const name of wanted.length > 0 ? wanted : Object.keys(sections)) {
+    process.stdout.write(`== ${name}\n${await sections[name]!()}\n\n`);
   }
-  const header = ['route', 'bundle (minified)', `import, median of ${runs}`];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  process.stdout.write(`Cold-start share: bundle size and import time (node ${process.version}, ${process.arch})\n\n`);
-  process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,52 @@
+/** Load runs with autocannon: fixed connections and duration, loopback only, bounded. */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  readonly connections?: number;
+  readonly seconds: number;
+}
+
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const url = new URL(options.url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new Error('load runs target this machine only');
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: options.url,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        body: options.body,
+        connections: options.connections ?? 10,
+        duration: options.seconds,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          requestsPerSecond: result.requests.average,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        });
+      },
+    );
+  });
+}
+
+export const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};

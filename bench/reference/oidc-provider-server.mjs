@@ -1,0 +1,44 @@
+/**
+ * The reference for `npm run bench`: node-oidc-provider serving client_credentials with
+ * RS256 JWT access tokens from its in-memory adapter. Started by bench/client-credentials.ts.
+ * Reads PORT, CLIENT_ID, CLIENT_SECRET, RESOURCE from the environment; prints "ready".
+ */
+import { generateKeyPair, exportJWK } from 'jose';
+import Provider from 'oidc-provider';
+
+const port = Number(process.env.PORT);
+const resource = process.env.RESOURCE;
+const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'bench' };
+
+const provider = new Provider(`http://localhost:${port}`, {
+  clients: [
+    {
+      client_id: process.env.CLIENT_ID,
+      client_secret: process.env.CLIENT_SECRET,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: 'admin',
+    },
+  ],
+  jwks: { keys: [jwk] },
+  scopes: ['admin'],
+  features: {
+    clientCredentials: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => resource,
+      useGrantedResource: () => true,
+      getResourceServerInfo: () => ({
+        scope: 'admin',
+        audience: resource,
+        accessTokenTTL: 3600,
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg: 'RS256' } },
+      }),
+    },
+  },
+});
+provider.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
