@@ -12,7 +12,7 @@ module.exports = {
   transform: {
     '^.+\\.(t|j)s$': '<rootDir>/test/support/esbuild-jest-transform.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,
