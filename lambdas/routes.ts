@@ -127,6 +127,15 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: none,
   },
+  // Dynamic client registration (spec 4.2, RFC 7591).
+  {
+    name: 'Register',
+    method: 'POST',
+    path: endpointPaths.register,
+    handler: 'register',
+    auth: 'none',
+    tables: { main: 'write', ephemeral: 'write' },
+  },
   // Sign-in (spec 4.10 /api/auth/*): a server-rendered page and its form post.
   { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
   {

@@ -1,0 +1,77 @@
+import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './items';
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const startOfNextDay = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), new Date(ms).getUTCDate() + 1);
+
+export interface CounterResult {
+  readonly allowed: boolean;
+  /** Seconds until the UTC day ends and the count starts over. */
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * Per-IP, per-UTC-day registration counters (spec 8) in the ephemeral table. The
+ * increment is one conditional update, so under any concurrency no more than `cap`
+ * attempts are let through. TTL removes old counters; a daily job prunes them too.
+ */
+export class DynamoRegistrationCounter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async hit(ip: string, nowMs: number, cap: number): Promise<CounterResult> {
+    const today = day(nowMs);
+    const resetAt = startOfNextDay(nowMs);
+    const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `DCRRATE#${today}#${ip}`, sk: 'DCRRATE' },
+          UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':day': `DCRRATE#${today}`,
+            ':ip': ip,
+            ':ttl': Math.floor(resetAt / 1000) + 86_400,
+            ':one': 1,
+            ':cap': cap,
+          },
+        }),
+      );
+      return { allowed: true, retryAfterSeconds };
+    } catch (error) {
+      if (isConditionFailure(error)) return { allowed: false, retryAfterSeconds };
+      throw error;
+    }
+  }
+
+  /** Deletes the counters of the `days` UTC days before today; returns how many. */
+  async pruneBefore(nowMs: number, days = 7): Promise<number> {
+    let deleted = 0;
+    for (let back = 1; back <= days; back++) {
+      const gsi1pk = `DCRRATE#${day(nowMs - back * 86_400_000)}`;
+      let cursor: Record<string, unknown> | undefined;
+      do {
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': gsi1pk },
+            ExclusiveStartKey: cursor,
+          }),
+        );
+        await Promise.all(
+          (page.Items ?? []).map((item) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk } }))),
+        );
+        deleted += page.Items?.length ?? 0;
+        cursor = page.LastEvaluatedKey;
+      } while (cursor);
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * RFC 7591 dynamic client registration for public clients (spec 2.1, 2.2, 7): MCP clients
+ * register themselves and become public, PKCE-only clients in the DCR environment.
+ */
+import * as z from 'zod/mini';
+import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
+import type { Client, GrantType } from './model';
+import type { ScopeDefinition } from './ports';
+import { formatScope } from './scope';
+
+export const registrationLimits = {
+  clientName: 200,
+  redirectUris: 10,
+  redirectUri: 2000,
+  scope: 1000,
+} as const;
+
+const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Exact-match redirect URIs (OAuth 2.1 2.3.1): https, or http on a loopback host for
+ * native apps (RFC 8252 7.3); no fragment (RFC 6749 3.1.2), no wildcard anywhere.
+ */
+export function redirectUriProblem(value: string): string | undefined {
+  if (value.length > registrationLimits.redirectUri) return 'is too long';
+  if (value.includes('*')) return 'must not contain wildcards';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  if (value.includes('#')) return 'must not contain a fragment';
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && loopbackHosts.has(url.hostname)) return undefined;
+  return 'must use https, or http on a loopback host (127.0.0.1, [::1], localhost)';
+}
+
+const metadataSchema = z.object({
+  client_name: z.optional(z.string().check(z.minLength(1), z.maxLength(registrationLimits.clientName))),
+  redirect_uris: z.array(z.string()).check(z.minLength(1), z.maxLength(registrationLimits.redirectUris)),
+  token_endpoint_auth_method: z.optional(z.string()),
+  grant_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
+  response_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
+  scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
+  application_type: z.optional(z.enum(['web', 'native'])),
+});
+
+export interface ValidatedRegistration {
+  readonly clientName?: string;
+  readonly redirectUris: readonly string[];
+  readonly grantTypes: readonly GrantType[];
+  readonly scopes: readonly string[];
+}
+
+/** Validates the metadata; every problem names the field, and bad redirect URIs get their own code. */
+export function validateRegistration(input: unknown, catalog: readonly ScopeDefinition[]): ValidatedRegistration {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new InvalidClientMetadataError('The request body must be a JSON object of client metadata.');
+  }
+  const redirectUris = (input as { redirect_uris?: unknown }).redirect_uris;
+  if (redirectUris === undefined || (Array.isArray(redirectUris) && redirectUris.length === 0)) {
+    throw new InvalidRedirectUriError('redirect_uris is required: at least one redirect URI.');
+  }
+  const parsed = z.safeParse(metadataSchema, input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0] ?? 'metadata');
+    const message = `${issue.path.join('.') || 'metadata'}: ${issue.message}`;
+    throw field === 'redirect_uris' ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
+  }
+  const metadata = parsed.data;
+  for (const uri of metadata.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new InvalidRedirectUriError(`redirect_uris: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
+  }
+  const method = metadata.token_endpoint_auth_method ?? 'none';
+  if (method !== 'none') {
+    throw new InvalidClientMetadataError('token_endpoint_auth_method: only "none" is supported; dynamic clients are public and use PKCE.');
+  }
+  const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
+  const unsupportedGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token');
+  if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
+  if (!grantTypes.includes('authorization_code')) {
+    throw new InvalidClientMetadataError('grant_types: must include "authorization_code".');
+  }
+  const responseTypes = metadata.response_types ?? ['code'];
+  if (responseTypes.some((r) => r !== 'code')) throw new InvalidClientMetadataError('response_types: only "code" is supported.');
+
+  const offered = catalog.filter((s) => s.discoverable).map((s) => s.name);
+  const requested = metadata.scope === undefined ? offered : [...new Set(metadata.scope.split(' ').filter(Boolean))];
+  const unknown = requested.filter((s) => !offered.includes(s));
+  if (unknown.length > 0) throw new InvalidClientMetadataError(`scope: unknown scope ${unknown.map((s) => `"${s.slice(0, 100)}"`).join(', ')}.`);
+
+  return {
+    ...(metadata.client_name !== undefined ? { clientName: metadata.client_name } : {}),
+    redirectUris: [...new Set(metadata.redirect_uris)],
+    grantTypes: grantTypes as GrantType[],
+    scopes: requested,
+  };
+}
+
+export interface DynamicClientFacts {
+  readonly clientId: string;
+  readonly environmentId: string;
+  readonly createdAt: string;
+}
+
+export function dynamicClient(registration: ValidatedRegistration, facts: DynamicClientFacts): Client {
+  return {
+    clientId: facts.clientId,
+    name: registration.clientName ?? 'Unnamed dynamic client',
+    type: 'public',
+    environmentId: facts.environmentId,
+    redirectUris: registration.redirectUris,
+    grantTypes: registration.grantTypes,
+    scopes: registration.scopes,
+    registrationType: 'dynamic',
+    admin: false,
+    test: false,
+    createdAt: facts.createdAt,
+  };
+}
+
+/** RFC 7591 3.2.1 (spec 2.2): no secret of any kind for a public client. */
+export function registrationResponse(client: Client, registration: ValidatedRegistration): Record<string, unknown> {
+  return {
+    client_id: client.clientId,
+    client_id_issued_at: Math.floor(Date.parse(client.createdAt) / 1000),
+    ...(registration.clientName !== undefined ? { client_name: registration.clientName } : {}),
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    scope: formatScope(client.scopes),
+  };
+}

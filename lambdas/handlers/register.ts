@@ -1,0 +1,44 @@
+/**
+ * POST /api/register: RFC 7591 dynamic client registration (spec 4.2). The order matters:
+ * enablement (spec 3.2), then the per-IP daily cap, which counts every attempt including
+ * malformed and rejected ones (spec 8), then validation, then the write.
+ */
+import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
+import { AccessDeniedError, InvalidClientMetadataError, OAuthError, TooManyRequestsError } from '../core/errors';
+import { newId } from '../core/ids';
+import { dynamicClient, registrationResponse, validateRegistration } from '../core/registration';
+import { parseBody } from '../http/body';
+import { httpHandler } from '../http/handler';
+import { jsonResponse } from '../http/response';
+import { getOAuth } from '../runtime/oauth';
+import { getStorage } from '../runtime/storage';
+
+export const handler = httpHandler(async (event, runtime) => {
+  const { config, clock, random } = runtime;
+  if (!config.dcr.enabled || !config.dcr.environmentId) {
+    throw new AccessDeniedError('Dynamic client registration is not enabled on this server.');
+  }
+  const { db, tables, scopes } = getStorage();
+  const ip = event.requestContext.identity.sourceIp;
+  const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
+  const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
+  if (!allowed) {
+    throw new TooManyRequestsError('Too many registrations from this address today; try again tomorrow.', retryAfterSeconds, `ip ${ip} over cap`);
+  }
+
+  let body: unknown;
+  try {
+    body = parseBody(event, ['json']);
+  } catch (error) {
+    // RFC 7591 3.2.2: whatever is wrong with the metadata document is invalid_client_metadata.
+    throw new InvalidClientMetadataError(error instanceof OAuthError ? error.description : 'The request body is not valid JSON.');
+  }
+  const registration = validateRegistration(body, await scopes());
+  const client = dynamicClient(registration, {
+    clientId: `${config.clientIdPrefix}${newId('', random)}`,
+    environmentId: config.dcr.environmentId,
+    createdAt: new Date(clock.now()).toISOString(),
+  });
+  await getOAuth().clientRepository.create(client);
+  return jsonResponse(201, registrationResponse(client, registration));
+});
