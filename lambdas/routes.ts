@@ -245,6 +245,26 @@ export const routes: readonly Route[] = [
   admin('AdminDeleteClient', 'DELETE', '/api/admin/clients/{client_id}', 'clients-delete'),
 ];
 
+/** A function run on a schedule (EventBridge in AWS); not reachable over HTTP. */
+export interface ScheduledJob {
+  readonly name: string;
+  /** File name under lambdas/jobs/, without extension; it exports `handler`. */
+  readonly handler: string;
+  /** When it runs, in UTC. */
+  readonly dailyAt: { readonly hour: number; readonly minute: number };
+  readonly tables: Readonly<Partial<Record<TableName, TableAccess>>>;
+}
+
+export const jobs: readonly ScheduledJob[] = [
+  {
+    // Spec 8: registration counters are pruned by a daily job, besides their TTL.
+    name: 'PruneRegistrationCounters',
+    handler: 'prune-registration-counters',
+    dailyAt: { hour: 0, minute: 17 },
+    tables: { ephemeral: 'write' },
+  },
+];
+
 /**
  * Not a route: API Gateway sends every request that matches no row here
  * (`ANY /{proxy+}` and `ANY` on each routed path), and the local server does the same,

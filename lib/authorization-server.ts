@@ -14,6 +14,8 @@
  */
 import { Annotations, Duration, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -21,7 +23,7 @@ import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
-import { fallbackHandler, routes, type Route, type TableName } from '../lambdas/routes';
+import { fallbackHandler, jobs, routes, type Route, type TableName } from '../lambdas/routes';
 import { handlerEntry } from './bundling';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
@@ -75,6 +77,8 @@ export class AuthorizationServer extends Construct {
   readonly tables: Readonly<Record<TableName, dynamodb.TableV2>>;
   /** Route functions by route name (`routes[i].name`). */
   readonly functions: Readonly<Record<string, NodejsFunction>>;
+  /** Scheduled job functions by job name (`jobs[i].name`). */
+  readonly jobFunctions: Readonly<Record<string, NodejsFunction>>;
   /** Answers 404/405 for everything no route row takes. */
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
@@ -172,17 +176,41 @@ export class AuthorizationServer extends Construct {
     this.api.root.addMethod('ANY', fallback);
     this.api.root.addResource('{proxy+}').addMethod('ANY', fallback);
 
+    // Scheduled jobs: one function and one daily EventBridge rule each, with only their table grants.
+    const jobFunctions: Record<string, NodejsFunction> = {};
+    for (const job of jobs) {
+      const fn = serviceFunction(this, job.name, {
+        entry: `lambdas/jobs/${job.handler}.ts`,
+        description: `Scheduled: ${job.name}`,
+        environment,
+        memorySize: 256,
+        timeout: Duration.minutes(5),
+        logRetention,
+      });
+      this.grantTables(fn, job.tables);
+      new events.Rule(this, `${job.name}Schedule`, {
+        schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
+        targets: [new targets.LambdaFunction(fn)],
+      });
+      jobFunctions[job.name] = fn;
+    }
+    this.jobFunctions = jobFunctions;
+
     this.webAcl = new ApiWebAcl(this, 'Waf', { stageArn: this.api.deploymentStage.stageArn });
   }
 
   /** Least privilege: exactly the tables, secret and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
-    for (const [name, access] of Object.entries(route.tables) as [TableName, 'read' | 'write'][]) {
+    this.grantTables(fn, route.tables);
+    if (route.signs || route.verifiesTokens) signingKeySecret.grantRead(fn);
+    if (route.sendsMail) this.mailIdentity.grantSendEmail(fn);
+  }
+
+  private grantTables(fn: NodejsFunction, tables: Route['tables']): void {
+    for (const [name, access] of Object.entries(tables) as [TableName, 'read' | 'write'][]) {
       if (access === 'write') this.tables[name].grantReadWriteData(fn);
       else this.tables[name].grantReadData(fn);
     }
-    if (route.signs || route.verifiesTokens) signingKeySecret.grantRead(fn);
-    if (route.sendsMail) this.mailIdentity.grantSendEmail(fn);
   }
 }
 

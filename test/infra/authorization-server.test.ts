@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { tableDefinitions, tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
-import { routes } from '../../lambdas/routes';
+import { jobs, routes } from '../../lambdas/routes';
 import { tableId } from '../../lib/tables';
 import { actionsOf, logicalId, methodPath, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
@@ -15,8 +15,8 @@ const dynamoStatements = (fnId: string) =>
   roleStatements(synthesized.template, fnId).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
 
 describe('route table → functions and methods', () => {
-  test('one function per route row, plus the fallback and the two signing-key custom-resource functions', () => {
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + 2);
+  test('one function per route row and per scheduled job, plus the fallback and the two signing-key custom-resource functions', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + jobs.length + 1 + 2);
     for (const route of routes) {
       synthesized.template.hasResourceProperties('AWS::Lambda::Function', { Description: `${route.method} ${route.path}` });
     }
@@ -31,6 +31,20 @@ describe('route table → functions and methods', () => {
       expect(matching).toHaveLength(1);
       expect(matching[0]!.Properties.Integration.Type).toBe('AWS_PROXY');
       expect(JSON.stringify(matching[0]!.Properties.Integration.Uri)).toContain(functionId(route.name));
+    }
+  });
+
+  test('spec 8: each scheduled job runs daily from an EventBridge rule, with only its own table grants', () => {
+    for (const job of jobs) {
+      const fnId = logicalId(synthesized.stack, synthesized.stack.server.jobFunctions[job.name]!);
+      synthesized.template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `cron(${job.dailyAt.minute} ${job.dailyAt.hour} * * ? *)`,
+        Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]),
+      });
+      const tablesGranted = dynamoStatements(fnId).flatMap((s) => JSON.stringify(s.Resource));
+      for (const name of tableNames) {
+        expect(tablesGranted.some((r) => r.includes(tableLogicalId(name)))).toBe(name in job.tables);
+      }
     }
   });
 
