@@ -1,0 +1,86 @@
+/**
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, preferred
+ * by the MCP authorization specification): the client_id is an https URL, and the JSON
+ * document at that URL is the client's metadata. Such clients are public and are treated
+ * like dynamically registered ones (DCR environment, consent screen).
+ */
+import { InvalidClientMetadataError } from './errors';
+import type { Client } from './model';
+import type { ScopeDefinition } from './ports';
+import { validateRegistration } from './registration';
+
+export const metadataDocumentLimits = {
+  /** The draft suggests 5 KB; a client's metadata is far smaller. */
+  maxBytes: 5 * 1024,
+  timeoutMs: 3000,
+  /** How long a fetched document is trusted before it is fetched again. */
+  minCacheSeconds: 300,
+  maxCacheSeconds: 24 * 3600,
+} as const;
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether `clientId` is a metadata document URL (draft section 3): https, a path, no
+ * fragment, no credentials, no dot segments. `allowLoopbackHttp` is for the local server.
+ */
+export function isMetadataDocumentUrl(clientId: string, allowLoopbackHttp = false): boolean {
+  if (clientId.length > 2000 || !/^https?:\/\//i.test(clientId)) return false;
+  let url: URL;
+  try {
+    url = new URL(clientId);
+  } catch {
+    return false;
+  }
+  const httpAllowed = allowLoopbackHttp && url.protocol === 'http:' && loopbackHosts.has(url.hostname);
+  if (url.protocol !== 'https:' && !httpAllowed) return false;
+  if (url.hash || clientId.includes('#') || url.username || url.password) return false;
+  if (url.pathname === '/' || /\/\.\.?(\/|$)/.test(clientId.replace(/^[a-z]+:\/\/[^/]+/i, ''))) return false;
+  return true;
+}
+
+export interface MetadataDocumentClientFacts {
+  readonly environmentId: string;
+  readonly fetchedAt: string;
+}
+
+/** Validates a fetched document and turns it into a client record (public, PKCE only). */
+export function clientFromMetadataDocument(
+  url: string,
+  document: unknown,
+  catalog: readonly ScopeDefinition[],
+  facts: MetadataDocumentClientFacts,
+): Client {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new InvalidClientMetadataError('The client metadata document is not a JSON object.');
+  }
+  const fields = document as Record<string, unknown>;
+  if (fields.client_id !== url) {
+    throw new InvalidClientMetadataError('The client metadata document must name its own URL as client_id.');
+  }
+  if (Object.keys(fields).some((name) => name.startsWith('client_secret'))) {
+    throw new InvalidClientMetadataError('A client metadata document must not carry a client secret.');
+  }
+  const { client_id: _ignored, ...metadata } = fields;
+  const registration = validateRegistration(metadata, catalog);
+  return {
+    clientId: url,
+    name: registration.clientName ?? new URL(url).host,
+    type: 'public',
+    environmentId: facts.environmentId,
+    redirectUris: registration.redirectUris,
+    grantTypes: registration.grantTypes,
+    scopes: registration.scopes,
+    registrationType: 'dynamic',
+    admin: false,
+    test: false,
+    createdAt: facts.fetchedAt,
+  };
+}
+
+/** Cache lifetime from the response's Cache-Control max-age, bounded. */
+export function cacheSeconds(cacheControl: string | undefined): number {
+  const maxAge = /max-age=(\d+)/i.exec(cacheControl ?? '')?.[1];
+  const wanted = maxAge === undefined ? metadataDocumentLimits.minCacheSeconds : Number(maxAge);
+  return Math.min(metadataDocumentLimits.maxCacheSeconds, Math.max(metadataDocumentLimits.minCacheSeconds, wanted));
+}
