@@ -1,0 +1,48 @@
+import { cacheSeconds, clientFromMetadataDocument, isMetadataDocumentUrl } from '../../lambdas/core/client-metadata-document';
+import { InvalidClientMetadataError } from '../../lambdas/core/errors';
+
+const catalog = ['openid', 'profile'].map((name) => ({ name, description: '', discoverable: true }));
+const url = 'https://app.example.com/oauth/client.json';
+const facts = { environmentId: 'env_dcr', fetchedAt: '2026-11-22T00:00:00.000Z' };
+
+describe('client ID metadata documents', () => {
+  it.each([
+    [url, true],
+    ['https://app.example.com/', false],
+    ['https://app.example.com', false],
+    ['http://app.example.com/client.json', false],
+    ['https://app.example.com/client.json#x', false],
+    ['https://user:pw@app.example.com/client.json', false],
+    ['https://app.example.com/a/../client.json', false],
+    ['tgc_abc', false],
+  ])('client_id %s is a metadata document URL: %s', (value, expected) => {
+    expect(isMetadataDocumentUrl(value)).toBe(expected);
+  });
+
+  it('accepts http on loopback only in local mode', () => {
+    expect(isMetadataDocumentUrl('http://localhost:4000/client.json')).toBe(false);
+    expect(isMetadataDocumentUrl('http://localhost:4000/client.json', true)).toBe(true);
+    expect(isMetadataDocumentUrl('http://example.com/client.json', true)).toBe(false);
+  });
+
+  it('turns a valid document into a public dynamic client in the DCR environment', () => {
+    const client = clientFromMetadataDocument(url, { client_id: url, client_name: 'Example MCP', redirect_uris: ['http://127.0.0.1:3000/cb'] }, catalog, facts);
+    expect(client).toMatchObject({ clientId: url, name: 'Example MCP', type: 'public', registrationType: 'dynamic', environmentId: 'env_dcr' });
+  });
+
+  it.each([
+    ['another client_id', { client_id: 'https://evil.example/client.json', redirect_uris: ['https://a.example/cb'] }],
+    ['a client secret', { client_id: url, client_secret: 'x', redirect_uris: ['https://a.example/cb'] }],
+    ['a confidential auth method', { client_id: url, token_endpoint_auth_method: 'client_secret_post', redirect_uris: ['https://a.example/cb'] }],
+    ['not an object', ['x']],
+  ])('refuses a document with %s', (_case, document) => {
+    expect(() => clientFromMetadataDocument(url, document, catalog, facts)).toThrow(InvalidClientMetadataError);
+  });
+
+  it('trusts a document for its max-age, within 5 minutes and a day', () => {
+    expect(cacheSeconds(undefined)).toBe(300);
+    expect(cacheSeconds('public, max-age=3600')).toBe(3600);
+    expect(cacheSeconds('max-age=5')).toBe(300);
+    expect(cacheSeconds('max-age=9999999')).toBe(86_400);
+  });
+});
