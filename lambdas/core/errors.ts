@@ -58,6 +58,11 @@ export class AccessDeniedError extends OAuthError {
   readonly code = 'access_denied';
   readonly status = 403;
 }
+/** RFC 7009 2.2.1: the server does not revoke this kind of token (here: access tokens). */
+export class UnsupportedTokenTypeError extends OAuthError {
+  readonly code = 'unsupported_token_type';
+  readonly status = 400;
+}
 /** RFC 6750 3.1: missing, expired, revoked or malformed bearer token. */
 export class InvalidTokenError extends OAuthError {
   readonly code = 'invalid_token';
@@ -88,6 +93,15 @@ export class TooManyRequestsError extends OAuthError {
 export class NotFoundError extends OAuthError {
   readonly code = 'not_found';
   readonly status = 404;
+}
+/**
+ * 409: the request is well-formed but clashes with stored state (a duplicate email, a
+ * concurrent change). OAuth defines no code for this, so the code stays `invalid_request`
+ * and the status carries the distinction.
+ */
+export class ConflictRequestError extends OAuthError {
+  readonly code = 'invalid_request';
+  readonly status = 409;
 }
 export class MethodNotAllowedError extends OAuthError {
   readonly code = 'method_not_allowed';

@@ -6,36 +6,14 @@ import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
 import type { Client, GrantType } from './model';
 import type { ScopeDefinition } from './ports';
+import { redirectUriProblem } from './redirect-uri';
 import { formatScope } from './scope';
 
 export const registrationLimits = {
   clientName: 200,
   redirectUris: 10,
-  redirectUri: 2000,
   scope: 1000,
 } as const;
-
-const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/**
- * Exact-match redirect URIs (OAuth 2.1 2.3.1): https, or http on a loopback host for
- * native apps (RFC 8252 7.3); no fragment (RFC 6749 3.1.2), no wildcard anywhere.
- */
-export function redirectUriProblem(value: string): string | undefined {
-  if (value.length > registrationLimits.redirectUri) return 'is too long';
-  if (value.includes('*')) return 'must not contain wildcards';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'is not an absolute URI';
-  }
-  if (value.includes('#')) return 'must not contain a fragment';
-  if (url.username || url.password) return 'must not contain credentials';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && loopbackHosts.has(url.hostname)) return undefined;
-  return 'must use https, or http on a loopback host (127.0.0.1, [::1], localhost)';
-}
 
 const metadataSchema = z.object({
   client_name: z.optional(z.string().check(z.minLength(1), z.maxLength(registrationLimits.clientName))),

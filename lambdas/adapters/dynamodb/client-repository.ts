@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
@@ -59,6 +59,74 @@ export class DynamoClientRepository {
       if (isConditionFailure(error)) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Sets the name and/or the granted scopes in one conditional update. Returns the record
+   * before and after, so the caller knows exactly which scopes this write ungranted
+   * (spec 2.5 rule 3: they are then removed from the client's API keys).
+   */
+  async update(
+    clientId: string,
+    changes: { readonly name?: string; readonly scopes?: readonly string[] },
+  ): Promise<{ before: Client; after: Client } | undefined> {
+    const sets: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    if (changes.name !== undefined) {
+      sets.push('#name = :name');
+      names['#name'] = 'name';
+      values[':name'] = changes.name;
+    }
+    if (changes.scopes !== undefined) {
+      sets.push('scopes = :scopes');
+      values[':scopes'] = changes.scopes;
+    }
+    if (sets.length === 0) {
+      const current = await this.get(clientId);
+      return current ? { before: current, after: current } : undefined;
+    }
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const before = withoutKeys<Client>(Attributes!);
+      return { before, after: { ...before, ...changes } };
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Whether any client (static or dynamic) is placed in the environment; an admin-only scan of the lists. */
+  async anyInEnvironment(environmentId: string): Promise<boolean> {
+    for (const registrationType of ['static', 'dynamic'] as const) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            FilterExpression: 'environmentId = :env',
+            ExpressionAttributeValues: { ':pk': `CLIENTS#${registrationType}`, ':env': environmentId },
+            ProjectionExpression: 'pk',
+            ExclusiveStartKey: start,
+          }),
+        );
+        if ((page.Items ?? []).length > 0) return true;
+        start = page.LastEvaluatedKey;
+      } while (start);
+    }
+    return false;
   }
 
   async delete(clientId: string): Promise<boolean> {

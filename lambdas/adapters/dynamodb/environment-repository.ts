@@ -67,6 +67,39 @@ export class DynamoEnvironmentRepository {
     return Attributes !== undefined;
   }
 
+  /** The user's grants with their time, for the admin API. */
+  async grantsOf(userId: string): Promise<{ userId: string; environmentId: string; grantedAt: string }[]> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
+        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
+        ConsistentRead: true,
+      }),
+    );
+    return (Items ?? []).map((item) => ({ userId, environmentId: String(item.environmentId), grantedAt: String(item.grantedAt) }));
+  }
+
+  /** Deletes every grant of the environment (before the environment itself is deleted). */
+  async revokeAllGrantsTo(environmentId: string): Promise<void> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `ENV#${environmentId}#USERS` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      await Promise.all(
+        (page.Items ?? []).map((item) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk } }))),
+      );
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+
   async environmentsOf(userId: string): Promise<string[]> {
     const { Items } = await this.db.send(
       new QueryCommand({

@@ -1,0 +1,145 @@
+/** Admin operations on clients: static public or confidential clients (issue 3). */
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
+import { newId, newSecret } from '../ids';
+import type { Client, ClientType, GrantType, RegistrationType } from '../model';
+import { redirectUriProblem } from '../redirect-uri';
+import { requireKnownScopes } from './scopes';
+import { isoNow, type AdminDependencies, type Page } from './ports';
+
+export interface NewClient {
+  readonly type: ClientType;
+  readonly name: string;
+  readonly environmentId: string;
+  readonly scopes: readonly string[];
+  readonly redirectUris: readonly string[];
+  /** Defaults: public → authorization_code + refresh_token; confidential → the same with redirect URIs, else client_credentials. */
+  readonly grantTypes?: readonly GrantType[];
+  readonly admin: boolean;
+  readonly test: boolean;
+}
+
+export interface CreatedClient {
+  readonly client: Client;
+  /** The confidential client's secret, in the clear this one time; only its hash is stored. */
+  readonly secret?: string;
+}
+
+const bad = (description: string) => new InvalidRequestError(description);
+
+function grantTypesOf(input: NewClient): GrantType[] {
+  const browserFlow: GrantType[] = ['authorization_code', 'refresh_token'];
+  const chosen = input.grantTypes ?? (input.type === 'public' || input.redirectUris.length > 0 ? browserFlow : ['client_credentials']);
+  return [...new Set(chosen)];
+}
+
+/** The combinations that make sense; each refusal says what to change. */
+function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminScope: string): void {
+  const has = (g: GrantType) => grantTypes.includes(g);
+  if (grantTypes.length === 0) throw bad('grant_types: must name at least one grant type.');
+  if (input.type === 'public' && has('client_credentials')) {
+    throw bad('grant_types: a public client has no secret, so it cannot use client_credentials.');
+  }
+  if (input.type === 'public' && !has('authorization_code')) throw bad('grant_types: a public client needs authorization_code.');
+  if (has('refresh_token') && !has('authorization_code')) throw bad('grant_types: refresh_token needs authorization_code.');
+  if (has('authorization_code') && input.redirectUris.length === 0) {
+    throw bad('redirect_uris: authorization_code needs at least one redirect URI.');
+  }
+  if (!has('authorization_code') && input.redirectUris.length > 0) {
+    throw bad('redirect_uris: only clients with authorization_code use redirect URIs.');
+  }
+  for (const [index, uri] of input.redirectUris.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
+  }
+  // admin-auth accepts a client token only without `sub` and with the admin scope.
+  if (input.admin && (input.type !== 'confidential' || !has('client_credentials') || !input.scopes.includes(adminScope))) {
+    throw bad(`admin: an admin client must be confidential, with the client_credentials grant and the "${adminScope}" scope.`);
+  }
+}
+
+export async function createClient(deps: AdminDependencies, input: NewClient): Promise<CreatedClient> {
+  const grantTypes = grantTypesOf(input);
+  checkShape(input, grantTypes, deps.adminScope);
+  if (!(await deps.environments.get(input.environmentId))) {
+    throw bad(`environment_id: no environment "${input.environmentId}".`);
+  }
+  await requireKnownScopes(deps, input.scopes);
+  const secret = input.type === 'confidential' ? newSecret(deps.random) : undefined;
+  const client: Client = {
+    clientId: `${deps.clientIdPrefix}${newId('', deps.random)}`,
+    name: input.name,
+    type: input.type,
+    ...(secret ? { secretHash: await deps.hasher.hash(secret) } : {}),
+    environmentId: input.environmentId,
+    redirectUris: [...new Set(input.redirectUris)],
+    grantTypes,
+    scopes: [...new Set(input.scopes)],
+    registrationType: 'static',
+    admin: input.admin,
+    test: input.test,
+    createdAt: isoNow(deps.clock),
+  };
+  try {
+    await deps.clients.create(client);
+  } catch (error) {
+    // 80 random bits: a collision means the random source is broken, not a user mistake.
+    if (error instanceof ConflictError) throw new Error('generated client_id collided');
+    throw error;
+  }
+  return { client, ...(secret ? { secret } : {}) };
+}
+
+export async function getClient(deps: Pick<AdminDependencies, 'clients'>, clientId: string): Promise<Client> {
+  const client = await deps.clients.get(clientId);
+  if (!client) throw new NotFoundError(`No client "${clientId}".`);
+  return client;
+}
+
+export function listClients(
+  deps: Pick<AdminDependencies, 'clients'>,
+  registrationType: RegistrationType,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Client>> {
+  return deps.clients.list(registrationType, limit, cursor);
+}
+
+/**
+ * Renames the client and/or replaces its granted scopes. The client is written first,
+ * then its API keys are narrowed: the key exchange also intersects with the client's
+ * current scopes (spec 2.5), so a failure between the two never mints an ungranted scope.
+ */
+export async function updateClient(
+  deps: AdminDependencies,
+  clientId: string,
+  changes: { readonly name?: string; readonly scopes?: readonly string[] },
+): Promise<Client> {
+  const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
+  if (scopes) await requireKnownScopes(deps, scopes);
+  const result = await deps.clients.update(clientId, { ...(changes.name !== undefined ? { name: changes.name } : {}), ...(scopes ? { scopes } : {}) });
+  if (!result) throw new NotFoundError(`No client "${clientId}".`);
+  const ungranted = result.before.scopes.filter((s) => !result.after.scopes.includes(s));
+  await removeUngrantedScopesFromKeys(deps, clientId, ungranted);
+  return result.after;
+}
+
+/**
+ * Spec 2.5 rule 3: a scope ungranted from a client is removed from every API key of that
+ * client that held it. API keys arrive with issue 5, which supplies `deps.apiKeys`.
+ */
+export async function removeUngrantedScopesFromKeys(
+  deps: Pick<AdminDependencies, 'apiKeys'>,
+  clientId: string,
+  ungranted: readonly string[],
+): Promise<void> {
+  if (ungranted.length === 0 || !deps.apiKeys) return;
+  await deps.apiKeys.removeScopesFromKeys(clientId, ungranted);
+}
+
+/**
+ * Its tokens stop at the next grant (the token endpoint finds no client; cached client
+ * reads may take up to 30 s to notice). Access tokens already issued run out on their own.
+ */
+export async function deleteClient(deps: Pick<AdminDependencies, 'clients'>, clientId: string): Promise<void> {
+  if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`No client "${clientId}".`);
+}

@@ -1,0 +1,79 @@
+/** Admin operations on environments and their grants to users (`users_environments`, spec 2.7). */
+import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+import { newId } from '../ids';
+import type { Environment } from '../model';
+import { getUser } from './users';
+import { isoNow, type AdminDependencies, type EnvironmentGrant, type Page } from './ports';
+
+export async function getEnvironment(deps: Pick<AdminDependencies, 'environments'>, id: string): Promise<Environment> {
+  const environment = await deps.environments.get(id);
+  if (!environment) throw new NotFoundError(`No environment "${id}".`);
+  return environment;
+}
+
+export function listEnvironments(deps: Pick<AdminDependencies, 'environments'>, limit: number, cursor?: string): Promise<Page<Environment>> {
+  return deps.environments.list(limit, cursor);
+}
+
+/** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
+export async function createEnvironment(deps: AdminDependencies, input: { id?: string; name: string }): Promise<Environment> {
+  const id = input.id ?? newId('env_', deps.random);
+  const environment: Environment = { id, name: input.name, dcr: id === deps.dcrEnvironmentId, createdAt: isoNow(deps.clock) };
+  try {
+    await deps.environments.create(environment);
+  } catch (error) {
+    if (error instanceof ConflictError) throw new ConflictRequestError(`An environment with the id "${id}" already exists.`);
+    throw error;
+  }
+  return environment;
+}
+
+/**
+ * Refused while it is the DCR environment or any client is placed in it: such clients
+ * would authorize nobody. Grants go before the environment, so a retry after a failure
+ * still finds it, and a later environment with the same id starts with no grants.
+ */
+export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
+  await getEnvironment(deps, id);
+  if (id === deps.dcrEnvironmentId) {
+    throw new ConflictRequestError(`Environment "${id}" is DCR_ENVIRONMENT_ID, where new dynamic clients are placed; change that setting first.`);
+  }
+  if (await deps.clients.anyInEnvironment(id)) {
+    throw new ConflictRequestError(`Environment "${id}" still has clients; delete them first.`);
+  }
+  await deps.environments.revokeAllGrantsTo(id);
+  await deps.environments.delete(id);
+}
+
+export interface UserEnvironment {
+  readonly environment: Environment;
+  readonly grantedAt: string;
+}
+
+export async function listUserEnvironments(deps: AdminDependencies, userId: string): Promise<UserEnvironment[]> {
+  await getUser(deps, userId);
+  const grants = await deps.environments.grantsOf(userId);
+  const found = await Promise.all(
+    grants.map(async (grant) => ({ environment: await deps.environments.get(grant.environmentId), grantedAt: grant.grantedAt })),
+  );
+  return found.filter((g): g is UserEnvironment => g.environment !== undefined);
+}
+
+/** Idempotent: granting again keeps the original grant time. */
+export async function grantEnvironment(deps: AdminDependencies, userId: string, environmentId: string): Promise<EnvironmentGrant> {
+  await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
+  const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
+  if (existing) return existing;
+  const grantedAt = isoNow(deps.clock);
+  await deps.environments.grant(userId, environmentId, grantedAt);
+  return { userId, environmentId, grantedAt };
+}
+
+/**
+ * Idempotent. Tokens already issued stay valid until they expire, but the next refresh
+ * rotation re-checks the grant and fails (spec 8), as does the next authorization.
+ */
+export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string): Promise<void> {
+  await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
+  await deps.environments.revoke(userId, environmentId);
+}

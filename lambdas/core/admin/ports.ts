@@ -1,0 +1,94 @@
+/**
+ * What the admin domain needs from storage: small structural interfaces that the DynamoDB
+ * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
+ */
+import type { Client, Environment, RegistrationType, User } from '../model';
+import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
+
+export interface Page<T> {
+  readonly items: T[];
+  /** Opaque cursor of the next page; absent on the last page. */
+  readonly next?: string;
+}
+
+export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test'>>;
+
+export interface UserStore {
+  get(id: string): Promise<User | undefined>;
+  findByEmail(email: string): Promise<User | undefined>;
+  /** Throws ConflictError when the email is taken. */
+  create(user: User): Promise<void>;
+  list(limit: number, cursor?: string): Promise<Page<User>>;
+  /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
+  update(current: User, changes: UserChanges, updatedAt: string): Promise<User>;
+  delete(user: User): Promise<void>;
+}
+
+export interface EnvironmentGrant {
+  readonly userId: string;
+  readonly environmentId: string;
+  readonly grantedAt: string;
+}
+
+export interface EnvironmentStore {
+  get(id: string): Promise<Environment | undefined>;
+  /** Throws ConflictError when the id is taken. */
+  create(environment: Environment): Promise<void>;
+  list(limit: number, cursor?: string): Promise<Page<Environment>>;
+  delete(id: string): Promise<boolean>;
+  grant(userId: string, environmentId: string, grantedAt: string): Promise<void>;
+  revoke(userId: string, environmentId: string): Promise<boolean>;
+  grantsOf(userId: string): Promise<EnvironmentGrant[]>;
+  revokeAllGrantsTo(environmentId: string): Promise<void>;
+}
+
+export interface ScopeStore {
+  listScopes(): Promise<readonly ScopeDefinition[]>;
+  /** False when a scope of that name exists. */
+  createScope(scope: ScopeDefinition): Promise<boolean>;
+}
+
+export interface ClientStore {
+  get(clientId: string): Promise<Client | undefined>;
+  /** Throws ConflictError when the client id is taken. */
+  create(client: Client): Promise<void>;
+  list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
+  update(
+    clientId: string,
+    changes: { readonly name?: string; readonly scopes?: readonly string[] },
+  ): Promise<{ before: Client; after: Client } | undefined>;
+  delete(clientId: string): Promise<boolean>;
+  anyInEnvironment(environmentId: string): Promise<boolean>;
+}
+
+/**
+ * API keys (issue 5) plug in here; until they exist the admin domain runs without them.
+ * Both steps must be idempotent: a failed admin call is retried as a whole.
+ */
+export interface ApiKeyHooks {
+  /** Spec 2.5 rule 3: scopes ungranted from a client are removed from every key that held them. */
+  removeScopesFromKeys(clientId: string, ungranted: readonly string[]): Promise<void>;
+  /** Deleting a user deletes that user's keys. */
+  deleteKeysOfUser(userId: string): Promise<void>;
+}
+
+export interface AdminDependencies {
+  readonly users: UserStore;
+  readonly environments: EnvironmentStore;
+  readonly scopes: ScopeStore;
+  readonly clients: ClientStore;
+  readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
+  readonly tokens: { revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> };
+  readonly hasher: Hasher;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** CLIENT_ID_PREFIX */
+  readonly clientIdPrefix: string;
+  /** The scope an admin client's tokens need (lambdas/http/admin-auth.ts). */
+  readonly adminScope: string;
+  /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
+  readonly dcrEnvironmentId?: string;
+  readonly apiKeys?: ApiKeyHooks;
+}
+
+export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

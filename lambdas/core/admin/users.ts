@@ -1,0 +1,87 @@
+/** Admin operations on users (issue 3): create, read, update, delete. */
+import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+import { newId } from '../ids';
+import type { User } from '../model';
+import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
+
+export interface NewUser {
+  /** Already trimmed and lower-cased by the caller's schema. */
+  readonly email?: string;
+  readonly name: string;
+  readonly password?: string;
+  readonly admin: boolean;
+  readonly test: boolean;
+}
+
+export type UserUpdate = Partial<Omit<NewUser, 'email'>> & { readonly email?: string };
+
+export async function getUser(deps: Pick<AdminDependencies, 'users'>, id: string): Promise<User> {
+  const user = await deps.users.get(id);
+  if (!user) throw new NotFoundError(`No user "${id}".`);
+  return user;
+}
+
+export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number, cursor?: string): Promise<Page<User>> {
+  return deps.users.list(limit, cursor);
+}
+
+const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);
+
+export async function createUser(deps: AdminDependencies, input: NewUser): Promise<User> {
+  // Checked first so a duplicate costs no Argon2id; the transaction still decides races.
+  if (input.email && (await deps.users.findByEmail(input.email))) throw emailTaken(input.email);
+  const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password);
+  const user: User = {
+    id: newId('usr_', deps.random),
+    ...(input.email ? { email: input.email } : {}),
+    name: input.name,
+    ...(passwordHash ? { passwordHash } : {}),
+    admin: input.admin,
+    test: input.test,
+    createdAt: isoNow(deps.clock),
+  };
+  try {
+    await deps.users.create(user);
+  } catch (error) {
+    if (error instanceof ConflictError) throw emailTaken(input.email ?? '');
+    throw error;
+  }
+  return user;
+}
+
+export async function updateUser(deps: AdminDependencies, id: string, update: UserUpdate): Promise<User> {
+  const current = await getUser(deps, id);
+  if (update.email !== undefined && update.email !== current.email) {
+    const holder = await deps.users.findByEmail(update.email);
+    if (holder && holder.id !== id) throw emailTaken(update.email);
+  }
+  const changes: UserChanges = {
+    ...(update.name !== undefined ? { name: update.name } : {}),
+    ...(update.email !== undefined ? { email: update.email } : {}),
+    ...(update.admin !== undefined ? { admin: update.admin } : {}),
+    ...(update.test !== undefined ? { test: update.test } : {}),
+    ...(update.password !== undefined ? { passwordHash: await deps.hasher.hash(update.password) } : {}),
+  };
+  try {
+    return await deps.users.update(current, changes, isoNow(deps.clock));
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw new ConflictRequestError('The user was changed by another request, or the email was just taken; read it again and retry.');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Deletes the user and everything that lets them in. The credentials go first and the
+ * user record last, so a call that fails half-way leaves the user visible and a retry
+ * finishes the job (each step is idempotent); the other order would leave live refresh
+ * tokens behind a 404.
+ */
+export async function deleteUser(deps: AdminDependencies, id: string): Promise<void> {
+  const user = await getUser(deps, id);
+  await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
+  await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
+  await deps.sessions.deleteSessionsOf(id);
+  await deps.users.delete(user);
+}

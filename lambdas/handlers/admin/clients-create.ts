@@ -1,0 +1,37 @@
+/**
+ * POST /api/admin/clients: a static public or confidential client → 201 the client;
+ * a confidential client's `client_secret` is in this response only, never again.
+ */
+import * as z from 'zod/mini';
+import { createClient } from '../../core/admin/clients';
+import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
+import { clientView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z.strictObject({
+  type: z.enum(['public', 'confidential']),
+  name: displayName,
+  environment_id: environmentId,
+  scopes: z._default(z.array(scopeName).check(z.maxLength(100)), []),
+  redirect_uris: z._default(z.array(z.string()).check(z.maxLength(20)), []),
+  grant_types: z.optional(z.array(z.enum(['authorization_code', 'refresh_token', 'client_credentials'])).check(z.maxLength(3))),
+  admin: z._default(z.boolean(), false),
+  test: z._default(z.boolean(), false),
+});
+
+export const handler = adminHandler(async (event) => {
+  const body = jsonInput(event, schema);
+  const { client, secret } = await createClient(getAdmin(), {
+    type: body.type,
+    name: body.name,
+    environmentId: body.environment_id,
+    scopes: body.scopes,
+    redirectUris: body.redirect_uris,
+    ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
+    admin: body.admin,
+    test: body.test,
+  });
+  return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
+});

@@ -1,0 +1,16 @@
+/** GET /api/admin/clients?registration_type=static|dynamic (default static)&limit&cursor */
+import * as z from 'zod/mini';
+import { listClients } from '../../core/admin/clients';
+import { adminHandler, pageRequest } from '../../http/admin-endpoint';
+import { clientView, pageView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { validate } from '../../http/validate';
+import { getAdmin } from '../../runtime/admin';
+
+const filter = z.object({ registration_type: z._default(z.enum(['static', 'dynamic']), 'static') });
+
+export const handler = adminHandler(async (event) => {
+  const { registration_type } = validate(filter, event.queryStringParameters ?? {});
+  const { limit, cursor } = pageRequest(event);
+  return jsonResponse(200, pageView(await listClients(getAdmin(), registration_type, limit, cursor), clientView));
+});

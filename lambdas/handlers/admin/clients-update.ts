@@ -1,0 +1,21 @@
+/**
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes? }` → 200 the client. `scopes`
+ * replaces the granted set; ungranted scopes are then removed from the client's API keys.
+ */
+import * as z from 'zod/mini';
+import { updateClient } from '../../core/admin/clients';
+import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { displayName, scopeName } from '../../http/admin-schemas';
+import { clientView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z
+  .strictObject({ name: z.optional(displayName), scopes: z.optional(z.array(scopeName).check(z.maxLength(100))) })
+  .check(z.refine((body) => body.name !== undefined || body.scopes !== undefined, 'the body must set name or scopes'));
+
+export const handler = adminHandler(async (event) => {
+  const clientId = pathParameter(event, 'client_id');
+  const changes = jsonInput(event, schema);
+  return jsonResponse(200, clientView(await updateClient(getAdmin(), clientId, changes)));
+});

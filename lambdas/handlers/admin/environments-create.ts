@@ -1,0 +1,15 @@
+/** POST /api/admin/environments: `{ name, id? }` → 201 the environment. */
+import * as z from 'zod/mini';
+import { createEnvironment } from '../../core/admin/environments';
+import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { displayName, environmentId } from '../../http/admin-schemas';
+import { environmentView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
+
+export const handler = adminHandler(async (event, runtime) => {
+  const input = jsonInput(event, schema);
+  return jsonResponse(201, environmentView(await createEnvironment(getAdmin(), input), runtime.config.dcr.environmentId));
+});

@@ -1,0 +1,12 @@
+/** GET /api/admin/environments?limit&cursor */
+import { listEnvironments } from '../../core/admin/environments';
+import { adminHandler, pageRequest } from '../../http/admin-endpoint';
+import { environmentView, pageView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async (event, runtime) => {
+  const { limit, cursor } = pageRequest(event);
+  const page = await listEnvironments(getAdmin(), limit, cursor);
+  return jsonResponse(200, pageView(page, (e) => environmentView(e, runtime.config.dcr.environmentId)));
+});

@@ -1,0 +1,20 @@
+/** POST /api/admin/scopes: `{ name, description?, discoverable? }` → 201 the scope. */
+import * as z from 'zod/mini';
+import { createScope } from '../../core/admin/scopes';
+import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { scopeName } from '../../http/admin-schemas';
+import { scopeView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z.strictObject({
+  name: scopeName,
+  description: z._default(z.string().check(z.trim(), z.maxLength(500)), ''),
+  /** Listed in discovery `scopes_supported`. */
+  discoverable: z._default(z.boolean(), true),
+});
+
+export const handler = adminHandler(async (event) => {
+  const input = jsonInput(event, schema);
+  return jsonResponse(201, scopeView(await createScope(getAdmin(), input)));
+});

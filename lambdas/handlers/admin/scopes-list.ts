@@ -1,0 +1,8 @@
+/** GET /api/admin/scopes: the whole catalog (small; no pagination). */
+import { listScopes } from '../../core/admin/scopes';
+import { adminHandler } from '../../http/admin-endpoint';
+import { scopeView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async () => jsonResponse(200, { items: (await listScopes(getAdmin())).map(scopeView) }));

@@ -1,0 +1,10 @@
+/** PUT /api/admin/users/{user_id}/environments/{environment_id}: idempotent → 200 the grant. */
+import { grantEnvironment } from '../../core/admin/environments';
+import { adminHandler, pathParameter } from '../../http/admin-endpoint';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async (event) => {
+  const grant = await grantEnvironment(getAdmin(), pathParameter(event, 'user_id'), pathParameter(event, 'environment_id'));
+  return jsonResponse(200, { user_id: grant.userId, environment_id: grant.environmentId, granted_at: grant.grantedAt });
+});

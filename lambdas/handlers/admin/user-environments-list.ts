@@ -1,0 +1,12 @@
+/** GET /api/admin/users/{user_id}/environments: the environments granted to the user. */
+import { listUserEnvironments } from '../../core/admin/environments';
+import { adminHandler, pathParameter } from '../../http/admin-endpoint';
+import { environmentView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async (event, runtime) => {
+  const granted = await listUserEnvironments(getAdmin(), pathParameter(event, 'user_id'));
+  const dcr = runtime.config.dcr.environmentId;
+  return jsonResponse(200, { items: granted.map((g) => ({ ...environmentView(g.environment, dcr), granted_at: g.grantedAt })) });
+});

@@ -1,0 +1,9 @@
+/** DELETE /api/admin/users/{user_id}/environments/{environment_id}: idempotent → 204. */
+import { revokeEnvironment } from '../../core/admin/environments';
+import { adminHandler, noContent, pathParameter } from '../../http/admin-endpoint';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async (event) => {
+  await revokeEnvironment(getAdmin(), pathParameter(event, 'user_id'), pathParameter(event, 'environment_id'));
+  return noContent();
+});

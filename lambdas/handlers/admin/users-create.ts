@@ -1,0 +1,21 @@
+/** POST /api/admin/users: `{ name, email?, password?, admin?, test? }` → 201 the user. */
+import * as z from 'zod/mini';
+import { createUser } from '../../core/admin/users';
+import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { displayName, emailAddress, password } from '../../http/admin-schemas';
+import { userView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z.strictObject({
+  name: displayName,
+  email: z.optional(emailAddress),
+  password: z.optional(password),
+  admin: z._default(z.boolean(), false),
+  test: z._default(z.boolean(), false),
+});
+
+export const handler = adminHandler(async (event) => {
+  const input = jsonInput(event, schema);
+  return jsonResponse(201, userView(await createUser(getAdmin(), input)));
+});

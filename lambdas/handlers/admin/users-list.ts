@@ -1,0 +1,11 @@
+/** GET /api/admin/users?limit&cursor */
+import { listUsers } from '../../core/admin/users';
+import { adminHandler, pageRequest } from '../../http/admin-endpoint';
+import { pageView, userView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+export const handler = adminHandler(async (event) => {
+  const { limit, cursor } = pageRequest(event);
+  return jsonResponse(200, pageView(await listUsers(getAdmin(), limit, cursor), userView));
+});

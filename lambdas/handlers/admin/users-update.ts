@@ -1,0 +1,24 @@
+/** PATCH /api/admin/users/{user_id}: any of `{ name, email, password, admin, test }` → 200 the user. */
+import * as z from 'zod/mini';
+import { updateUser } from '../../core/admin/users';
+import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { displayName, emailAddress, password } from '../../http/admin-schemas';
+import { userView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getAdmin } from '../../runtime/admin';
+
+const schema = z
+  .strictObject({
+    name: z.optional(displayName),
+    email: z.optional(emailAddress),
+    password: z.optional(password),
+    admin: z.optional(z.boolean()),
+    test: z.optional(z.boolean()),
+  })
+  .check(z.refine((body) => Object.keys(body).length > 0, 'the body must set at least one of name, email, password, admin, test'));
+
+export const handler = adminHandler(async (event) => {
+  const userId = pathParameter(event, 'user_id');
+  const changes = jsonInput(event, schema);
+  return jsonResponse(200, userView(await updateUser(getAdmin(), userId, changes)));
+});

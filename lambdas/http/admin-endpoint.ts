@@ -1,0 +1,52 @@
+/**
+ * The shared shape of /api/admin/* handlers: the caller is checked before anything else
+ * is read (so malformed input from an unauthenticated caller is a 401, not a 400), then
+ * the handler parses, calls lambdas/core/admin and shapes the response.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { InvalidRequestError, NotFoundError } from '../core/errors';
+import type { Runtime } from '../runtime/base';
+import { requireAdmin, type AdminCaller } from './admin-auth';
+import { parseBody } from './body';
+import { httpHandler, type LambdaHandler } from './handler';
+import { validate } from './validate';
+
+export type AdminEndpoint = (event: APIGatewayProxyEvent, runtime: Runtime, caller: AdminCaller) => Promise<APIGatewayProxyResult>;
+
+export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
+  return httpHandler(async (event, runtime) => endpoint(event, runtime, await requireAdmin(event)));
+}
+
+/** A `{name}` segment of the route; API Gateway always supplies it, a direct call may not. */
+export function pathParameter(event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string {
+  const value = event.pathParameters?.[name];
+  if (!value) throw new NotFoundError('No such resource.');
+  return value;
+}
+
+/** A JSON object body checked against `schema`. */
+export function jsonInput<S extends z.ZodMiniType>(event: APIGatewayProxyEvent, schema: S): z.output<S> {
+  return validate(schema, parseBody(event, ['json']));
+}
+
+const pageQuery = z.object({
+  limit: z.optional(z.string().check(z.regex(/^[0-9]{1,3}$/, 'must be a whole number from 1 to 100'))),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+});
+
+export interface PageRequest {
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+/** `?limit=1..100` (default 50) and the opaque `cursor` of a previous page's `next_cursor`. */
+export function pageRequest(event: Pick<APIGatewayProxyEvent, 'queryStringParameters'>): PageRequest {
+  const query = validate(pageQuery, event.queryStringParameters ?? {});
+  const limit = query.limit === undefined ? 50 : Number(query.limit);
+  if (limit < 1 || limit > 100) throw new InvalidRequestError('limit: must be a whole number from 1 to 100');
+  return { limit, ...(query.cursor ? { cursor: query.cursor } : {}) };
+}
+
+/** 204 for deletions and revocations: nothing to say, and nothing cacheable. */
+export const noContent = (): APIGatewayProxyResult => ({ statusCode: 204, headers: {}, body: '' });

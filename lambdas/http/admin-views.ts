@@ -1,0 +1,50 @@
+/**
+ * The admin API's wire shapes: snake_case, built field by field so that nothing stored
+ * (a password or secret hash, a storage key) can reach a response by accident.
+ */
+import type { Client, Environment, User } from '../core/model';
+import type { Page } from '../core/admin/ports';
+import type { ScopeDefinition } from '../core/ports';
+
+export const userView = (user: User) => ({
+  id: user.id,
+  email: user.email ?? null,
+  name: user.name,
+  admin: user.admin,
+  test: user.test,
+  has_password: user.passwordHash !== undefined,
+  created_at: user.createdAt,
+  updated_at: user.updatedAt ?? null,
+});
+
+/** `dcr` reflects DCR_ENVIRONMENT_ID, the setting that decides where dynamic clients go. */
+export const environmentView = (environment: Environment, dcrEnvironmentId: string | undefined) => ({
+  id: environment.id,
+  name: environment.name,
+  dcr: environment.id === dcrEnvironmentId,
+  created_at: environment.createdAt,
+});
+
+export const scopeView = (scope: ScopeDefinition) => ({
+  name: scope.name,
+  description: scope.description,
+  discoverable: scope.discoverable,
+});
+
+export const clientView = (client: Client) => ({
+  client_id: client.clientId,
+  name: client.name,
+  type: client.type,
+  environment_id: client.environmentId,
+  redirect_uris: client.redirectUris,
+  grant_types: client.grantTypes,
+  scopes: client.scopes,
+  registration_type: client.registrationType,
+  admin: client.admin,
+  test: client.test,
+  created_at: client.createdAt,
+});
+
+export function pageView<T, V>(page: Page<T>, view: (item: T) => V): { items: V[]; next_cursor?: string } {
+  return { items: page.items.map(view), ...(page.next ? { next_cursor: page.next } : {}) };
+}

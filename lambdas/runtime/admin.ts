@@ -1,0 +1,32 @@
+/**
+ * The admin API's dependencies, built once per container from the OAuth services.
+ * Reads go to the repositories directly, never through the client or scope caches,
+ * so an admin sees its own writes at once.
+ */
+import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
+import { adminScope } from '../bootstrap/seed';
+import type { AdminDependencies } from '../core/admin/ports';
+import { getRuntime, perContainer } from './base';
+import { getOAuth } from './oauth';
+import { getStorage } from './storage';
+
+export const getAdmin = perContainer((): AdminDependencies => {
+  const { config, clock, random } = getRuntime();
+  const { db, tables } = getStorage();
+  const oauth = getOAuth();
+  return {
+    users: oauth.users,
+    environments: oauth.environments,
+    scopes: new DynamoScopeRepository(db, tables.main),
+    clients: oauth.clientRepository,
+    sessions: oauth.sessions,
+    tokens: oauth.tokens,
+    hasher: oauth.hasher,
+    clock,
+    random,
+    clientIdPrefix: config.clientIdPrefix,
+    adminScope,
+    dcrEnvironmentId: config.dcr.environmentId,
+    // apiKeys: issue 5 wires the API-key hooks here.
+  };
+});

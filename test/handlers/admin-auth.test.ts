@@ -1,0 +1,72 @@
+/**
+ * Who may call /api/admin/* (spec 5): an admin API client's token or an admin user's
+ * token, both with the `admin` scope. Every other valid token gets one identical 403, so
+ * admin configuration cannot be probed; no or a bad token is 401 invalid_token.
+ */
+import { mintAccessToken } from '../../lambdas/core/tokens';
+import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
+import { getRuntime } from '../../lambdas/runtime/base';
+import { getSigner } from '../../lambdas/runtime/signing';
+import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { jsonBody, headerOf } from '../support/events';
+import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+
+beforeAll(() => ensureScopes('openid', 'admin'));
+
+describe('admin API callers', () => {
+  it('accepts an admin API client token with the admin scope', async () => {
+    const { token } = await adminClientToken();
+    expect((await callAdmin(listUsers, { token })).statusCode).toBe(200);
+  });
+
+  it('accepts an admin user token with the admin scope', async () => {
+    const { token } = await adminUserToken();
+    expect((await callAdmin(listUsers, { token })).statusCode).toBe(200);
+  });
+
+  it('refuses a plain user, a non-admin client and an admin user without the admin scope with the identical 403', async () => {
+    const client = await createTestClient({ scopes: ['openid', 'admin'] });
+    const plainUser = await createTestUser();
+    const adminUser = await createTestUser({ admin: true });
+    const tokens = [
+      (await issueTestToken({ clientId: client.clientId, sub: plainUser.id, scopes: ['openid', 'admin'] })).token,
+      (await issueTestToken({ clientId: client.clientId, scopes: ['admin'] })).token,
+      (await issueTestToken({ clientId: client.clientId, sub: adminUser.id, scopes: ['openid'] })).token,
+    ];
+    const results = await Promise.all(tokens.map((token) => callAdmin(listUsers, { token })));
+    for (const result of results) {
+      expect(result.statusCode).toBe(403);
+      expect(result.body).toBe(results[0]!.body);
+    }
+    expect(jsonBody(results[0]!)).toEqual({ error: 'access_denied', error_description: 'This token may not use the admin API.' });
+  });
+
+  it('refuses an admin client token without the admin scope with the same 403', async () => {
+    const { client } = await adminClientToken();
+    const { token } = await issueTestToken({ clientId: client.clientId, scopes: [] });
+    const result = await callAdmin(listUsers, { token });
+    expect(result.statusCode).toBe(403);
+    expect(jsonBody(result).error).toBe('access_denied');
+  });
+
+  it('answers a missing token with 401 invalid_token and a Bearer challenge (RFC 6750 3.1)', async () => {
+    const result = await callAdmin(listUsers);
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result).error).toBe('invalid_token');
+    expect(headerOf(result, 'www-authenticate')).toBe('Bearer');
+  });
+
+  it('answers a forged token with 401 invalid_token', async () => {
+    const result = await callAdmin(listUsers, { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.x' });
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result).error).toBe('invalid_token');
+  });
+
+  it('answers a token with no issued-token record (revoked or never issued) with 401', async () => {
+    const { client } = await adminClientToken();
+    const { config, clock, random } = getRuntime();
+    const minted = await mintAccessToken({ clientId: client.clientId, scopes: ['admin'] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
+    const result = await callAdmin(listUsers, { token: minted.accessToken });
+    expect(result.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,196 @@
+/** /api/admin/clients: static public and confidential clients (issue 3). */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { updateClient } from '../../lambdas/core/admin/clients';
+import type { ApiKeyHooks } from '../../lambdas/core/admin/ports';
+import { handler as createClient } from '../../lambdas/handlers/admin/clients-create';
+import { handler as deleteClient } from '../../lambdas/handlers/admin/clients-delete';
+import { handler as getClient } from '../../lambdas/handlers/admin/clients-get';
+import { handler as listClients } from '../../lambdas/handlers/admin/clients-list';
+import { handler as patchClient } from '../../lambdas/handlers/admin/clients-update';
+import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
+import { getAdmin } from '../../lambdas/runtime/admin';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getStorage } from '../../lambdas/runtime/storage';
+import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { jsonBody } from '../support/events';
+import { adminClientToken, createTestClient, createTestEnvironment, issueTestToken } from '../support/tokens';
+
+let token: string;
+let environmentId: string;
+beforeAll(async () => {
+  await ensureScopes('openid', 'profile', 'email', 'admin');
+  token = (await adminClientToken()).token;
+  environmentId = await createTestEnvironment('Clients');
+});
+
+const create = (body: Record<string, unknown>) =>
+  callAdmin(createClient, { token, method: 'POST', body: { name: 'App', environment_id: environmentId, ...body } });
+const storedClient = async (clientId: string) =>
+  (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }))).Item;
+
+describe('POST /api/admin/clients', () => {
+  it('creates a public PKCE client: prefixed client_id, no secret, authorization_code + refresh_token by default', async () => {
+    const result = await create({ type: 'public', redirect_uris: ['https://app.example.test/callback'], scopes: ['openid', 'profile'] });
+    expect(result.statusCode).toBe(201);
+    const body = jsonBody(result);
+    expect(String(body.client_id).startsWith('tgc_')).toBe(true);
+    expect(body).toMatchObject({
+      type: 'public',
+      environment_id: environmentId,
+      redirect_uris: ['https://app.example.test/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      scopes: ['openid', 'profile'],
+      registration_type: 'static',
+      admin: false,
+      test: false,
+    });
+    expect(body).not.toHaveProperty('client_secret');
+    expect((await storedClient(String(body.client_id)))?.secretHash).toBeUndefined();
+  });
+
+  it('returns a confidential client secret once and stores only its Argon2id hash', async () => {
+    const result = await create({ type: 'confidential', scopes: ['openid'] });
+    expect(result.statusCode).toBe(201);
+    const body = jsonBody(result);
+    const secret = String(body.client_secret);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.grant_types).toEqual(['client_credentials']);
+    const item = await storedClient(String(body.client_id));
+    expect(String(item?.secretHash)).toMatch(/^\$argon2id\$v=19\$/);
+    expect(JSON.stringify(item)).not.toContain(secret);
+    expect(await getOAuth().hasher.verify(String(item?.secretHash), secret)).toBe(true);
+
+    const read = await callAdmin(getClient, { token, pathParameters: { client_id: String(body.client_id) } });
+    expect(read.statusCode).toBe(200);
+    expect(read.body).not.toMatch(/client_secret|secretHash|argon2/);
+  });
+
+  it.each([
+    ['http on a non-loopback host', 'http://app.example.test/callback', /must use https/],
+    ['a wildcard', 'https://*.example.test/callback', /wildcard/],
+    ['a fragment', 'https://app.example.test/callback#x', /fragment/],
+    ['a relative URI', '/callback', /absolute URI/],
+    ['a custom scheme', 'myapp://callback', /must use https/],
+  ])('refuses a public client whose redirect URI has %s with 400', async (_what, uri, description) => {
+    const result = await create({ type: 'public', redirect_uris: ['https://ok.example.test/cb', uri] });
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result).error).toBe('invalid_request');
+    expect(String(jsonBody(result).error_description)).toMatch(/^redirect_uris\.1: /);
+    expect(String(jsonBody(result).error_description)).toMatch(description);
+  });
+
+  it.each([['http://localhost:8080/cb'], ['http://127.0.0.1:3000/cb'], ['http://[::1]/cb']])('accepts the loopback redirect URI %s', async (uri) => {
+    const result = await create({ type: 'public', redirect_uris: [uri] });
+    expect(result.statusCode).toBe(201);
+    expect(jsonBody(result).redirect_uris).toEqual([uri]);
+  });
+
+  it.each([
+    ['a public client without redirect URIs', { type: 'public' }, /^redirect_uris: /],
+    ['a public client with client_credentials', { type: 'public', redirect_uris: ['https://a.example.test/cb'], grant_types: ['authorization_code', 'client_credentials'] }, /^grant_types: /],
+    ['an unknown type', { type: 'hybrid' }, /^type: must be one of/],
+    ['an unknown grant type', { type: 'confidential', grant_types: ['password'] }, /^grant_types\.0: /],
+    ['an admin public client', { type: 'public', redirect_uris: ['https://a.example.test/cb'], admin: true }, /^admin: /],
+    ['an admin client without the admin scope', { type: 'confidential', admin: true }, /^admin: /],
+    ['a client_secret in the body', { type: 'confidential', client_secret: 'mine' }, /unknown field "client_secret"/],
+  ])('refuses %s with 400', async (_what, body, description) => {
+    const result = await create(body);
+    expect(result.statusCode).toBe(400);
+    expect(String(jsonBody(result).error_description)).toMatch(description);
+  });
+
+  it('refuses scopes missing from the catalog with 400 naming them', async () => {
+    const result = await create({ type: 'confidential', scopes: ['openid', 'nope-one', 'nope-two'] });
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result)).toEqual({ error: 'invalid_request', error_description: 'scopes: unknown scopes "nope-one", "nope-two".' });
+  });
+
+  it('refuses an unknown environment with 400', async () => {
+    const result = await create({ type: 'confidential', environment_id: 'env_nowhere' });
+    expect(result.statusCode).toBe(400);
+    expect(String(jsonBody(result).error_description)).toMatch(/^environment_id: /);
+  });
+
+  it('creates an admin API client whose client_credentials token may call the admin API', async () => {
+    const result = await create({ type: 'confidential', admin: true, scopes: ['admin'] });
+    expect(result.statusCode).toBe(201);
+    const { token: adminToken } = await issueTestToken({ clientId: String(jsonBody(result).client_id), scopes: ['admin'] });
+    expect((await callAdmin(listUsers, { token: adminToken })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/admin/clients', () => {
+  async function allClientIds(query: Record<string, string>): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await callAdmin(listClients, { token, query: { ...query, limit: '100', ...(cursor ? { cursor } : {}) } });
+      expect(result.statusCode).toBe(200);
+      expect(result.body).not.toMatch(/secretHash|argon2/);
+      const page = jsonBody(result);
+      ids.push(...(page.items as { client_id: string }[]).map((c) => c.client_id));
+      cursor = page.next_cursor as string | undefined;
+    } while (cursor);
+    return ids;
+  }
+
+  it('filters by registration type (spec 2.7): static by default, dynamic on request', async () => {
+    const staticId = String(jsonBody(await create({ type: 'confidential' })).client_id);
+    const dynamic = await createTestClient({ type: 'public', registrationType: 'dynamic', grantTypes: ['authorization_code'], redirectUris: ['https://d.example.test/cb'] });
+    const staticIds = await allClientIds({});
+    expect(staticIds).toContain(staticId);
+    expect(staticIds).not.toContain(dynamic.clientId);
+    const dynamicIds = await allClientIds({ registration_type: 'dynamic' });
+    expect(dynamicIds).toContain(dynamic.clientId);
+    expect(dynamicIds).not.toContain(staticId);
+  });
+
+  it('answers an unknown registration type with 400 and an unknown client with 404', async () => {
+    expect((await callAdmin(listClients, { token, query: { registration_type: 'both' } })).statusCode).toBe(400);
+    expect((await callAdmin(getClient, { token, pathParameters: { client_id: 'tgc_nobody' } })).statusCode).toBe(404);
+  });
+});
+
+describe('PATCH /api/admin/clients/{client_id}', () => {
+  const patch = (clientId: string, body: unknown) => callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
+
+  it('replaces the granted scopes and the name', async () => {
+    const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile'] })).client_id);
+    const result = await patch(clientId, { name: 'Renamed', scopes: ['email'] });
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toMatchObject({ client_id: clientId, name: 'Renamed', scopes: ['email'] });
+    expect((await getOAuth().clientRepository.get(clientId))?.scopes).toEqual(['email']);
+  });
+
+  it('refuses unknown scopes with 400 and leaves the client unchanged; an unknown client is 404', async () => {
+    const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid'] })).client_id);
+    expect((await patch(clientId, { scopes: ['openid', 'nope'] })).statusCode).toBe(400);
+    expect((await getOAuth().clientRepository.get(clientId))?.scopes).toEqual(['openid']);
+    expect((await patch(clientId, {})).statusCode).toBe(400);
+    expect((await patch('tgc_nobody', { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it('hands exactly the ungranted scopes to the API-key hook, after the client is written (spec 2.5 rule 3)', async () => {
+    const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile', 'email'] })).client_id);
+    const calls: { clientId: string; ungranted: readonly string[]; clientScopes?: readonly string[] }[] = [];
+    const apiKeys: ApiKeyHooks = {
+      removeScopesFromKeys: async (id, ungranted) => {
+        calls.push({ clientId: id, ungranted, clientScopes: (await getOAuth().clientRepository.get(id))?.scopes });
+      },
+      deleteKeysOfUser: async () => undefined,
+    };
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] });
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid', 'profile'] });
+    expect(calls).toEqual([{ clientId, ungranted: ['profile'], clientScopes: ['email', 'openid'] }]);
+  });
+});
+
+describe('DELETE /api/admin/clients/{client_id}', () => {
+  it('deletes the client; reading or deleting it again is 404', async () => {
+    const clientId = String(jsonBody(await create({ type: 'confidential' })).client_id);
+    const result = await callAdmin(deleteClient, { token, method: 'DELETE', pathParameters: { client_id: clientId } });
+    expect(result.statusCode).toBe(204);
+    expect((await callAdmin(getClient, { token, pathParameters: { client_id: clientId } })).statusCode).toBe(404);
+    expect((await callAdmin(deleteClient, { token, method: 'DELETE', pathParameters: { client_id: clientId } })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,138 @@
+/** /api/admin/environments, the grants of environments to users (`users_environments`), and /api/admin/scopes. */
+import { deleteEnvironment as deleteEnvironmentOf } from '../../lambdas/core/admin/environments';
+import { handler as createEnvironment } from '../../lambdas/handlers/admin/environments-create';
+import { handler as deleteEnvironment } from '../../lambdas/handlers/admin/environments-delete';
+import { handler as listEnvironments } from '../../lambdas/handlers/admin/environments-list';
+import { handler as createScope } from '../../lambdas/handlers/admin/scopes-create';
+import { handler as listScopes } from '../../lambdas/handlers/admin/scopes-list';
+import { handler as grant } from '../../lambdas/handlers/admin/user-environments-grant';
+import { handler as listGrants } from '../../lambdas/handlers/admin/user-environments-list';
+import { handler as revoke } from '../../lambdas/handlers/admin/user-environments-revoke';
+import { getAdmin } from '../../lambdas/runtime/admin';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { jsonBody } from '../support/events';
+import { adminClientToken, createTestClient, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
+
+let token: string;
+beforeAll(async () => {
+  await ensureScopes('openid', 'admin');
+  token = (await adminClientToken()).token;
+});
+
+const newEnvironment = (body: unknown) => callAdmin(createEnvironment, { token, method: 'POST', body });
+const removeEnvironment = (id: string) => callAdmin(deleteEnvironment, { token, method: 'DELETE', pathParameters: { environment_id: id } });
+
+describe('environments', () => {
+  it('creates an environment with a generated id, and lists it', async () => {
+    const result = await newEnvironment({ name: 'Staging' });
+    expect(result.statusCode).toBe(201);
+    const body = jsonBody(result);
+    expect(body).toMatchObject({ name: 'Staging', dcr: false, created_at: expect.any(String) });
+    expect(String(body.id)).toMatch(/^env_/);
+    const ids: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = jsonBody(await callAdmin(listEnvironments, { token, query: { limit: '100', ...(cursor ? { cursor } : {}) } }));
+      ids.push(...(page.items as { id: string }[]).map((e) => e.id));
+      cursor = page.next_cursor as string | undefined;
+    } while (cursor);
+    expect(ids).toContain(body.id);
+  });
+
+  it('creates an environment with a chosen id (usable as DCR_ENVIRONMENT_ID), and answers a taken id with 409', async () => {
+    const id = `prod-${uniqueSuffix()}`;
+    expect(jsonBody(await newEnvironment({ id, name: 'Production' })).id).toBe(id);
+    const again = await newEnvironment({ id, name: 'Other' });
+    expect(again.statusCode).toBe(409);
+    expect(jsonBody(again).error).toBe('invalid_request');
+  });
+
+  it.each([
+    ['a missing name', {}],
+    ['an id with a space', { id: 'a b', name: 'x' }],
+    ['an id longer than 64 characters', { id: 'a'.repeat(65), name: 'x' }],
+  ])('answers %s with 400', async (_what, body) => {
+    expect((await newEnvironment(body)).statusCode).toBe(400);
+  });
+
+  it("deletes an environment and its users' grants", async () => {
+    const environmentId = await createTestEnvironment();
+    const user = await createTestUser();
+    await getOAuth().environments.grant(user.id, environmentId, new Date().toISOString());
+    expect((await removeEnvironment(environmentId)).statusCode).toBe(204);
+    expect(await getOAuth().environments.get(environmentId)).toBeUndefined();
+    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(false);
+    expect((await removeEnvironment(environmentId)).statusCode).toBe(404);
+  });
+
+  it('refuses to delete an environment that still has clients, with 409', async () => {
+    const client = await createTestClient();
+    const result = await removeEnvironment(client.environmentId);
+    expect(result.statusCode).toBe(409);
+    expect(String(jsonBody(result).error_description)).toMatch(/still has clients/);
+    expect(await getOAuth().environments.get(client.environmentId)).toBeDefined();
+  });
+
+  it('refuses to delete the DCR environment (DCR_ENVIRONMENT_ID), with 409', async () => {
+    // Through the domain with its own DCR id: the shared DCR environment belongs to other test files.
+    const environmentId = await createTestEnvironment();
+    const refusal = deleteEnvironmentOf({ ...getAdmin(), dcrEnvironmentId: environmentId }, environmentId);
+    await expect(refusal).rejects.toMatchObject({ status: 409, description: expect.stringMatching(/DCR_ENVIRONMENT_ID/) });
+    expect(await getOAuth().environments.get(environmentId)).toBeDefined();
+  });
+});
+
+describe('environment grants (users_environments)', () => {
+  const path = (userId: string, environmentId: string) => ({ user_id: userId, environment_id: environmentId });
+
+  it('grants an environment idempotently, lists it with its name and grant time, and revokes it', async () => {
+    const user = await createTestUser();
+    const environmentId = await createTestEnvironment('Grants');
+    const first = await callAdmin(grant, { token, method: 'PUT', pathParameters: path(user.id, environmentId) });
+    expect(first.statusCode).toBe(200);
+    expect(jsonBody(first)).toMatchObject({ user_id: user.id, environment_id: environmentId, granted_at: expect.any(String) });
+    const second = await callAdmin(grant, { token, method: 'PUT', pathParameters: path(user.id, environmentId) });
+    expect(jsonBody(second).granted_at).toBe(jsonBody(first).granted_at);
+    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(true);
+
+    const listed = jsonBody(await callAdmin(listGrants, { token, pathParameters: { user_id: user.id } }));
+    expect(listed.items).toEqual([{ id: environmentId, name: 'Grants', dcr: false, created_at: expect.any(String), granted_at: jsonBody(first).granted_at }]);
+
+    expect((await callAdmin(revoke, { token, method: 'DELETE', pathParameters: path(user.id, environmentId) })).statusCode).toBe(204);
+    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(false);
+    expect(jsonBody(await callAdmin(listGrants, { token, pathParameters: { user_id: user.id } })).items).toEqual([]);
+  });
+
+  it('answers an unknown user or an unknown environment with 404, and writes no grant', async () => {
+    const user = await createTestUser();
+    const environmentId = await createTestEnvironment();
+    for (const handler of [grant, revoke]) {
+      expect((await callAdmin(handler, { token, method: 'PUT', pathParameters: path('usr_nobody', environmentId) })).statusCode).toBe(404);
+      expect((await callAdmin(handler, { token, method: 'PUT', pathParameters: path(user.id, 'env_nowhere') })).statusCode).toBe(404);
+    }
+    expect((await callAdmin(listGrants, { token, pathParameters: { user_id: 'usr_nobody' } })).statusCode).toBe(404);
+    expect(await getOAuth().environments.hasAccess(user.id, 'env_nowhere')).toBe(false);
+  });
+});
+
+describe('scopes', () => {
+  it('creates a scope (RFC 6749 3.3 scope-token) and lists it; a second create is 409', async () => {
+    const name = `files:read-${uniqueSuffix()}`;
+    const result = await callAdmin(createScope, { token, method: 'POST', body: { name, description: 'Read files' } });
+    expect(result.statusCode).toBe(201);
+    expect(jsonBody(result)).toEqual({ name, description: 'Read files', discoverable: true });
+    const listed = jsonBody(await callAdmin(listScopes, { token })).items as { name: string }[];
+    expect(listed.map((s) => s.name)).toContain(name);
+    expect((await callAdmin(createScope, { token, method: 'POST', body: { name } })).statusCode).toBe(409);
+  });
+
+  it.each([['a space', 'two words'], ['a double quote', 'say"hi'], ['a backslash', 'back\\slash'], ['nothing', ''], ['a non-ASCII letter', 'café']])(
+    'answers a scope name with %s with 400 (RFC 6749 3.3)',
+    async (_what, name) => {
+      const result = await callAdmin(createScope, { token, method: 'POST', body: { name } });
+      expect(result.statusCode).toBe(400);
+      expect(String(jsonBody(result).error_description)).toMatch(/^name: /);
+    },
+  );
+});

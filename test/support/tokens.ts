@@ -1,0 +1,115 @@
+/**
+ * Access tokens for tests of bearer-protected endpoints: minted with the server's own
+ * signer and recorded as the token endpoint would (issued-token record plus activity
+ * row), so lambdas/http/bearer.ts accepts them. Records are made through the real
+ * repositories, with unique ids, so test files can share one DynamoDB Local.
+ */
+import { randomUUID } from 'node:crypto';
+import { adminScope } from '../../lambdas/bootstrap/seed';
+import { newId } from '../../lambdas/core/ids';
+import type { Client, User } from '../../lambdas/core/model';
+import { mintAccessToken } from '../../lambdas/core/tokens';
+import { getRuntime } from '../../lambdas/runtime/base';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getSigner } from '../../lambdas/runtime/signing';
+
+export const uniqueSuffix = () => randomUUID().slice(0, 8);
+
+export async function createTestEnvironment(name = `Test ${uniqueSuffix()}`): Promise<string> {
+  const { random, clock } = getRuntime();
+  const id = newId('env_', random);
+  await getOAuth().environments.create({ id, name, dcr: false, createdAt: new Date(clock.now()).toISOString() });
+  return id;
+}
+
+/** A client written straight to the repository (confidential client_credentials unless overridden). */
+export async function createTestClient(overrides: Partial<Client> = {}): Promise<Client> {
+  const { config, random, clock } = getRuntime();
+  const client: Client = {
+    clientId: `${config.clientIdPrefix}${newId('', random)}`,
+    name: 'Test client',
+    type: 'confidential',
+    environmentId: overrides.environmentId ?? (await createTestEnvironment()),
+    redirectUris: [],
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    registrationType: 'static',
+    admin: false,
+    test: true,
+    createdAt: new Date(clock.now()).toISOString(),
+    ...overrides,
+  };
+  await getOAuth().clientRepository.create(client);
+  return client;
+}
+
+export async function createTestUser(overrides: Partial<User> = {}): Promise<User> {
+  const { random, clock } = getRuntime();
+  const user: User = {
+    id: newId('usr_', random),
+    email: `user-${uniqueSuffix()}@example.test`,
+    name: 'Test user',
+    admin: false,
+    test: true,
+    createdAt: new Date(clock.now()).toISOString(),
+    ...overrides,
+  };
+  await getOAuth().users.create(user);
+  return user;
+}
+
+export interface TestTokenRequest {
+  readonly clientId: string;
+  /** Absent for a client_credentials token. */
+  readonly sub?: string;
+  readonly scopes?: readonly string[];
+  readonly resource?: string;
+  readonly apiKeyId?: string;
+  readonly familyId?: string;
+}
+
+/** Mints an access token and writes its issued-token record, as a successful token request does. */
+export async function issueTestToken(request: TestTokenRequest): Promise<{ token: string; jti: string }> {
+  const { config, clock, random } = getRuntime();
+  const minted = await mintAccessToken(
+    { clientId: request.clientId, sub: request.sub, scopes: request.scopes ?? [], resource: request.resource, apiKeyId: request.apiKeyId },
+    { issuer: config.baseUrl, signer: await getSigner(), clock, random },
+  );
+  await getOAuth().tokens.recordIssued({
+    token: {
+      jti: minted.jti,
+      clientId: request.clientId,
+      ...(request.sub ? { sub: request.sub } : {}),
+      ...(request.familyId ? { familyId: request.familyId } : {}),
+      ...(request.apiKeyId ? { apiKeyId: request.apiKeyId } : {}),
+      expiresAtEpoch: minted.expiresAtEpoch,
+    },
+    activity: {
+      requestType: request.apiKeyId ? 'api key' : request.sub ? 'authorization_code' : 'client_credentials',
+      clientId: request.clientId,
+      ...(request.sub ? { userId: request.sub } : {}),
+      ip: '203.0.113.7',
+      success: true,
+      durationMs: 1,
+      at: new Date(clock.now()).toISOString(),
+    },
+  });
+  return { token: minted.accessToken, jti: minted.jti };
+}
+
+/** An admin API client and a client_credentials token carrying the admin scope. */
+export async function adminClientToken(): Promise<{ token: string; client: Client }> {
+  const client = await createTestClient({ name: 'Test admin client', admin: true, scopes: [adminScope] });
+  const { token } = await issueTestToken({ clientId: client.clientId, scopes: [adminScope] });
+  return { token, client };
+}
+
+/** An admin user signed in to an ordinary client, with the admin scope granted. */
+export async function adminUserToken(): Promise<{ token: string; user: User; client: Client }> {
+  const user = await createTestUser({ admin: true });
+  const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://app.example.test/cb'], scopes: ['openid', adminScope] });
+  const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', adminScope] });
+  return { token, user, client };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
