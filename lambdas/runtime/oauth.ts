@@ -3,7 +3,6 @@
  * verified-secret cache. Client records are cached for 30 seconds: they are read on
  * every token request and change rarely (a deleted client stops within that window).
  */
-import { createHasher } from '../adapters/argon2-hasher';
 import { DynamoClientRepository } from '../adapters/dynamodb/client-repository';
 import { DynamoEnvironmentRepository } from '../adapters/dynamodb/environment-repository';
 import { DynamoSessionStore } from '../adapters/dynamodb/session-store';
@@ -12,6 +11,7 @@ import { DynamoUserRepository } from '../adapters/dynamodb/user-repository';
 import { keyedCache } from '../core/cache';
 import { newId } from '../core/ids';
 import type { Client } from '../core/model';
+import type { HashMethod } from '../config/settings';
 import type { Hasher } from '../core/ports';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
 import { getRuntime, perContainer } from './base';
@@ -29,6 +29,21 @@ export interface OAuthServices {
   readonly secretCache: VerifiedSecretCache;
 }
 
+/**
+ * argon2 is native and ships only with the functions whose route row says `hashes`; a
+ * static import would make every other function using these services fail at load
+ * ("No native build was found"). esbuild turns this import() into a lazy init in the bundle.
+ */
+function lazyHasher(method: HashMethod): Hasher {
+  let loaded: Promise<Hasher> | undefined;
+  const hasher = () => (loaded ??= import('../adapters/argon2-hasher').then((m) => m.createHasher(method)));
+  return {
+    hash: async (secret) => (await hasher()).hash(secret),
+    verify: async (hash, secret) => (await hasher()).verify(hash, secret),
+    verifyDummy: async (secret) => (await hasher()).verifyDummy(secret),
+  };
+}
+
 export const getOAuth = perContainer((): OAuthServices => {
   const { config, clock, random } = getRuntime();
   const { db, tables } = getStorage();
@@ -40,7 +55,7 @@ export const getOAuth = perContainer((): OAuthServices => {
     environments: new DynamoEnvironmentRepository(db, tables.main),
     tokens: new DynamoTokenStore(db, tables, () => newId('', random)),
     sessions: new DynamoSessionStore(db, tables.ephemeral),
-    hasher: createHasher(config.hashMethod),
+    hasher: lazyHasher(config.hashMethod),
     secretCache: new VerifiedSecretCache(),
   };
 });

@@ -1,0 +1,42 @@
+/**
+ * POST /api/authorize/complete: the consent decision for a dynamically registered client
+ * (form: request_id, decision=approve|deny). Honoured only for the signed-in user the
+ * request was shown to; the request is consumed first, so it decides exactly once.
+ */
+import type { PendingAuthorization } from '../core/authorization-request';
+import { AccessDeniedError, InvalidRequestError } from '../core/errors';
+import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../http/authorize-flow';
+import { parseBody } from '../http/body';
+import { consentForm } from '../http/forms';
+import { httpHandler } from '../http/handler';
+import { withErrorPages } from '../http/page-errors';
+import { assertSameOrigin } from '../http/same-origin';
+import { currentSession } from '../http/session';
+import { validate } from '../http/validate';
+import { getOAuth } from '../runtime/oauth';
+
+export const handler = httpHandler(
+  withErrorPages(async (event, runtime) => {
+    assertSameOrigin(event, runtime.config.baseUrl);
+    const form = validate(consentForm, parseBody(event, ['form']));
+    const current = await currentSession(event, runtime);
+    if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
+    const { sessions, findClient } = getOAuth();
+    // Conditional delete: of two concurrent posts (double click, replay) only one proceeds.
+    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
+    if (!pending) throw expiredRequest();
+    const userId = current.session.userId;
+    if (!pending.userId || pending.userId !== userId) {
+      // Another user's consent screen: no redirect, so the client learns nothing either.
+      throw new AccessDeniedError('This request was started by another sign-in.', `session user ${userId}, request user ${pending.userId ?? 'none'}`);
+    }
+    if (form.decision === 'deny') {
+      return redirectError(runtime, pending, new AccessDeniedError('The user denied the request.'));
+    }
+    const client = await findClient(pending.clientId);
+    if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
+    // Re-checked: the grant may have been revoked while the consent page was open.
+    if (!(await hasEnvironmentAccess(runtime, client, userId))) return redirectError(runtime, pending, noEnvironmentAccess(userId, client));
+    return issueCode(runtime, pending, { userId, authTime: current.session.authTime });
+  }),
+);

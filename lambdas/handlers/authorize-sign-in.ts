@@ -1,0 +1,57 @@
+/**
+ * POST /api/authorize: the sign-in step of an authorization (form: request_id, email,
+ * password). The request stays stored until decided, so a wrong password can be retried.
+ */
+import type { PendingAuthorization } from '../core/authorization-request';
+import { InvalidRequestError } from '../core/errors';
+import { verifyCredentials } from '../core/sign-in';
+import { decide, expiredRequest } from '../http/authorize-flow';
+import { parseBody } from '../http/body';
+import { authorizeSignInForm, badCredentials } from '../http/forms';
+import { httpHandler } from '../http/handler';
+import { formTarget, htmlResponse, wantsHtml } from '../http/html';
+import { withErrorPages } from '../http/page-errors';
+import { jsonResponse } from '../http/response';
+import { assertSameOrigin } from '../http/same-origin';
+import { startSession } from '../http/session';
+import { validate } from '../http/validate';
+import { signInPage } from '../http/views/sign-in';
+import { endpointPaths } from '../routes';
+import { getOAuth } from '../runtime/oauth';
+
+export const handler = httpHandler(
+  withErrorPages(async (event, runtime) => {
+    assertSameOrigin(event, runtime.config.baseUrl);
+    const form = validate(authorizeSignInForm, parseBody(event, ['form']));
+    const { sessions, users, hasher, findClient } = getOAuth();
+    // Before any Argon2id work: a made-up request id costs one read, not a hash.
+    const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
+    if (!pending) throw expiredRequest();
+    const client = await findClient(pending.clientId);
+    if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
+
+    const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
+    if (!user) {
+      runtime.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
+      const view = {
+        action: endpointPaths.authorize,
+        hidden: { request_id: form.request_id },
+        email: form.email,
+        error: badCredentials,
+        clientName: client.registrationType === 'static' ? client.name : undefined,
+      };
+      return wantsHtml(event)
+        ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
+        : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
+    }
+    const { session, setCookie } = await startSession(event, runtime, user.id);
+    return decide({
+      runtime,
+      client,
+      request: pending,
+      requestId: form.request_id,
+      user: { userId: user.id, authTime: session.authTime },
+      headers: { 'Set-Cookie': setCookie },
+    });
+  }),
+);

@@ -1,0 +1,59 @@
+/**
+ * GET /api/authorize (spec 4.3, OAuth 2.1 4.1.1): validates the request in two phases
+ * (client and redirect URI first, shown as a page; the rest redirected with its error),
+ * then continues with the signed-in user, or stores the request and shows the sign-in form.
+ */
+import {
+  echoableState,
+  resolveRedirectUri,
+  validateAuthorizationRequest,
+  type AuthorizationRequest,
+  type PendingAuthorization,
+} from '../core/authorization-request';
+import { OAuthError } from '../core/errors';
+import { lifetimes } from '../core/lifetimes';
+import { decide, newRequestId, redirectError } from '../http/authorize-flow';
+import { httpHandler } from '../http/handler';
+import { formTarget, htmlResponse } from '../http/html';
+import { withErrorPages } from '../http/page-errors';
+import { queryParameters } from '../http/query';
+import { currentSession } from '../http/session';
+import { signInPage } from '../http/views/sign-in';
+import { endpointPaths } from '../routes';
+import { getOAuth } from '../runtime/oauth';
+
+/** Longer ids cannot be ours; they are not looked up (DynamoDB caps key size). */
+const plausibleClientId = /^[\x21-\x7e]{1,128}$/;
+
+export const handler = httpHandler(
+  withErrorPages(async (event, runtime) => {
+    const params = queryParameters(event);
+    const clientId = params.values.client_id;
+    const client = clientId && plausibleClientId.test(clientId) ? await getOAuth().findClient(clientId) : undefined;
+    // Phase one throws: withErrorPages shows it, never redirecting (RFC 6749 4.1.2.1).
+    const redirectUri = resolveRedirectUri(client, params);
+
+    let request: AuthorizationRequest;
+    try {
+      request = validateAuthorizationRequest(client!, redirectUri, params);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      return redirectError(runtime, { redirectUri, state: echoableState(params), clientId }, error);
+    }
+
+    const current = await currentSession(event, runtime);
+    if (current) {
+      return decide({ runtime, client: client!, request, user: { userId: current.session.userId, authTime: current.session.authTime } });
+    }
+    const requestId = newRequestId(runtime);
+    const expiresAtEpoch = Math.floor(runtime.clock.now() / 1000) + lifetimes.authorizationRequest;
+    const pending: PendingAuthorization = { ...request, expiresAtEpoch };
+    await getOAuth().sessions.saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
+    const view = {
+      action: endpointPaths.authorize,
+      hidden: { request_id: requestId },
+      clientName: client!.registrationType === 'static' ? client!.name : undefined,
+    };
+    return htmlResponse(200, signInPage(view), { formTargets: [formTarget(redirectUri)] });
+  }),
+);

@@ -1,0 +1,11 @@
+/** GET /api/auth/signin: the sign-in form (spec 4.10 /api/auth/*); works without JavaScript. */
+import { safeReturnTo } from '../core/sign-in';
+import { httpHandler } from '../http/handler';
+import { htmlResponse } from '../http/html';
+import { signInPage } from '../http/views/sign-in';
+import { endpointPaths } from '../routes';
+
+export const handler = httpHandler(async (event) => {
+  const returnTo = safeReturnTo(event.queryStringParameters?.return_to ?? undefined);
+  return htmlResponse(200, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo } }));
+});

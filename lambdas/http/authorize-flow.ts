@@ -1,0 +1,106 @@
+/**
+ * The "decide" step shared by GET /api/authorize (already signed in), POST /api/authorize
+ * (just signed in) and POST /api/authorize/complete (consent given): check the user's
+ * environment grant (spec 4.3), ask for consent from dynamically registered clients, and
+ * issue the code with a 303 to the registered redirect URI (OAuth 2.1 4.1.2, RFC 9207).
+ */
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { newAuthorizationCode, requiredEnvironment, type SignedInUser } from '../core/authorization-code';
+import type { AuthorizationRequest, PendingAuthorization } from '../core/authorization-request';
+import { errorRedirect, successRedirect } from '../core/authorization-response';
+import { AccessDeniedError, InvalidRequestError, type OAuthError } from '../core/errors';
+import { newSecret } from '../core/ids';
+import { lifetimes } from '../core/lifetimes';
+import type { Client } from '../core/model';
+import type { Runtime } from '../runtime/base';
+import { getOAuth } from '../runtime/oauth';
+import { getStorage } from '../runtime/storage';
+import { formTarget, htmlResponse } from './html';
+import { redirect } from './redirect';
+import { consentPage } from './views/consent';
+
+type Headers = Readonly<Record<string, string>>;
+
+const nowEpoch = (runtime: Runtime) => Math.floor(runtime.clock.now() / 1000);
+
+/** The request id is a bearer capability for the pending request: 256 random bits, single use. */
+export const newRequestId = (runtime: Runtime): string => newSecret(runtime.random);
+
+export const expiredRequest = () =>
+  new InvalidRequestError('This sign-in has expired or was already used. Return to the application and start again.');
+
+export function redirectError(
+  runtime: Runtime,
+  request: Pick<AuthorizationRequest, 'redirectUri' | 'state'> & { readonly clientId?: string },
+  error: OAuthError,
+  headers: Headers = {},
+): APIGatewayProxyResult {
+  runtime.log.info('authorization refused', { error: error.code, reason: error.reason, clientId: request.clientId });
+  return redirect(errorRedirect(request.redirectUri, error, request.state, runtime.config.baseUrl), headers);
+}
+
+export async function issueCode(
+  runtime: Runtime,
+  request: AuthorizationRequest,
+  user: SignedInUser,
+  headers: Headers = {},
+): Promise<APIGatewayProxyResult> {
+  const { code, value } = newAuthorizationCode(request, user, runtime.random, nowEpoch(runtime));
+  await getOAuth().tokens.saveCode(code, value);
+  return redirect(successRedirect(request.redirectUri, code, request.state, runtime.config.baseUrl), headers);
+}
+
+/** Spec 4.3: without a grant of the client's environment the authorization is rejected. */
+export async function hasEnvironmentAccess(runtime: Runtime, client: Client, userId: string): Promise<boolean> {
+  return getOAuth().environments.hasAccess(userId, requiredEnvironment(client, runtime.config.dcr.environmentId));
+}
+
+export const noEnvironmentAccess = (userId: string, client: Client) =>
+  new AccessDeniedError('You do not have access to this application.', `user ${userId} lacks the environment of ${client.clientId}`);
+
+export interface DecideInput {
+  readonly runtime: Runtime;
+  readonly client: Client;
+  readonly request: AuthorizationRequest | PendingAuthorization;
+  /** Set when the request is already stored (the sign-in step); it is consumed or bound here. */
+  readonly requestId?: string;
+  readonly user: SignedInUser;
+  /** E.g. the Set-Cookie of a sign-in that just happened. */
+  readonly headers?: Headers;
+}
+
+export async function decide({ runtime, client, request, requestId, user, headers = {} }: DecideInput): Promise<APIGatewayProxyResult> {
+  const { sessions } = getOAuth();
+  if (!(await hasEnvironmentAccess(runtime, client, user.userId))) {
+    if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime));
+    return redirectError(runtime, request, noEnvironmentAccess(user.userId, client), headers);
+  }
+  if (client.registrationType === 'dynamic') return askConsent(runtime, client, request, requestId, user, headers);
+  // Single use: of two concurrent sign-ins on one request only one gets past this.
+  if (requestId && !(await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime)))) throw expiredRequest();
+  return issueCode(runtime, request, user, headers);
+}
+
+async function askConsent(
+  runtime: Runtime,
+  client: Client,
+  request: AuthorizationRequest | PendingAuthorization,
+  requestId: string | undefined,
+  user: SignedInUser,
+  headers: Headers,
+): Promise<APIGatewayProxyResult> {
+  const id = requestId ?? newRequestId(runtime);
+  const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(runtime) + lifetimes.authorizationRequest;
+  // The consent post is honoured only for this user (authorize-complete checks it).
+  const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, expiresAtEpoch };
+  const [, catalog] = await Promise.all([getOAuth().sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), getStorage().scopes()]);
+  const url = new URL(request.redirectUri);
+  const page = consentPage({
+    requestId: id,
+    clientName: client.name,
+    redirectHost: url.host || request.redirectUri,
+    scopes: request.scopes.map((name) => ({ name, description: catalog.find((s) => s.name === name)?.description })),
+    resource: request.resource,
+  });
+  return htmlResponse(200, page, { headers, formTargets: [formTarget(request.redirectUri)] });
+}

@@ -1,0 +1,92 @@
+/**
+ * Server-rendered pages (sign-in, consent, errors) that work without JavaScript.
+ * Every interpolated value goes through `html`, which escapes it unless it is already
+ * `Html`; attribute values are always double-quoted, so escaping `"` and `'` keeps them
+ * closed. Pages get their own Content-Security-Policy: no script at all, inline styles,
+ * forms only to this origin (plus where the flow redirects, see `formTarget`), and no
+ * framing (clickjacking of the consent button, RFC 9700 4.16).
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { header } from './body';
+
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+type Interpolation = Html | string | number | undefined | null | false | readonly Interpolation[];
+
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => entities[c]!);
+}
+
+function render(value: Interpolation): string {
+  if (value === undefined || value === null || value === false) return '';
+  if (value instanceof Html) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Html {
+  return new Html(strings.reduce((out, text, i) => out + text + (i < values.length ? render(values[i]) : ''), ''));
+}
+
+const style = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}
+button{margin-top:1rem;padding:.5rem 1rem}.error{color:#a40000}.warning{background:#fff4d6;border:1px solid #e0b000;padding:.75rem}
+.actions{display:flex;gap:1rem}code{word-break:break-all}`;
+
+export function page(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${title}</title><style>${new Html(style)}</style></head>
+<body><main><h1>${title}</h1>
+${body}
+</main></body></html>`;
+}
+
+/**
+ * A CSP source for where a form's response may redirect. Browsers apply `form-action` to
+ * the redirects that follow a form post too, so the sign-in and consent pages must allow
+ * the client's redirect URI, or the final 303 to it would be blocked.
+ */
+export function formTarget(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? url.protocol : undefined; // private-use schemes (RFC 8252 7.1)
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HtmlOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Extra `form-action` sources (formTarget of the client's redirect URI). */
+  readonly formTargets?: readonly (string | undefined)[];
+}
+
+export function htmlResponse(statusCode: number, body: Html, options: HtmlOptions = {}): APIGatewayProxyResult {
+  const targets = ["'self'", ...(options.formTargets ?? []).filter((t): t is string => t !== undefined)];
+  return {
+    statusCode,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+      ...options.headers,
+    },
+    body: body.value,
+  };
+}
+
+/**
+ * Browsers ask for text/html on navigations and form posts; API clients and tools do not.
+ * Those get the usual OAuth JSON error instead of a page.
+ */
+export function wantsHtml(event: Pick<APIGatewayProxyEvent, 'headers'>): boolean {
+  return /\btext\/html\b/i.test(header(event, 'accept') ?? '');
+}

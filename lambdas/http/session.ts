@@ -1,0 +1,64 @@
+/**
+ * Sign-in sessions as the HTTP layer sees them: the cookie carries a 256-bit random id;
+ * the store keeps only its digest (docs/storage-schema.md), so a table dump signs no one in.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { newSecret } from '../core/ids';
+import { lifetimes } from '../core/lifetimes';
+import type { Session } from '../core/model';
+import type { Runtime } from '../runtime/base';
+import { getOAuth } from '../runtime/oauth';
+import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './cookies';
+
+export interface CurrentSession {
+  readonly id: string;
+  readonly session: Session;
+}
+
+/** newSecret's shape; anything else is not looked up. */
+const sessionIdPattern = /^[A-Za-z0-9_-]{43}$/;
+
+export function sessionIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, runtime: Runtime): string | undefined {
+  const value = readCookie(event, sessionCookieName(runtime.config.baseUrl));
+  return value && sessionIdPattern.test(value) ? value : undefined;
+}
+
+/** The live session of the request's cookie, if any (an expired item counts as absent). */
+export async function currentSession(
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  runtime: Runtime,
+): Promise<CurrentSession | undefined> {
+  const id = sessionIdOf(event, runtime);
+  if (!id) return undefined;
+  const session = await getOAuth().sessions.getSession(id, Math.floor(runtime.clock.now() / 1000));
+  return session ? { id, session } : undefined;
+}
+
+/**
+ * A new session after a successful sign-in. Always a new id, and the previous session of
+ * this browser is deleted: an id planted before sign-in never becomes authenticated
+ * (session fixation).
+ */
+export async function startSession(
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  runtime: Runtime,
+  userId: string,
+): Promise<{ readonly session: Session; readonly setCookie: string }> {
+  const { sessions } = getOAuth();
+  const previous = sessionIdOf(event, runtime);
+  const now = runtime.clock.now();
+  const authTime = Math.floor(now / 1000);
+  const session: Session = { userId, authTime, expiresAtEpoch: authTime + lifetimes.session };
+  const id = newSecret(runtime.random);
+  await Promise.all([
+    sessions.createSession(id, session, new Date(now).toISOString()),
+    previous ? sessions.deleteSession(previous) : undefined,
+  ]);
+  return { session, setCookie: sessionCookie(runtime.config.baseUrl, id, lifetimes.session) };
+}
+
+export async function endSession(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, runtime: Runtime): Promise<string> {
+  const id = sessionIdOf(event, runtime);
+  if (id) await getOAuth().sessions.deleteSession(id);
+  return clearedSessionCookie(runtime.config.baseUrl);
+}

@@ -1,0 +1,30 @@
+/** The sign-in form: a plain HTML form post, no JavaScript. The password is never echoed back. */
+import { html, page, type Html } from '../html';
+
+export interface SignInView {
+  /** Where the form posts: /api/auth/signin, or /api/authorize within an authorization. */
+  readonly action: string;
+  /** return_to, or the authorization request id. */
+  readonly hidden?: Readonly<Record<string, string | undefined>>;
+  readonly email?: string;
+  readonly error?: string;
+  /** Names a vetted (static) client; dynamic ones are named on the consent page with a warning. */
+  readonly clientName?: string;
+}
+
+export function signInPage(view: SignInView): Html {
+  const hidden = Object.entries(view.hidden ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
+  return page(
+    'Sign in',
+    html`${view.clientName ? html`<p>to continue to <strong>${view.clientName}</strong></p>` : ''}
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="${view.action}">
+${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
