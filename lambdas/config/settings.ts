@@ -75,6 +75,11 @@ export const settings = {
     accepts: 'a whole number from 1 to 1000000',
     description: 'Registrations per client IP per day, rejected attempts included.',
   },
+  DCR_CLIENT_EXPIRY_DAYS: {
+    schema: z._default(integer(0, 3650), 30),
+    accepts: 'a whole number of days from 0 to 3650 (0: never expire)',
+    description: 'A dynamically registered client that completes no token request within this many days is deleted.',
+  },
   MFA_OTP_MAX_ATTEMPTS: {
     schema: z._default(integer(1, 100), 5),
     accepts: 'a whole number from 1 to 100',
@@ -117,6 +122,8 @@ export interface ServiceConfig {
     readonly enabled: boolean;
     readonly environmentId: string | undefined;
     readonly rateLimitPerDay: number;
+    /** Days an unused dynamic client lives; 0 means forever. */
+    readonly unusedClientExpiryDays: number;
   };
   readonly mfaOtpMaxAttempts: number;
   readonly hashMethod: HashMethod;
@@ -181,6 +188,7 @@ export function loadConfig(env: Source): ServiceConfig {
       enabled: environmentId !== undefined && s.DCR_ENABLED !== false,
       environmentId,
       rateLimitPerDay: s.DCR_RATE_LIMIT_PER_DAY,
+      unusedClientExpiryDays: s.DCR_CLIENT_EXPIRY_DAYS,
     },
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     hashMethod: s.HASH_METHOD,

@@ -39,6 +39,8 @@ export const handler = httpHandler(async (event, runtime) => {
     environmentId: config.dcr.environmentId,
     createdAt: new Date(clock.now()).toISOString(),
   });
-  await getOAuth().clientRepository.create(client);
+  const expiryDays = config.dcr.unusedClientExpiryDays;
+  const expiresAtEpoch = expiryDays > 0 ? Math.floor(clock.now() / 1000) + expiryDays * 86_400 : undefined;
+  await getOAuth().clientRepository.create(client, expiresAtEpoch);
   return jsonResponse(201, registrationResponse(client, registration));
 });

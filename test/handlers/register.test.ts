@@ -161,3 +161,28 @@ describe('registration availability (spec 3.2)', () => {
     }
   });
 });
+
+describe('unused dynamic clients expire (DCR_CLIENT_EXPIRY_DAYS, default 30)', () => {
+  it('registers with an expiry 30 days out, which the first use removes', async () => {
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { db, tables } = getStorage();
+    const { client_id } = jsonBody(await register(valid)) as { client_id: string };
+    const ttlOf = async () =>
+      (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `CLIENT#${client_id}`, sk: 'CLIENT' } }))).Item?.ttl as number | undefined;
+    const expected = Math.floor(Date.now() / 1000) + 30 * 86_400;
+    expect(Math.abs((await ttlOf())! - expected)).toBeLessThan(60);
+    await getOAuth().clientRepository.markUsed(client_id);
+    expect(await ttlOf()).toBeUndefined();
+    expect(await getOAuth().clientRepository.get(client_id)).toBeDefined();
+  });
+
+  it('treats a client past its expiry as absent, before TTL deletes it', async () => {
+    const { clientRepository } = getOAuth();
+    const clientId = `tgc_expired${randomUUID().slice(0, 8)}`;
+    await clientRepository.create(
+      { clientId, name: 'x', type: 'public', environmentId: 'env_dcrtest', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], scopes: [], registrationType: 'dynamic', admin: false, test: false, createdAt: new Date().toISOString() },
+      Math.floor(Date.now() / 1000) - 1,
+    );
+    expect(await clientRepository.get(clientId)).toBeUndefined();
+  });
+});

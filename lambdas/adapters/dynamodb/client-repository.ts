@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
-import { isConditionFailure, withoutKeys } from './items';
+import { isConditionFailure, live, withoutKeys } from './items';
 import { queryIndexPage, type Page } from './pages';
 
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
@@ -9,14 +9,18 @@ export class DynamoClientRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
+  /** An unused dynamic client past its expiry is absent, even before TTL deletes it. */
   async get(clientId: string): Promise<Client | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }));
-    return Item ? withoutKeys<Client>(Item) : undefined;
+    const item = live(Item, this.nowEpoch());
+    return item ? withoutKeys<Client>(item) : undefined;
   }
 
-  async create(client: Client): Promise<void> {
+  /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL). */
+  async create(client: Client, expiresAtEpoch?: number): Promise<void> {
     try {
       await this.db.send(
         new PutCommand({
@@ -27,6 +31,7 @@ export class DynamoClientRepository {
             gsi1pk: `CLIENTS#${client.registrationType}`,
             gsi1sk: `${client.createdAt}#${client.clientId}`,
             ...client,
+            ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch } : {}),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -34,6 +39,23 @@ export class DynamoClientRepository {
     } catch (error) {
       if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
       throw error;
+    }
+  }
+
+  /** First successful use of a dynamic client: it no longer expires. One write, only while the expiry is set. */
+  async markUsed(clientId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
+          UpdateExpression: 'REMOVE #ttl',
+          ConditionExpression: 'attribute_exists(#ttl)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
     }
   }
 
