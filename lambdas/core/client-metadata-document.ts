@@ -7,7 +7,7 @@
 import { InvalidClientMetadataError } from './errors';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
-import { validateRegistration } from './registration';
+import { dynamicClient, validateRegistration } from './registration';
 
 export const metadataDocumentLimits = {
   /** The draft suggests 5 KB; a client's metadata is far smaller. */
@@ -63,19 +63,8 @@ export function clientFromMetadataDocument(
   }
   const { client_id: _ignored, ...metadata } = fields;
   const registration = validateRegistration(metadata, catalog);
-  return {
-    clientId: url,
-    name: registration.clientName ?? new URL(url).host,
-    type: 'public',
-    environmentId: facts.environmentId,
-    redirectUris: registration.redirectUris,
-    grantTypes: registration.grantTypes,
-    scopes: registration.scopes,
-    registrationType: 'dynamic',
-    admin: false,
-    test: false,
-    createdAt: facts.fetchedAt,
-  };
+  const client = dynamicClient(registration, { clientId: url, environmentId: facts.environmentId, createdAt: facts.fetchedAt });
+  return { ...client, name: registration.clientName ?? new URL(url).host };
 }
 
 /** Cache lifetime from the response's Cache-Control max-age, bounded. */
