@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
 import { isConditionFailure, live, withoutKeys } from './items';
-import { queryIndexPage, type Page } from './pages';
+import { queryIndexPage, queryPages, type Page } from './pages';
 
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
 export class DynamoClientRepository {
@@ -131,25 +131,19 @@ export class DynamoClientRepository {
   /** Whether any client (static or dynamic) is placed in the environment; an admin-only scan of the lists. */
   async anyInEnvironment(environmentId: string): Promise<boolean> {
     for (const registrationType of ['static', 'dynamic'] as const) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.table,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            FilterExpression: 'environmentId = :env',
-            ExpressionAttributeValues: { ':pk': `CLIENTS#${registrationType}`, ':env': environmentId },
-            ProjectionExpression: 'pk',
-            ExclusiveStartKey: start,
-          }),
-        );
-        if ((page.Items ?? []).length > 0) return true;
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const pages = queryPages(this.db, {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: 'environmentId = :env',
+        ExpressionAttributeValues: { ':pk': `CLIENTS#${registrationType}`, ':env': environmentId },
+        ProjectionExpression: 'pk',
+      });
+      for await (const page of pages) if (page.length > 0) return true;
     }
     return false;
   }
+
 
   async delete(clientId: string): Promise<boolean> {
     const { Attributes } = await this.db.send(

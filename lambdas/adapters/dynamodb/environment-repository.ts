@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Environment } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
-import { queryIndexPage, type Page } from './pages';
+import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
 
 const envKey = (id: string) => ({ pk: `ENV#${id}`, sk: 'ENV' });
 const grantKey = (userId: string, environmentId: string) => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` });
@@ -69,45 +69,25 @@ export class DynamoEnvironmentRepository {
 
   /** The user's grants with their time, for the admin API. */
   async grantsOf(userId: string): Promise<{ userId: string; environmentId: string; grantedAt: string }[]> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
-        ConsistentRead: true,
-      }),
-    );
-    return (Items ?? []).map((item) => ({ userId, environmentId: String(item.environmentId), grantedAt: String(item.grantedAt) }));
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
+      ConsistentRead: true,
+    });
+    return items.map((item) => ({ userId, environmentId: String(item.environmentId), grantedAt: String(item.grantedAt) }));
   }
+
 
   /** Deletes every grant of the environment (before the environment itself is deleted). */
   async revokeAllGrantsTo(environmentId: string): Promise<void> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': `ENV#${environmentId}#USERS` },
-          ExclusiveStartKey: start,
-        }),
-      );
-      await Promise.all(
-        (page.Items ?? []).map((item) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk } }))),
-      );
-      start = page.LastEvaluatedKey;
-    } while (start);
+    await deleteQueried(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ENV#${environmentId}#USERS` },
+    });
   }
 
-  async environmentsOf(userId: string): Promise<string[]> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
-      }),
-    );
-    return (Items ?? []).map((item) => String(item.environmentId));
-  }
+
 }

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
 import { withoutKeys } from './items';
 
@@ -47,4 +47,30 @@ export async function queryIndexPage<T>(
     items: (page.Items ?? []).map((item) => withoutKeys<T>(item)),
     ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}),
   };
+}
+
+/** Every page of a query, one array of items at a time (a single Query stops at 1 MB). */
+export async function* queryPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of queryPages(db, input)) items.push(...page);
+  return items;
+}
+
+/** Deletes every item the query finds (by its pk/sk); returns how many. */
+export async function deleteQueried(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<number> {
+  let deleted = 0;
+  for await (const page of queryPages(db, input)) {
+    await Promise.all(page.map((item) => db.send(new DeleteCommand({ TableName: input.TableName, Key: { pk: item.pk, sk: item.sk } }))));
+    deleted += page.length;
+  }
+  return deleted;
 }

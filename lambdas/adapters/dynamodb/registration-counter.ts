@@ -1,5 +1,6 @@
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from './items';
+import { deleteQueried } from './pages';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const startOfNextDay = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), new Date(ms).getUTCDate() + 1);
@@ -53,25 +54,14 @@ export class DynamoRegistrationCounter {
   async pruneBefore(nowMs: number, days = 7): Promise<number> {
     let deleted = 0;
     for (let back = 1; back <= days; back++) {
-      const gsi1pk = `DCRRATE#${day(nowMs - back * 86_400_000)}`;
-      let cursor: Record<string, unknown> | undefined;
-      do {
-        const page = await this.db.send(
-          new QueryCommand({
-            TableName: this.table,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': gsi1pk },
-            ExclusiveStartKey: cursor,
-          }),
-        );
-        await Promise.all(
-          (page.Items ?? []).map((item) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk } }))),
-        );
-        deleted += page.Items?.length ?? 0;
-        cursor = page.LastEvaluatedKey;
-      } while (cursor);
+      deleted += await deleteQueried(this.db, {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `DCRRATE#${day(nowMs - back * 86_400_000)}` },
+      });
     }
     return deleted;
   }
+
 }

@@ -1,5 +1,6 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
+import { queryAll } from './pages';
 
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
 export class DynamoScopeRepository implements ScopeCatalog {
@@ -9,22 +10,13 @@ export class DynamoScopeRepository implements ScopeCatalog {
   ) {}
 
   async listScopes(): Promise<ScopeDefinition[]> {
-    const scopes: ScopeDefinition[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': 'SCOPES' },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      for (const item of page.Items ?? []) scopes.push(toScope(item));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return scopes;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'SCOPES' },
+    });
+    return items.map(toScope);
   }
 
   /** Creates the scope unless it exists; returns whether it was created. */

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
+import { deleteQueried } from './pages';
 
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
 export class DynamoSessionStore {
@@ -25,16 +26,14 @@ export class DynamoSessionStore {
   }
 
   async deleteSessionsOf(userId: string): Promise<void> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}#SESSIONS` },
-      }),
-    );
-    await Promise.all((Items ?? []).map((i) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: i.pk, sk: i.sk } }))));
+    await deleteQueried(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}#SESSIONS` },
+    });
   }
+
 
   /** The validated authorization request, held between the sign-in and consent steps. */
   async saveAuthorizationRequest<T extends object>(id: string, request: T, expiresAtEpoch: number): Promise<void> {

@@ -2,7 +2,6 @@ import {
   BatchWriteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -21,6 +20,7 @@ import {
   tokenRecordKey,
 } from './ephemeral-items';
 import { isConditionFailure, live, withoutKeys } from './items';
+import { queryAll } from './pages';
 
 /** What one successful token request writes besides its grant-specific changes. */
 export interface Issuance {
@@ -163,16 +163,15 @@ export class DynamoTokenStore {
 
   /** Revokes every family of the user: their refresh tokens stop working at once. */
   async revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tables.ephemeral,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `USER#${userId}#FAMILIES` },
-      }),
-    );
-    await Promise.all((Items ?? []).map((item) => this.revokeFamily(String(item.familyId), nowEpoch)));
+    const families = await queryAll(this.db, {
+      TableName: this.tables.ephemeral,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}#FAMILIES` },
+    });
+    await Promise.all(families.map((item) => this.revokeFamily(String(item.familyId), nowEpoch)));
   }
+
 
   /** Grants with nothing to consume (client_credentials, API keys): one batch, two tables. */
   async recordIssued(issuance: Issuance): Promise<void> {
@@ -199,13 +198,12 @@ export class DynamoTokenStore {
   }
 
   async activityOf(clientId: string): Promise<ActivityRow[]> {
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.tables.activity,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `ACTIVITY#${clientId}` },
-      }),
-    );
-    return (Items ?? []).map((i) => withoutKeys<ActivityRow>(i));
+    const items = await queryAll(this.db, {
+      TableName: this.tables.activity,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ACTIVITY#${clientId}` },
+    });
+    return items.map((i) => withoutKeys<ActivityRow>(i));
   }
+
 }

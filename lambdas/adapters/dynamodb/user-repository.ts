@@ -1,14 +1,12 @@
 import {
-  DeleteCommand,
   GetCommand,
-  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { User } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
-import { queryIndexPage, type Page } from './pages';
+import { deleteQueried, queryIndexPage, type Page } from './pages';
 
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
 const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
@@ -106,15 +104,10 @@ export class DynamoUserRepository {
         ],
       }),
     );
-    const { Items } = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-        ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':env': 'ENV#' },
-      }),
-    );
-    await Promise.all(
-      (Items ?? []).map((item) => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk } }))),
-    );
+    await deleteQueried(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
+      ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':env': 'ENV#' },
+    });
   }
 }
