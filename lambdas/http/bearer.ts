@@ -36,17 +36,27 @@ export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): strin
     throw error;
   }
   const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(value);
-  if (!match) throw new InvalidRequestError('The Authorization header must be "Bearer <token>".');
+  if (!match) {
+    const error = new InvalidRequestError('The Authorization header must be "Bearer <token>".');
+    error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_request"' }; // RFC 6750 3
+    throw error;
+  }
   return match[1]!;
 }
 
+/**
+ * Pass as the audience to accept a token minted for any resource: introspection without
+ * `resource` (RFC 7662 returns `aud` for the caller to check).
+ */
+export const anyAudience: unique symbol = Symbol('anyAudience');
+
 /** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
-export async function verifyAccessToken(token: string, audience?: string): Promise<AccessTokenClaims> {
+export async function verifyAccessToken(token: string, audience?: string | typeof anyAudience): Promise<AccessTokenClaims> {
   const { config, clock } = getRuntime();
   let claims: AccessTokenClaims;
   try {
     const verifier = await getVerifier();
-    claims = (await verifier.verify(token, { issuer: config.baseUrl, audience: audience ?? config.baseUrl })) as unknown as AccessTokenClaims;
+    claims = (await verifier.verify(token, { issuer: config.baseUrl, audience: audience === anyAudience ? undefined : (audience ?? config.baseUrl) })) as unknown as AccessTokenClaims;
   } catch (error) {
     throw invalidToken(`verification failed: ${(error as Error).message}`);
   }

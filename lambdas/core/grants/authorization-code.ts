@@ -1,0 +1,106 @@
+/**
+ * The authorization_code grant (RFC 6749 4.1.3, OAuth 2.1 4.1.3, RFC 7636 4.6, RFC 8707 2.2):
+ * small named steps, then one transaction that consumes the code and writes everything
+ * it issues, so a second redemption cannot also succeed.
+ */
+import { InvalidGrantError } from '../errors';
+import { newId } from '../ids';
+import { lifetimes } from '../lifetimes';
+import type { AuthorizationCode, Client } from '../model';
+import { verifyPkce } from '../pkce';
+import { confirmResource } from '../resource';
+import { mintAccessToken, mintIdToken } from '../tokens';
+import { userClaims } from '../user-claims';
+import type { TokenRequestActivity } from './activity';
+import type { GrantDependencies } from './ports';
+import { tokenResponse, type TokenResponse } from './response';
+import { familyOfRedeemedCode } from './reuse';
+import { requireUserAccess } from './user-access';
+import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
+
+export interface CodeGrantRequest {
+  readonly code: string;
+  readonly redirectUri: string;
+  readonly codeVerifier: string;
+  readonly resource?: string;
+}
+
+/** One wire description for every code failure (RFC 6749 5.2 invalid_grant); the reason is for the log. */
+const invalidCode = (reason: string) =>
+  new InvalidGrantError('The authorization code is invalid, expired, already used, or was issued to another client.', reason);
+
+async function loadCode(code: string, nowEpoch: number, deps: GrantDependencies): Promise<AuthorizationCode> {
+  const found = await deps.store.getCode(code, nowEpoch);
+  // TTL deletes late: an expired code is treated as absent.
+  if (!found || found.expiresAtEpoch <= nowEpoch) throw invalidCode('unknown or expired authorization code');
+  return found;
+}
+
+/** RFC 6749 4.1.2: a code used twice is refused, and what the first use issued is revoked. */
+async function refuseReuse(found: AuthorizationCode, nowEpoch: number, deps: GrantDependencies): Promise<void> {
+  if (found.familyId === undefined) return;
+  await deps.store.revokeFamily(found.familyId, nowEpoch);
+  throw invalidCode(`authorization code reused; family ${found.familyId} revoked`);
+}
+
+function checkBinding(found: AuthorizationCode, client: Client, request: CodeGrantRequest): void {
+  if (found.clientId !== client.clientId) throw invalidCode(`code issued to client ${found.clientId}`);
+  // OAuth 2.1 4.1.3: exact match with the authorization request's redirect_uri.
+  if (found.redirectUri !== request.redirectUri) throw invalidCode('redirect_uri differs from the authorization request');
+  if (!verifyPkce(request.codeVerifier, found.codeChallenge)) throw invalidCode('PKCE verification failed');
+}
+
+export async function authorizationCodeGrant(
+  client: Client,
+  request: CodeGrantRequest,
+  activity: TokenRequestActivity,
+  deps: GrantDependencies,
+): Promise<TokenResponse> {
+  const nowEpoch = epochSeconds(deps.clock.now());
+  const found = await loadCode(request.code, nowEpoch, deps);
+  activity.userId = found.userId;
+  await refuseReuse(found, nowEpoch, deps);
+  checkBinding(found, client, request);
+  const resource = confirmResource(request.resource, found.resource);
+  // The authorization step checked access; checking again closes the window up to redemption.
+  const user = await requireUserAccess(found.userId, client, deps);
+  const scopes = stillGranted(found.scopes, client);
+
+  const familyId = newId('fam_', deps.random);
+  // The family ends a fixed time after sign-in, however often it rotates (lifetimes.refreshFamily).
+  const familyExpiresAtEpoch = found.authTime + lifetimes.refreshFamily;
+  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource }, deps);
+  const idToken = scopes.includes('openid')
+    ? await mintIdToken(
+        { clientId: client.clientId, sub: user.id, authTime: found.authTime, nonce: found.nonce, claims: userClaims(user, scopes) },
+        deps,
+      )
+    : undefined;
+  const refresh = client.grantTypes.includes('refresh_token')
+    ? newRefreshToken(
+        {
+          clientId: client.clientId,
+          userId: user.id,
+          scopes,
+          ...(resource !== undefined ? { resource } : {}),
+          authTime: found.authTime,
+          familyId,
+          expiresAtEpoch: familyExpiresAtEpoch,
+        },
+        deps.random,
+      )
+    : undefined;
+
+  const outcome = await deps.store.redeemCode(request.code, familyId, familyExpiresAtEpoch, {
+    token: { jti: access.jti, clientId: client.clientId, sub: user.id, familyId, expiresAtEpoch: access.expiresAtEpoch },
+    activity: activity.row(true),
+    ...(refresh ? { refresh } : {}),
+  });
+  if (outcome.kind === 'reused') {
+    // Lost the race to a concurrent redemption: that one is a reuse too, so its family goes.
+    const winner = await familyOfRedeemedCode(request.code, outcome.familyId, deps, nowEpoch);
+    if (winner) await deps.store.revokeFamily(winner, nowEpoch);
+    throw invalidCode(`authorization code redeemed concurrently; family ${winner ?? 'unknown'} revoked`);
+  }
+  return tokenResponse(access, { refreshToken: refresh?.token, idToken });
+}

@@ -1,0 +1,34 @@
+/**
+ * The client_credentials grant (RFC 6749 4.4): confidential clients only (checked by
+ * assertClientMayUse), scopes within the client's, an optional resource as `aud`, no
+ * `sub` (spec 2.6) and no refresh token (RFC 6749 4.4.3). Nothing is consumed, so the
+ * token record and the activity row go in one batch write.
+ */
+import type { Client } from '../model';
+import { parseResource } from '../resource';
+import { narrowScopes, parseScope } from '../scope';
+import { mintAccessToken } from '../tokens';
+import type { TokenRequestActivity } from './activity';
+import type { GrantDependencies } from './ports';
+import { tokenResponse, type TokenResponse } from './response';
+
+export interface ClientCredentialsRequest {
+  readonly scope?: string;
+  readonly resource?: string;
+}
+
+export async function clientCredentialsGrant(
+  client: Client,
+  request: ClientCredentialsRequest,
+  activity: TokenRequestActivity,
+  deps: Pick<GrantDependencies, 'store' | 'issuer' | 'signer' | 'clock' | 'random'>,
+): Promise<TokenResponse> {
+  const scopes = narrowScopes(parseScope(request.scope), client.scopes, 'granted to the client');
+  const resource = parseResource(request.resource);
+  const access = await mintAccessToken({ clientId: client.clientId, scopes, resource }, deps);
+  await deps.store.recordIssued({
+    token: { jti: access.jti, clientId: client.clientId, expiresAtEpoch: access.expiresAtEpoch },
+    activity: activity.row(true),
+  });
+  return tokenResponse(access);
+}

@@ -1,0 +1,108 @@
+/**
+ * The refresh_token grant (RFC 6749 6, OAuth 2.1 4.3, RFC 9700 4.14.2): every use rotates
+ * the token; a rotated token used again revokes its whole family; the user's environment
+ * access is re-checked every time (spec 8); scopes may narrow (never widen) and the
+ * resource binding carries over (RFC 8707 2.2).
+ */
+import { InvalidGrantError } from '../errors';
+import type { Client, RefreshToken } from '../model';
+import { confirmResource } from '../resource';
+import { narrowScopes, parseScope } from '../scope';
+import { mintAccessToken } from '../tokens';
+import type { TokenRequestActivity } from './activity';
+import type { GrantDependencies } from './ports';
+import { tokenResponse, type TokenResponse } from './response';
+import { settle } from './reuse';
+import { requireUserAccess } from './user-access';
+import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
+
+export interface RefreshGrantRequest {
+  readonly refreshToken: string;
+  readonly scope?: string;
+  readonly resource?: string;
+}
+
+const invalidRefresh = (reason: string) =>
+  new InvalidGrantError('The refresh token is invalid, expired, revoked, or was issued to another client.', reason);
+
+async function loadRefreshToken(token: string, nowEpoch: number, deps: GrantDependencies): Promise<RefreshToken> {
+  const found = await deps.store.getRefreshToken(token, nowEpoch);
+  if (!found || found.expiresAtEpoch <= nowEpoch) throw invalidRefresh('unknown or expired refresh token');
+  return found;
+}
+
+async function revokeForReuse(familyId: string, nowEpoch: number, deps: GrantDependencies, how: string): Promise<never> {
+  await deps.store.revokeFamily(familyId, nowEpoch);
+  throw invalidRefresh(`refresh token reused (${how}); family ${familyId} revoked`);
+}
+
+/** Family still live, user still exists and holds the environment; a lost grant ends the family. */
+async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoch: number, deps: GrantDependencies): Promise<void> {
+  const [revoked, access] = await Promise.all([
+    deps.store.isFamilyRevoked(found.familyId),
+    requireUserAccess(found.userId, client, deps).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  ]);
+  if (revoked) throw invalidRefresh(`family ${found.familyId} revoked`);
+  if (access) {
+    // Revoked so that a later re-grant does not revive this sign-in: the user signs in again.
+    await deps.store.revokeFamily(found.familyId, nowEpoch);
+    throw access;
+  }
+}
+
+export async function refreshTokenGrant(
+  client: Client,
+  request: RefreshGrantRequest,
+  activity: TokenRequestActivity,
+  deps: GrantDependencies,
+): Promise<TokenResponse> {
+  const nowEpoch = epochSeconds(deps.clock.now());
+  const requested = parseScope(request.scope);
+  const found = await loadRefreshToken(request.refreshToken, nowEpoch, deps);
+  activity.userId = found.userId;
+  if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
+  if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
+  const scopes = narrowScopes(requested, stillGranted(found.scopes, client));
+  const resource = confirmResource(request.resource, found.resource);
+  await checkGrantStillValid(found, client, nowEpoch, deps);
+
+  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource }, deps);
+  const successor = newRefreshToken(
+    {
+      clientId: found.clientId,
+      userId: found.userId,
+      scopes: found.scopes,
+      ...(found.resource !== undefined ? { resource: found.resource } : {}),
+      authTime: found.authTime,
+      familyId: found.familyId,
+      expiresAtEpoch: found.expiresAtEpoch,
+    },
+    deps.random,
+  );
+  const outcome = await deps.store.rotateRefreshToken(request.refreshToken, found.familyId, nowEpoch, {
+    token: {
+      jti: access.jti,
+      clientId: client.clientId,
+      sub: found.userId,
+      familyId: found.familyId,
+      expiresAtEpoch: access.expiresAtEpoch,
+    },
+    activity: activity.row(true),
+    refresh: successor,
+  });
+  if (outcome.kind === 'rotated') return tokenResponse(access, { refreshToken: successor.token });
+  if (outcome.kind === 'reused') await revokeForReuse(found.familyId, nowEpoch, deps, 'concurrent rotation');
+  // Cancelled for another reason: the family was revoked meanwhile, or a concurrent
+  // rotation was still in flight. Re-read to tell them apart.
+  const verdict = await settle(async () => {
+    const again = await deps.store.getRefreshToken(request.refreshToken, nowEpoch);
+    if (!again) return 'gone';
+    if (again.rotatedAtEpoch !== undefined) return 'reused' as const;
+    return (await deps.store.isFamilyRevoked(found.familyId)) ? ('revoked' as const) : undefined;
+  }, deps.pause);
+  if (verdict === 'reused') await revokeForReuse(found.familyId, nowEpoch, deps, 'concurrent rotation');
+  throw invalidRefresh(`rotation cancelled (${verdict ?? 'undetermined'})`);
+}

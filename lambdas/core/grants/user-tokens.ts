@@ -1,0 +1,22 @@
+/** Pieces shared by the two grants that issue tokens for a user (code and refresh). */
+import { newSecret } from '../ids';
+import type { Client, RefreshToken } from '../model';
+import type { RandomSource } from '../ports';
+
+/**
+ * Scopes of a grant that the client still holds: a scope ungranted from the client after
+ * sign-in is no longer issued (as spec 2.5 rule 3 does for API keys).
+ */
+export function stillGranted(scopes: readonly string[], client: Pick<Client, 'scopes'>): string[] {
+  return scopes.filter((scope) => client.scopes.includes(scope));
+}
+
+/**
+ * A new refresh token of the family: an opaque 256-bit secret, stored only as a digest.
+ * RFC 6749 6: its scope is that of the grant, whatever the access token was narrowed to.
+ */
+export function newRefreshToken(value: RefreshToken, random: RandomSource): { token: string; value: RefreshToken } {
+  return { token: newSecret(random), value };
+}
+
+export const epochSeconds = (ms: number) => Math.floor(ms / 1000);

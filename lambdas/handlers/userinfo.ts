@@ -1,0 +1,32 @@
+/**
+ * GET /api/userinfo (OIDC Core 5.3, spec 4.10): a user's token with the `openid` scope;
+ * `sub` plus the claims its scopes release (core/user-claims). Errors carry the RFC 6750 3
+ * challenge.
+ */
+import { InsufficientScopeError, InvalidTokenError } from '../core/errors';
+import { parseScope } from '../core/scope';
+import { userClaims } from '../core/user-claims';
+import { requireBearer } from '../http/bearer';
+import { httpHandler } from '../http/handler';
+import { jsonResponse } from '../http/response';
+import { getOAuth } from '../runtime/oauth';
+
+function invalidToken(description: string, reason: string): InvalidTokenError {
+  const error = new InvalidTokenError(description, reason);
+  error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+  return error;
+}
+
+export const handler = httpHandler(async (event) => {
+  const claims = await requireBearer(event);
+  if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
+  const scopes = parseScope(claims.scope);
+  if (!scopes.includes('openid')) {
+    const error = new InsufficientScopeError('The access token lacks the openid scope.');
+    error.headers = { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' };
+    throw error;
+  }
+  const user = await getOAuth().users.get(claims.sub);
+  if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);
+  return jsonResponse(200, { sub: user.id, ...userClaims(user, scopes) });
+});

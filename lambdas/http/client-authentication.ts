@@ -1,0 +1,54 @@
+/**
+ * Client authentication of a request to the token, introspection or revocation endpoint
+ * (RFC 6749 2.3.1): the credentials from the Authorization header or the form, checked
+ * with the verified-secret cache so a repeat request skips Argon2id.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { authenticateClient, presentedClient, type ClientAuthMethod } from '../core/client-auth';
+import { InvalidClientError } from '../core/errors';
+import type { Client } from '../core/model';
+import { getOAuth } from '../runtime/oauth';
+import { header } from './body';
+
+export interface AuthenticatedClient {
+  readonly client: Client;
+  readonly method: ClientAuthMethod;
+}
+
+export async function authenticateRequestClient(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  form: Readonly<Record<string, string | undefined>>,
+  /** Told about the client record once found, before its secret is checked (for the activity row). */
+  onFound?: (client: Client) => void,
+): Promise<AuthenticatedClient> {
+  const authorization = header(event, 'authorization');
+  const oauth = getOAuth();
+  try {
+    const presented = presentedClient(authorization, form);
+    const client = await authenticateClient(presented, {
+      findClient: async (clientId) => {
+        const found = await oauth.findClient(clientId);
+        if (found) onFound?.(found);
+        return found;
+      },
+      hasher: oauth.hasher,
+      secretCache: oauth.secretCache,
+    });
+    return { client, method: presented.method };
+  } catch (error) {
+    // RFC 6749 5.2: a client that tried the Authorization header gets 401 with a challenge
+    // for the scheme we support.
+    if (error instanceof InvalidClientError && authorization !== undefined) {
+      error.headers = { ...error.headers, 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' };
+    }
+    throw error;
+  }
+}
+
+/** Introspection (RFC 7662 2.1) is for clients that can authenticate: public clients are refused. */
+export function requireConfidential({ client, method }: AuthenticatedClient): Client {
+  if (client.type !== 'confidential' || method === 'none') {
+    throw new InvalidClientError('Client authentication failed.', `${client.type} client ${client.clientId} may not introspect`);
+  }
+  return client;
+}

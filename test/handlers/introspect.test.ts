@@ -1,0 +1,144 @@
+/**
+ * POST /api/token/introspect (RFC 7662, spec 4.9): confidential clients only; `resource`
+ * makes a token minted for another resource inactive; expired, revoked and foreign
+ * tokens are `active: false`.
+ */
+import { handler as introspect } from '../../lambdas/handlers/introspect';
+import { mintAccessToken } from '../../lambdas/core/tokens';
+import type { Client, User } from '../../lambdas/core/model';
+import { getRuntime } from '../../lambdas/runtime/base';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getSigner } from '../../lambdas/runtime/signing';
+import { headerOf, jsonBody, lambdaContext } from '../support/events';
+import {
+  basic,
+  createClient,
+  createEnvironment,
+  createUser,
+  formEvent,
+  introspectWith,
+  issuer,
+  postToken,
+  resourceA,
+  resourceB,
+  signedIn,
+  type TestClient,
+} from '../support/token-fixtures';
+
+let environmentId: string;
+let user: User;
+let app: Client;
+let resourceServer: TestClient;
+
+beforeAll(async () => {
+  environmentId = await createEnvironment();
+  user = await createUser([environmentId]);
+  app = (await createClient({ environmentId })).client;
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+});
+
+describe('RFC 7662 2.2: an active token', () => {
+  it('answers its claims when the resource matches (spec 4.9)', async () => {
+    const tokens = await signedIn(app, user, { scopes: ['openid', 'read'], resource: resourceA });
+    const { status, body, result } = await introspectWith(resourceServer, String(tokens.access_token), { resource: resourceA });
+    expect(status).toBe(200);
+    expect(headerOf(result, 'cache-control')).toBe('no-store');
+    expect(body).toMatchObject({
+      active: true,
+      scope: 'openid read',
+      client_id: app.clientId,
+      sub: user.id,
+      aud: resourceA,
+      iss: issuer(),
+      token_type: 'Bearer',
+    });
+    expect(body.exp).toBeGreaterThan(Date.now() / 1000);
+    expect(typeof body.iat).toBe('number');
+    expect(typeof body.jti).toBe('string');
+  });
+
+  it('without resource, answers any audience and reports it for the caller to check', async () => {
+    const tokens = await signedIn(app, user, { resource: resourceA });
+    expect((await introspectWith(resourceServer, String(tokens.access_token))).body).toMatchObject({ active: true, aud: resourceA });
+  });
+
+  it('a client_credentials token has no sub', async () => {
+    const issued = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(resourceServer.client.clientId, resourceServer.secret!) } });
+    const { body } = await introspectWith(resourceServer, String(issued.body.access_token));
+    expect(body).toMatchObject({ active: true, client_id: resourceServer.client.clientId });
+    expect(body).not.toHaveProperty('sub');
+  });
+});
+
+describe('RFC 7662 2.2: active false', () => {
+  it('for a token minted for another resource (spec 4.9)', async () => {
+    const tokens = await signedIn(app, user, { resource: resourceA });
+    expect((await introspectWith(resourceServer, String(tokens.access_token), { resource: resourceB })).body).toEqual({ active: false });
+  });
+
+  it('for an expired token, even while its record still exists', async () => {
+    const { config, random } = getRuntime();
+    const past = { now: () => Date.now() - 2 * 3600_000 };
+    const minted = await mintAccessToken(
+      { clientId: app.clientId, sub: user.id, scopes: ['read'], resource: resourceA },
+      { issuer: config.baseUrl, signer: await getSigner(), clock: past, random },
+    );
+    // A record that outlives the token, so only `exp` can make it inactive.
+    await getOAuth().tokens.recordIssued({
+      token: { jti: minted.jti, clientId: app.clientId, sub: user.id, expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600 },
+      activity: { requestType: 'authorization_code', clientId: app.clientId, ip: 'test', success: true, durationMs: 0, at: new Date().toISOString() },
+    });
+    const { body } = await introspectWith(resourceServer, minted.accessToken, { resource: resourceA });
+    expect(body).toEqual({ active: false });
+  });
+
+  it('for a token whose family was revoked', async () => {
+    const tokens = await signedIn(app, user);
+    const refresh = await getOAuth().tokens.getRefreshToken(String(tokens.refresh_token), Math.floor(Date.now() / 1000));
+    await getOAuth().tokens.revokeFamily(refresh!.familyId, Math.floor(Date.now() / 1000));
+    expect((await introspectWith(resourceServer, String(tokens.access_token))).body).toEqual({ active: false });
+  });
+
+  it('for a validly signed token this server has no record of', async () => {
+    const { config, random, clock } = getRuntime();
+    const minted = await mintAccessToken({ clientId: app.clientId, scopes: [] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
+    expect((await introspectWith(resourceServer, minted.accessToken)).body).toEqual({ active: false });
+  });
+
+  it.each([
+    ['garbage', 'not-a-token'],
+    ['a tampered JWT', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'],
+  ])('for %s', async (_name, value) => {
+    expect((await introspectWith(resourceServer, value)).body).toEqual({ active: false });
+  });
+
+  it('for a refresh token, whatever the hint (refresh tokens are only for their client)', async () => {
+    const tokens = await signedIn(app, user);
+    const { body } = await introspectWith(resourceServer, String(tokens.refresh_token), { token_type_hint: 'refresh_token' });
+    expect(body).toEqual({ active: false });
+  });
+});
+
+describe('RFC 7662 2.1: the caller must authenticate as a confidential client', () => {
+  const refusals: [string, (token: string) => { fields: Record<string, string>; headers?: Record<string, string> }][] = [
+    ['no credentials', (token) => ({ fields: { token } })],
+    ['a public client by client_id alone', (token) => ({ fields: { token, client_id: app.clientId } })],
+    ['a wrong secret', (token) => ({ fields: { token }, headers: { Authorization: basic(resourceServer.client.clientId, 'wrong') } })],
+  ];
+  it.each(refusals)('refuses %s with 401 invalid_client', async (_name, request) => {
+    const tokens = await signedIn(app, user);
+    const { fields, headers } = request(String(tokens.access_token));
+    const result = await introspect(formEvent('/api/token/introspect', fields, { headers }), lambdaContext);
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result).error).toBe('invalid_client');
+  });
+
+  it('answers invalid_request without a token', async () => {
+    const result = await introspect(
+      formEvent('/api/token/introspect', {}, { headers: { Authorization: basic(resourceServer.client.clientId, resourceServer.secret!) } }),
+      lambdaContext,
+    );
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result).error).toBe('invalid_request');
+  });
+});
