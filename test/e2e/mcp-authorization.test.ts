@@ -1,0 +1,169 @@
+/**
+ * The MCP TypeScript SDK's own client authorization flow against `npm start` and a small
+ * MCP server protected by this project's resource-server helper: RFC 9728 discovery,
+ * RFC 8414 discovery, RFC 7591 registration, sign-in and consent in the HTML pages,
+ * code + PKCE with the MCP server's URL as RFC 8707 resource, then a tool call.
+ */
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { decodeJwt } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { hiddenField } from '../support/authorization';
+import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
+
+/** An MCP client's storage and browser hand-off, kept in memory. */
+class MemoryProvider implements OAuthClientProvider {
+  information?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'SDK test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+let app: LocalApp;
+let mcp: RunningMcpServer;
+let otherMcp: RunningMcpServer;
+let adminToken: string;
+
+async function adminCall(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
+}
+
+async function createUser(environmentIds: string[]): Promise<{ id: string; email: string; password: string }> {
+  const password = `pw-${randomUUID()}`;
+  const created = await adminCall('POST', '/api/admin/users', { name: 'MCP user', email: `mcp-${randomUUID()}@example.test`, password });
+  for (const environmentId of environmentIds) await adminCall('PUT', `/api/admin/users/${String(created.id)}/environments/${environmentId}`);
+  return { id: String(created.id), email: String(created.email), password };
+}
+
+/** Plays the browser: sign-in form, then the consent form of a dynamic client; returns the final redirect. */
+async function signInAndConsent(authorizationUrl: URL, user: { email: string; password: string }): Promise<URL> {
+  const form = (path: string, fields: Record<string, string>, cookie?: string) =>
+    fetch(`${app.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: app.url,
+        accept: 'text/html',
+        ...(cookie ? { cookie } : {}),
+      },
+      body: new URLSearchParams(fields),
+    });
+  const page = await fetch(authorizationUrl, { headers: { accept: 'text/html' }, redirect: 'manual' });
+  expect(page.status).toBe(200);
+  const signIn = await form('/api/authorize', { request_id: hiddenField(await page.text(), 'request_id'), email: user.email, password: user.password });
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  if (signIn.status === 303) return new URL(signIn.headers.get('location')!);
+  const consent = await signIn.text();
+  expect(consent).toContain('registered itself');
+  const approved = await form('/api/authorize/complete', { request_id: hiddenField(consent, 'request_id'), decision: 'approve' }, cookie);
+  expect(approved.status).toBe(303);
+  return new URL(approved.headers.get('location')!);
+}
+
+beforeAll(async () => {
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `mcp-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+  });
+  mcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
+  otherMcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
+  const { clientId, clientSecret } = app.bootstrap.adminClient;
+  const token = await fetch(`${app.url}/api/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials&scope=admin',
+  });
+  adminToken = ((await token.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await Promise.all([mcp.close(), otherMcp.close()]);
+  await app.close();
+});
+
+describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4.2, 4.3)', () => {
+  it('discovers, registers, signs in with consent, gets a token whose aud is the MCP server, and calls a tool', async () => {
+    const user = await createUser([app.bootstrap.environments.dcrId]);
+    const provider = new MemoryProvider();
+
+    expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
+    expect(provider.information?.client_id).toMatch(/^tgc_/);
+    expect(provider.information).not.toHaveProperty('client_secret');
+    expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(mcp.url);
+
+    const callback = await signInAndConsent(provider.authorizationUrl!, user);
+    expect(callback.searchParams.get('iss')).toBe(app.url);
+    expect(await auth(provider, { serverUrl: mcp.url, authorizationCode: callback.searchParams.get('code')! })).toBe('AUTHORIZED');
+    expect(decodeJwt(provider.saved!.access_token)).toMatchObject({ aud: mcp.url, sub: user.id, iss: app.url });
+
+    const client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider }));
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: user.id }]);
+    await client.close();
+
+    // The same token at another MCP server: minted for another resource, refused (RFC 8707).
+    const elsewhere = await fetch(otherMcp.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('spec 4.3: a user without the DCR environment is rejected at authorization although registration succeeded', async () => {
+    const outsider = await createUser([app.bootstrap.environments.defaultId]);
+    const provider = new MemoryProvider();
+    expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
+    const callback = await signInAndConsent(provider.authorizationUrl!, outsider);
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('code')).toBeNull();
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Every OAuth flow against the local server with an independent, spec-strict client
+ * library (oauth4webapi), set up through the admin API as an operator would, with the
+ * sign-in form driven as a browser drives it, and tokens validated at a resource server
+ * with jose (through this project's resource-server helper). Spec 4.3, 4.4, 4.9, 5.
+ */
+import * as oauth from 'oauth4webapi';
+import { randomUUID } from 'node:crypto';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { BearerTokenError, createAccessTokenVerifier } from '../../lambdas/resource-server';
+import { hiddenField } from '../support/authorization';
+
+const resource = 'https://mcp.example.test/mcp';
+const redirectUri = 'http://127.0.0.1:9999/callback';
+const insecure = { [oauth.allowInsecureRequests]: true } as const; // the local issuer is http://localhost
+
+let app: LocalApp;
+let as: oauth.AuthorizationServer;
+let adminToken: string;
+let publicClient: oauth.Client;
+let user: { email: string; password: string; id: string };
+
+async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+beforeAll(async () => {
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+  });
+  const issuer = new URL(app.url);
+  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+
+  const { clientId, clientSecret } = app.bootstrap.adminClient;
+  const granted = await oauth.processClientCredentialsResponse(
+    as,
+    { client_id: clientId },
+    await oauth.clientCredentialsGrantRequest(as, { client_id: clientId }, oauth.ClientSecretBasic(clientSecret), new URLSearchParams({ scope: 'admin' }), insecure),
+  );
+  adminToken = granted.access_token;
+
+  const password = `pw-${randomUUID()}`;
+  const created = await admin('POST', '/api/admin/users', { name: 'Ada', email: `ada-${randomUUID()}@example.test`, password });
+  user = { id: String(created.id), email: String(created.email), password };
+  await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
+  const client = await admin('POST', '/api/admin/clients', {
+    type: 'public',
+    name: 'E2E app',
+    environment_id: app.bootstrap.environments.defaultId,
+    redirect_uris: [redirectUri],
+    scopes: ['openid', 'profile', 'email'],
+  });
+  publicClient = { client_id: String(client.client_id) };
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** Authorization code + PKCE + resource, signing in through the HTML form; returns the token response. */
+async function authorize(scope = 'openid profile email', target: string | null = resource) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const nonce = oauth.generateRandomNonce();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: publicClient.client_id,
+    redirect_uri: redirectUri,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    scope,
+    state,
+    nonce,
+    ...(target ? { resource: target } : {}),
+  }).toString();
+  const page = await fetch(url, { headers: { accept: 'text/html' }, redirect: 'manual' });
+  expect(page.status).toBe(200);
+  const signIn = await fetch(`${app.url}/api/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
+    body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email: user.email, password: user.password }),
+  });
+  expect(signIn.status).toBe(303);
+  const params = oauth.validateAuthResponse(as, publicClient, new URL(signIn.headers.get('location')!), state);
+  const response = await oauth.authorizationCodeGrantRequest(as, publicClient, oauth.None(), params, redirectUri, verifier, {
+    ...(target ? { additionalParameters: { resource: target } } : {}),
+    ...insecure,
+  });
+  return oauth.processAuthorizationCodeResponse(as, publicClient, response, { expectedNonce: nonce, requireIdToken: scope.includes('openid') });
+}
+
+const resourceServer = () => createAccessTokenVerifier({ issuer: app.url, jwksUri: as.jwks_uri!, resource });
+
+describe('OAuth flows with oauth4webapi against npm start', () => {
+  it('discovery (RFC 8414) names this issuer, S256 and resource indicators', () => {
+    expect(as.issuer).toBe(app.url);
+    expect(as.code_challenge_methods_supported).toEqual(['S256']);
+    expect(as.resource_parameter_supported).toBe(true);
+  });
+
+  it('code + PKCE with resource: the access token is bound to the resource (aud), carries the user, and a resource server accepts it', async () => {
+    const tokens = await authorize();
+    expect(tokens.token_type).toBe('bearer');
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    expect(claims.sub).toBe(user.id);
+    const verified = await resourceServer()(`Bearer ${tokens.access_token}`);
+    expect(verified).toMatchObject({ iss: app.url, aud: resource, sub: user.id, client_id: publicClient.client_id });
+    await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: as.jwks_uri!, resource: 'https://other.example.test/' })(tokens.access_token)).rejects.toBeInstanceOf(BearerTokenError);
+  });
+
+  it('refresh rotation keeps the audience; reusing a rotated refresh token fails and revokes the family', async () => {
+    const first = await authorize();
+    const rotated = await oauth.processRefreshTokenResponse(
+      as,
+      publicClient,
+      await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), first.refresh_token!, insecure),
+    );
+    expect((await resourceServer()(rotated.access_token)).aud).toBe(resource);
+    expect(rotated.refresh_token).not.toBe(first.refresh_token);
+
+    const reuse = await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), first.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(as, publicClient, reuse)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const afterReuse = await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), rotated.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(as, publicClient, afterReuse)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('introspection (RFC 7662, spec 4.9) is active for the bound resource and inactive for another or after revocation', async () => {
+    const tokens = await authorize();
+    const { clientId, clientSecret } = app.bootstrap.adminClient;
+    const introspector = { client_id: clientId };
+    const introspect = async (token: string, forResource: string) =>
+      oauth.processIntrospectionResponse(
+        as,
+        introspector,
+        await oauth.introspectionRequest(as, introspector, oauth.ClientSecretBasic(clientSecret), token, {
+          additionalParameters: { resource: forResource },
+          ...insecure,
+        }),
+      );
+    expect(await introspect(tokens.access_token, resource)).toMatchObject({ active: true, sub: user.id, client_id: publicClient.client_id });
+    expect((await introspect(tokens.access_token, 'https://other.example.test/')).active).toBe(false);
+
+    const revoked = await oauth.revocationRequest(as, publicClient, oauth.None(), tokens.refresh_token!, insecure);
+    await oauth.processRevocationResponse(revoked);
+    expect((await introspect(tokens.access_token, resource)).active).toBe(false);
+  });
+
+  it('client_credentials (spec 4.4): a token with no sub, for the admin client', async () => {
+    const { clientId, clientSecret } = app.bootstrap.adminClient;
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.ClientSecretPost(clientSecret),
+      new URLSearchParams({ scope: 'admin', resource }),
+      insecure,
+    );
+    const tokens = await oauth.processClientCredentialsResponse(as, { client_id: clientId }, response);
+    const verified = await resourceServer()(tokens.access_token);
+    expect(verified.sub).toBeUndefined();
+    expect(verified.client_id).toBe(clientId);
+  });
+
+  it('userinfo (OIDC Core 5.3) answers the claims the scopes granted, and refuses a token bound to another resource', async () => {
+    const own = await authorize('openid profile', null);
+    const info = await oauth.processUserInfoResponse(
+      as,
+      publicClient,
+      oauth.getValidatedIdTokenClaims(own)!.sub,
+      await oauth.userInfoRequest(as, publicClient, own.access_token, insecure),
+    );
+    expect(info).toMatchObject({ sub: user.id, name: 'Ada' });
+    expect(info).not.toHaveProperty('email');
+
+    const bound = await authorize('openid profile');
+    const refused = await fetch(as.userinfo_endpoint!, { headers: { authorization: `Bearer ${bound.access_token}` } });
+    expect(refused.status).toBe(401);
+  });
+});
