@@ -46,6 +46,8 @@ export interface Client {
   readonly admin: boolean;
   readonly test: boolean;
   readonly createdAt: string;
+  /** A dynamic client that has not completed a token request yet and expires if it never does. */
+  readonly expiresUnused?: boolean;
 }
 
 /** What the authorization step grants; carried by codes and refresh tokens. */

@@ -23,6 +23,7 @@ import {
   tokenRequestParams,
 } from '../http/token-params';
 import { validate } from '../http/validate';
+import { getRuntime } from '../runtime/base';
 import { getGrantDependencies } from '../runtime/grants';
 import { getOAuth } from '../runtime/oauth';
 
@@ -37,7 +38,9 @@ async function issue(event: APIGatewayProxyEvent, activity: TokenRequestActivity
     case 'authorization_code': {
       const p = validate(authorizationCodeParams, form);
       const request = { code: p.code, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resource: p.resource };
-      return authorizationCodeGrant(client, request, activity, await getGrantDependencies());
+      const response = await authorizationCodeGrant(client, request, activity, await getGrantDependencies());
+      if (client.expiresUnused) await keepDynamicClient(client.clientId);
+      return response;
     }
     case 'refresh_token': {
       const p = validate(refreshTokenParams, form);
@@ -46,6 +49,16 @@ async function issue(event: APIGatewayProxyEvent, activity: TokenRequestActivity
     }
     case 'client_credentials':
       return clientCredentialsGrant(client, validate(clientCredentialsParams, form), activity, await getGrantDependencies());
+  }
+}
+
+/** A dynamic client's first tokens: it is in use, so it no longer expires (DCR_CLIENT_EXPIRY_DAYS). */
+async function keepDynamicClient(clientId: string): Promise<void> {
+  try {
+    await getOAuth().clientRepository.markUsed(clientId);
+  } catch (error) {
+    // The tokens are issued; a later redemption retries this.
+    getRuntime().log.warn('dynamic client expiry not cleared', { clientId, cause: error });
   }
 }
 

@@ -31,7 +31,7 @@ export class DynamoClientRepository {
             gsi1pk: `CLIENTS#${client.registrationType}`,
             gsi1sk: `${client.createdAt}#${client.clientId}`,
             ...client,
-            ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch } : {}),
+            ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -49,7 +49,7 @@ export class DynamoClientRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
-          UpdateExpression: 'REMOVE #ttl',
+          UpdateExpression: 'REMOVE #ttl, expiresUnused',
           ConditionExpression: 'attribute_exists(#ttl)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
         }),
