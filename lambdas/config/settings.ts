@@ -80,6 +80,12 @@ export const settings = {
     accepts: 'a whole number of days from 0 to 3650 (0: never expire)',
     description: 'A dynamically registered client that completes no token request within this many days is deleted.',
   },
+  CLIENT_ID_METADATA_DOCUMENTS: {
+    schema: z._default(boolean, false),
+    accepts: '"true" or "false"',
+    description:
+      'Accept https URLs as client_id whose JSON document describes the client (Client ID Metadata Documents, preferred by MCP). Such clients join DCR_ENVIRONMENT_ID, which must be set.',
+  },
   MFA_OTP_MAX_ATTEMPTS: {
     schema: z._default(integer(1, 100), 5),
     accepts: 'a whole number from 1 to 100',
@@ -125,6 +131,10 @@ export interface ServiceConfig {
     /** Days an unused dynamic client lives; 0 means forever. */
     readonly unusedClientExpiryDays: number;
   };
+  /** Client ID Metadata Documents: on only with an environment to place such clients in. */
+  readonly clientIdMetadataDocuments: boolean;
+  /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
+  readonly localMode: boolean;
   readonly mfaOtpMaxAttempts: number;
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
@@ -190,6 +200,8 @@ export function loadConfig(env: Source): ServiceConfig {
       rateLimitPerDay: s.DCR_RATE_LIMIT_PER_DAY,
       unusedClientExpiryDays: s.DCR_CLIENT_EXPIRY_DAYS,
     },
+    clientIdMetadataDocuments: s.CLIENT_ID_METADATA_DOCUMENTS && environmentId !== undefined,
+    localMode: s.BASE_URL.startsWith('http:'),
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,

@@ -6,7 +6,7 @@
  */
 import { InvalidClientMetadataError } from './errors';
 import type { Client } from './model';
-import type { ScopeDefinition } from './ports';
+import type { Logger, ScopeDefinition } from './ports';
 import { dynamicClient, validateRegistration } from './registration';
 
 export const metadataDocumentLimits = {
@@ -72,4 +72,38 @@ export function cacheSeconds(cacheControl: string | undefined): number {
   const maxAge = /max-age=(\d+)/i.exec(cacheControl ?? '')?.[1];
   const wanted = maxAge === undefined ? metadataDocumentLimits.minCacheSeconds : Number(maxAge);
   return Math.min(metadataDocumentLimits.maxCacheSeconds, Math.max(metadataDocumentLimits.minCacheSeconds, wanted));
+}
+
+export interface MetadataDocumentResolution {
+  readonly stored: (url: string) => Promise<Client | undefined>;
+  readonly save: (client: Client) => Promise<void>;
+  readonly fetch: (url: string) => Promise<{ body: unknown; cacheControl?: string }>;
+  readonly catalog: () => Promise<readonly ScopeDefinition[]>;
+  readonly environmentId: string;
+  readonly nowEpoch: number;
+  readonly log: Logger;
+}
+
+/**
+ * The client a metadata document URL names: the stored copy while it is fresh, else the
+ * document fetched again and validated. A document that cannot be fetched or is invalid
+ * makes the client unknown (the caller's ordinary "unknown client" answer); the reason
+ * is logged, never shown.
+ */
+export async function resolveMetadataDocumentClient(url: string, deps: MetadataDocumentResolution): Promise<Client | undefined> {
+  const stored = await deps.stored(url);
+  if (stored && (stored.metadataDocumentRefreshAfterEpoch ?? 0) > deps.nowEpoch) return stored;
+  try {
+    const fetched = await deps.fetch(url);
+    const client = clientFromMetadataDocument(url, fetched.body, await deps.catalog(), {
+      environmentId: deps.environmentId,
+      fetchedAt: new Date(deps.nowEpoch * 1000).toISOString(),
+    });
+    const fresh = { ...client, createdAt: stored?.createdAt ?? client.createdAt, metadataDocumentRefreshAfterEpoch: deps.nowEpoch + cacheSeconds(fetched.cacheControl) };
+    await deps.save(fresh);
+    return fresh;
+  } catch (error) {
+    deps.log.warn('client metadata document rejected', { clientId: url, reason: (error as Error).message });
+    return undefined;
+  }
 }

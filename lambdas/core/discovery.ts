@@ -40,6 +40,7 @@ export function authorizationServerMetadata(
     resource_parameter_supported: true,
     // RFC 9207: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    ...(config.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export interface Client {
   readonly admin: boolean;
   readonly test: boolean;
   readonly createdAt: string;
+  /** For a client identified by its metadata document URL: when to fetch the document again. */
+  readonly metadataDocumentRefreshAfterEpoch?: number;
   /** A dynamic client that has not completed a token request yet and expires if it never does. */
   readonly expiresUnused?: boolean;
 }

@@ -22,8 +22,8 @@ import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../routes';
 import { getOAuth } from '../runtime/oauth';
 
-/** Longer ids cannot be ours; they are not looked up (DynamoDB caps key size). */
-const plausibleClientId = /^[\x21-\x7e]{1,128}$/;
+/** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
+const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
 
 export const handler = httpHandler(
   withErrorPages(async (event, runtime) => {

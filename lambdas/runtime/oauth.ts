@@ -9,6 +9,7 @@ import { DynamoSessionStore } from '../adapters/dynamodb/session-store';
 import { DynamoTokenStore } from '../adapters/dynamodb/token-store';
 import { DynamoUserRepository } from '../adapters/dynamodb/user-repository';
 import { keyedCache } from '../core/cache';
+import { isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../core/client-metadata-document';
 import { newId } from '../core/ids';
 import type { Client } from '../core/model';
 import type { HashMethod } from '../config/settings';
@@ -44,12 +45,32 @@ function lazyHasher(method: HashMethod): Hasher {
   };
 }
 
+/**
+ * Client lookup: by id, or, with CLIENT_ID_METADATA_DOCUMENTS on, by the metadata document
+ * an https client_id points at (fetched on first use, refreshed after its cache lifetime).
+ */
+function clientResolver(clientRepository: DynamoClientRepository): (clientId: string) => Promise<Client | undefined> {
+  const { config, clock, log } = getRuntime();
+  return (clientId) => {
+    if (!config.clientIdMetadataDocuments || !isMetadataDocumentUrl(clientId, config.localMode)) return clientRepository.get(clientId);
+    return resolveMetadataDocumentClient(clientId, {
+      stored: (url) => clientRepository.get(url),
+      save: (client) => clientRepository.saveMetadataDocumentClient(client),
+      fetch: async (url) => (await import('../adapters/metadata-document-fetcher')).fetchMetadataDocument(url, config.localMode),
+      catalog: () => getStorage().scopes(),
+      environmentId: config.dcr.environmentId!,
+      nowEpoch: Math.floor(clock.now() / 1000),
+      log,
+    });
+  };
+}
+
 export const getOAuth = perContainer((): OAuthServices => {
   const { config, clock, random } = getRuntime();
   const { db, tables } = getStorage();
   const clientRepository = new DynamoClientRepository(db, tables.main);
   return {
-    findClient: keyedCache((clientId) => clientRepository.get(clientId), 30_000, clock),
+    findClient: keyedCache(clientResolver(clientRepository), 30_000, clock),
     clientRepository,
     users: new DynamoUserRepository(db, tables.main),
     environments: new DynamoEnvironmentRepository(db, tables.main),

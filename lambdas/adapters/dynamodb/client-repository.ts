@@ -42,6 +42,22 @@ export class DynamoClientRepository {
     }
   }
 
+  /** Creates or replaces a client known by its metadata document URL (refreshed from the document). */
+  async saveMetadataDocumentClient(client: Client): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          pk: `CLIENT#${client.clientId}`,
+          sk: 'CLIENT',
+          gsi1pk: `CLIENTS#${client.registrationType}`,
+          gsi1sk: `${client.createdAt}#${client.clientId}`,
+          ...client,
+        },
+      }),
+    );
+  }
+
   /** First successful use of a dynamic client: it no longer expires. One write, only while the expiry is set. */
   async markUsed(clientId: string): Promise<void> {
     try {

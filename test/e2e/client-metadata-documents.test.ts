@@ -1,0 +1,103 @@
+/**
+ * Client ID Metadata Documents beside DCR (CLIENT_ID_METADATA_DOCUMENTS=true): the
+ * client_id is the document's URL; the server fetches and validates it on first use,
+ * places the client in the DCR environment and shows the consent screen, like a
+ * dynamically registered client. Locally, documents may live on loopback http.
+ */
+import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { pkcePair, hiddenField } from '../support/authorization';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+
+let app: LocalApp;
+let documents: Server;
+let documentBase: string;
+const redirectUri = 'http://127.0.0.1:45001/callback';
+
+beforeAll(async () => {
+  documents = createServer((request, response) => {
+    const url = `${documentBase}${request.url}`;
+    const body =
+      request.url === '/good/client.json'
+        ? { client_id: url, client_name: 'Metadata Doc Client', redirect_uris: [redirectUri], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' }
+        : { client_id: 'https://someone-else.example/client.json', redirect_uris: [redirectUri] };
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+  documentBase = `http://localhost:${(documents.address() as { port: number }).port}`;
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `cimd-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error', CLIENT_ID_METADATA_DOCUMENTS: 'true' },
+  });
+});
+
+afterAll(async () => {
+  documents.closeAllConnections();
+  documents.close();
+  await app.close();
+});
+
+const authorizeUrl = (clientId: string, challenge: string) =>
+  `${app.url}/api/authorize?${new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'openid',
+    state: 's1',
+  })}`;
+
+describe('Client ID Metadata Documents', () => {
+  it('discovery advertises client_id_metadata_document_supported', async () => {
+    const metadata = (await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+  });
+
+  it('fetches the document on first use, shows the dynamic-client consent, and issues tokens to the URL client_id', async () => {
+    const clientId = `${documentBase}/good/client.json`;
+    const { verifier, challenge } = pkcePair();
+    const page = await fetch(authorizeUrl(clientId, challenge), { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const { email, password } = app.bootstrap.admin;
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' };
+    const signIn = await fetch(`${app.url}/api/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: form,
+      body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email, password }),
+    });
+    const consent = await signIn.text();
+    expect(consent).toContain('Metadata Doc Client');
+    expect(consent).toContain('registered itself');
+    const approved = await fetch(`${app.url}/api/authorize/complete`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...form, cookie: signIn.headers.get('set-cookie')!.split(';')[0]! },
+      body: new URLSearchParams({ request_id: hiddenField(consent, 'request_id'), decision: 'approve' }),
+    });
+    const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+    const token = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri }),
+    });
+    expect(token.status).toBe(200);
+    const stored = await getOAuth().clientRepository.get(clientId);
+    expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: app.bootstrap.environments.dcrId });
+    expect(stored!.metadataDocumentRefreshAfterEpoch).toBeGreaterThan(Math.floor(Date.now() / 1000) + 500);
+  });
+
+  it('treats a document naming another client_id as an unknown client: error page, never a redirect', async () => {
+    const response = await fetch(authorizeUrl(`${documentBase}/bad/client.json`, pkcePair().challenge), {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+  });
+});
