@@ -135,6 +135,7 @@ export const routes: readonly Route[] = [
     handler: 'register',
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
+    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
   },
   // Sign-in (spec 4.10 /api/auth/*): a server-rendered page and its form post.
   { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
@@ -146,8 +147,17 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
-  { name: 'SignOut', method: 'POST', path: endpointPaths.signOut, handler: 'sign-out', auth: 'session', tables: { ephemeral: 'write' } },
+  {
+    name: 'SignOut',
+    method: 'POST',
+    path: endpointPaths.signOut,
+    handler: 'sign-out',
+    auth: 'session',
+    tables: { ephemeral: 'write' },
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+  },
   { name: 'Session', method: 'GET', path: endpointPaths.session, handler: 'session', auth: 'session', tables: { main: 'read', ephemeral: 'read' } },
   // Authorization (spec 4.3): the request, the sign-in step, the consent step.
   {
@@ -166,6 +176,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
   },
   {
     name: 'AuthorizeComplete',
@@ -174,6 +185,7 @@ export const routes: readonly Route[] = [
     handler: 'authorize-complete',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'write' },
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
   },
   // Tokens (spec 4.4, 4.9): grants, introspection (RFC 7662), revocation (RFC 7009).
   {
@@ -185,6 +197,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'write', activity: 'write' },
     signs: true,
     hashes: true,
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
   },
   {
     name: 'Introspect',
@@ -214,6 +227,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { main: 'read', ephemeral: 'read' },
     verifiesTokens: true,
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'spec 8: never blocked outright, light limiting only' },
   },
   {
     name: 'ValidateToken',
@@ -223,6 +237,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { ephemeral: 'read' },
     verifiesTokens: true,
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'spec 8: never blocked outright, light limiting only' },
   },
   // Admin API (spec 4.10 /api/admin/*).
   admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),
