@@ -20,7 +20,7 @@ beforeAll(async () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         return response.end(JSON.stringify({ padding: 'x'.repeat(10_000) }));
       case '/slow':
-        setTimeout(() => response.end('{}'), 2000);
+        setTimeout(() => response.end('{}'), 2000).unref();
         return;
       default:
         response.writeHead(404);
