@@ -6,6 +6,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
 import {
@@ -21,17 +22,6 @@ import {
 } from './ephemeral-items';
 import { isConditionFailure, live, withoutKeys } from './items';
 import { queryAll } from './pages';
-
-/** What one successful token request writes besides its grant-specific changes. */
-export interface Issuance {
-  readonly token: IssuedToken;
-  readonly activity: ActivityRow;
-  /** A new refresh token, when the grant issues one. */
-  readonly refresh?: { readonly token: string; readonly value: RefreshToken };
-}
-
-export type RedeemOutcome = { readonly kind: 'redeemed' } | { readonly kind: 'reused'; readonly familyId?: string };
-export type RotateOutcome = { readonly kind: 'rotated' } | { readonly kind: 'reused' } | { readonly kind: 'family-revoked' };
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
