@@ -43,7 +43,7 @@ button{margin-top:1rem;padding:.5rem 1rem}.error{color:#a40000}.warning{backgrou
 export function page(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${title}</title><style>${new Html(style)}</style></head>
+<meta name="referrer" content="same-origin"><title>${title}</title><style>${new Html(style)}</style></head>
 <body><main><h1>${title}</h1>
 ${body}
 </main></body></html>`;
@@ -77,6 +77,10 @@ export function htmlResponse(statusCode: number, body: Html, options: HtmlOption
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+      // Not no-referrer: browsers then send `Origin: null` on the page's own form posts, which
+      // the CSRF check cannot tell from a sandboxed cross-site frame. same-origin leaks nothing
+      // to other sites and keeps the real Origin on our posts.
+      'Referrer-Policy': 'same-origin',
       ...options.headers,
     },
     body: body.value,

@@ -12,10 +12,13 @@ import { AccessDeniedError } from '../core/errors';
 import { header } from './body';
 
 export function assertSameOrigin(event: Pick<APIGatewayProxyEvent, 'headers'>, issuer: string): void {
+  // Sec-Fetch-Site is set by the browser and cannot be forged by a page; when present it decides.
   const site = header(event, 'sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+  if (site !== undefined) {
+    if (site === 'same-origin' || site === 'none') return;
     throw new AccessDeniedError('Cross-site form submissions are refused.', `Sec-Fetch-Site ${site}`);
   }
+  // Older browsers: Origin must be ours; `null` (a sandboxed or opaque origin) is refused too.
   const origin = header(event, 'origin');
   if (origin !== undefined && origin !== new URL(issuer).origin) {
     throw new AccessDeniedError(`This form must be submitted from ${new URL(issuer).origin}.`, `Origin ${origin}`);

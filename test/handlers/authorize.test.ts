@@ -268,7 +268,7 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
 
   it('refuses a cross-site post of the sign-in step (RFC 6749 10.12)', async () => {
     const requestId = hiddenField((await authorize(authorizeQuery(staticClient))).body, 'request_id');
-    const result = await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password }, { Origin: 'https://evil.example' });
+    const result = await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' });
     expect(result.statusCode).toBe(403);
     expect(headerOf(result, 'location')).toBeUndefined();
   });

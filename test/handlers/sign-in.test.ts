@@ -106,8 +106,19 @@ describe('POST /api/auth/signin', () => {
     expect(jsonBody(unknown)).toEqual({ error: 'access_denied', error_description: 'The email or password is incorrect.' });
   });
 
+  it('accepts a same-origin post whose Origin is null (a no-referrer page), as Sec-Fetch-Site decides', async () => {
+    const result = await signIn({ email: alice.user.email!, password: alice.password }, browserHeaders({ Origin: 'null' }));
+    expect(result.statusCode).toBe(200);
+    expect(headerOf(result, 'set-cookie')).toMatch(/^__Host-session=/);
+  });
+
   it('refuses a cross-site form post (login CSRF, RFC 6749 10.12) without signing in', async () => {
-    const crossSite: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }];
+    const crossSite: Record<string, string | undefined>[] = [
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'https://sibling.auth.example.test' },
+      { 'Sec-Fetch-Site': undefined, Origin: 'https://evil.example' }, // a browser without Fetch Metadata
+      { 'Sec-Fetch-Site': undefined, Origin: 'null' }, // a sandboxed cross-site frame
+    ];
     for (const extra of crossSite) {
       const result = await signIn({ email: alice.user.email!, password: alice.password }, browserHeaders(extra));
       expect(result.statusCode).toBe(403);

@@ -85,12 +85,17 @@ export function form(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
 
-export const browserHeaders = (extra: Record<string, string> = {}) => ({
-  Accept: 'text/html,application/xhtml+xml',
-  'Content-Type': 'application/x-www-form-urlencoded',
-  Origin: process.env.BASE_URL!,
-  ...extra,
-});
+/** What a current browser sends with a form posted from one of our pages (extra: undefined removes a header). */
+export const browserHeaders = (extra: Record<string, string | undefined> = {}): Record<string, string> => {
+  const headers: Record<string, string | undefined> = {
+    Accept: 'text/html,application/xhtml+xml',
+    'Content-Type': 'application/x-www-form-urlencoded',
+    'Sec-Fetch-Site': 'same-origin',
+    Origin: process.env.BASE_URL!,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+};
 
 /** The value of a hidden input in a rendered form. */
 export function hiddenField(body: string, name: string): string {
