@@ -38,12 +38,17 @@ export const handler = httpHandler(
       request = validateAuthorizationRequest(client!, redirectUri, params);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
+      // Anyone can register a dynamic client with a redirect URI of their choosing, so an
+      // error redirect with no user interaction would make this server an open redirector
+      // (RFC 9700 4.11.2): show the error page instead.
+      if (client!.registrationType === 'dynamic') throw error;
       return redirectError(runtime, { redirectUri, state: echoableState(params), clientId }, error);
     }
 
     const current = await currentSession(event, runtime);
     if (current) {
-      return decide({ runtime, client: client!, request, user: { userId: current.session.userId, authTime: current.session.authTime } });
+      const user = { userId: current.session.userId, authTime: current.session.authTime };
+      return decide({ runtime, client: client!, request, user, interactive: false });
     }
     const requestId = newRequestId(runtime);
     const expiresAtEpoch = Math.floor(runtime.clock.now() / 1000) + lifetimes.authorizationRequest;

@@ -67,12 +67,19 @@ export interface DecideInput {
   readonly user: SignedInUser;
   /** E.g. the Set-Cookie of a sign-in that just happened. */
   readonly headers?: Headers;
+  /**
+   * False when no user action led here (a GET with a live session). A dynamic client then
+   * gets its errors as a page, not a redirect: its redirect URI is anyone's (RFC 9700 4.11.2).
+   */
+  readonly interactive?: boolean;
 }
 
-export async function decide({ runtime, client, request, requestId, user, headers = {} }: DecideInput): Promise<APIGatewayProxyResult> {
+export async function decide(input: DecideInput): Promise<APIGatewayProxyResult> {
+  const { runtime, client, request, requestId, user, headers = {}, interactive = true } = input;
   const { sessions } = getOAuth();
   if (!(await hasEnvironmentAccess(runtime, client, user.userId))) {
     if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime));
+    if (!interactive && client.registrationType === 'dynamic') throw noEnvironmentAccess(user.userId, client);
     return redirectError(runtime, request, noEnvironmentAccess(user.userId, client), headers);
   }
   if (client.registrationType === 'dynamic') return askConsent(runtime, client, request, requestId, user, headers);

@@ -348,10 +348,19 @@ describe('Consent for dynamically registered clients (spec 4.3) and POST /api/au
     expect((await complete({ request_id: requestId, decision: 'approve' }, aliceCookie)).statusCode).toBe(303);
   });
 
-  it('checks the DCR environment for dynamic clients, not the client record (spec 4.3)', async () => {
+  it('checks the DCR environment for dynamic clients, not the client record (spec 4.3); with no user action, a page, not a redirect', async () => {
     const carol = await createUser([dynamicClient.environmentId]);
     const result = await authorize(authorizeQuery(dynamicClient), { Cookie: await sessionCookie(carol) });
-    expectErrorRedirect(result, 'access_denied', dynamicClient.redirectUris[0]);
+    expect(result.statusCode).toBe(403);
+    expect(headerOf(result, 'location')).toBeUndefined();
+  });
+
+  it('never redirects a malformed request of a dynamic client without user action (RFC 9700 4.11.2: no open redirector)', async () => {
+    for (const overrides of [{ response_type: 'token' }, { code_challenge: undefined }, { scope: 'admin' }]) {
+      const result = await authorize(authorizeQuery(dynamicClient, overrides));
+      expect(result.statusCode).toBe(400);
+      expect(headerOf(result, 'location')).toBeUndefined();
+    }
   });
 
   it('re-checks the environment on approval: a grant revoked while the page was open means access_denied', async () => {
