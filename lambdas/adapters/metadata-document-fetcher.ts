@@ -58,6 +58,11 @@ export function fetchMetadataDocument(
 ): Promise<FetchedDocument> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
+  // Node does not call `lookup` for an IP-literal host, so check the literal itself.
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(literal) && !allowPrivateAddresses && !isPublicAddress(literal)) {
+    return Promise.reject(new MetadataDocumentFetchError(`${target.hostname} is a non-public address`));
+  }
   return new Promise((resolve, reject) => {
     const fail = (message: string) => {
       request.destroy();

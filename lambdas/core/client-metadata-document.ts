@@ -34,6 +34,8 @@ export function isMetadataDocumentUrl(clientId: string, allowLoopbackHttp = fals
   }
   const httpAllowed = allowLoopbackHttp && url.protocol === 'http:' && loopbackHosts.has(url.hostname);
   if (url.protocol !== 'https:' && !httpAllowed) return false;
+  // A client is named by a domain: IP literals would also skip the fetcher's DNS-time address check.
+  if (!httpAllowed && (/^\[.*\]$/.test(url.hostname) || /^\d+\.\d+\.\d+\.\d+$/.test(url.hostname))) return false;
   if (url.hash || clientId.includes('#') || url.username || url.password) return false;
   if (url.pathname === '/' || /\/\.\.?(\/|$)/.test(clientId.replace(/^[a-z]+:\/\/[^/]+/i, ''))) return false;
   return true;

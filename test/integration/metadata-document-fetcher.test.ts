@@ -45,6 +45,13 @@ describe('client metadata document fetching (SSRF guards)', () => {
     await expect(fetchMetadataDocument(`${base}/ok`, false)).rejects.toThrow(/non-public address/);
   });
 
+  it('refuses IP-literal hosts that name a private address (Node skips the DNS lookup for them)', async () => {
+    const port = new URL(base).port;
+    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '[::1]']) {
+      await expect(fetchMetadataDocument(`http://${host}:${port}/ok`, false)).rejects.toThrow(/non-public address/);
+    }
+  });
+
   it.each([
     ['a redirect (never followed)', '/redirect', /HTTP 302/],
     ['a non-JSON response', '/html', /not served as JSON/],

@@ -15,6 +15,9 @@ describe('client ID metadata documents', () => {
     ['https://user:pw@app.example.com/client.json', false],
     ['https://app.example.com/a/../client.json', false],
     ['tgc_abc', false],
+    ['https://127.0.0.1/client.json', false],
+    ['https://[::ffff:127.0.0.1]/client.json', false],
+    ['https://93.184.216.34/client.json', false],
   ])('client_id %s is a metadata document URL: %s', (value, expected) => {
     expect(isMetadataDocumentUrl(value)).toBe(expected);
   });
