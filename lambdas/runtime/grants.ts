@@ -7,5 +7,14 @@ import { getSigner } from './signing';
 export async function getGrantDependencies(): Promise<GrantDependencies> {
   const { config, clock, random } = getRuntime();
   const { tokens, users, environments } = getOAuth();
-  return { issuer: config.baseUrl, signer: await getSigner(), clock, random, store: tokens, users, environments };
+  return {
+    issuer: config.baseUrl,
+    signer: await getSigner(),
+    clock,
+    random,
+    store: tokens,
+    users,
+    environments,
+    ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
+  };
 }

@@ -202,3 +202,19 @@ describe('RFC 6749 4.1.2 and 10.5: a code used twice', () => {
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 });
+
+describe('spec 4.3 and 8: dynamic clients answer to DCR_ENVIRONMENT_ID at authorization, redemption and refresh alike', () => {
+  it('redeems for a user holding the DCR environment, and refuses one holding only the client record’s environment', async () => {
+    const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
+    const recordEnvironment = await createEnvironment();
+    const { client } = await createClient({ environmentId: recordEnvironment });
+    const dynamic = { ...client, clientId: `${client.clientId}d`, registrationType: 'dynamic' as const };
+    await getOAuth().clientRepository.create(dynamic);
+    const insider = await createUser([dcrEnvironment]);
+    const outsider = await createUser([recordEnvironment]);
+    expect((await redeem(dynamic, await issueCode(dynamic, insider))).status).toBe(200);
+    const refused = await redeem(dynamic, await issueCode(dynamic, outsider));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_grant');
+  });
+});

@@ -42,6 +42,8 @@ export interface GrantDependencies extends TokenDependencies {
   readonly store: GrantStore;
   readonly users: UserDirectory;
   readonly environments: EnvironmentAccess;
+  /** Dynamic clients' users need this environment, whatever the client record says (spec 4.3). */
+  readonly dcrEnvironmentId?: string;
   /** Waits between re-reads after a lost race; injectable so tests need not wait. */
   readonly pause?: (ms: number) => Promise<void>;
 }

@@ -3,19 +3,22 @@
  * holds the client's environment (spec 8: re-checked on every rotation; issue 3). Both
  * reads are strongly consistent where it matters (the grant), so a revocation counts at once.
  */
+import { requiredEnvironment } from '../authorization-code';
 import { InvalidGrantError } from '../errors';
 import type { Client, User } from '../model';
 import type { EnvironmentAccess, UserDirectory } from './ports';
 
+/** The same environment rule as the authorization step: dynamic clients answer to DCR_ENVIRONMENT_ID. */
 export async function requireUserAccess(
   userId: string,
-  client: Pick<Client, 'environmentId'>,
-  deps: { readonly users: UserDirectory; readonly environments: EnvironmentAccess },
+  client: Client,
+  deps: { readonly users: UserDirectory; readonly environments: EnvironmentAccess; readonly dcrEnvironmentId?: string },
 ): Promise<User> {
-  const [user, allowed] = await Promise.all([deps.users.get(userId), deps.environments.hasAccess(userId, client.environmentId)]);
+  const environmentId = requiredEnvironment(client, deps.dcrEnvironmentId);
+  const [user, allowed] = await Promise.all([deps.users.get(userId), deps.environments.hasAccess(userId, environmentId)]);
   if (!user) throw new InvalidGrantError('The grant is no longer valid.', `user ${userId} no longer exists`);
   if (!allowed) {
-    throw new InvalidGrantError('The grant is no longer valid.', `user ${userId} lost access to environment ${client.environmentId}`);
+    throw new InvalidGrantError('The grant is no longer valid.', `user ${userId} lost access to environment ${environmentId}`);
   }
   return user;
 }
