@@ -33,6 +33,10 @@ export function presentedClient(authorization: string | undefined, form: Record<
       // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
       const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
       const secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+      // The form's bounds: a longer id cannot exist (metadata document URLs stop at 2000).
+      if (clientId.length === 0 || clientId.length > 2000 || secret.length > 512) {
+        throw new InvalidClientError('Client authentication failed.', 'Basic credentials out of bounds');
+      }
       if (form.client_id !== undefined && form.client_id !== clientId) {
         throw new InvalidRequestError('client_id does not match the authenticated client.');
       }

@@ -117,11 +117,11 @@ describe('environment grants (users_environments)', () => {
 });
 
 describe('scopes', () => {
-  it('creates a scope (RFC 6749 3.3 scope-token) and lists it; a second create is 409', async () => {
+  it('creates a scope (RFC 6749 3.3 scope-token), unpublished unless asked, and lists it; a second create is 409', async () => {
     const name = `files:read-${uniqueSuffix()}`;
     const result = await callAdmin(createScope, { token, method: 'POST', body: { name, description: 'Read files' } });
     expect(result.statusCode).toBe(201);
-    expect(jsonBody(result)).toEqual({ name, description: 'Read files', discoverable: true });
+    expect(jsonBody(result)).toEqual({ name, description: 'Read files', discoverable: false });
     const listed = jsonBody(await callAdmin(listScopes, { token })).items as { name: string }[];
     expect(listed.map((s) => s.name)).toContain(name);
     expect((await callAdmin(createScope, { token, method: 'POST', body: { name } })).statusCode).toBe(409);

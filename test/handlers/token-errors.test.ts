@@ -118,6 +118,12 @@ const rows: Row[] = [
     request: () => ({ fields: { grant_type: 'client_credentials', client_id: app.clientId } }),
   },
   {
+    name: 'invalid_client: a Basic client_id longer than any client can have (no DynamoDB key error)',
+    error: 'invalid_client',
+    status: 401,
+    request: (c) => ({ fields: codeFields(c), call: { headers: { Authorization: basic('a'.repeat(3000), 'secret') } } }),
+  },
+  {
     name: 'invalid_scope: a malformed scope (RFC 6749 3.3)',
     error: 'invalid_scope',
     status: 400,

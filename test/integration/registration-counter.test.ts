@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoRegistrationCounter } from '../../lambdas/adapters/dynamodb/registration-counter';
+import { clientNetwork, DynamoRegistrationCounter } from '../../lambdas/adapters/dynamodb/registration-counter';
 import { handler as pruneJob } from '../../lambdas/jobs/prune-registration-counters';
 import { getStorage } from '../../lambdas/runtime/storage';
 
@@ -33,5 +33,17 @@ describe('registration counters (spec 8: stored in the database, pruned by a dai
     expect(deleted).toBeGreaterThanOrEqual(1);
     expect(await get(now - day)).toBeUndefined();
     expect(await get(now)).toMatchObject({ count: 1 });
+  });
+});
+
+describe('what the registration cap counts', () => {
+  it.each([
+    ['203.0.113.9', '203.0.113.9'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
+    ['2001:DB8:0001:0002:ffff::1', '2001:db8:1:2::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ])('counts %s as %s (an IPv6 subscriber holds a whole /64)', (ip, network) => {
+    expect(clientNetwork(ip)).toBe(network);
   });
 });

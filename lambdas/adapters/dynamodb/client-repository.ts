@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
-import { isConditionFailure, live, withoutKeys } from './items';
+import { isConditionFailure, keyFits, live, withoutKeys } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
@@ -14,6 +14,7 @@ export class DynamoClientRepository {
 
   /** An unused dynamic client past its expiry is absent, even before TTL deletes it. */
   async get(clientId: string): Promise<Client | undefined> {
+    if (!keyFits(`CLIENT#${clientId}`)) return undefined;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }));
     const item = live(Item, this.nowEpoch());
     return item ? withoutKeys<Client>(item) : undefined;

@@ -13,6 +13,11 @@ export function digest(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
+/** DynamoDB refuses partition keys over 2048 bytes (ValidationException); such an id cannot be stored, so it is absent. */
+export function keyFits(partitionKey: string): boolean {
+  return Buffer.byteLength(partitionKey, 'utf8') <= 2048;
+}
+
 export function isConditionFailure(error: unknown): boolean {
   const name = (error as { name?: string }).name;
   return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';

@@ -1,6 +1,21 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isIP } from 'node:net';
 import { isConditionFailure } from './items';
 import { deleteQueried } from './pages';
+
+/**
+ * The unit the cap counts: an IPv4 address, or an IPv6 /64, which one subscriber usually
+ * holds whole (counting single IPv6 addresses would let them rotate past the cap).
+ */
+export function clientNetwork(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  if (right.some((part) => part.includes('.'))) return ip; // IPv4-mapped: rare at the edge; count as is
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const startOfNextDay = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), new Date(ms).getUTCDate() + 1);
@@ -23,6 +38,7 @@ export class DynamoRegistrationCounter {
   ) {}
 
   async hit(ip: string, nowMs: number, cap: number): Promise<CounterResult> {
+    const network = clientNetwork(ip);
     const today = day(nowMs);
     const resetAt = startOfNextDay(nowMs);
     const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
@@ -30,13 +46,13 @@ export class DynamoRegistrationCounter {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: `DCRRATE#${today}#${ip}`, sk: 'DCRRATE' },
+          Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
           UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
           ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
             ':day': `DCRRATE#${today}`,
-            ':ip': ip,
+            ':ip': network,
             ':ttl': Math.floor(resetAt / 1000) + 86_400,
             ':one': 1,
             ':cap': cap,

@@ -16,7 +16,8 @@ export class DynamoSessionStore {
   }
 
   async getSession(sessionId: string, nowEpoch: number): Promise<Session | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(sessionId) }));
+    // Strongly consistent: the browser follows the sign-in redirect at once.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(sessionId), ConsistentRead: true }));
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<Session>(item) : undefined;
   }

@@ -182,7 +182,8 @@ export class DynamoTokenStore {
   }
 
   async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti) }));
+    // Strongly consistent: a client may call us with a token right after receiving it.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti), ConsistentRead: true }));
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<IssuedToken>(item) : undefined;
   }

@@ -29,9 +29,14 @@ export class DynamoUserRepository {
     return Item ? withoutKeys<User>(Item) : undefined;
   }
 
+  /** Two reads either way, so the time of a sign-in does not tell whether the address exists. */
   async findByEmail(email: string): Promise<User | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: emailKey(email.toLowerCase()) }));
-    return Item ? this.get(String(Item.userId)) : undefined;
+    if (!Item) {
+      await this.get('usr_absent');
+      return undefined;
+    }
+    return this.get(String(Item.userId));
   }
 
   async create(user: User): Promise<void> {

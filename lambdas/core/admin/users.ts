@@ -63,7 +63,13 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
     ...(update.password !== undefined ? { passwordHash: await deps.hasher.hash(update.password) } : {}),
   };
   try {
-    return await deps.users.update(current, changes, isoNow(deps.clock));
+    const updated = await deps.users.update(current, changes, isoNow(deps.clock));
+    if (update.password !== undefined) {
+      // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
+      await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
+      await deps.sessions.deleteSessionsOf(id);
+    }
+    return updated;
   } catch (error) {
     if (error instanceof ConflictError) {
       throw new ConflictRequestError('The user was changed by another request, or the email was just taken; read it again and retry.');

@@ -11,7 +11,8 @@ const schema = z.strictObject({
   name: scopeName,
   description: z._default(z.string().check(z.trim(), z.maxLength(500)), ''),
   /** Listed in discovery `scopes_supported`. */
-  discoverable: z._default(z.boolean(), true),
+  // Opt-in: a discoverable scope is advertised and offered to self-registered clients.
+  discoverable: z._default(z.boolean(), false),
 });
 
 export const handler = adminHandler(async (event) => {
