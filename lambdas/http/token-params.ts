@@ -10,13 +10,15 @@ const required = (max: number) => z.string().check(z.minLength(1), z.maxLength(m
 /** Optional; an empty value counts as absent (parseScope and parseResource treat it so). */
 const optional = (max: number) => z.optional(z.string().check(z.maxLength(max)));
 
-const clientFields = { client_id: z.optional(required(256)), client_secret: z.optional(required(512)) };
+// client_id: metadata document URLs (Client ID Metadata Documents) run to 2000 characters.
+const clientFields = { client_id: z.optional(required(2000)), client_secret: z.optional(required(512)) };
 
 export const tokenRequestParams = z.object({ grant_type: required(128), ...clientFields });
 
 export const authorizationCodeParams = z.object({
   code: required(512),
-  redirect_uri: required(2048),
+  // Optional for a client with one registered URI, which the authorization request could omit too.
+  redirect_uri: optional(2048),
   code_verifier: required(256),
   resource: optional(2048),
 });

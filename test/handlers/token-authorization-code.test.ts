@@ -218,3 +218,21 @@ describe('spec 4.3 and 8: dynamic clients answer to DCR_ENVIRONMENT_ID at author
     expect(refused.body.error).toBe('invalid_grant');
   });
 });
+
+describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
+  it('may be omitted by a client with a single registered URI, and the code still redeems', async () => {
+    const code = await issueCode(app.client, user);
+    const { status } = await postToken({ grant_type: 'authorization_code', client_id: app.client.clientId, code: code.code, code_verifier: code.verifier });
+    expect(status).toBe(200);
+  });
+
+  it('must be sent by a client with several registered URIs: omitted, the code does not hold', async () => {
+    const { client } = await createClient({ environmentId });
+    const twoUris = { ...client, clientId: `${client.clientId}x`, redirectUris: [redirectUri, 'https://app.example.test/second'] };
+    await getOAuth().clientRepository.create(twoUris);
+    const code = await issueCode(twoUris, user);
+    const answer = await postToken({ grant_type: 'authorization_code', client_id: twoUris.clientId, code: code.code, code_verifier: code.verifier });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid_grant');
+  });
+});

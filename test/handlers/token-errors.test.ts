@@ -57,7 +57,6 @@ const json = { 'Content-Type': 'application/json' };
 const rows: Row[] = [
   { name: 'invalid_request: no grant_type', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'grant_type') }) },
   { name: 'invalid_request: no code', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'code') }) },
-  { name: 'invalid_request: no redirect_uri', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'redirect_uri') }) },
   { name: 'invalid_request: no code_verifier', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'code_verifier') }) },
   {
     name: 'invalid_request: a repeated parameter (RFC 6749 3.2)',

@@ -20,7 +20,8 @@ import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
 export interface CodeGrantRequest {
   readonly code: string;
-  readonly redirectUri: string;
+  /** May be omitted when the client registered exactly one redirect URI (and so could omit it at authorization). */
+  readonly redirectUri?: string;
   readonly codeVerifier: string;
   readonly resource?: string;
 }
@@ -45,8 +46,11 @@ async function refuseReuse(found: AuthorizationCode, nowEpoch: number, deps: Gra
 
 function checkBinding(found: AuthorizationCode, client: Client, request: CodeGrantRequest): void {
   if (found.clientId !== client.clientId) throw invalidCode(`code issued to client ${found.clientId}`);
-  // OAuth 2.1 4.1.3: exact match with the authorization request's redirect_uri.
-  if (found.redirectUri !== request.redirectUri) throw invalidCode('redirect_uri differs from the authorization request');
+  // OAuth 2.1 4.1.3: exact match with the authorization request's redirect_uri. Omitting it is
+  // allowed only where no other URI exists to confuse it with (a single registered one).
+  const sole = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+  const presented = request.redirectUri || sole;
+  if (found.redirectUri !== presented) throw invalidCode('redirect_uri differs from the authorization request');
   if (!verifyPkce(request.codeVerifier, found.codeChallenge)) throw invalidCode('PKCE verification failed');
 }
 
