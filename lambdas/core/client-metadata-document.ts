@@ -77,7 +77,8 @@ export function cacheSeconds(cacheControl: string | undefined): number {
 }
 
 export interface MetadataDocumentResolution {
-  readonly stored: (url: string) => Promise<Client | undefined>;
+  /** 'blocked': an admin deleted the client; the document must not bring it back. */
+  readonly stored: (url: string) => Promise<Client | 'blocked' | undefined>;
   readonly save: (client: Client) => Promise<void>;
   readonly fetch: (url: string) => Promise<{ body: unknown; cacheControl?: string }>;
   readonly catalog: () => Promise<readonly ScopeDefinition[]>;
@@ -94,6 +95,7 @@ export interface MetadataDocumentResolution {
  */
 export async function resolveMetadataDocumentClient(url: string, deps: MetadataDocumentResolution): Promise<Client | undefined> {
   const stored = await deps.stored(url);
+  if (stored === 'blocked') return undefined;
   if (stored && (stored.metadataDocumentRefreshAfterEpoch ?? 0) > deps.nowEpoch) return stored;
   try {
     const fetched = await deps.fetch(url);

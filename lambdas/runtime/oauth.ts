@@ -54,7 +54,7 @@ function clientResolver(clientRepository: DynamoClientRepository): (clientId: st
   return (clientId) => {
     if (!config.clientIdMetadataDocuments || !isMetadataDocumentUrl(clientId, config.localMode)) return clientRepository.get(clientId);
     return resolveMetadataDocumentClient(clientId, {
-      stored: (url) => clientRepository.get(url),
+      stored: (url) => clientRepository.getMetadataDocumentClient(url),
       save: (client) => clientRepository.saveMetadataDocumentClient(client),
       fetch: async (url) => (await import('../adapters/metadata-document-fetcher')).fetchMetadataDocument(url, config.localMode),
       catalog: () => getStorage().scopes(),

@@ -101,3 +101,26 @@ describe('Client ID Metadata Documents', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 });
+
+describe('deleting a metadata-document client', () => {
+  it('blocks it: the document, still served, does not bring it back', async () => {
+    const clientId = `${documentBase}/good/client.json`;
+    const first = await fetch(authorizeUrl(clientId, pkcePair().challenge), { headers: { accept: 'text/html' } });
+    expect(first.status).toBe(200);
+    const { clientId: adminId, clientSecret } = app.bootstrap.adminClient;
+    const token = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${adminId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&scope=admin',
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const deleted = await fetch(`${app.url}/api/admin/clients/${encodeURIComponent(clientId)}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(deleted.status).toBe(204);
+    // The 30-second client cache of this process is the only delay; read the store directly.
+    expect(await getOAuth().clientRepository.getMetadataDocumentClient(clientId)).toBe('blocked');
+    expect(await getOAuth().clientRepository.get(clientId)).toBeUndefined();
+  });
+});

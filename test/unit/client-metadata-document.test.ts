@@ -1,4 +1,4 @@
-import { cacheSeconds, clientFromMetadataDocument, isMetadataDocumentUrl } from '../../lambdas/core/client-metadata-document';
+import { cacheSeconds, clientFromMetadataDocument, isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../../lambdas/core/client-metadata-document';
 import { InvalidClientMetadataError } from '../../lambdas/core/errors';
 
 const catalog = ['openid', 'profile'].map((name) => ({ name, description: '', discoverable: true }));
@@ -47,5 +47,38 @@ describe('client ID metadata documents', () => {
     expect(cacheSeconds('public, max-age=3600')).toBe(3600);
     expect(cacheSeconds('max-age=5')).toBe(300);
     expect(cacheSeconds('max-age=9999999')).toBe(86_400);
+  });
+});
+
+describe('resolving a metadata-document client', () => {
+  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const document = { client_id: url, redirect_uris: ['https://app.example.com/cb'] };
+  const deps = (stored: Awaited<ReturnType<Parameters<typeof resolveMetadataDocumentClient>[1]['stored']>>) => {
+    const calls = { fetched: 0, saved: 0 };
+    return {
+      calls,
+      deps: {
+        stored: async () => stored,
+        save: async () => void calls.saved++,
+        fetch: async () => (calls.fetched++, { body: document, cacheControl: 'max-age=600' }),
+        catalog: async () => catalog,
+        environmentId: 'env_dcr',
+        nowEpoch: 1_000_000,
+        log,
+      },
+    };
+  };
+
+  it('fetches, validates and stores an unknown one, trusted for its max-age', async () => {
+    const { calls, deps: d } = deps(undefined);
+    const client = await resolveMetadataDocumentClient(url, d);
+    expect(client).toMatchObject({ clientId: url, metadataDocumentRefreshAfterEpoch: 1_000_600 });
+    expect(calls).toEqual({ fetched: 1, saved: 1 });
+  });
+
+  it('never fetches a client an admin deleted (blocked)', async () => {
+    const { calls, deps: d } = deps('blocked');
+    expect(await resolveMetadataDocumentClient(url, d)).toBeUndefined();
+    expect(calls.fetched).toBe(0);
   });
 });

@@ -17,6 +17,15 @@ export class DynamoClientRepository {
     if (!keyFits(`CLIENT#${clientId}`)) return undefined;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }));
     const item = live(Item, this.nowEpoch());
+    return item && !item.blocked ? withoutKeys<Client>(item) : undefined;
+  }
+
+  /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */
+  async getMetadataDocumentClient(url: string): Promise<Client | 'blocked' | undefined> {
+    if (!keyFits(`CLIENT#${url}`)) return undefined;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${url}`, sk: 'CLIENT' } }));
+    if (Item?.blocked) return 'blocked';
+    const item = live(Item, this.nowEpoch());
     return item ? withoutKeys<Client>(item) : undefined;
   }
 
@@ -162,10 +171,22 @@ export class DynamoClientRepository {
   }
 
 
+  /**
+   * Deletes a client. A client named by a metadata document URL is replaced by a tombstone
+   * instead: its document would otherwise recreate it on the next request.
+   */
   async delete(clientId: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' }, ReturnValues: 'ALL_OLD' }),
-    );
-    return Attributes !== undefined;
+    const Key = { pk: `CLIENT#${clientId}`, sk: 'CLIENT' };
+    if (!keyFits(Key.pk)) return false;
+    const { Attributes } = /^https?:\/\//.test(clientId)
+      ? await this.db.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { ...Key, clientId, blocked: true, blockedAt: new Date(this.nowEpoch() * 1000).toISOString() },
+            ReturnValues: 'ALL_OLD',
+          }),
+        )
+      : await this.db.send(new DeleteCommand({ TableName: this.table, Key, ReturnValues: 'ALL_OLD' }));
+    return Attributes !== undefined && !Attributes.blocked;
   }
 }
