@@ -16,7 +16,7 @@ import { median, runLoad, type LoadResult } from './load';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 
-function start(command: string, args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
+export function start(command: string, args: string[], env: Record<string, string>, readyText: string): Promise<ChildProcess> {
   const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -35,7 +35,7 @@ function start(command: string, args: string[], env: Record<string, string>, rea
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGINT');

@@ -16,6 +16,13 @@ export interface LoadOptions {
   readonly body?: string;
   readonly connections?: number;
   readonly seconds: number;
+  /** Stop after this many requests instead (or before `seconds` run out). */
+  readonly amount?: number;
+  /**
+   * Headers for each request, given the connection's context object (kept per
+   * connection): lets a run present a different credential per request or per connection.
+   */
+  readonly headersFor?: (context: Record<string, unknown>) => Record<string, string>;
 }
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -30,6 +37,19 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         body: options.body,
         connections: options.connections ?? 10,
         duration: options.seconds,
+        ...(options.amount !== undefined ? { amount: options.amount } : {}),
+        ...(options.headersFor
+          ? {
+              requests: [
+                {
+                  setupRequest: (request: autocannon.Request, context: object) => ({
+                    ...request,
+                    headers: { ...options.headers, ...options.headersFor!(context as Record<string, unknown>) },
+                  }),
+                },
+              ],
+            }
+          : {}),
       },
       (error, result) => {
         if (error) return reject(error);

@@ -2,12 +2,14 @@
  * `npm run bench`: measurements, not tests. `npm run bench -- <section> ...` runs only the
  * named sections. Load runs target this machine only and end by themselves.
  */
+import { apiKeysBench } from './api-keys';
 import { clientCredentialsBench } from './client-credentials';
 import { coldStartBench } from './cold-start';
 
 const sections: Record<string, () => Promise<string>> = {
   'cold-start': coldStartBench,
   'client-credentials': clientCredentialsBench,
+  'api-keys': apiKeysBench,
 };
 
 async function main(): Promise<void> {

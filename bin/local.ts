@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     `  discovery  ${app.url}/.well-known/oauth-authorization-server`,
     `  JWKS       ${app.url}/jwks.json`,
     inMemory ? '  data       in memory (discarded on exit)' : `  data       ${app.dataDir}`,
+    `  mail       ${app.outboxDir} (one JSON file per message)`,
   ];
   if (app.firstStart) {
     lines.push(

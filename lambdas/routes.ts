@@ -199,6 +199,24 @@ export const routes: readonly Route[] = [
     hashes: true,
     edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
   },
+  // API-key exchange (spec 4.5): not an OAuth grant, so apart from /api/token. It writes
+  // main (the key's lastUsedAt), ephemeral (the token record) and activity in one transaction.
+  {
+    name: 'ApiKeyToken',
+    method: 'POST',
+    path: endpointPaths.apiKeyToken,
+    handler: 'api-key-token',
+    auth: 'api-key',
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
+    signs: true,
+    hashes: true,
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'spec 8: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
+    },
+  },
   {
     name: 'Introspect',
     method: 'POST',
@@ -258,6 +276,20 @@ export const routes: readonly Route[] = [
   admin('AdminGetClient', 'GET', '/api/admin/clients/{client_id}', 'clients-get'),
   admin('AdminUpdateClient', 'PATCH', '/api/admin/clients/{client_id}', 'clients-update'),
   admin('AdminDeleteClient', 'DELETE', '/api/admin/clients/{client_id}', 'clients-delete'),
+  // API keys (spec 4.6 to 4.8): admin or self-service callers. Bearer checks read main and
+  // ephemeral; create hashes the secret and mails self-service users; create and revoke
+  // write the audit entry (activity) with the key change.
+  admin('AdminCreateApiKey', 'POST', '/api/admin/clients/{client_id}/api-keys', 'api-keys-create', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    hashes: true,
+    sendsMail: true,
+  }),
+  admin('AdminListApiKeys', 'GET', '/api/admin/clients/{client_id}/api-keys', 'api-keys-list', {
+    tables: { main: 'read', ephemeral: 'read' },
+  }),
+  admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+  }),
 ];
 
 /** A function run on a schedule (EventBridge in AWS); not reachable over HTTP. */

@@ -12,4 +12,13 @@ export const lifetimes = {
   session: 12 * 3600,
   /** Activity and audit rows are kept this long, then TTL removes them. */
   activityRetention: 90 * 24 * 3600,
+  /** Spec 2.6 and 8: a key-minted access token lives exactly this long, never refreshed. */
+  apiKeyToken: 3600,
+  /** Admin audit rows (api_key.create / api_key.revoke) are kept this long. */
+  auditRetention: 365 * 24 * 3600,
+  /**
+   * A revoked or expired API key record is removed by TTL this long after it ended: longer
+   * than the audit and activity retention, so every row naming a key still resolves to it.
+   */
+  apiKeyRetention: 400 * 24 * 3600,
 } as const;

@@ -109,3 +109,47 @@ export interface IssuedToken {
   readonly apiKeyId?: string;
   readonly expiresAtEpoch: number;
 }
+
+/** Who created an API key (spec 2.4 "created by"): an admin caller or the bound user itself. */
+export type ApiKeyCreator =
+  | { readonly kind: 'admin-client'; readonly clientId: string }
+  | { readonly kind: 'admin-user'; readonly userId: string }
+  | { readonly kind: 'user'; readonly userId: string };
+
+/**
+ * A long-lived API key (spec 2.4). The secret exists only as `secretHash` (Argon2id PHC);
+ * revocation is a soft delete, so the record outlives it and audit rows keep resolving.
+ */
+export interface ApiKey {
+  /** 8 random bytes, hex: the handle of the admin API, safe to display and log. */
+  readonly keyId: string;
+  readonly clientId: string;
+  /** Mandatory: the `sub` of every token the key mints. */
+  readonly userId: string;
+  readonly name?: string;
+  /** Snapshot of the client's scopes at creation (spec 2.5), only ever narrowed afterwards. */
+  readonly scopes: readonly string[];
+  readonly secretHash: string;
+  readonly createdAt: string;
+  readonly createdBy: ApiKeyCreator;
+  /** ISO 8601, UTC (`toISOString` form, so stored values compare as strings). */
+  readonly expiresAt?: string;
+  readonly revokedAt?: string;
+  readonly lastUsedAt?: string;
+}
+
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+/** An admin audit log entry (spec 2.7, 6): written in the same transaction as the key change. */
+export interface AuditEntry {
+  readonly type: 'api_key.create' | 'api_key.revoke';
+  readonly clientId: string;
+  readonly keyId: string;
+  readonly userId: string;
+  /** The key's scopes (create); never the secret or its hash. */
+  readonly scopes?: readonly string[];
+  readonly actor: ApiKeyCreator;
+  /** Why a revocation happened when it was not a DELETE (an undeliverable notification). */
+  readonly reason?: string;
+  readonly at: string;
+}

@@ -49,3 +49,15 @@ export interface TokenSigner {
   readonly kid: string;
   sign(claims: Record<string, unknown>, options: { expiresIn: number; type?: string; issuedAt: number }): Promise<string>;
 }
+
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  /** Plain text. Never a secret: mail is stored and forwarded by many hands. */
+  readonly text: string;
+}
+
+/** Outbound mail (SES in AWS, an outbox folder locally). Rejects when the mail was not accepted. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}

@@ -4,14 +4,13 @@
  * row (spec 2.7): inside the issuance write on success, alone here on failure.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { OAuthError } from '../core/errors';
 import { TokenRequestActivity } from '../core/grants/activity';
 import { authorizationCodeGrant } from '../core/grants/authorization-code';
 import { clientCredentialsGrant } from '../core/grants/client-credentials';
 import { assertClientMayUse, parseGrantType } from '../core/grants/grant-type';
 import { refreshTokenGrant } from '../core/grants/refresh-token';
 import type { TokenResponse } from '../core/grants/response';
-import type { Logger } from '../core/ports';
+import { recordFailure } from '../http/activity-log';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';
 import { httpHandler } from '../http/handler';
@@ -59,16 +58,6 @@ async function keepDynamicClient(clientId: string): Promise<void> {
   } catch (error) {
     // The tokens are issued; a later redemption retries this.
     getRuntime().log.warn('dynamic client expiry not cleared', { clientId, cause: error });
-  }
-}
-
-/** The failure's real reason goes to the activity log; a failed log write must not hide the failure. */
-async function recordFailure(activity: TokenRequestActivity, error: unknown, log: Logger): Promise<void> {
-  const reason = error instanceof OAuthError ? `${error.code}: ${error.reason}` : `server_error: ${(error as Error)?.name ?? 'unknown'}`;
-  try {
-    await getOAuth().tokens.recordActivity(activity.row(false, reason));
-  } catch (writeError) {
-    log.error('activity row not written', { cause: writeError });
   }
 }
 

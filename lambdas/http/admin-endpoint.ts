@@ -18,6 +18,18 @@ export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
   return httpHandler(async (event, runtime) => endpoint(event, runtime, await requireAdmin(event)));
 }
 
+/**
+ * The API-key routes (spec 4.6 to 4.8, 5): besides admin callers, a self-service caller
+ * whose token was issued by the client of the path. Its refusal is the same as any other
+ * non-admin token's (lambdas/http/admin-auth.ts).
+ */
+export function clientKeysHandler(endpoint: AdminEndpoint): LambdaHandler {
+  return httpHandler(async (event, runtime) => {
+    const selfServiceClientId = event.pathParameters?.client_id;
+    return endpoint(event, runtime, await requireAdmin(event, selfServiceClientId ? { selfServiceClientId } : {}));
+  });
+}
+
 /** A `{name}` segment of the route; API Gateway always supplies it, a direct call may not. */
 export function pathParameter(event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string {
   const value = event.pathParameters?.[name];

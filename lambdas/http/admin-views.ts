@@ -2,7 +2,8 @@
  * The admin API's wire shapes: snake_case, built field by field so that nothing stored
  * (a password or secret hash, a storage key) can reach a response by accident.
  */
-import type { Client, Environment, User } from '../core/model';
+import { keyStatus } from '../core/api-keys/status';
+import type { ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
 import type { ScopeDefinition } from '../core/ports';
 
@@ -43,6 +44,24 @@ export const clientView = (client: Client) => ({
   admin: client.admin,
   test: client.test,
   created_at: client.createdAt,
+});
+
+const creatorView = (creator: ApiKeyCreator) =>
+  creator.kind === 'admin-client' ? { type: creator.kind, client_id: creator.clientId } : { type: creator.kind, user_id: creator.userId };
+
+/** Never the secret nor its hash: those are in the create response once (the secret) or nowhere. */
+export const apiKeyView = (key: ApiKey, nowMs: number) => ({
+  key_id: key.keyId,
+  client_id: key.clientId,
+  user_id: key.userId,
+  name: key.name ?? null,
+  scopes: key.scopes,
+  status: keyStatus(key, nowMs),
+  created_at: key.createdAt,
+  created_by: creatorView(key.createdBy),
+  expires_at: key.expiresAt ?? null,
+  revoked_at: key.revokedAt ?? null,
+  last_used_at: key.lastUsedAt ?? null,
 });
 
 export function pageView<T, V>(page: Page<T>, view: (item: T) => V): { items: V[]; next_cursor?: string } {

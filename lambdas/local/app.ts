@@ -39,6 +39,8 @@ export interface BootstrapFile extends SeededCredentials {
 export interface LocalApp {
   readonly url: string;
   readonly dataDir: string;
+  /** Where notification mail is written, one JSON file per message. */
+  readonly outboxDir: string;
   readonly bootstrapFile: string;
   readonly bootstrap: BootstrapFile;
   /** True when this start seeded the data (credentials are new). */
@@ -138,6 +140,8 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: options.env.AWS_REGION ?? 'us-east-1',
       SIGNING_KEY_FILE: signingKeyFile,
+      // Mail is written here as files instead of going through SES (lambdas/runtime/mail.ts).
+      MAIL_OUTBOX_DIR: options.env.MAIL_OUTBOX_DIR ?? join(dataDir, 'outbox'),
     };
     loadConfig(env); // throws ConfigError naming each bad variable
     Object.assign(process.env, env);
@@ -146,6 +150,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     return {
       url: running.url,
       dataDir,
+      outboxDir: env.MAIL_OUTBOX_DIR!,
       bootstrapFile,
       bootstrap: bootstrap!,
       firstStart,

@@ -6,6 +6,7 @@
 import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
 import { adminScope } from '../bootstrap/seed';
 import type { AdminDependencies } from '../core/admin/ports';
+import { getApiKeyStore } from './api-keys';
 import { getRuntime, perContainer } from './base';
 import { getOAuth } from './oauth';
 import { getStorage } from './storage';
@@ -27,6 +28,7 @@ export const getAdmin = perContainer((): AdminDependencies => {
     clientIdPrefix: config.clientIdPrefix,
     adminScope,
     dcrEnvironmentId: config.dcr.environmentId,
-    // apiKeys: issue 5 wires the API-key hooks here.
+    // Spec 2.5 rule 3 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
+    apiKeys: getApiKeyStore(),
   };
 });

@@ -1,6 +1,6 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
-import { withoutKeys } from './items';
+import { live, withoutKeys } from './items';
 
 export interface Page<T> {
   readonly items: T[];
@@ -19,19 +19,10 @@ export async function queryIndexPage<T>(
   gsi1pk: string,
   limit: number,
   cursor?: string,
+  /** When given, items whose `ttl` has passed are left out (TTL deletes late). */
+  nowEpoch?: number,
 ): Promise<Page<T>> {
-  let start: Record<string, unknown> | undefined;
-  if (cursor) {
-    try {
-      start = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    } catch {
-      start = undefined;
-    }
-    const keys = start ? Object.keys(start).sort().join(',') : '';
-    if (!start || start.gsi1pk !== gsi1pk || keys !== 'gsi1pk,gsi1sk,pk,sk' || !Object.values(start).every((v) => typeof v === 'string')) {
-      throw new InvalidRequestError('The cursor is not valid for this list.');
-    }
-  }
+  const start = decodeCursor(cursor, 'gsi1pk,gsi1sk,pk,sk', (key) => key.gsi1pk === gsi1pk);
   const page = await db.send(
     new QueryCommand({
       TableName: table,
@@ -43,10 +34,57 @@ export async function queryIndexPage<T>(
     }),
   );
   const last = page.LastEvaluatedKey;
+  const items = (page.Items ?? []).filter((item) => nowEpoch === undefined || live(item, nowEpoch) !== undefined);
   return {
-    items: (page.Items ?? []).map((item) => withoutKeys<T>(item)),
+    items: items.map((item) => withoutKeys<T>(item)),
     ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}),
   };
+}
+
+/** The exclusive start key of an opaque cursor; one with other keys or from another list is invalid_request. */
+function decodeCursor(
+  cursor: string | undefined,
+  keyNames: string,
+  belongs: (key: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
+  if (!cursor) return undefined;
+  let start: Record<string, unknown> | undefined;
+  try {
+    start = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    start = undefined;
+  }
+  const keys = start && typeof start === 'object' ? Object.keys(start).sort().join(',') : '';
+  if (!start || keys !== keyNames || !Object.values(start).every((v) => typeof v === 'string') || !belongs(start)) {
+    throw new InvalidRequestError('The cursor is not valid for this list.');
+  }
+  return start;
+}
+
+/**
+ * One page of the base table: items of partition `pk` whose sort key begins with
+ * `skPrefix`, raw (with their keys), and the cursor of the next page.
+ */
+export async function queryPartitionPage(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+  skPrefix: string,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Record<string, unknown>>> {
+  const start = decodeCursor(cursor, 'pk,sk', (key) => key.pk === pk && String(key.sk).startsWith(skPrefix));
+  const page = await db.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      Limit: limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  const last = page.LastEvaluatedKey;
+  return { items: page.Items ?? [], ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}) };
 }
 
 /** Every page of a query, one array of items at a time (a single Query stops at 1 MB). */

@@ -10,6 +10,8 @@ export class TokenRequestActivity {
   clientId?: string;
   environmentId?: string;
   userId?: string;
+  /** The presented API key's id (key exchanges), known or not: the activity log names it. */
+  apiKeyId?: string;
 
   constructor(
     private readonly ip: string,
@@ -30,6 +32,7 @@ export class TokenRequestActivity {
       ...(this.clientId ? { clientId: this.clientId } : {}),
       ...(this.environmentId ? { environmentId: this.environmentId } : {}),
       ...(this.userId ? { userId: this.userId } : {}),
+      ...(this.apiKeyId ? { apiKeyId: this.apiKeyId } : {}),
       ip: this.ip,
       success,
       ...(reason ? { reason } : {}),

@@ -1,0 +1,182 @@
+/**
+ * API-key exchanges under load against `npm start` (HASH_METHOD=argon2id, DynamoDB Local):
+ *  - first exchanges: every request presents a key this server has never verified, so
+ *    each pays one Argon2id verification;
+ *  - repeat exchanges: keys already verified in this process, served by the verified-key
+ *    cache (the key record is still read, and each success is one transaction that stamps
+ *    lastUsedAt and writes the token record and activity row);
+ *  - client_credentials against the same server, in alternating rounds, for the ratio;
+ *  - the Argon2id parameters and one verification's time in this process;
+ *  - the median time of unknown-id, revoked and wrong-secret failures, side by side.
+ */
+import argon2 from 'argon2';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashPolicies } from '../lambdas/adapters/argon2-hasher';
+import { freePort } from '../lambdas/local/dynamodb-local';
+import type { BootstrapFile } from '../lambdas/local/app';
+import { projectRoot } from '../lib/bundling';
+import { start, stop } from './client-credentials';
+import { median, runLoad, type LoadResult } from './load';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const firstExchanges = Number(process.env.BENCH_FIRST_KEYS ?? 300);
+const repeatKeys = 10;
+const failureSamples = 40;
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+async function json(url: string, init: RequestInit): Promise<Record<string, unknown>> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Runs `task` over `items` with at most `width` in flight. */
+async function pool<T, R>(items: readonly T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+function argon2Timing(): Promise<number> {
+  return (async () => {
+    const policy = hashPolicies.argon2id;
+    const hash = await argon2.hash(randomBytes(32).toString('base64url'), { type: argon2.argon2id, ...policy });
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const started = performance.now();
+      await argon2.verify(hash, 'not-the-secret');
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  })();
+}
+
+const row = (label: string, r: { rps: number; p50: number; p99: number; failures: number }) =>
+  `${label.padEnd(34)}${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ${r.failures}`;
+
+const summarize = (results: LoadResult[]) => ({
+  rps: median(results.map((r) => r.requestsPerSecond)),
+  p50: median(results.map((r) => r.p50Ms)),
+  p99: median(results.map((r) => r.p99Ms)),
+  failures: results.reduce((n, r) => n + r.non2xx + r.errors, 0),
+});
+
+export async function apiKeysBench(): Promise<string> {
+  const oneVerification = await argon2Timing();
+  const dataDir = await mkdtemp(join(tmpdir(), 'authz-bench-keys-'));
+  const port = await freePort();
+  const server = await start(
+    join(projectRoot, 'node_modules', '.bin', 'tsx'),
+    ['bin/local.ts'],
+    { PORT: String(port), DATA_DIR: dataDir, HASH_METHOD: 'argon2id', LOG_LEVEL: 'warn' },
+    'Press Ctrl-C',
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapFile;
+    const { clientId: adminId, clientSecret: adminSecret } = bootstrap.adminClient;
+    const ccHeaders = { authorization: basic(adminId, adminSecret), 'content-type': 'application/x-www-form-urlencoded' };
+    const admin = String(
+      (await json(`${base}/api/token`, { method: 'POST', headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' })).access_token,
+    );
+    const adminHeaders = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
+    const client = await json(`${base}/api/admin/clients`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ type: 'confidential', name: 'Bench', environment_id: bootstrap.environments.defaultId, scopes: ['email', 'profile'] }),
+    });
+    const user = await json(`${base}/api/admin/users`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'Bench', email: `bench-${Date.now()}@example.test` }) });
+    const keysUrl = `${base}/api/admin/clients/${String(client.client_id)}/api-keys`;
+    const createKey = async () => json(keysUrl, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ userId: user.id }) });
+
+    const fresh = (await pool(Array.from({ length: firstExchanges }), 4, createKey)).map((k) => String(k.api_key));
+    const repeat = (await pool(Array.from({ length: repeatKeys }), 4, createKey)).map((k) => String(k.api_key));
+    const exchangeUrl = `${base}/api/token/api-key`;
+    for (const key of repeat) await json(exchangeUrl, { method: 'POST', headers: { authorization: `Bearer ${key}` } }); // verified once: cached
+
+    // First exchanges: one new key per request, so each pays Argon2id.
+    let nextFresh = 0;
+    const first = await runLoad({
+      url: exchangeUrl,
+      seconds: 120,
+      amount: fresh.length,
+      headersFor: () => ({ authorization: `Bearer ${fresh[nextFresh++ % fresh.length]}` }),
+    });
+
+    // Repeat exchanges, one cached key per connection, alternating with client_credentials.
+    let nextRepeat = 0;
+    const repeatTarget = {
+      url: exchangeUrl,
+      headersFor: (context: Record<string, unknown>) => ({ authorization: `Bearer ${(context.key ??= repeat[nextRepeat++ % repeat.length]) as string}` }),
+    };
+    const oneKey = { url: exchangeUrl, headers: { authorization: `Bearer ${repeat[0]}` } };
+    const cc = { url: `${base}/api/token`, headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' };
+    await runLoad({ ...repeatTarget, seconds: 2 });
+    await runLoad({ ...cc, seconds: 2 });
+    const results: Record<'repeat' | 'oneKey' | 'cc', LoadResult[]> = { repeat: [], oneKey: [], cc: [] };
+    for (let round = 0; round < rounds; round++) {
+      results.repeat.push(await runLoad({ ...repeatTarget, seconds }));
+      results.cc.push(await runLoad({ ...cc, seconds }));
+      results.oneKey.push(await runLoad({ ...oneKey, seconds }));
+    }
+
+    // Failures, one at a time, interleaved so they see the same machine state.
+    const revokedKey = fresh[0]!;
+    const revokedId = /^tgk_([0-9a-f]{16})_/.exec(revokedKey)![1];
+    await json(`${keysUrl}/${revokedId}`, { method: 'DELETE', headers: adminHeaders });
+    // An active key's id with another key's secret (`tgk_` + 16 hex + `_` is 21 characters).
+    const wrongSecret = `${fresh[2]!.slice(0, 21)}${fresh[1]!.slice(21)}`;
+    const unknownId = `tgk_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+    const failures = { 'unknown id': unknownId, revoked: revokedKey, 'wrong secret': wrongSecret };
+    const times: Record<string, number[]> = { 'unknown id': [], revoked: [], 'wrong secret': [] };
+    const bodies = new Set<string>();
+    for (let i = 0; i < failureSamples; i++) {
+      for (const [name, key] of Object.entries(failures)) {
+        const started = performance.now();
+        const response = await fetch(exchangeUrl, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+        bodies.add(`${response.status} ${await response.text()}`);
+        times[name]!.push(performance.now() - started);
+      }
+    }
+
+    const firstSummary = { rps: first.requestsPerSecond, p50: first.p50Ms, p99: first.p99Ms, failures: first.non2xx + first.errors };
+    const repeatSummary = summarize(results.repeat);
+    const ccSummary = summarize(results.cc);
+    const policy = hashPolicies.argon2id;
+    return [
+      `API-key exchange, 10 connections; first: ${fresh.length} never-verified keys; repeat: ${repeatKeys} cached keys (one per connection),`,
+      `${rounds} rounds of ${seconds} s alternating with client_credentials on the same server (medians)`,
+      '',
+      `                                   req/s    p50 ms  p99 ms  failed`,
+      row('first exchange (Argon2id)', firstSummary),
+      row('repeat exchange (cached)', repeatSummary),
+      row('repeat exchange, one key x10 conn', summarize(results.oneKey)),
+      row('client_credentials (same run)', ccSummary),
+      '',
+      `ratio repeat / client_credentials: ${(repeatSummary.rps / ccSummary.rps).toFixed(2)}  (target >= 0.80)`,
+      '',
+      `Argon2id (HASH_METHOD=argon2id): m=${policy.memoryCost} KiB, t=${policy.timeCost}, p=${policy.parallelism}; one verification ${oneVerification.toFixed(1)} ms (median of 15, bench process)`,
+      '',
+      `failure latency, sequential, median of ${failureSamples} each (ms):`,
+      ...Object.entries(times).map(([name, values]) => `  ${name.padEnd(14)}${median(values).toFixed(1).padStart(7)}`),
+      `distinct failure responses (status + body): ${bodies.size}`,
+    ].join('\n');
+  } finally {
+    await stop(server);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

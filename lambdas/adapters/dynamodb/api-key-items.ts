@@ -1,0 +1,50 @@
+/**
+ * API key items (docs/storage-schema.md). The key record lives in the main table under its
+ * key id (the exchange knows nothing else), listed per client through gsi1; a small index
+ * item in the bound user's partition lists a user's keys (self-service) and finds them
+ * when the user is deleted. Audit entries go to the activity table.
+ */
+import { lifetimes } from '../../core/lifetimes';
+import type { ApiKey, AuditEntry } from '../../core/model';
+
+export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
+export const clientKeysPartition = (clientId: string) => `CLIENT#${clientId}#APIKEYS`;
+/** Sort-key prefix of a user's keys, optionally of one client. */
+export const userKeysPrefix = (clientId?: string) => (clientId === undefined ? 'APIKEY#' : `APIKEY#${clientId}#`);
+export const userKeyIndexKey = (key: Pick<ApiKey, 'userId' | 'clientId' | 'createdAt' | 'keyId'>) => ({
+  pk: `USER#${key.userId}`,
+  sk: `${userKeysPrefix(key.clientId)}${key.createdAt}#${key.keyId}`,
+});
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * Retention: a key ends when it expires or is revoked, whichever is first; TTL removes it
+ * `apiKeyRetention` (400 days) later, after every audit and activity row naming it is gone.
+ * An active key without expiry has no TTL.
+ */
+export function apiKeyTtl(key: Pick<ApiKey, 'expiresAt' | 'revokedAt'>): number | undefined {
+  const ends = [key.expiresAt, key.revokedAt].filter((t): t is string => t !== undefined).map(epoch);
+  return ends.length > 0 ? Math.min(...ends) + lifetimes.apiKeyRetention : undefined;
+}
+
+export function apiKeyItem(key: ApiKey) {
+  const ttl = apiKeyTtl(key);
+  return {
+    ...apiKeyKey(key.keyId),
+    gsi1pk: clientKeysPartition(key.clientId),
+    gsi1sk: `${key.createdAt}#${key.keyId}`,
+    ...key,
+    ...(ttl !== undefined ? { ttl } : {}),
+  };
+}
+
+export function userKeyIndexItem(key: ApiKey) {
+  const ttl = apiKeyTtl(key);
+  return { ...userKeyIndexKey(key), clientId: key.clientId, keyId: key.keyId, ...(ttl !== undefined ? { ttl } : {}) };
+}
+
+/** Admin audit entries, partitioned per client like the activity rows. */
+export function auditItem(entry: AuditEntry, id: string) {
+  return { pk: `AUDIT#${entry.clientId}`, sk: `${entry.at}#${id}`, ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
+}

@@ -1,0 +1,262 @@
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../core/admin/ports';
+import type { CreateOutcome, ExchangeOutcome, KeyExchangeWrite } from '../../core/api-keys/ports';
+import type { ApiKey, AuditEntry } from '../../core/model';
+import {
+  apiKeyItem,
+  apiKeyKey,
+  apiKeyTtl,
+  auditItem,
+  clientKeysPartition,
+  userKeyIndexItem,
+  userKeysPrefix,
+} from './api-key-items';
+import type { PhysicalTableNames } from './client';
+import { activityItem, tokenRecordItem } from './ephemeral-items';
+import { isConditionFailure, live, withoutKeys } from './items';
+import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+type CancellationCode = string | undefined;
+
+const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
+const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
+function cancellationCodes(error: unknown): CancellationCode[] | undefined {
+  if (!isConditionFailure(error)) return undefined;
+  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
+}
+
+/** A condition that the client still exists and grants every one of `scopes`. */
+function clientGrants(table: string, clientId: string, scopes: readonly string[]): TransactItem {
+  const values = Object.fromEntries(scopes.map((s, i) => [`:s${i}`, s]));
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: clientKey(clientId),
+      ConditionExpression: ['attribute_exists(pk)', ...scopes.map((_, i) => `contains(scopes, :s${i})`)].join(' AND '),
+      ...(scopes.length > 0 ? { ExpressionAttributeValues: values } : {}),
+    },
+  };
+}
+
+/**
+ * API keys in the main table, their audit entries in the activity table, and the exchange's
+ * single transaction across all three tables (docs/storage-schema.md).
+ */
+export class DynamoApiKeyStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: PhysicalTableNames,
+    private readonly newRowId: () => string,
+    private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /** Strongly consistent: a revocation that committed is seen by the next exchange. */
+  async get(keyId: string): Promise<ApiKey | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    const item = live(Item, this.nowEpoch());
+    return item ? withoutKeys<ApiKey>(item) : undefined;
+  }
+
+  /**
+   * The key, its user index item and the audit entry, atomically; the transaction also
+   * checks the user still exists and the client still grants the snapshot scopes.
+   */
+  async create(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tables.main, Item: apiKeyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.tables.main, Item: userKeyIndexItem(key) } },
+            { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
+            clientGrants(this.tables.main, key.clientId, key.scopes),
+            { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+          ],
+        }),
+      );
+      return 'created';
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (!codes) throw error;
+      if (codes[0] === 'ConditionalCheckFailed') throw new Error('generated API key id collided'); // 64 random bits
+      if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
+      if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
+      throw error;
+    }
+  }
+
+  /** Sets revokedAt (only once: the first timestamp is kept) with the audit entry, atomically. */
+  async revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean> {
+    const revoked: ApiKey = { ...key, revokedAt };
+    const ttl = apiKeyTtl(revoked)!;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tables.main,
+                Key: apiKeyKey(key.keyId),
+                UpdateExpression: 'SET revokedAt = :at, #ttl = :ttl',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+                ExpressionAttributeNames: { '#ttl': 'ttl' },
+                ExpressionAttributeValues: { ':at': revokedAt, ':ttl': ttl },
+              },
+            },
+            { Put: { TableName: this.tables.main, Item: userKeyIndexItem(revoked) } },
+            { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
+    return queryIndexPage<ApiKey>(this.db, this.tables.main, clientKeysPartition(clientId), limit, cursor, this.nowEpoch());
+  }
+
+  /** A page of the user's index items for the client, then their key records (strongly consistent). */
+  async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
+    const page = await queryPartitionPage(this.db, this.tables.main, `USER#${userId}`, userKeysPrefix(clientId), limit, cursor);
+    const keyIds = page.items.map((item) => String(item.keyId));
+    const found = new Map<string, ApiKey>();
+    for (let i = 0; i < keyIds.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+        [this.tables.main]: { Keys: keyIds.slice(i, i + 100).map(apiKeyKey), ConsistentRead: true },
+      };
+      for (let attempt = 0; request && attempt < 5; attempt++) {
+        if (attempt > 0) await pause(20 * 2 ** attempt);
+        const result: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[this.tables.main] ?? []) {
+          if (live(item, this.nowEpoch())) found.set(String(item.keyId), withoutKeys<ApiKey>(item));
+        }
+        const unprocessed: { Keys?: Record<string, unknown>[] } | undefined = result.UnprocessedKeys?.[this.tables.main];
+        request = unprocessed?.Keys?.length ? { [this.tables.main]: { Keys: unprocessed.Keys, ConsistentRead: true } } : undefined;
+      }
+    }
+    const items = keyIds.map((id) => found.get(id)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
+    return { items, ...(page.next ? { next: page.next } : {}) };
+  }
+
+  /**
+   * The exchange's one write round trip (spec 4.5): stamp lastUsedAt only while the key is
+   * active, check the client grants the scopes and the user exists, and write the token
+   * record and the activity row. Concurrent exchanges of one key touch the same item, so a
+   * transaction conflict is retried a few times with jitter before giving up.
+   */
+  async recordExchange(key: ApiKey, write: KeyExchangeWrite): Promise<ExchangeOutcome> {
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: this.tables.main,
+          Key: apiKeyKey(key.keyId),
+          UpdateExpression: 'SET lastUsedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
+          ExpressionAttributeValues: { ':now': write.usedAt },
+        },
+      },
+      clientGrants(this.tables.main, write.issuance.token.clientId, write.scopes),
+      { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
+      { Put: { TableName: this.tables.ephemeral, Item: tokenRecordItem(write.issuance.token) } },
+      { Put: { TableName: this.tables.activity, Item: activityItem(write.issuance.activity, this.newRowId()) } },
+    ];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      if (attempt > 0) await pause(5 * attempt + Math.random() * 20 * attempt);
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return { kind: 'recorded' };
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
+        if (codes?.[0] === 'ConditionalCheckFailed') return { kind: 'key-changed' };
+        if (codes?.[1] === 'ConditionalCheckFailed') return { kind: 'client-changed' };
+        if (codes?.[2] === 'ConditionalCheckFailed') return { kind: 'user-gone' };
+        // TransactionConflict (a concurrent exchange or revocation of the same key): try again.
+      }
+    }
+    return { kind: 'contended' };
+  }
+
+  /**
+   * Spec 2.5 rule 3: removes `ungranted` from every key of the client that holds one of
+   * them. Optimistic per key (the write expects the scopes it read), so it is idempotent
+   * and safe to repeat. Keys written in the last moments may be missed by the index query;
+   * the exchange's intersection with the client's scopes covers them.
+   */
+  async removeScopesFromKeys(clientId: string, ungranted: readonly string[]): Promise<void> {
+    const items = await queryAll(this.db, {
+      TableName: this.tables.main,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
+    });
+    await Promise.all(items.map((item) => this.removeScopesFromKey(String(item.keyId), ungranted)));
+  }
+
+  private async removeScopesFromKey(keyId: string, ungranted: readonly string[]): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+      if (!Item) return;
+      const scopes = (Item.scopes as string[]) ?? [];
+      const kept = scopes.filter((s) => !ungranted.includes(s));
+      if (kept.length === scopes.length) return;
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tables.main,
+            Key: apiKeyKey(keyId),
+            UpdateExpression: 'SET scopes = :kept',
+            ConditionExpression: 'scopes = :seen',
+            ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
+      }
+    }
+    throw new Error(`scopes of API key ${keyId} kept changing`);
+  }
+
+  /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */
+  async deleteKeysOfUser(userId: string): Promise<void> {
+    const index = await queryAll(this.db, {
+      TableName: this.tables.main,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': userKeysPrefix() },
+    });
+    await Promise.all(
+      index.map(async (item) => {
+        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: apiKeyKey(String(item.keyId)) }));
+        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: { pk: item.pk, sk: item.sk } }));
+      }),
+    );
+  }
+
+  /** The admin audit entries of a client, oldest first (operators and tests). */
+  async auditOf(clientId: string): Promise<AuditEntry[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tables.activity,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `AUDIT#${clientId}` },
+    });
+    return items.map((item) => withoutKeys<AuditEntry>(item));
+  }
+}
+

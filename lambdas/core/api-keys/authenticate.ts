@@ -1,0 +1,54 @@
+/**
+ * Authenticating a presented API key (spec 4.5, 7). Malformed, unknown, revoked, expired
+ * and wrong-secret keys all fail with the same InvalidClientError (same status, body and
+ * headers), and each failure spends exactly one Argon2id verification, real or dummy, so
+ * the response time does not tell an unknown key id from a known one either. The real
+ * reason goes to the activity log only.
+ */
+import { InvalidClientError } from '../errors';
+import type { TokenRequestActivity } from '../grants/activity';
+import type { ApiKey } from '../model';
+import { parseApiKey } from './format';
+import type { ExchangeDependencies } from './ports';
+import { keyStatus } from './status';
+
+export function invalidApiKey(reason: string): InvalidClientError {
+  const error = new InvalidClientError('The API key is invalid.', reason);
+  // RFC 7235 3.1: a 401 carries a challenge; the key is presented as a bearer credential.
+  error.headers = { 'WWW-Authenticate': 'Bearer realm="api-key"' };
+  return error;
+}
+
+type Deps = Pick<ExchangeDependencies, 'store' | 'hasher' | 'secretCache' | 'clock'>;
+
+/** The active key record the presented key opens; throws invalidApiKey otherwise. */
+export async function authenticateApiKey(presented: string | undefined, activity: TokenRequestActivity, deps: Deps): Promise<ApiKey> {
+  const parsed = parseApiKey(presented);
+  if (!parsed) {
+    await deps.hasher.verifyDummy(presented ?? '');
+    throw invalidApiKey(presented ? 'malformed API key' : 'no API key presented');
+  }
+  activity.apiKeyId = parsed.keyId;
+  const key = await deps.store.get(parsed.keyId);
+  if (!key) {
+    await deps.hasher.verifyDummy(parsed.secret);
+    throw invalidApiKey(`unknown key id ${parsed.keyId}`);
+  }
+  activity.clientId = key.clientId;
+  activity.userId = key.userId;
+  // The cache holds the stored hash a presented key last verified against (keyed by a
+  // SHA-256 of the whole key): a repeat exchange skips Argon2id, yet the record above is
+  // read every time, so revocation and expiry apply on the very next exchange.
+  const fromCache = deps.secretCache.has(presented!, key.secretHash);
+  if (!fromCache) {
+    if (!(await deps.hasher.verify(key.secretHash, parsed.secret))) throw invalidApiKey(`wrong secret for key ${key.keyId}`);
+    deps.secretCache.remember(presented!, key.secretHash);
+  }
+  const status = keyStatus(key, deps.clock.now());
+  if (status !== 'active') {
+    // Keep the failure as slow as the others even when the cache spared the verification.
+    if (fromCache) await deps.hasher.verifyDummy(parsed.secret);
+    throw invalidApiKey(status === 'revoked' ? `key ${key.keyId} revoked at ${key.revokedAt}` : `key ${key.keyId} expired at ${key.expiresAt}`);
+  }
+  return key;
+}

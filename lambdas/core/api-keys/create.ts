@@ -1,0 +1,123 @@
+/**
+ * Creating an API key (spec 2.4, 2.5, 3.1, 4.6). Admin callers name the bound user;
+ * self-service callers are bound to themselves, must have an email address (else 400 and
+ * nothing is written), and are mailed after the key is written. If that mail cannot be
+ * delivered the key is revoked and the call fails (spec 3.1), so no one holds a key its
+ * user was never told about.
+ */
+import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
+import { isoNow } from '../admin/ports';
+import type { ApiKey, AuditEntry, Client, User } from '../model';
+import { newApiKey } from './format';
+import { actorOf, type KeyManager } from './manager';
+import { keyCreatedMail } from './notification';
+import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies } from './ports';
+import { snapshotScopes } from './scopes';
+
+export interface NewApiKeyInput {
+  /** Admin callers only. */
+  readonly userId?: string;
+  readonly name?: string;
+  /** ISO 8601; must be in the future. */
+  readonly expiresAt?: string;
+  readonly scopes?: readonly string[];
+}
+
+export interface CreatedApiKey {
+  readonly key: ApiKey;
+  /** The full presented key and its secret, in the clear this one time. */
+  readonly apiKey: string;
+  readonly secret: string;
+}
+
+const bad = (description: string) => new InvalidRequestError(description);
+
+export async function requireClient(deps: Pick<ApiKeyAdminDependencies, 'clients'>, clientId: string): Promise<Client> {
+  const client = await deps.clients.get(clientId);
+  if (!client) throw new NotFoundError(`No client "${clientId}".`);
+  return client;
+}
+
+async function boundUser(deps: ApiKeyAdminDependencies, manager: KeyManager, input: NewApiKeyInput): Promise<User> {
+  if (manager.kind === 'self-service') {
+    if (input.userId !== undefined) throw bad('userId: not accepted from a self-service caller; the key is bound to your own user.');
+    const user = await deps.users.get(manager.userId);
+    if (!user) throw bad('Your user no longer exists.');
+    // Spec 3.1 / 7: no email, no notification, so no key (checked before anything is written).
+    if (!user.email) throw bad('Your user has no email address, so the key cannot be announced to you; no key was created.');
+    return user;
+  }
+  if (input.userId === undefined) throw bad('userId: required: the user whose id becomes the sub of the tokens the key mints.');
+  const user = await deps.users.get(input.userId);
+  if (!user) throw bad(`userId: no user "${input.userId}".`);
+  return user;
+}
+
+function expiryOf(value: string | undefined, nowMs: number): string | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw bad('expiresAt: must be an ISO 8601 timestamp.');
+  if (at <= nowMs) throw bad('expiresAt: must be in the future.');
+  return new Date(at).toISOString();
+}
+
+async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client: Client, user: User, input: NewApiKeyInput): Promise<CreatedApiKey> {
+  const scopes = snapshotScopes(input.scopes, client);
+  const expiresAt = expiryOf(input.expiresAt, deps.clock.now());
+  const created = newApiKey(deps.random);
+  const key: ApiKey = {
+    keyId: created.keyId,
+    clientId: client.clientId,
+    userId: user.id,
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    scopes,
+    secretHash: await deps.hasher.hash(created.secret),
+    createdAt: isoNow(deps.clock),
+    createdBy: actorOf(manager),
+    ...(expiresAt ? { expiresAt } : {}),
+  };
+  const audit: AuditEntry = { type: 'api_key.create', clientId: key.clientId, keyId: key.keyId, userId: key.userId, scopes, actor: key.createdBy, at: key.createdAt };
+  const outcome = await deps.keys.create(key, audit);
+  // The transaction re-checks what was read above, closing the races with a user deletion and a scope ungrant.
+  if (outcome === 'user-gone') throw bad(`userId: no user "${user.id}".`);
+  if (outcome === 'client-changed') throw new TemporarilyUnavailableError('The client changed while the key was created; retry.', `client ${client.clientId} scopes or existence changed`);
+  return { key, apiKey: created.key, secret: created.secret };
+}
+
+export async function createApiKey(deps: ApiKeyCreateDependencies, manager: KeyManager, clientId: string, input: NewApiKeyInput): Promise<CreatedApiKey> {
+  const client = await requireClient(deps, clientId);
+  const user = await boundUser(deps, manager, input);
+  // Spec 2.4: a test user may be bound only to a test client.
+  if (user.test && !client.test) throw bad('userId: a test user may be bound only to a test client.');
+  const created = await writeKey(deps, manager, client, user, input);
+  if (manager.kind === 'self-service') await notify(deps, created.key, client, user);
+  return created;
+}
+
+async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Client, user: User): Promise<void> {
+  try {
+    await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }));
+  } catch (cause) {
+    const revokedAt = isoNow(deps.clock);
+    await deps.keys.revoke(key, revokedAt, {
+      type: 'api_key.revoke',
+      clientId: key.clientId,
+      keyId: key.keyId,
+      userId: key.userId,
+      actor: key.createdBy,
+      reason: 'notification email undeliverable',
+      at: revokedAt,
+    });
+    throw new MailUndeliverableError(key.keyId, cause);
+  }
+}
+
+/** Spec 3.1 "notification email cannot be delivered": 503, the key is already revoked. */
+export class MailUndeliverableError extends TemporarilyUnavailableError {
+  constructor(keyId: string, cause: unknown) {
+    super(
+      `The notification email could not be delivered, so the new key ${keyId} was revoked. Try again later.`,
+      `mail for key ${keyId} failed: ${(cause as Error)?.message ?? String(cause)}`,
+    );
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Who manages a client's keys (spec 4.6 to 4.8, 5): an admin caller, who names the bound
+ * user, or a self-service caller, confined to its own user. lambdas/http decides which.
+ */
+import type { ApiKeyCreator } from '../model';
+
+export type KeyManager =
+  | { readonly kind: 'admin'; readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }> }
+  | { readonly kind: 'self-service'; readonly userId: string };
+
+export const actorOf = (manager: KeyManager): ApiKeyCreator =>
+  manager.kind === 'admin' ? manager.actor : { kind: 'user', userId: manager.userId };

@@ -1,0 +1,18 @@
+/**
+ * GET /api/admin/clients/{client_id}/api-keys?limit&cursor (spec 4.7): the client's keys
+ * (a self-service caller: only its own), with status; never a secret or its hash.
+ */
+import { listApiKeys } from '../../core/api-keys/manage';
+import { clientKeysHandler, pageRequest, pathParameter } from '../../http/admin-endpoint';
+import { keyManagerOf } from '../../http/api-key-manager';
+import { apiKeyView, pageView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getApiKeyAdmin } from '../../runtime/api-keys';
+
+export const handler = clientKeysHandler(async (event, runtime, caller) => {
+  const clientId = pathParameter(event, 'client_id');
+  const { limit, cursor } = pageRequest(event);
+  const page = await listApiKeys(getApiKeyAdmin(), keyManagerOf(caller), clientId, limit, cursor);
+  const now = runtime.clock.now();
+  return jsonResponse(200, pageView(page, (key) => apiKeyView(key, now)));
+});

@@ -1,0 +1,16 @@
+/**
+ * DELETE /api/admin/clients/{client_id}/api-keys/{key_id} (spec 4.8, 3.1): revokes the key
+ * (a soft delete) → 200 the key, status `revoked`. Repeating it keeps the first revoked_at.
+ * A self-service caller naming another user's key gets 404.
+ */
+import { revokeApiKey } from '../../core/api-keys/manage';
+import { clientKeysHandler, pathParameter } from '../../http/admin-endpoint';
+import { keyManagerOf } from '../../http/api-key-manager';
+import { apiKeyView } from '../../http/admin-views';
+import { jsonResponse } from '../../http/response';
+import { getApiKeyAdmin } from '../../runtime/api-keys';
+
+export const handler = clientKeysHandler(async (event, runtime, caller) => {
+  const key = await revokeApiKey(getApiKeyAdmin(), keyManagerOf(caller), pathParameter(event, 'client_id'), pathParameter(event, 'key_id'));
+  return jsonResponse(200, apiKeyView(key, runtime.clock.now()));
+});

@@ -1,0 +1,25 @@
+/**
+ * POST /api/token/api-key (spec 4.5): an API key for a one-hour access token. Every
+ * attempt writes one activity row (request type `api key`): inside the issuance
+ * transaction on success, alone with the real reason on failure.
+ */
+import { exchangeApiKey } from '../core/api-keys/exchange';
+import { TokenRequestActivity } from '../core/grants/activity';
+import { recordFailure } from '../http/activity-log';
+import { apiKeyExchangeRequest } from '../http/api-key-request';
+import { httpHandler } from '../http/handler';
+import { jsonResponse } from '../http/response';
+import { getApiKeyExchange } from '../runtime/api-keys';
+
+export const handler = httpHandler(async (event, runtime) => {
+  // The client IP is API Gateway's view of the peer, never a forwarded header.
+  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock);
+  activity.requestType = 'api key';
+  try {
+    const response = await exchangeApiKey(apiKeyExchangeRequest(event), activity, await getApiKeyExchange());
+    return jsonResponse(200, response);
+  } catch (error) {
+    await recordFailure(activity, error, runtime.log);
+    throw error;
+  }
+});

@@ -1,0 +1,18 @@
+/**
+ * The failure row of a token request (spec 2.7, 6): one activity row per attempt; a
+ * success writes its row inside the issuance write, a failure writes it here with the
+ * real reason. A failed log write must not hide the request's own failure.
+ */
+import { OAuthError } from '../core/errors';
+import type { TokenRequestActivity } from '../core/grants/activity';
+import type { Logger } from '../core/ports';
+import { getOAuth } from '../runtime/oauth';
+
+export async function recordFailure(activity: TokenRequestActivity, error: unknown, log: Logger): Promise<void> {
+  const reason = error instanceof OAuthError ? `${error.code}: ${error.reason}` : `server_error: ${(error as Error)?.name ?? 'unknown'}`;
+  try {
+    await getOAuth().tokens.recordActivity(activity.row(false, reason));
+  } catch (writeError) {
+    log.error('activity row not written', { cause: writeError });
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Maps an admin API caller to the manager of a client's keys (spec 5): admin clients and
+ * admin users manage any key; a self-service caller (requireAdmin with the path's client)
+ * manages only its own user's keys.
+ */
+import type { KeyManager } from '../core/api-keys/manager';
+import type { AdminCaller } from './admin-auth';
+
+export function keyManagerOf(caller: AdminCaller): KeyManager {
+  switch (caller.kind) {
+    case 'admin-client':
+      return { kind: 'admin', actor: { kind: 'admin-client', clientId: caller.clientId } };
+    case 'admin-user':
+      return { kind: 'admin', actor: { kind: 'admin-user', userId: caller.userId } };
+    case 'self-service':
+      return { kind: 'self-service', userId: caller.userId };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * API keys of a container: the DynamoDB store and the verified-key cache (a repeat exchange
+ * of a key already verified here skips Argon2id), wired to the exchange and the admin routes.
+ */
+import { DynamoApiKeyStore } from '../adapters/dynamodb/api-key-store';
+import type { ApiKeyAdminDependencies, ExchangeDependencies } from '../core/api-keys/ports';
+import { newId } from '../core/ids';
+import { VerifiedSecretCache } from '../core/verified-secret-cache';
+import { getRuntime, perContainer } from './base';
+import { getOAuth } from './oauth';
+import { getSigner } from './signing';
+import { getStorage } from './storage';
+
+export const getApiKeyStore = perContainer((): DynamoApiKeyStore => {
+  const { db, tables } = getStorage();
+  const { random, clock } = getRuntime();
+  return new DynamoApiKeyStore(db, tables, () => newId('', random), () => Math.floor(clock.now() / 1000));
+});
+
+const getKeyCache = perContainer(() => new VerifiedSecretCache());
+
+export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
+  const { config, clock, random } = getRuntime();
+  const oauth = getOAuth();
+  return {
+    issuer: config.baseUrl,
+    signer: await getSigner(),
+    clock,
+    random,
+    store: getApiKeyStore(),
+    findClient: oauth.findClient,
+    loadClient: (clientId) => oauth.clientRepository.get(clientId),
+    hasher: oauth.hasher,
+    secretCache: getKeyCache(),
+  };
+}
+
+/** Reads go to the repositories directly (not the client cache): an admin sees its own writes. */
+export function getApiKeyAdmin(): ApiKeyAdminDependencies {
+  const { clock, random } = getRuntime();
+  const oauth = getOAuth();
+  return { keys: getApiKeyStore(), clients: oauth.clientRepository, users: oauth.users, hasher: oauth.hasher, clock, random };
+}

@@ -1,0 +1,188 @@
+/**
+ * API keys end to end against the local server, over HTTP as an operator and a service
+ * would (README "API keys"): an admin creates a key, the service exchanges it (header and
+ * body), a resource server validates the token, the user manages its own keys and reads
+ * the notification in the outbox, a failed notification revokes the key, and a revoked
+ * key fails exactly like an unknown one (spec 4.5 to 4.8, 3.1, 5, 7).
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as oauth from 'oauth4webapi';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { createAccessTokenVerifier } from '../../lambdas/resource-server';
+
+const resource = 'https://reports.example.test/api';
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+let app: LocalApp;
+let adminToken: string;
+let clientId: string;
+let userId: string;
+let userEmail: string;
+
+async function call(method: string, path: string, options: { token?: string; body?: unknown; form?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  } else if (options.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  }
+  const response = await fetch(`${app.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+async function clientCredentialsToken(id: string, secret: string, scope: string): Promise<string> {
+  const issuer = new URL(app.url);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  const response = await oauth.clientCredentialsGrantRequest(as, { client_id: id }, oauth.ClientSecretBasic(secret), new URLSearchParams({ scope }), insecure);
+  return (await oauth.processClientCredentialsResponse(as, { client_id: id }, response)).access_token;
+}
+
+beforeAll(async () => {
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `e2e-keys-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: undefined },
+  });
+  adminToken = await clientCredentialsToken(app.bootstrap.adminClient.clientId, app.bootstrap.adminClient.clientSecret, 'admin');
+  await call('POST', '/api/admin/scopes', { token: adminToken, body: { name: 'reports:read' } });
+  const client = await call('POST', '/api/admin/clients', {
+    token: adminToken,
+    body: { type: 'confidential', name: 'Reports', environment_id: app.bootstrap.environments.defaultId, scopes: ['reports:read', 'email'] },
+  });
+  expect(client.status).toBe(201);
+  clientId = String(client.json.client_id);
+  userEmail = `svc-${randomUUID()}@example.test`;
+  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Service owner', email: userEmail } });
+  userId = String(user.json.id);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+it('the local server writes mail to <DATA_DIR>/outbox', () => {
+  expect(app.outboxDir).toBe(join(app.dataDir, 'outbox'));
+});
+
+it('README walk-through: an admin creates a key, a service exchanges it, a resource server accepts the token, the admin revokes it', async () => {
+  const created = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId, name: 'nightly export' } });
+  expect(created.status).toBe(201);
+  const apiKey = String(created.json.api_key);
+  expect(apiKey).toMatch(/^tgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+
+  const exchanged = await call('POST', '/api/token/api-key', { token: apiKey, form: { scope: 'reports:read', resource } });
+  expect(exchanged.status).toBe(200);
+  expect(exchanged.headers.get('cache-control')).toBe('no-store');
+  expect(exchanged.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'reports:read' });
+  expect(exchanged.json).not.toHaveProperty('refresh_token');
+
+  const verify = createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource });
+  const claims = await verify(`Bearer ${String(exchanged.json.access_token)}`);
+  expect(claims).toMatchObject({ sub: userId, aud: resource, api_key_id: created.json.key_id, client_id: clientId });
+
+  const viaBody = await call('POST', '/api/token/api-key', { body: { api_key: apiKey } });
+  expect(viaBody.status).toBe(200);
+  expect(viaBody.json.scope).toBe('reports:read email');
+
+  const listed = await call('GET', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken });
+  expect(listed.text).not.toContain(String(created.json.secret));
+  expect((listed.json.items as { key_id: string; last_used_at: string | null }[]).find((k) => k.key_id === created.json.key_id)?.last_used_at).not.toBeNull();
+
+  const revoked = await call('DELETE', `/api/admin/clients/${clientId}/api-keys/${created.json.key_id}`, { token: adminToken });
+  expect(revoked.status).toBe(200);
+  expect(revoked.json.status).toBe('revoked');
+
+  // Spec 7: the revoked key now fails exactly like a key id that never existed.
+  const afterRevoke = await call('POST', '/api/token/api-key', { token: apiKey });
+  const unknown = await call('POST', '/api/token/api-key', { token: `tgk_${'0'.repeat(16)}_${String(created.json.secret)}` });
+  expect(afterRevoke.status).toBe(401);
+  expect(afterRevoke.text).toBe(unknown.text);
+  expect([...afterRevoke.headers.entries()].filter(([n]) => n !== 'date')).toEqual([...unknown.headers.entries()].filter(([n]) => n !== 'date'));
+});
+
+it('spec 5 condition 3: a token minted by an API key cannot manage keys, refused like any non-admin token', async () => {
+  const bootstrapKey = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId, scopes: ['email'] } });
+  const keyToken = String((await call('POST', '/api/token/api-key', { token: String(bootstrapKey.json.api_key) })).json.access_token);
+  // A token minted by a key is refused, word for word like any non-admin token (spec 5 condition 3).
+  const refused = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: keyToken, body: {} });
+  const plain = await call('GET', '/api/admin/users', { token: keyToken });
+  expect(refused.status).toBe(403);
+  expect(refused.text).toBe(plain.text);
+});
+
+it('self-service with a real sign-in token: mail on success; an undeliverable mail revokes the key and fails the call', async () => {
+  // A public client and a password user, signed in through the authorization code flow.
+  const password = `pw-${randomUUID()}`;
+  const email = `self-${randomUUID()}@example.test`;
+  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Self', email, password } });
+  await call('PUT', `/api/admin/users/${user.json.id}/environments/${app.bootstrap.environments.defaultId}`, { token: adminToken });
+  const redirectUri = 'http://127.0.0.1:9999/callback';
+  const app2 = await call('POST', '/api/admin/clients', {
+    token: adminToken,
+    body: { type: 'public', name: 'Self app', environment_id: app.bootstrap.environments.defaultId, redirect_uris: [redirectUri], scopes: ['openid', 'email'] },
+  });
+  const publicClientId = String(app2.json.client_id);
+  const token = await signIn(publicClientId, redirectUri, email, password);
+
+  const created = await call('POST', `/api/admin/clients/${publicClientId}/api-keys`, { token, body: { name: 'cli' } });
+  expect(created.status).toBe(201);
+  const mails = readdirSync(app.outboxDir).map((n) => JSON.parse(readFileSync(join(app.outboxDir, n), 'utf8')) as { to: string; text: string });
+  const mail = mails.find((m) => m.text.includes(String(created.json.key_id)));
+  expect(mail?.to).toBe(email);
+  expect(JSON.stringify(mail)).not.toContain(String(created.json.secret));
+
+  // Fault injection: the outbox folder replaced by a file, so the local mailer cannot deliver.
+  rmSync(app.outboxDir, { recursive: true, force: true });
+  writeFileSync(app.outboxDir, '');
+  try {
+    const failed = await call('POST', `/api/admin/clients/${publicClientId}/api-keys`, { token, body: { name: 'cli 2' } });
+    expect(failed.status).toBe(503);
+    expect(failed.json.error).toBe('temporarily_unavailable');
+  } finally {
+    rmSync(app.outboxDir, { force: true });
+  }
+  const listed = await call('GET', `/api/admin/clients/${publicClientId}/api-keys`, { token });
+  const byName = Object.fromEntries((listed.json.items as { name: string; status: string }[]).map((k) => [k.name, k.status]));
+  expect(byName).toEqual({ cli: 'active', 'cli 2': 'revoked' });
+});
+
+/** The authorization code flow with PKCE, signing in through the HTML form as a browser would. */
+async function signIn(publicClientId: string, redirectUri: string, email: string, password: string): Promise<string> {
+  const issuer = new URL(app.url);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  const verifier = oauth.generateRandomCodeVerifier();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: publicClientId,
+    redirect_uri: redirectUri,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    scope: 'openid email',
+    state: 'st',
+  }).toString();
+  const page = await fetch(url, { headers: { accept: 'text/html' } });
+  const html = await page.text();
+  const requestId = /name="request_id" value="([^"]*)"/.exec(html)?.[1];
+  if (!requestId) throw new Error(`no sign-in form: ${page.status} ${html.slice(0, 300)}`);
+  const signedIn = await fetch(`${app.url}/api/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
+    body: new URLSearchParams({ request_id: requestId, email, password }).toString(),
+  });
+  const location = signedIn.headers.get('location');
+  if (!location) throw new Error(`sign-in did not redirect: ${signedIn.status} ${(await signedIn.text()).slice(0, 300)}`);
+  const client = { client_id: publicClientId };
+  const params = oauth.validateAuthResponse(as, client, new URL(location), 'st');
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
+  return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
+}

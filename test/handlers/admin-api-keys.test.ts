@@ -1,0 +1,279 @@
+/**
+ * /api/admin/clients/{client_id}/api-keys by admin callers (spec 4.6 to 4.8, 3.1, 2.4, 6):
+ * create (secret once, audit entry in the same transaction), list (never secrets, status,
+ * pagination), revoke (soft delete, first timestamp kept), the user-deletion hook.
+ */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { apiKeyItem } from '../../lambdas/adapters/dynamodb/api-key-items';
+import type { ApiKey } from '../../lambdas/core/model';
+import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';
+import { getApiKeyStore } from '../../lambdas/runtime/api-keys';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getStorage } from '../../lambdas/runtime/storage';
+import { callAdmin } from '../support/admin-calls';
+import { auditOf, createKeyAs, exchangeKey, listKeysAs, outboxMails, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
+import { adminClientToken, adminUserToken, createTestClient, createTestUser } from '../support/tokens';
+
+const outbox = useOutbox();
+
+let admin: string;
+let adminClientId: string;
+beforeAll(async () => {
+  const made = await adminClientToken();
+  admin = made.token;
+  adminClientId = made.client.clientId;
+});
+
+const keyFormat = /^tgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/;
+
+describe('spec 3.1 (none) → active: create via the admin route', () => {
+  it('returns the key with its secret once (201), stores only an Argon2id hash (spec 2.4, 4.6)', async () => {
+    const client = await createTestClient({ scopes: ['read', 'write'] });
+    const user = await createTestUser();
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const { status, body } = await createKeyAs(admin, client.clientId, { userId: user.id, name: 'CI', expiresAt, scopes: ['read'] });
+    expect(status).toBe(201);
+    expect(String(body.api_key)).toMatch(keyFormat);
+    expect(String(body.api_key)).toBe(`tgk_${body.key_id}_${body.secret}`);
+    expect(body).toMatchObject({
+      client_id: client.clientId,
+      user_id: user.id,
+      name: 'CI',
+      scopes: ['read'],
+      status: 'active',
+      expires_at: expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+      created_by: { type: 'admin-client', client_id: adminClientId },
+    });
+    const stored = (await storedKey(String(body.key_id)))!;
+    expect(stored.secretHash).toMatch(/^\$argon2id\$v=19\$/);
+    expect(JSON.stringify(stored)).not.toContain(String(body.secret));
+    expect(await getOAuth().hasher.verify(stored.secretHash, String(body.secret))).toBe(true);
+  });
+
+  it('writes api_key.create to the admin audit log: key id, bound user, scopes, never the secret (spec 6)', async () => {
+    const client = await createTestClient({ scopes: ['read', 'write'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
+    const audit = await auditOf(client.clientId);
+    expect(audit).toEqual([
+      expect.objectContaining({ type: 'api_key.create', keyId: body.key_id, userId: user.id, scopes: ['read', 'write'], actor: { kind: 'admin-client', clientId: adminClientId } }),
+    ]);
+    const dump = JSON.stringify(audit);
+    expect(dump).not.toContain(String(body.secret));
+    expect(dump).not.toMatch(/argon2|secretHash/);
+  });
+
+  it('an admin user may create keys too; it is recorded as the creator', async () => {
+    const { token, user: adminUser } = await adminUserToken();
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { status, body } = await createKeyAs(token, client.clientId, { userId: user.id });
+    expect(status).toBe(201);
+    expect(body.created_by).toEqual({ type: 'admin-user', user_id: adminUser.id });
+  });
+
+  it('sends no mail on the admin path (spec 6)', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const before = outboxMails(outbox).length;
+    expect((await createKeyAs(admin, client.clientId, { userId: user.id })).status).toBe(201);
+    expect(outboxMails(outbox).filter((m) => m.to === user.email)).toHaveLength(0);
+    expect(outboxMails(outbox).length).toBe(before);
+  });
+
+  it('the audit entry is atomic with the key: a create that fails in its transaction leaves neither', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const key: ApiKey = {
+      keyId: 'ab'.repeat(8),
+      clientId: client.clientId,
+      userId: 'usr_deleted_meanwhile',
+      scopes: ['read'],
+      secretHash: '$argon2id$v=19$m=1024,t=1,p=1$x$y',
+      createdAt: new Date().toISOString(),
+      createdBy: { kind: 'admin-client', clientId: adminClientId },
+    };
+    const audit = { type: 'api_key.create', clientId: client.clientId, keyId: key.keyId, userId: key.userId, scopes: key.scopes, actor: key.createdBy, at: key.createdAt } as const;
+    expect(await getApiKeyStore().create(key, audit)).toBe('user-gone');
+    expect(await storedKey(key.keyId)).toBeUndefined();
+    expect(await auditOf(client.clientId)).toEqual([]);
+  });
+});
+
+describe('spec 4.6: create input rules', () => {
+  let clientId: string;
+  let userId: string;
+  beforeAll(async () => {
+    clientId = (await createTestClient({ scopes: ['read', 'write'] })).clientId;
+    userId = (await createTestUser()).id;
+  });
+
+  it.each([
+    ['no userId from an admin caller', {}, /^userId: required/],
+    ['an unknown userId', { userId: 'usr_nobody' }, /^userId: no user/],
+    ['scopes the client does not hold', { scopes: ['read', 'delete'] }, /^scopes: not granted to the client: "delete"/],
+    ['an expiresAt in the past (spec 2.4: in the future)', { expiresAt: '2001-01-01T00:00:00Z' }, /^expiresAt: must be in the future/],
+    ['an expiresAt that is not ISO 8601', { expiresAt: 'tomorrow' }, /^expiresAt: must be an ISO 8601 timestamp/],
+    ['an unknown field', { secret: 'mine' }, /unknown field "secret"/],
+  ])('refuses %s with 400 and writes nothing', async (_what, body, description) => {
+    const input = { userId, ...body } as Record<string, unknown>;
+    if (_what.startsWith('no userId')) delete input.userId;
+    const { status, body: error } = await createKeyAs(admin, clientId, input);
+    expect(status).toBe(400);
+    expect(error.error).toBe('invalid_request');
+    expect(String(error.error_description)).toMatch(description);
+    expect(await auditOf(clientId)).toEqual([]);
+  });
+
+  it('an unknown client is 404', async () => {
+    expect((await createKeyAs(admin, 'tgc_nobody', { userId })).status).toBe(404);
+  });
+
+  it('spec 2.4: a test user may be bound only to a test client', async () => {
+    const production = await createTestClient({ scopes: ['read'], test: false });
+    const testClient = await createTestClient({ scopes: ['read'], test: true });
+    const testUser = await createTestUser({ test: true });
+    const realUser = await createTestUser({ test: false });
+    const refused = await createKeyAs(admin, production.clientId, { userId: testUser.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_description).toBe('userId: a test user may be bound only to a test client.');
+    expect((await createKeyAs(admin, testClient.clientId, { userId: testUser.id })).status).toBe(201);
+    expect((await createKeyAs(admin, production.clientId, { userId: realUser.id })).status).toBe(201);
+  });
+
+  it('accepts an expiresAt with an offset and stores it in UTC', async () => {
+    const { status, body } = await createKeyAs(admin, clientId, { userId, expiresAt: '2099-06-01T12:00:00+02:00' });
+    expect(status).toBe(201);
+    expect(body.expires_at).toBe('2099-06-01T10:00:00.000Z');
+  });
+});
+
+describe('spec 4.7: list', () => {
+  it('never returns secrets or hashes, shows status active/expired/revoked, and pages with next_cursor', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await createKeyAs(admin, client.clientId, { userId: user.id, name: `k${i}` })).body);
+    await revokeKeyAs(admin, client.clientId, String(made[1]!.key_id));
+    // An expired key cannot be created through the API (expiresAt must be in the future): write one.
+    const expired: ApiKey = { ...(await storedKey(String(made[2]!.key_id)))!, keyId: 'cd'.repeat(8), expiresAt: new Date(Date.now() - 1000).toISOString(), createdAt: new Date().toISOString() };
+    await getStorage().db.send(new PutCommand({ TableName: getStorage().tables.main, Item: apiKeyItem(expired) }));
+
+    const seen: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const { status, body, result } = await listKeysAs(admin, client.clientId, { limit: '2', ...(cursor ? { cursor } : {}) });
+      expect(status).toBe(200);
+      for (const m of made) expect(result.body).not.toContain(String(m.secret));
+      expect(result.body).not.toMatch(/argon2|secret/i);
+      seen.push(...(body.items as Record<string, unknown>[]));
+      cursor = body.next_cursor as string | undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    const status = Object.fromEntries(seen.map((k) => [k.key_id, k.status]));
+    expect(status).toEqual({ [String(made[0]!.key_id)]: 'active', [String(made[1]!.key_id)]: 'revoked', [String(made[2]!.key_id)]: 'active', [expired.keyId]: 'expired' });
+  });
+
+  it('refuses a cursor of another list with 400, and an unknown client with 404', async () => {
+    const a = await createTestClient({ scopes: ['read'] });
+    const b = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    for (let i = 0; i < 2; i++) await createKeyAs(admin, a.clientId, { userId: user.id });
+    const first = await listKeysAs(admin, a.clientId, { limit: '1' });
+    expect((await listKeysAs(admin, b.clientId, { cursor: String(first.body.next_cursor) })).status).toBe(400);
+    expect((await listKeysAs(admin, 'tgc_nobody')).status).toBe(404);
+  });
+});
+
+describe('spec 3.1 active → revoked and revoked → revoked: DELETE', () => {
+  it('revokes (200, status revoked), writes api_key.revoke, and the next exchange fails', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(200);
+    const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ key_id: body.key_id, status: 'revoked' });
+    expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(401);
+    const audit = await auditOf(client.clientId);
+    expect(audit.map((a) => a.type)).toEqual(['api_key.create', 'api_key.revoke']);
+    expect(audit[1]).toMatchObject({ keyId: body.key_id, userId: user.id, actor: { kind: 'admin-client', clientId: adminClientId } });
+    expect(audit[1]!.at).toBe(revoked.body.revoked_at);
+  });
+
+  it('a second DELETE keeps the original revocation timestamp and writes no second audit entry', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
+    const first = await revokeKeyAs(admin, client.clientId, String(body.key_id));
+    await new Promise((r) => setTimeout(r, 15));
+    const second = await revokeKeyAs(admin, client.clientId, String(body.key_id));
+    expect(second.status).toBe(200);
+    expect(second.body.revoked_at).toBe(first.body.revoked_at);
+    expect((await storedKey(String(body.key_id)))?.revokedAt).toBe(first.body.revoked_at);
+    expect((await auditOf(client.clientId)).filter((a) => a.type === 'api_key.revoke')).toHaveLength(1);
+  });
+
+  it('the record survives revocation (soft delete), with a TTL long after it (documented retention)', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
+    const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
+    const { Item } = await getStorage().db.send(
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: getStorage().tables.main, Key: { pk: `APIKEY#${body.key_id}`, sk: 'APIKEY' } }),
+    );
+    const revokedEpoch = Math.floor(Date.parse(String(revoked.body.revoked_at)) / 1000);
+    expect(Item?.ttl).toBe(revokedEpoch + 400 * 86_400);
+  });
+
+  it('a key of another client, an unknown id and a malformed id are 404', async () => {
+    const a = await createTestClient({ scopes: ['read'] });
+    const b = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, a.clientId, { userId: user.id });
+    expect((await revokeKeyAs(admin, b.clientId, String(body.key_id))).status).toBe(404);
+    expect((await revokeKeyAs(admin, a.clientId, '0123456789abcdef')).status).toBe(404);
+    expect((await revokeKeyAs(admin, a.clientId, '../x')).status).toBe(404);
+    expect((await storedKey(String(body.key_id)))?.revokedAt).toBeUndefined();
+  });
+});
+
+describe('spec 3.1 active → expired: time passes expiresAt', () => {
+  it('exchanges until expiresAt, then fails like any other failure; the list shows expired', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id, expiresAt });
+    expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, Date.parse(expiresAt) - Date.now() + 50));
+    const failed = await exchangeKey({ bearer: String(body.api_key) });
+    expect(failed.status).toBe(401);
+    expect(failed.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+    const listed = await listKeysAs(admin, client.clientId);
+    expect((listed.body.items as { status: string }[])[0]!.status).toBe('expired');
+  });
+});
+
+describe('issue 5: deleting a user deletes that user\'s keys', () => {
+  it('DELETE /api/admin/users/{id} removes the keys of every client; their exchange fails', async () => {
+    const a = await createTestClient({ scopes: ['read'] });
+    const b = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const other = await createTestUser();
+    const k1 = (await createKeyAs(admin, a.clientId, { userId: user.id })).body;
+    const k2 = (await createKeyAs(admin, b.clientId, { userId: user.id })).body;
+    const kept = (await createKeyAs(admin, a.clientId, { userId: other.id })).body;
+    const result = await callAdmin(deleteUser, { token: admin, method: 'DELETE', pathParameters: { user_id: user.id } });
+    expect(result.statusCode).toBe(204);
+    expect(await storedKey(String(k1.key_id))).toBeUndefined();
+    expect(await storedKey(String(k2.key_id))).toBeUndefined();
+    expect(await storedKey(String(kept.key_id))).toBeDefined();
+    expect((await exchangeKey({ bearer: String(k1.api_key) })).status).toBe(401);
+    expect((await exchangeKey({ bearer: String(kept.api_key) })).status).toBe(200);
+    const listed = await listKeysAs(admin, a.clientId);
+    expect((listed.body.items as { key_id: string }[]).map((k) => k.key_id)).toEqual([kept.key_id]);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * POST /api/token/api-key (spec 4.5, 2.4, 2.6, 6, 7, 8): the key from the header or the
+ * body, the token it mints, the activity row of every attempt, and the verified-key cache.
+ */
+import { decodeJwt } from 'jose';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { headerOf } from '../support/events';
+import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixtures';
+import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
+import { getStorage } from '../../lambdas/runtime/storage';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+
+useOutbox();
+
+let admin: string;
+beforeAll(async () => {
+  admin = (await adminClientToken()).token;
+});
+
+async function newKey(scopes = ['read', 'write'], body: Record<string, unknown> = {}) {
+  const client = await createTestClient({ scopes });
+  const user = await createTestUser();
+  const created = await createKeyAs(admin, client.clientId, { userId: user.id, ...body });
+  expect(created.status).toBe(201);
+  return { client, user, key: String(created.body.api_key), keyId: String(created.body.key_id) };
+}
+
+describe('spec 4.5: a valid key is exchanged for a one-hour access token', () => {
+  it('answers token_type Bearer, a JWT, expires_in 3600 and the scope, and never a refresh token (spec 4.5, 8)', async () => {
+    const { key, client } = await newKey();
+    const { status, body } = await exchangeKey({ bearer: key });
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read write' });
+    const claims = decodeJwt(String(body.access_token));
+    expect(claims.exp! - claims.iat!).toBe(3600);
+    expect(claims.client_id).toBe(client.clientId);
+  });
+
+  it('mints sub = the bound user, api_key_id = the key, aud = resource (spec 2.4, 2.6, RFC 8707)', async () => {
+    const { key, keyId, user } = await newKey();
+    const { status, body } = await exchangeKey({ bearer: key, fields: { resource: resourceA } });
+    expect(status).toBe(200);
+    const claims = await verifyAsResourceServer(String(body.access_token), resourceA);
+    expect(claims).toMatchObject({ iss: issuer(), sub: user.id, aud: resourceA, api_key_id: keyId });
+  });
+
+  it('without resource the aud is the issuer (spec 2.6)', async () => {
+    const { key } = await newKey();
+    const { body } = await exchangeKey({ bearer: key });
+    expect(decodeJwt(String(body.access_token)).aud).toBe(issuer());
+  });
+
+  it('records the issued token with its api_key_id (spec 2.4)', async () => {
+    const { key, keyId, user } = await newKey();
+    const { body } = await exchangeKey({ bearer: key });
+    const jti = String(decodeJwt(String(body.access_token)).jti);
+    const record = await getOAuth().tokens.getTokenRecord(jti, Math.floor(Date.now() / 1000));
+    expect(record).toMatchObject({ jti, apiKeyId: keyId, sub: user.id });
+  });
+
+  it('stamps last_used_at on a success (spec 4.5)', async () => {
+    const { key, keyId } = await newKey();
+    expect((await storedKey(keyId))?.lastUsedAt).toBeUndefined();
+    const before = new Date().toISOString();
+    await exchangeKey({ bearer: key });
+    const stamped = (await storedKey(keyId))?.lastUsedAt;
+    expect(stamped! >= before).toBe(true);
+  });
+
+  it('refuses a malformed resource with invalid_target (RFC 8707 2)', async () => {
+    const { key } = await newKey();
+    const { status, body } = await exchangeKey({ bearer: key, fields: { resource: 'not a uri' } });
+    expect(status).toBe(400);
+    expect(body.error).toBe('invalid_target');
+  });
+});
+
+describe('spec 4.5: where the key comes from', () => {
+  it('accepts the key in a form body field api_key', async () => {
+    const { key } = await newKey();
+    expect((await exchangeKey({ fields: { api_key: key } })).status).toBe(200);
+  });
+
+  it('accepts the key in a JSON body field api_key, with scope and resource', async () => {
+    const { key } = await newKey();
+    const { status, body } = await exchangeKey({ fields: { api_key: key, scope: 'read', resource: resourceA }, json: true });
+    expect(status).toBe(200);
+    expect(body.scope).toBe('read');
+    expect(decodeJwt(String(body.access_token)).aud).toBe(resourceA);
+  });
+
+  it('the header wins when both are present: a valid header and a bad body key succeed', async () => {
+    const { key } = await newKey();
+    expect((await exchangeKey({ bearer: key, fields: { api_key: 'tgk_garbage' } })).status).toBe(200);
+  });
+
+  it('the header wins when both are present: a bad header and a valid body key fail', async () => {
+    const { key } = await newKey();
+    const { status, body } = await exchangeKey({ bearer: `${key.slice(0, -1)}A`, fields: { api_key: key } });
+    expect(status).toBe(401);
+    expect(body.error).toBe('invalid_client');
+  });
+
+  it('the header wins with the key of another client: the token is the header key\'s', async () => {
+    const a = await newKey();
+    const b = await newKey();
+    const { body } = await exchangeKey({ bearer: a.key, fields: { api_key: b.key } });
+    expect(decodeJwt(String(body.access_token)).api_key_id).toBe(a.keyId);
+  });
+
+  it('no key at all is the same invalid_client 401', async () => {
+    const { status, body } = await exchangeKey({ fields: { scope: 'read' } });
+    expect(status).toBe(401);
+    expect(body.error).toBe('invalid_client');
+  });
+
+  it('a body that is neither form nor JSON is 415; malformed JSON is 400', async () => {
+    const { key } = await newKey();
+    expect((await exchangeKey({ bearer: key, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } })).status).toBe(415);
+    expect((await exchangeKey({ bearer: key, rawBody: '{', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
+  });
+});
+
+describe('spec 2.5: scope snapshot rules at the exchange', () => {
+  it('rule 5: a request may narrow the key\'s scopes', async () => {
+    const { key } = await newKey();
+    const { status, body } = await exchangeKey({ bearer: key, fields: { scope: 'write' } });
+    expect(status).toBe(200);
+    expect(body.scope).toBe('write');
+    expect(decodeJwt(String(body.access_token)).scope).toBe('write');
+  });
+
+  it('rule 5: a request may never widen them: invalid_scope (spec 7)', async () => {
+    const { key } = await newKey(['read', 'write', 'admin-ish'], { scopes: ['read'] });
+    const { status, body } = await exchangeKey({ bearer: key, fields: { scope: 'read write' } });
+    expect(status).toBe(400);
+    expect(body.error).toBe('invalid_scope');
+  });
+});
+
+describe('spec 6: one activity row per attempt, request type "api key", the real reason', () => {
+  it('a success writes one row with the key, client, user and environment', async () => {
+    const { key, keyId, client, user } = await newKey();
+    await exchangeKey({ bearer: key });
+    const rows = await keyActivityOf(client.clientId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ requestType: 'api key', success: true, apiKeyId: keyId, userId: user.id, environmentId: client.environmentId });
+  });
+
+  it('each failure writes one row with its real reason (wrong secret, invalid_scope)', async () => {
+    const { key, keyId, client } = await newKey();
+    await exchangeKey({ bearer: `tgk_${keyId}_${'A'.repeat(43)}` });
+    await exchangeKey({ bearer: key, fields: { scope: 'delete' } });
+    const rows = await keyActivityOf(client.clientId);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.success === false && r.apiKeyId === keyId)).toBe(true);
+    expect(rows.map((r) => r.reason)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^invalid_client: wrong secret/), expect.stringMatching(/^invalid_scope: /)]),
+    );
+  });
+
+  it('a malformed key writes one row under the unknown client', async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
+    await exchangeKey({ bearer: 'tgk_not-a-key', sourceIp: ip });
+    const rows = (await getOAuth().tokens.activityOf('unknown')).filter((r) => r.ip === ip && r.requestType === 'api key');
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.at(-1)).toMatchObject({ success: false, reason: 'invalid_client: malformed API key' });
+  });
+});
+
+describe('issue 5 Speed: the verified-key cache', () => {
+  it('a repeat exchange skips Argon2id; the record is still read, so a revocation counts at once', async () => {
+    const { key, keyId, client } = await newKey();
+    const verify = jest.spyOn(getOAuth().hasher, 'verify');
+    const dummy = jest.spyOn(getOAuth().hasher, 'verifyDummy');
+    try {
+      expect((await exchangeKey({ bearer: key })).status).toBe(200);
+      expect((await exchangeKey({ bearer: key })).status).toBe(200);
+      expect((await exchangeKey({ bearer: key })).status).toBe(200);
+      expect(verify).toHaveBeenCalledTimes(1);
+      const { db, tables } = getStorage();
+      expect((await revokeKeyAs(admin, client.clientId, keyId)).status).toBe(200);
+      const refused = await exchangeKey({ bearer: key });
+      expect(refused.status).toBe(401);
+      // The failure still spends one (dummy) verification, as slow as any other failure.
+      expect(verify).toHaveBeenCalledTimes(1);
+      expect(dummy).toHaveBeenCalledTimes(1);
+      expect((await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `APIKEY#${keyId}`, sk: 'APIKEY' } }))).Item?.revokedAt).toBeDefined();
+    } finally {
+      verify.mockRestore();
+      dummy.mockRestore();
+    }
+  });
+
+  it('a wrong secret is never served from the cache', async () => {
+    const { key, keyId } = await newKey();
+    expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    expect((await exchangeKey({ bearer: `tgk_${keyId}_${'B'.repeat(43)}` })).status).toBe(401);
+  });
+});
+
+it('a 401 carries a WWW-Authenticate challenge (RFC 7235 3.1)', async () => {
+  const result = await exchangeKey({ bearer: 'nope' });
+  expect(headerOf(result.result, 'www-authenticate')).toBe('Bearer realm="api-key"');
+});
