@@ -22,7 +22,11 @@ export type AuthKind =
   | 'admin' // admin API client token, admin user token, or a qualifying self-service token
   | 'api-key'; // an API key presented for exchange
 
-/** The logical tables of lambdas/adapters/dynamodb/table-definitions.ts. */
+/**
+ * The logical tables of lambdas/adapters/dynamodb/table-definitions.ts. Rows that look
+ * clients up write `main`: resolving a Client ID Metadata Document stores the client, and a
+ * dynamic client's first token request clears its expiry.
+ */
 export type TableName = 'main' | 'ephemeral' | 'activity';
 export type TableAccess = 'read' | 'write';
 
@@ -166,7 +170,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.authorize,
     handler: 'authorize',
     auth: 'session',
-    tables: { main: 'read', ephemeral: 'write' },
+    tables: { main: 'write', ephemeral: 'write' },
   },
   {
     name: 'AuthorizeSignIn',
@@ -174,7 +178,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.authorize,
     handler: 'authorize-sign-in',
     auth: 'none',
-    tables: { main: 'read', ephemeral: 'write' },
+    tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
     edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
   },
@@ -184,7 +188,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.authorizeComplete,
     handler: 'authorize-complete',
     auth: 'session',
-    tables: { main: 'read', ephemeral: 'write' },
+    tables: { main: 'write', ephemeral: 'write' },
     edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
   },
   // Tokens (spec 4.4, 4.9): grants, introspection (RFC 7662), revocation (RFC 7009).
@@ -194,7 +198,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.token,
     handler: 'token',
     auth: 'client',
-    tables: { main: 'read', ephemeral: 'write', activity: 'write' },
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     signs: true,
     hashes: true,
     edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
@@ -233,7 +237,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.revoke,
     handler: 'revoke',
     auth: 'client',
-    tables: { main: 'read', ephemeral: 'write' },
+    tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
   },
   // Bearer-protected (spec 4.10).

@@ -97,17 +97,23 @@ export async function resolveMetadataDocumentClient(url: string, deps: MetadataD
   const stored = await deps.stored(url);
   if (stored === 'blocked') return undefined;
   if (stored && (stored.metadataDocumentRefreshAfterEpoch ?? 0) > deps.nowEpoch) return stored;
+  let fresh: Client;
   try {
     const fetched = await deps.fetch(url);
     const client = clientFromMetadataDocument(url, fetched.body, await deps.catalog(), {
       environmentId: deps.environmentId,
       fetchedAt: new Date(deps.nowEpoch * 1000).toISOString(),
     });
-    const fresh = { ...client, createdAt: stored?.createdAt ?? client.createdAt, metadataDocumentRefreshAfterEpoch: deps.nowEpoch + cacheSeconds(fetched.cacheControl) };
-    await deps.save(fresh);
-    return fresh;
+    fresh = {
+      ...client,
+      createdAt: stored?.createdAt ?? client.createdAt,
+      metadataDocumentRefreshAfterEpoch: deps.nowEpoch + cacheSeconds(fetched.cacheControl),
+    };
   } catch (error) {
     deps.log.warn('client metadata document rejected', { clientId: url, reason: (error as Error).message });
     return undefined;
   }
+  // Outside the catch: failing to store is our fault (a 500), not an unknown client.
+  await deps.save(fresh);
+  return fresh;
 }
