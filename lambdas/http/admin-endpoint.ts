@@ -33,7 +33,8 @@ export function clientKeysHandler(endpoint: AdminEndpoint): LambdaHandler {
 /** A `{name}` segment of the route; API Gateway always supplies it, a direct call may not. */
 export function pathParameter(event: Pick<APIGatewayProxyEvent, 'pathParameters'>, name: string): string {
   const value = event.pathParameters?.[name];
-  if (!value) throw new NotFoundError('No such resource.');
+  // Nothing stored has a longer id (DynamoDB keys stop at 2048 bytes): not found, never a 500.
+  if (!value || Buffer.byteLength(value, 'utf8') > 2000) throw new NotFoundError('No such resource.');
   return value;
 }
 

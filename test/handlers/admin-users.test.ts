@@ -207,3 +207,10 @@ describe('DELETE /api/admin/users/{user_id}', () => {
     expect(result.statusCode).toBe(404);
   });
 });
+
+describe('oversized ids in the path', () => {
+  it('answers 404, never a 500 (DynamoDB refuses keys over 2048 bytes)', async () => {
+    const result = await callAdmin(getUser, { token, pathParameters: { user_id: 'u'.repeat(2100) } });
+    expect(result.statusCode).toBe(404);
+  });
+});
