@@ -3,31 +3,44 @@
  * comes from the route table (lambdas/routes.ts): one function and one API method per
  * row, each function granted only what its row names.
  *
- * Decisions a deployer should know:
- * - Tables, the JWKS bucket, the signing-key secret and log groups are retained when
- *   the stack is deleted; tables also have deletion protection on.
- * - The API is a REGIONAL REST API (WAF attaches to REST stages). Stage access and
- *   execution logs are off: they need the account-wide API Gateway logging role,
- *   which this stack deliberately does not create.
- * - The signing key set is generated on the first deploy and then kept: changing
- *   SIGNING_ALG later does not replace it (rotation is a separate procedure).
+ * Decisions a deployer should know (docs/deployment.md has the full guide):
+ * - Tables, the JWKS bucket, the signing-key and admin-credential secrets and log groups
+ *   are retained when the stack is deleted; tables also have deletion protection on.
+ * - The API is a REGIONAL REST API (WAF attaches to REST stages). Access logs and
+ *   ERROR-level execution logs are on. API Gateway writes them only when the account-wide
+ *   API Gateway CloudWatch role is set, so by default this stack sets it (a role with the
+ *   AWS managed push-to-CloudWatch policy, retained on deletion because other APIs of the
+ *   account may rely on it). Set `apiGatewayCloudWatchRole: false` where the account
+ *   already has one managed elsewhere; without any, the deploy fails.
+ * - The signing key set is generated on the first deploy and rotated by a daily job
+ *   (lib/key-rotation.ts); changing SIGNING_ALG later applies to the next rotated key.
+ * - The first deploy seeds the admin user and admin API client (lib/admin-bootstrap.ts);
+ *   their generated credentials are only in a Secrets Manager secret the outputs name.
+ * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
+ *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
  */
-import { Annotations, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { fallbackHandler, jobs, routes, type Route, type TableName } from '../lambdas/routes';
+import { AdminBootstrap } from './admin-bootstrap';
+import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey } from './jwks';
+import { KeyRotation } from './key-rotation';
+import { Mail } from './mail';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { settingsEnvironment, type ServiceSettings } from './service-settings';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
@@ -40,8 +53,10 @@ export interface AuthorizationServerProps {
    * MAIL_FROM is required and becomes an SES email identity: SES mails it a
    * verification link, and mail is sent only once it is verified (and, while the
    * account is in the SES sandbox, only to verified recipients).
-   * BASE_URL defaults to the API stage URL; set it only when a custom domain fronts
-   * the API (the domain mapping itself is not part of this construct).
+   * BASE_URL defaults to `https://<customDomain.domainName>` when a custom domain is
+   * given, else to the API stage URL.
+   * DCR_ENVIRONMENT_ID defaults to `env_dcr`, the id the deploy-time seed gives the DCR
+   * environment (see AdminBootstrap); a given value becomes that environment's id.
    * JWKS_CDN_BASE_URL defaults to the CloudFront distribution's address.
    * Other unset values take the defaults of lambdas/config/settings.ts.
    * Required: there is no default for MAIL_FROM (bin/app.ts reads cdk.json, whose
@@ -70,7 +85,53 @@ export interface AuthorizationServerProps {
    * @default Duration.minutes(5)
    */
   readonly jwksCacheTtl?: Duration;
+  /**
+   * Days a signing key signs before the scheduled rotation prepares the next one.
+   * @default 30
+   */
+  readonly keyRotationDays?: number;
+  /**
+   * CIDRs allowed to reach /dashboard* and /api/admin/* through the WAF.
+   * @default - none: not restricted, and synth warns
+   */
+  readonly adminAllowlist?: readonly string[];
+  /**
+   * AWS WAF Bot Control on the browser paths (costs extra).
+   * @default false
+   */
+  readonly botControl?: boolean;
+  /**
+   * Sign-in email of the first admin user, seeded on the first deploy.
+   * @default `admin@<domain of MAIL_FROM>`
+   */
+  readonly adminEmail?: string;
+  /**
+   * Name of the SES configuration set.
+   * @default - generated
+   */
+  readonly mailConfigurationSetName?: string;
+  /**
+   * Custom domain of the issuer: a regional API Gateway domain name with this ACM
+   * certificate (same region), mapped at the root to the stage. Point a DNS alias or
+   * CNAME at the `CustomDomainTarget` output.
+   * @default - none: the execute-api address is the issuer
+   */
+  readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /**
+   * Set the account-wide API Gateway CloudWatch role, which access and execution logs
+   * need. Turn off only when the account already has one.
+   * @default true
+   */
+  readonly apiGatewayCloudWatchRole?: boolean;
+  /**
+   * SNS topic the CloudWatch alarms notify.
+   * @default - none: alarms are visible in the console only
+   */
+  readonly alarmTopic?: sns.ITopic;
 }
+
+/** Ids the deploy-time seed gives its two environments (DCR_ENVIRONMENT_ID may override the second). */
+export const seededEnvironmentIds = { defaultId: 'env_default', dcrId: 'env_dcr' } as const;
 
 export class AuthorizationServer extends Construct {
   readonly api: apigateway.RestApi;
@@ -83,8 +144,14 @@ export class AuthorizationServer extends Construct {
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
   readonly signingKeySecret: secretsmanager.ISecret;
-  readonly mailIdentity: ses.EmailIdentity;
+  readonly keyRotation: KeyRotation;
+  readonly mail: Mail;
+  readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
+  readonly alarms: Alarms;
+  readonly accessLogs: logs.LogGroup;
+  /** The custom domain, when one is configured. */
+  readonly domainName?: apigateway.DomainName;
   /** The issuer (`BASE_URL`). */
   readonly issuerUrl: string;
   readonly jwksUrl: string;
@@ -97,23 +164,62 @@ export class AuthorizationServer extends Construct {
     const jwksCacheTtl = props.jwksCacheTtl ?? Duration.minutes(5);
 
     this.tables = createTables(this);
+    // Access logs: who called what and the outcome; never headers, bodies or query strings.
+    this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention });
     this.api = new apigateway.RestApi(this, 'Api', {
       description: 'OAuth 2.1 authorization server',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
-      deployOptions: { stageName },
-      // Would create the account-wide API Gateway logging role: not this stack's to own.
-      cloudWatchRole: false,
+      deployOptions: {
+        stageName,
+        accessLogDestination: new apigateway.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
+        }),
+        // Errors only, and never request or response bodies (they carry secrets).
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+      },
+      cloudWatchRole: props.apiGatewayCloudWatchRole ?? true,
+      // Account-wide: other APIs of the account may log through it after this stack is gone.
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
     });
+    // Created here with a retention, before API Gateway would create it without one.
+    const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
+      retention: logRetention,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogs);
     addGatewayResponses(this.api);
     this.jwks = new JwksDistribution(this, 'Jwks', { cacheTtl: jwksCacheTtl });
 
+    if (props.customDomain) {
+      this.domainName = this.api.addDomainName('CustomDomain', {
+        domainName: props.customDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+        endpointType: apigateway.EndpointType.REGIONAL,
+        securityPolicy: apigateway.SecurityPolicy.TLS_1_2,
+      });
+    }
+
     // Built from the API id rather than the stage: functions referencing the stage
     // would depend on the deployment, which depends on the functions' methods.
-    const defaultBaseUrl = `https://${this.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${stageName}`;
+    const defaultBaseUrl = props.customDomain
+      ? `https://${props.customDomain.domainName}`
+      : `https://${this.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${stageName}`;
+    const dcrEnvironmentId = present(props.settings.DCR_ENVIRONMENT_ID) ?? seededEnvironmentIds.dcrId;
     const settings = settingsEnvironment({
       ...props.settings,
       BASE_URL: present(props.settings.BASE_URL) ?? defaultBaseUrl,
       JWKS_CDN_BASE_URL: present(props.settings.JWKS_CDN_BASE_URL) ?? this.jwks.baseUrl,
+      DCR_ENVIRONMENT_ID: dcrEnvironmentId,
     });
     const mailFrom = settings.MAIL_FROM!;
     this.issuerUrl = settings.BASE_URL!.replace(/\/+$/, '');
@@ -128,13 +234,29 @@ export class AuthorizationServer extends Construct {
     });
     this.signingKeySecret = signingKey.secret;
 
-    this.mailIdentity = new ses.EmailIdentity(this, 'MailFrom', { identity: ses.Identity.email(mailFrom) });
-    if (/@example\.(com|org|net)$/i.test(mailFrom)) {
-      Annotations.of(this).addWarningV2(
-        'authorization-server:placeholder-mail-from',
-        `MAIL_FROM is the placeholder ${mailFrom}; set a real sender (-c MAIL_FROM=... or cdk.json) before deploying.`,
-      );
-    }
+    this.keyRotation = new KeyRotation(this, 'KeyRotation', {
+      secret: signingKey.secret,
+      bucket: this.jwks.bucket,
+      objectKey: jwksObjectKey,
+      distribution: this.jwks.distribution,
+      cacheTtl: jwksCacheTtl,
+      alg: settings.SIGNING_ALG!,
+      rotationDays: props.keyRotationDays,
+      logRetention,
+    });
+
+    this.mail = new Mail(this, 'Mail', { from: mailFrom, configurationSetName: props.mailConfigurationSetName });
+
+    this.adminBootstrap = new AdminBootstrap(this, 'AdminBootstrap', {
+      tables: this.tables,
+      adminEmail: props.adminEmail ?? `admin@${mailFrom.split('@')[1]}`,
+      defaultEnvironmentId: seededEnvironmentIds.defaultId,
+      dcrEnvironmentId,
+      clientIdPrefix: settings.CLIENT_ID_PREFIX!,
+      hashMethod: settings.HASH_METHOD!,
+      issuer: this.issuerUrl,
+      logRetention,
+    });
 
     const environment: Record<string, string> = { ...settings };
     for (const definition of Object.values(tableDefinitions)) {
@@ -196,14 +318,31 @@ export class AuthorizationServer extends Construct {
     }
     this.jobFunctions = jobFunctions;
 
-    this.webAcl = new ApiWebAcl(this, 'Waf', { stageArn: this.api.deploymentStage.stageArn });
+    this.webAcl = new ApiWebAcl(this, 'Waf', {
+      stageArn: this.api.deploymentStage.stageArn,
+      stageName,
+      adminAllowlist: props.adminAllowlist,
+      botControl: props.botControl,
+      logRetention,
+    });
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      api: this.api,
+      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
+      keyRotation: this.keyRotation.function,
+      webAclName: this.webAcl.webAclName,
+      region: Stack.of(this).region,
+      topic: props.alarmTopic,
+    });
+
+    acknowledgeNagFindings(this);
   }
 
   /** Least privilege: exactly the tables, secret and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
     this.grantTables(fn, route.tables);
     if (route.signs || route.verifiesTokens) signingKeySecret.grantRead(fn);
-    if (route.sendsMail) this.mailIdentity.grantSendEmail(fn);
+    if (route.sendsMail) this.mail.grantSend(fn);
   }
 
   private grantTables(fn: NodejsFunction, tables: Route['tables']): void {

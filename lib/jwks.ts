@@ -1,7 +1,9 @@
 /**
  * Where resource servers fetch the public keys: `jwks.json` in a private bucket,
  * served only through CloudFront (origin access control), so token validation
- * never calls the service and survives its outages.
+ * never calls the service and survives its outages. HTTPS only (HTTP redirects),
+ * GET/HEAD only, a short cache (the rotation job waits it out and invalidates on
+ * every publish), and security headers on every response.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -41,6 +43,25 @@ export class JwksDistribution extends Construct {
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
     });
+    const responseHeadersPolicy = new cloudfront.ResponseHeadersPolicy(this, 'ResponseHeaders', {
+      comment: 'jwks.json: readable from any origin, with security headers',
+      // Public keys are public: browser-based token validators may fetch them too.
+      corsBehavior: {
+        accessControlAllowOrigins: ['*'],
+        accessControlAllowMethods: ['GET', 'HEAD'],
+        accessControlAllowHeaders: ['*'],
+        accessControlAllowCredentials: false,
+        accessControlMaxAge: Duration.days(1),
+        originOverride: true,
+      },
+      securityHeadersBehavior: {
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: false, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", override: true },
+      },
+    });
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Public JWKS of the authorization server',
       defaultBehavior: {
@@ -48,11 +69,12 @@ export class JwksDistribution extends Construct {
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy,
-        // Public keys are public: browser-based token validators may fetch them too.
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
+        responseHeadersPolicy,
         compress: true,
       },
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // Resource servers run anywhere; all edge locations.
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
     });
     this.baseUrl = `https://${this.distribution.distributionDomainName}`;
   }

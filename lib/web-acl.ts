@@ -1,16 +1,76 @@
 /**
- * The regional WAF web ACL on the API stage. This is the base: default allow and the
- * AWS managed common rule set. The per-route rate rules derived from the route
- * table's `edge` settings are added by the edge issue.
+ * The regional WAF web ACL on the API stage: the edge protections of spec section 8.
+ *
+ * Evaluation order (lowest priority number first; the first terminating match wins):
+ *   0  AllowPublicDocuments  GET discovery documents and /api/health: allowed before any
+ *                            other rule, so neither a rate rule nor a managed group can block them.
+ *   1  AdminAllowlist        /dashboard* and /api/admin/* from outside the allowlist: 403
+ *                            (only when an allowlist is configured; synth warns otherwise).
+ *  10+ Rate-<route>          one rate-based rule per route row with `edge`, per client IP,
+ *                            scoped to the row's method and path (lib/edge-rules.ts).
+ *  next AllowTokenChecks     GET /api/userinfo and /api/token/validate: after their light rate
+ *                            rules, allowed past the managed groups (spec 8: never blocked).
+ *  then AWS managed groups   IP reputation, known bad inputs, common rule set, and Bot Control
+ *                            when enabled (scoped to browser paths: it blocks HTTP libraries,
+ *                            which is what OAuth clients and SDKs are).
+ * Default action: allow.
+ *
+ * Blocks answer in the service's error shape (custom response bodies below): 429
+ * `too_many_requests` with Retry-After for rate rules, 403 `access_denied` for the allowlist.
+ * Managed-group blocks use API Gateway's WAF_FILTERED response (lib/gateway-responses.ts).
  */
-import { Stack } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Fn, Stack } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { endpointPaths, routes as routeTable, type HttpMethod, type Route } from '../lambdas/routes';
+import { edgeRateRules, pathPattern, prefixPattern, type EdgeRateRule } from './edge-rules';
 
 export interface ApiWebAclProps {
   /** ARN of the API Gateway stage to protect. */
   readonly stageArn: string;
+  /** Stage name: the first path segment WAF sees on execute-api requests. */
+  readonly stageName: string;
+  /**
+   * Rows whose `edge` settings become rate rules.
+   * @default the route table of lambdas/routes.ts
+   */
+  readonly routes?: readonly Route[];
+  /**
+   * CIDRs (IPv4 and/or IPv6) allowed to reach the admin paths. Empty: the admin paths are
+   * not restricted at the edge (they still require admin tokens) and synth warns.
+   * @default - none
+   */
+  readonly adminAllowlist?: readonly string[];
+  /**
+   * Path prefixes restricted to the allowlist. Self-service API-key management lives
+   * under /api/admin/ too: with an allowlist, end users reach it only from those networks.
+   * @default ['/dashboard', '/api/admin/']
+   */
+  readonly adminPathPrefixes?: readonly string[];
+  /**
+   * AWS WAF Bot Control (common inspection level), on browser paths only. Costs extra
+   * (a monthly fee plus a per-request fee).
+   * @default false
+   */
+  readonly botControl?: boolean;
+  /** Retention of the WAF log group. */
+  readonly logRetention: logs.RetentionDays;
 }
+
+/** GET paths that no rule may block: evaluated first. */
+export const publicDocumentPaths: readonly string[] = [
+  endpointPaths.authorizationServerMetadata,
+  endpointPaths.openidConfiguration,
+  endpointPaths.health,
+];
+/** Bearer-checked GET paths: only their own light rate rules apply (spec 8). */
+export const lightlyLimitedPaths: readonly string[] = [endpointPaths.userinfo, endpointPaths.validate];
+/** Headers never written to the WAF log: they carry tokens, API keys, client secrets and sessions. */
+export const redactedHeaders = ['authorization', 'cookie'] as const;
+
+export const tooManyRequestsBody = 'too-many-requests';
+export const accessDeniedBody = 'access-denied';
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
@@ -20,35 +80,212 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
 
 export class ApiWebAcl extends Construct {
   readonly webAcl: wafv2.CfnWebACL;
+  /** The generated web ACL name (the `WebACL` dimension of its metrics). */
+  readonly webAclName: string;
+  /** The rate rules as deployed, in evaluation order. */
+  readonly rateRules: readonly EdgeRateRule[];
+  /** `aws-waf-logs-…`: WAF requires the prefix. */
+  readonly logGroup: logs.LogGroup;
+  readonly adminIpSets: readonly wafv2.CfnIPSet[];
 
   constructor(scope: Construct, id: string, props: ApiWebAclProps) {
     super(scope, id);
-    const metricPrefix = Stack.of(this).stackName.replace(/[^A-Za-z0-9_-]/g, '');
+    const stack = Stack.of(this);
+    const metricPrefix = stack.stackName.replace(/[^A-Za-z0-9_-]/g, '');
+    const stage = props.stageName;
+    const rows = props.routes ?? routeTable;
+    this.rateRules = edgeRateRules(rows, stage);
+    const allowlist = props.adminAllowlist ?? [];
+    const adminPrefixes = props.adminPathPrefixes ?? ['/dashboard', '/api/admin/'];
+
+    for (const rule of this.rateRules.filter((r) => r.requested)) {
+      Annotations.of(this).addWarningV2(
+        `authorization-server:waf-rate-fitted-${rule.route}`,
+        `Route ${rule.route} asks for ${rule.requested!.limit} per ${rule.requested!.windowSeconds} s, which AWS WAF cannot express; ` +
+          `deployed as ${rule.limit} per ${rule.windowSeconds} s${rule.requested!.looser ? ' (LOOSER than asked: the service must enforce the rest)' : ''}. ` +
+          'State the WAF values in the row (lambdas/routes.ts) with the reason.',
+      );
+    }
+
+    const rules: wafv2.CfnWebACL.RuleProperty[] = [];
+    rules.push({
+      name: 'AllowPublicDocuments',
+      priority: 0,
+      action: { allow: {} },
+      statement: and(methodIs('GET'), pathMatches(alternatives(publicDocumentPaths.map((p) => pathPattern(p, stage))))),
+      visibilityConfig: visibility(`${metricPrefix}-public-documents`),
+    });
+
+    const ipSets: wafv2.CfnIPSet[] = [];
+    if (allowlist.length > 0) {
+      for (const version of ['IPV4', 'IPV6'] as const) {
+        const addresses = allowlist.filter((cidr) => cidr.includes(':') === (version === 'IPV6'));
+        if (addresses.length === 0) continue;
+        ipSets.push(
+          new wafv2.CfnIPSet(this, `AdminAllowlist${version === 'IPV4' ? 'V4' : 'V6'}`, {
+            scope: 'REGIONAL',
+            ipAddressVersion: version,
+            addresses,
+            description: 'Networks allowed to reach /dashboard* and /api/admin/*',
+          }),
+        );
+      }
+      const inAllowlist = ipSets.map((set): wafv2.CfnWebACL.StatementProperty => ({ ipSetReferenceStatement: { arn: set.attrArn } }));
+      rules.push({
+        name: 'AdminAllowlist',
+        priority: 1,
+        action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: accessDeniedBody } } },
+        statement: and(
+          pathMatches(alternatives(adminPrefixes.map((p) => prefixPattern(p, stage)))),
+          { notStatement: { statement: or(inAllowlist) } },
+        ),
+        visibilityConfig: visibility(`${metricPrefix}-admin-allowlist`),
+      });
+    } else {
+      Annotations.of(this).addWarningV2(
+        'authorization-server:no-admin-allowlist',
+        '!!! NO ADMIN IP ALLOWLIST: /dashboard* and /api/admin/* are reachable from any address (admin tokens still required). ' +
+          'Spec 8 recommends restricting them: set ADMIN_ALLOWED_CIDRS (comma-separated CIDRs) or the adminAllowlist prop. !!!',
+      );
+    }
+    this.adminIpSets = ipSets;
+
+    let priority = 10;
+    for (const rule of this.rateRules) {
+      rules.push({
+        name: rule.name,
+        priority: priority++,
+        action:
+          rule.action === 'block'
+            ? {
+                block: {
+                  customResponse: {
+                    responseCode: 429,
+                    customResponseBodyKey: tooManyRequestsBody,
+                    responseHeaders: [{ name: 'Retry-After', value: String(rule.windowSeconds) }],
+                  },
+                },
+              }
+            : // Challenge works only for browsers (a JavaScript interstitial); rows use it
+              // only for browser form posts. JSON callers get `block`.
+              { challenge: {} },
+        statement: {
+          rateBasedStatement: {
+            limit: rule.limit,
+            evaluationWindowSec: rule.windowSeconds,
+            // The connecting address, never a forwarded header (attacker-controlled).
+            aggregateKeyType: 'IP',
+            scopeDownStatement: and(methodIs(rule.method), pathMatches(rule.pathRegex)),
+          },
+        },
+        visibilityConfig: visibility(`${metricPrefix}-${rule.name}`),
+      });
+    }
+
+    rules.push({
+      name: 'AllowTokenChecks',
+      priority: priority++,
+      action: { allow: {} },
+      statement: and(methodIs('GET'), pathMatches(alternatives(lightlyLimitedPaths.map((p) => pathPattern(p, stage))))),
+      visibilityConfig: visibility(`${metricPrefix}-token-checks`),
+    });
+
+    const managed = (name: string, extra: Partial<wafv2.CfnWebACL.ManagedRuleGroupStatementProperty> = {}): wafv2.CfnWebACL.RuleProperty => ({
+      name,
+      priority: priority++,
+      overrideAction: { none: {} },
+      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name, ...extra } },
+      visibilityConfig: visibility(`${metricPrefix}-${name}`),
+    });
+    rules.push(managed('AWSManagedRulesAmazonIpReputationList'));
+    rules.push(managed('AWSManagedRulesKnownBadInputsRuleSet'));
+    rules.push(
+      managed('AWSManagedRulesCommonRuleSet', {
+        // OAuth clients are programs (CLIs, MCP clients, SDKs); not all send a
+        // User-Agent, so its absence is counted, not blocked.
+        ruleActionOverrides: [{ name: 'NoUserAgent_HEADER', actionToUse: { count: {} } }],
+      }),
+    );
+    if (props.botControl) {
+      const browserPaths = [...new Set(rows.filter((r) => r.edge?.action === 'challenge').map((r) => r.path))];
+      rules.push(
+        managed('AWSManagedRulesBotControlRuleSet', {
+          managedRuleGroupConfigs: [{ awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } }],
+          scopeDownStatement: pathMatches(
+            alternatives([...browserPaths.map((p) => pathPattern(p, stage)), ...adminPrefixes.filter((p) => p === '/dashboard').map((p) => prefixPattern(p, stage))]),
+          ),
+        }),
+      );
+    }
+
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(`${metricPrefix}-api`),
-      rules: [
-        {
-          name: 'AWSManagedRulesCommonRuleSet',
-          priority: 0,
-          overrideAction: { none: {} },
-          statement: {
-            managedRuleGroupStatement: {
-              vendorName: 'AWS',
-              name: 'AWSManagedRulesCommonRuleSet',
-              // OAuth clients are programs (CLIs, MCP clients, SDKs); not all send a
-              // User-Agent, so its absence is counted, not blocked.
-              ruleActionOverrides: [{ name: 'NoUserAgent_HEADER', actionToUse: { count: {} } }],
-            },
-          },
-          visibilityConfig: visibility(`${metricPrefix}-common`),
+      customResponseBodies: {
+        [tooManyRequestsBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({ error: 'too_many_requests', error_description: 'Too many requests from this address; retry later.' }),
         },
-      ],
+        [accessDeniedBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({ error: 'access_denied', error_description: 'This endpoint is not reachable from your network.' }),
+        },
+      },
+      rules,
     });
+    // Ref of a web ACL is `name|id|scope`.
+    this.webAclName = Fn.select(0, Fn.split('|', this.webAcl.ref));
     new wafv2.CfnWebACLAssociation(this, 'Association', {
       resourceArn: props.stageArn,
       webAclArn: this.webAcl.attrArn,
     });
+
+    // The stack id's UUID makes the name unique per stack instance, so a retained log
+    // group of a destroyed stack never blocks a redeploy under the same stack name.
+    const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${metricPrefix}-${stackUuid}`,
+      retention: props.logRetention,
+    });
+    new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      // WAF wants the log group ARN without the `:*` suffix logGroupArn carries.
+      logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: this.logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      redactedFields: redactedHeaders.map((name) => ({ singleHeader: { Name: name } })),
+    });
   }
 }
+
+function and(...statements: wafv2.CfnWebACL.StatementProperty[]): wafv2.CfnWebACL.StatementProperty {
+  return { andStatement: { statements } };
+}
+
+function or(statements: wafv2.CfnWebACL.StatementProperty[]): wafv2.CfnWebACL.StatementProperty {
+  return statements.length === 1 ? statements[0]! : { orStatement: { statements } };
+}
+
+function methodIs(method: HttpMethod): wafv2.CfnWebACL.StatementProperty {
+  return {
+    byteMatchStatement: {
+      fieldToMatch: { method: {} },
+      positionalConstraint: 'EXACTLY',
+      searchString: method,
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
+  };
+}
+
+/** URL-decoded first, so `/api/%74oken` is counted as `/api/token`. */
+function pathMatches(regexString: string): wafv2.CfnWebACL.StatementProperty {
+  return {
+    regexMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      regexString,
+      textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+    },
+  };
+}
+
+/** One regex for several anchored patterns: `^(/prod)?/a/?$|^(/prod)?/b/?$`. */
+const alternatives = (patterns: readonly string[]): string => patterns.join('|');

@@ -25,6 +25,11 @@ export interface SeedOptions {
   readonly adminEmail?: string;
   readonly adminPassword?: string;
   readonly adminClientSecret?: string;
+  /**
+   * Ids of the two environments; random when omitted (the local server). A deployment
+   * fixes them at synth so DCR_ENVIRONMENT_ID can name the seeded environment.
+   */
+  readonly environmentIds?: { readonly defaultId?: string; readonly dcrId?: string };
 }
 
 export interface SeededCredentials {
@@ -43,8 +48,8 @@ const scopes = [
 export async function seed(deps: SeedDependencies, options: SeedOptions): Promise<SeededCredentials> {
   const { random } = deps;
   const createdAt = new Date(deps.clock.now()).toISOString();
-  const defaultId = newId('env_', random);
-  const dcrId = newId('env_', random);
+  const defaultId = options.environmentIds?.defaultId ?? newId('env_', random);
+  const dcrId = options.environmentIds?.dcrId ?? newId('env_', random);
   const userId = newId('usr_', random);
   const email = (options.adminEmail ?? 'admin@example.com').trim().toLowerCase();
   const password = options.adminPassword ?? newSecret(random);

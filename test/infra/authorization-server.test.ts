@@ -15,8 +15,8 @@ const dynamoStatements = (fnId: string) =>
   roleStatements(synthesized.template, fnId).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
 
 describe('route table → functions and methods', () => {
-  test('one function per route row and per scheduled job, plus the fallback and the two signing-key custom-resource functions', () => {
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + jobs.length + 1 + 2);
+  test('one function per route row and per scheduled job, plus the fallback, key rotation, and two per custom resource (signing key, admin bootstrap)', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + jobs.length + 1 + 1 + 2 * 2);
     for (const route of routes) {
       synthesized.template.hasResourceProperties('AWS::Lambda::Function', { Description: `${route.method} ${route.path}` });
     }
@@ -68,7 +68,7 @@ describe('route table → functions and methods', () => {
     }
   });
 
-  test('every function has its own log group with a retention', () => {
+  test('every log group (functions, API access and execution, WAF) has a retention', () => {
     synthesized.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     synthesized.template.allResourcesProperties('AWS::Lambda::Function', {
       LoggingConfig: Match.objectLike({ LogGroup: Match.anyValue() }),

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { settingNames } from '../../lambdas/config/settings';
+import { deploymentOptions } from '../../lib/deployment-options';
 import { logicalId, resources, synthesize } from './synthesize';
 
 const root = path.resolve(__dirname, '../..');
@@ -30,8 +31,8 @@ describe('settings from CDK context', () => {
     });
   });
 
-  test('an unset optional setting is left out rather than passed empty', () => {
-    expect('DCR_ENVIRONMENT_ID' in healthVariables({ DCR_ENVIRONMENT_ID: '' })).toBe(false);
+  test('an unset DCR_ENVIRONMENT_ID names the environment the deploy seeds (env_dcr), never an empty value', () => {
+    expect(healthVariables({ DCR_ENVIRONMENT_ID: '' }).DCR_ENVIRONMENT_ID).toBe('env_dcr');
   });
 
   test('BASE_URL defaults to the API URL built from the API id, not the stage (no dependency cycle)', () => {
@@ -58,9 +59,9 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
   });
 
-  test('cdk.json lists every setting, and its defaults synthesize', () => {
+  test('cdk.json lists every setting and deploy-time option, and its defaults synthesize', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
-    expect(Object.keys(context).sort()).toEqual([...settingNames].sort());
+    expect(Object.keys(context).sort()).toEqual([...settingNames, ...Object.keys(deploymentOptions)].sort());
     expect(() => synthesize(context)).not.toThrow();
   });
 

@@ -3,7 +3,7 @@ import { App, CfnResource, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { AuthorizationServerStack } from '../../lib/authorization-server-stack';
-import { settingsFromContext } from '../../lib/service-settings';
+import { stackPropsFromContext } from '../../lib/deployment-options';
 
 export interface Synthesized {
   readonly app: App;
@@ -19,7 +19,7 @@ export function synthesize(context: Record<string, unknown> = {}, { bundle = fal
   const app = new App({
     context: { ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }), MAIL_FROM: 'no-reply@example.org', ...context },
   });
-  const stack = new AuthorizationServerStack(app, 'Test', { settings: settingsFromContext(app) });
+  const stack = new AuthorizationServerStack(app, 'Test', stackPropsFromContext(app));
   return { app, stack, template: Template.fromStack(stack) };
 }
 

@@ -1,0 +1,186 @@
+/**
+ * Signing-key rotation as a pure state machine over the key set and timestamps; the
+ * scheduled job (lambdas/jobs/rotate-signing-keys.ts) only does the I/O around it.
+ *
+ * A key moves through: pending (published, never signs) → current (signs) → previous
+ * (published, no longer signs) → removed. Each run of the job applies every step that
+ * is due, in this order:
+ *   1. record  - a key missing from the published jwks.json is (re)published now and its
+ *                publication clock restarts; a current key with no activation time
+ *                (a set made before rotation existed) starts its age now.
+ *   2. retire  - a previous key is removed once `retireAfterMs` passed since it stopped
+ *                signing: functions may still sign with it from their cached set for
+ *                `signingKeyCacheMs`, and its tokens live up to an hour after that.
+ *   3. activate - the pending key becomes `currentKid` once it has been published for
+ *                `publishLeadMs`: longer than a resource server's copy of the JWKS can be
+ *                stale (CloudFront TTL plus the clients' max-age) and than the service's
+ *                own verifiers cache the key set.
+ *   4. prepare - when the current key is older than `rotateAfterMs` and nothing is pending,
+ *                the caller generates the next key and adds it (addNextKey) as pending.
+ * So a resource server never meets a token signed by a key its cached JWKS lacks: a key
+ * signs only after every cache has had time to pick it up, and stays published until
+ * every token it signed has expired.
+ */
+import type { JWK } from 'jose';
+import { lifetimes } from '../../core/lifetimes';
+import { parseKeySet, type SigningKeySet } from './key-set';
+
+/** How long a function keeps the key set it loaded (lambdas/runtime/signing.ts). */
+export const signingKeyCacheMs = 5 * 60_000;
+/** The longest-lived JWT this service signs (access and ID tokens). */
+export const longestTokenLifetimeMs = Math.max(lifetimes.accessToken, lifetimes.idToken) * 1000;
+/** Slack for clock skew, CloudFront invalidation and a resource server's clock tolerance. */
+export const rotationMarginMs = 5 * 60_000;
+
+export interface KeyTimes {
+  /** ISO time the key was (last) put into the published jwks.json. */
+  readonly publishedAt?: string;
+  /** ISO time it became `currentKid`. */
+  readonly activatedAt?: string;
+  /** ISO time it stopped being `currentKid`. */
+  readonly deactivatedAt?: string;
+}
+
+/** The stored key set plus rotation times; the extra field is ignored by everything else. */
+export interface RotatingKeySet extends SigningKeySet {
+  readonly keyTimes: Readonly<Record<string, KeyTimes>>;
+}
+
+export interface RotationPolicy {
+  /** Age of the current key after which the next one is prepared. */
+  readonly rotateAfterMs: number;
+  /** Minimum time a key is published before it signs. */
+  readonly publishLeadMs: number;
+  /** Minimum time a key stays published after it stopped signing. */
+  readonly retireAfterMs: number;
+}
+
+/**
+ * The policy for a JWKS cached `jwksCacheTtlMs` by CloudFront and, per the object's
+ * max-age, by clients again after that (2 × TTL of staleness, invalidation aside).
+ */
+export function rotationPolicy(rotateAfterDays: number, jwksCacheTtlMs: number): RotationPolicy {
+  return {
+    rotateAfterMs: rotateAfterDays * 24 * 3600_000,
+    publishLeadMs: 2 * jwksCacheTtlMs + signingKeyCacheMs + rotationMarginMs,
+    retireAfterMs: signingKeyCacheMs + longestTokenLifetimeMs + rotationMarginMs,
+  };
+}
+
+export type RotationStep =
+  | { readonly kind: 'record'; readonly kid: string; readonly what: 'published' | 'activated' | 'deactivated' }
+  | { readonly kind: 'retire'; readonly kid: string }
+  | { readonly kind: 'activate'; readonly kid: string; readonly previousKid: string }
+  | { readonly kind: 'prepare' };
+
+export interface RotationPlan {
+  /** The key set after the due steps (without a new key: see addNextKey). */
+  readonly set: RotatingKeySet;
+  readonly steps: readonly RotationStep[];
+  /** The caller must generate the next key and call addNextKey. */
+  readonly prepareNext: boolean;
+}
+
+export function parseRotatingKeySet(text: string | undefined): RotatingKeySet | undefined {
+  const set = parseKeySet(text);
+  if (!set) return undefined;
+  const raw = (JSON.parse(text!) as { keyTimes?: unknown }).keyTimes;
+  const keyTimes: Record<string, KeyTimes> = {};
+  if (raw && typeof raw === 'object') {
+    for (const key of set.keys) {
+      const times = (raw as Record<string, unknown>)[key.kid!];
+      if (!times || typeof times !== 'object') continue;
+      const pick = (name: keyof KeyTimes) => {
+        const value = (times as Record<string, unknown>)[name];
+        return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? { [name]: value } : {};
+      };
+      keyTimes[key.kid!] = { ...pick('publishedAt'), ...pick('activatedAt'), ...pick('deactivatedAt') };
+    }
+  }
+  return { currentKid: set.currentKid, keys: set.keys, keyTimes };
+}
+
+const at = (iso: string | undefined): number | undefined => (iso === undefined ? undefined : Date.parse(iso));
+
+/**
+ * The steps due at `now`, given the kids found in the published jwks.json.
+ * Pure: no clock, no randomness, no I/O.
+ */
+export function planRotation(
+  input: RotatingKeySet,
+  { now, publishedKids, policy }: { readonly now: number; readonly publishedKids: ReadonlySet<string>; readonly policy: RotationPolicy },
+): RotationPlan {
+  const iso = new Date(now).toISOString();
+  const steps: RotationStep[] = [];
+  const times: Record<string, KeyTimes> = {};
+  for (const key of input.keys) times[key.kid!] = { ...input.keyTimes[key.kid!] };
+  let keys = [...input.keys];
+  let currentKid = input.currentKid;
+
+  // 1. record
+  for (const key of keys) {
+    const kid = key.kid!;
+    const t = times[kid]!;
+    if (!publishedKids.has(kid) || t.publishedAt === undefined) {
+      times[kid] = { ...times[kid], publishedAt: iso };
+      steps.push({ kind: 'record', kid, what: 'published' });
+    }
+    if (kid === currentKid && t.activatedAt === undefined) {
+      times[kid] = { ...times[kid], activatedAt: iso };
+      steps.push({ kind: 'record', kid, what: 'activated' });
+    }
+    // Signed once but no longer current, with no record of when it stopped (a hand
+    // edit of currentKid): count its retirement from now.
+    if (kid !== currentKid && t.activatedAt !== undefined && t.deactivatedAt === undefined) {
+      times[kid] = { ...times[kid], deactivatedAt: iso };
+      steps.push({ kind: 'record', kid, what: 'deactivated' });
+    }
+  }
+
+  // 2. retire
+  for (const key of keys) {
+    const kid = key.kid!;
+    const stopped = at(times[kid]!.deactivatedAt);
+    if (kid !== currentKid && stopped !== undefined && now >= stopped + policy.retireAfterMs) {
+      steps.push({ kind: 'retire', kid });
+      delete times[kid];
+    }
+  }
+  keys = keys.filter((key) => key.kid! in times);
+
+  // 3. activate: the longest-published pending key that has waited long enough.
+  const pending = keys
+    .filter((key) => key.kid !== currentKid && times[key.kid!]!.activatedAt === undefined)
+    .sort((a, b) => at(times[a.kid!]!.publishedAt)! - at(times[b.kid!]!.publishedAt)!);
+  const ready = pending.find((key) => now >= at(times[key.kid!]!.publishedAt)! + policy.publishLeadMs);
+  if (ready) {
+    const previousKid = currentKid;
+    times[previousKid] = { ...times[previousKid], deactivatedAt: iso };
+    times[ready.kid!] = { ...times[ready.kid!], activatedAt: iso };
+    currentKid = ready.kid!;
+    steps.push({ kind: 'activate', kid: currentKid, previousKid });
+  }
+
+  // 4. prepare
+  const stillPending = keys.some((key) => key.kid !== currentKid && times[key.kid!]!.activatedAt === undefined);
+  const age = now - at(times[currentKid]!.activatedAt)!;
+  const prepareNext = !stillPending && age >= policy.rotateAfterMs;
+  if (prepareNext) steps.push({ kind: 'prepare' });
+
+  return { set: { currentKid, keys, keyTimes: times }, steps, prepareNext };
+}
+
+/** Adds a freshly generated key as pending, published as of `now` (the caller publishes it next). */
+export function addNextKey(set: RotatingKeySet, key: JWK, now: number): RotatingKeySet {
+  if (!key.kid || set.keys.some((k) => k.kid === key.kid)) throw new Error('the next key needs a new kid');
+  return {
+    currentKid: set.currentKid,
+    keys: [...set.keys, key],
+    keyTimes: { ...set.keyTimes, [key.kid]: { publishedAt: new Date(now).toISOString() } },
+  };
+}
+
+/** True when jwks.json must be rewritten: its kids differ from the set's. */
+export function needsPublishing(set: SigningKeySet, publishedKids: ReadonlySet<string>): boolean {
+  return set.keys.length !== publishedKids.size || set.keys.some((key) => !publishedKids.has(key.kid!));
+}

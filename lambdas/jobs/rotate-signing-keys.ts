@@ -1,0 +1,116 @@
+/**
+ * Scheduled (lib/key-rotation.ts, daily): advances signing-key rotation one run at a time.
+ * The decisions are lambdas/adapters/signing/rotation.ts; this file reads the key set
+ * and the published jwks.json, writes the secret, republishes jwks.json when its keys
+ * changed and invalidates `/jwks.json` on CloudFront.
+ *
+ * Write order: the secret first, then jwks.json. If the upload fails after the secret
+ * was written, the next run finds the new key missing from jwks.json, republishes it and
+ * restarts its publication clock, so a key never signs before it was really published.
+ * Logs name kids and steps only, never key material.
+ */
+import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
+import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { generateSigningKey, publicJwks } from '../adapters/signing/key-set';
+import { addNextKey, needsPublishing, parseRotatingKeySet, planRotation, rotationPolicy, type RotationStep } from '../adapters/signing/rotation';
+import { parseSettings } from '../config/settings';
+
+/** Variables set by lib/key-rotation.ts. */
+export interface RotationEnvironment {
+  readonly SIGNING_KEY_SECRET_ARN: string;
+  readonly JWKS_BUCKET: string;
+  readonly JWKS_OBJECT_KEY: string;
+  readonly JWKS_DISTRIBUTION_ID: string;
+  /** Cache-Control max-age of jwks.json and the CloudFront TTL, in seconds. */
+  readonly JWKS_MAX_AGE_SECONDS: string;
+  readonly KEY_ROTATION_DAYS: string;
+  /** SIGNING_ALG of new keys. */
+  readonly SIGNING_ALG: string;
+}
+
+export interface RotationResult {
+  readonly currentKid: string;
+  readonly kids: readonly string[];
+  readonly steps: readonly RotationStep['kind'][];
+  readonly published: boolean;
+}
+
+interface Dependencies {
+  readonly secrets: Pick<SecretsManagerClient, 'send'>;
+  readonly s3: Pick<S3Client, 'send'>;
+  readonly cloudfront: Pick<CloudFrontClient, 'send'>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+}
+
+export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Dependencies) {
+  return async (): Promise<RotationResult> => {
+    const e = env as unknown as RotationEnvironment;
+    const now = clock();
+    const alg = parseSettings({ SIGNING_ALG: e.SIGNING_ALG }, ['SIGNING_ALG']).SIGNING_ALG;
+    const maxAgeSeconds = Number.parseInt(e.JWKS_MAX_AGE_SECONDS, 10);
+    const policy = rotationPolicy(Number(e.KEY_ROTATION_DAYS), maxAgeSeconds * 1000);
+
+    const secret = await secrets.send(new GetSecretValueCommand({ SecretId: e.SIGNING_KEY_SECRET_ARN }));
+    const stored = parseRotatingKeySet(secret.SecretString);
+    // The deploy-time custom resource creates the set; without it there is nothing to rotate.
+    if (!stored) throw new Error('the signing key secret holds no valid key set');
+    const publishedKids = await readPublishedKids(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY);
+
+    const plan = planRotation(stored, { now, publishedKids, policy });
+    const set = plan.prepareNext ? addNextKey(plan.set, await generateSigningKey(alg), now) : plan.set;
+
+    if (plan.steps.length > 0 || set !== plan.set) {
+      await secrets.send(new PutSecretValueCommand({ SecretId: e.SIGNING_KEY_SECRET_ARN, SecretString: JSON.stringify(set) }));
+    }
+    const published = needsPublishing(set, publishedKids);
+    if (published) {
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: e.JWKS_BUCKET,
+          Key: e.JWKS_OBJECT_KEY,
+          Body: JSON.stringify(publicJwks(set)),
+          ContentType: 'application/json',
+          CacheControl: `public, max-age=${maxAgeSeconds}`,
+        }),
+      );
+      // Not relied on for safety (the publication lead assumes none), but it makes
+      // CloudFront serve the new set at once instead of after its TTL.
+      await cloudfront.send(
+        new CreateInvalidationCommand({
+          DistributionId: e.JWKS_DISTRIBUTION_ID,
+          InvalidationBatch: { CallerReference: `jwks-${now}`, Paths: { Quantity: 1, Items: [`/${e.JWKS_OBJECT_KEY}`] } },
+        }),
+      );
+    }
+    const result: RotationResult = {
+      currentKid: set.currentKid,
+      kids: set.keys.map((key) => key.kid!),
+      steps: plan.steps.map((step) => step.kind),
+      published,
+    };
+    console.log(JSON.stringify({ level: 'info', message: 'signing key rotation', ...result }));
+    return result;
+  };
+}
+
+async function readPublishedKids(s3: Dependencies['s3'], bucket: string, key: string): Promise<Set<string>> {
+  try {
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const document = JSON.parse((await object.Body?.transformToString()) ?? '{}') as { keys?: { kid?: unknown }[] };
+    return new Set((document.keys ?? []).map((k) => k.kid).filter((kid): kid is string => typeof kid === 'string'));
+  } catch (error) {
+    // Missing (never published) or unreadable: treat as empty, so everything is republished.
+    if ((error as { name?: string }).name === 'NoSuchKey' || error instanceof SyntaxError) return new Set();
+    throw error;
+  }
+}
+
+export const handler = createHandler({
+  secrets: new SecretsManagerClient({}),
+  s3: new S3Client({}),
+  cloudfront: new CloudFrontClient({}),
+  env: process.env,
+  now: Date.now,
+});

@@ -1,0 +1,107 @@
+/**
+ * CloudWatch alarms for the things an operator must hear about: server errors at the
+ * API, function errors and throttles, failed key rotations, and unusual WAF blocking.
+ * Alarms fire into an optional SNS topic; without one they are visible in the console.
+ * Missing data is "not breaching": a quiet service is a healthy one.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+
+export interface AlarmsProps {
+  readonly api: apigateway.RestApi;
+  /** Every function serving requests or jobs. */
+  readonly functions: readonly lambda.IFunction[];
+  /** The key-rotation function: one failure is worth an alarm of its own. */
+  readonly keyRotation: lambda.IFunction;
+  /** The WAF web ACL's name (metric dimension) and region. */
+  readonly webAclName: string;
+  readonly region: string;
+  /** Where alarms and their recovery are sent. @default - no action */
+  readonly topic?: sns.ITopic;
+  /**
+   * WAF-blocked requests per 5 minutes that count as an attack worth a look.
+   * @default 500
+   */
+  readonly wafBlockedThreshold?: number;
+}
+
+/** CloudWatch metric math takes at most 10 metrics per alarm expression. */
+const metricsPerAlarm = 10;
+
+export class Alarms extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  /** True once the alarms have an action (notify was called). */
+  notifying = false;
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    const period = Duration.minutes(5);
+
+    this.add('Api5xx', {
+      metric: props.api.metricServerError({ period, statistic: 'Sum' }),
+      threshold: 5,
+      alarmDescription: 'The API answered 5 or more 5xx responses in 5 minutes (function errors, timeouts, throttles).',
+    });
+
+    for (const [kind, metricOf] of [
+      ['Errors', (fn: lambda.IFunction) => fn.metricErrors({ period, statistic: 'Sum' })],
+      ['Throttles', (fn: lambda.IFunction) => fn.metricThrottles({ period, statistic: 'Sum' })],
+    ] as const) {
+      for (let start = 0, group = 1; start < props.functions.length; start += metricsPerAlarm, group++) {
+        const chunk = props.functions.slice(start, start + metricsPerAlarm);
+        const usingMetrics = Object.fromEntries(chunk.map((fn, i) => [`m${i}`, metricOf(fn)]));
+        this.add(`Function${kind}${group}`, {
+          metric: new cloudwatch.MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, period }),
+          threshold: kind === 'Errors' ? 5 : 1,
+          alarmDescription: `Lambda ${kind.toLowerCase()} of functions ${start + 1}-${start + chunk.length} (of ${props.functions.length}) in 5 minutes.`,
+        });
+      }
+    }
+
+    this.add('KeyRotationErrors', {
+      metric: props.keyRotation.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
+      threshold: 1,
+      alarmDescription: 'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds.',
+    });
+
+    this.add('WafBlocked', {
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/WAFV2',
+        metricName: 'BlockedRequests',
+        dimensionsMap: { WebACL: props.webAclName, Region: props.region, Rule: 'ALL' },
+        period,
+        statistic: 'Sum',
+      }),
+      threshold: props.wafBlockedThreshold ?? 500,
+      alarmDescription: 'The WAF blocked an unusual number of requests in 5 minutes (an attack, or a rule blocking legitimate clients).',
+    });
+
+    if (props.topic) this.notify(props.topic);
+  }
+
+  private add(id: string, options: { metric: cloudwatch.IMetric; threshold: number; alarmDescription: string }): void {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      metric: options.metric,
+      threshold: options.threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: options.alarmDescription,
+    });
+    this.alarms.push(alarm);
+  }
+
+  /** Sends every alarm (and its return to OK) to the topic. */
+  notify(topic: sns.ITopic): void {
+    this.notifying = true;
+    for (const alarm of this.alarms) {
+      alarm.addAlarmAction(new actions.SnsAction(topic));
+      alarm.addOkAction(new actions.SnsAction(topic));
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Deploy-time options: choices about the infrastructure that the functions never read
+ * (unlike the service settings of lambdas/config/settings.ts). Read from CDK context
+ * like the settings (`-c NAME=value` or cdk.json, empty means unset), validated at
+ * synth, and mapped onto AuthorizationServer props by bin/app.ts.
+ */
+import * as z from 'zod/mini';
+import type { Construct } from 'constructs';
+import { ConfigError } from '../lambdas/config/settings';
+import type { AuthorizationServerStackProps } from './authorization-server-stack';
+import { settingsFromContext } from './service-settings';
+
+const ipv4Cidr = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
+const ipv6Cidr = /^[0-9A-Fa-f:]+:[0-9A-Fa-f:]*\/(12[0-8]|1[01]\d|[1-9]?\d)$/;
+
+const list = z.pipe(
+  z.string(),
+  z.transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+);
+
+interface Option {
+  readonly schema: z.ZodMiniType;
+  readonly accepts: string;
+  readonly description: string;
+}
+
+/** Every deploy-time option; the deployment guide (docs/deployment.md) mirrors this list. */
+export const deploymentOptions = {
+  ADMIN_ALLOWED_CIDRS: {
+    schema: z._default(z.pipe(list, z.array(z.string().check(z.refine((cidr) => ipv4Cidr.test(cidr) || ipv6Cidr.test(cidr))))), []),
+    accepts: 'comma-separated CIDRs such as 203.0.113.0/24,2001:db8::/32',
+    description: 'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: not restricted, synth warns.',
+  },
+  WAF_BOT_CONTROL: {
+    schema: z._default(z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true')), false),
+    accepts: '"true" or "false"',
+    description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
+  },
+  ALARM_TOPIC_ARN: {
+    schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/))),
+    accepts: 'an SNS topic ARN',
+    description: 'Topic the CloudWatch alarms notify (alarm and OK). Unset: alarms only show in the console.',
+  },
+  DOMAIN_NAME: {
+    schema: z.optional(z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/))),
+    accepts: 'a lower-case DNS name such as auth.example.org',
+    description: 'Custom domain of the issuer. With it, BASE_URL defaults to https://<DOMAIN_NAME>. Needs CERTIFICATE_ARN.',
+  },
+  CERTIFICATE_ARN: {
+    schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/))),
+    accepts: 'an ACM certificate ARN in the stack region',
+    description: 'ACM certificate covering DOMAIN_NAME, in the same region as the stack (regional API).',
+  },
+  KEY_ROTATION_DAYS: {
+    schema: z._default(z.coerce.number().check(z.int(), z.minimum(2), z.maximum(365)), 30),
+    accepts: 'a whole number of days from 2 to 365',
+    description: 'How long a signing key signs before the next one is prepared (scheduled rotation).',
+  },
+  ADMIN_EMAIL: {
+    schema: z.optional(z.email()),
+    accepts: 'an email address',
+    description: 'Sign-in email of the first admin user seeded by the deploy. Default: admin@<domain of MAIL_FROM>.',
+  },
+  MAIL_CONFIGURATION_SET: {
+    schema: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
+    accepts: 'letters, digits, _ and -, at most 64',
+    description: 'Name of the SES configuration set. Default: generated.',
+  },
+} as const satisfies Record<string, Option>;
+
+export type DeploymentOptionName = keyof typeof deploymentOptions;
+export type DeploymentOptions = { [K in DeploymentOptionName]: z.output<(typeof deploymentOptions)[K]['schema']> };
+
+/**
+ * Reads and validates every deploy-time option from context.
+ * @throws ConfigError naming every invalid option
+ */
+export function deploymentOptionsFromContext(scope: Construct): DeploymentOptions {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, option] of Object.entries(deploymentOptions) as [DeploymentOptionName, Option][]) {
+    const raw: unknown = scope.node.tryGetContext(name);
+    const text = raw === undefined || raw === null || String(raw).trim() === '' ? undefined : String(raw).trim();
+    const result = option.schema.safeParse(text);
+    if (result.success) values[name] = result.data;
+    else problems.push(`${name} must be ${option.accepts} (got ${JSON.stringify(text)})`);
+  }
+  if ((values.DOMAIN_NAME === undefined) !== (values.CERTIFICATE_ARN === undefined)) {
+    problems.push('DOMAIN_NAME and CERTIFICATE_ARN must be set together (or neither)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as DeploymentOptions;
+}
+
+/**
+ * Stack props from context: the service settings and the deploy-time options, both
+ * validated, every problem reported at once.
+ * @throws ConfigError naming every invalid setting or option
+ */
+export function stackPropsFromContext(scope: Construct): AuthorizationServerStackProps {
+  const problems: string[] = [];
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  };
+  const settings = attempt(() => settingsFromContext(scope));
+  const options = attempt(() => deploymentOptionsFromContext(scope));
+  if (!settings || !options) throw new ConfigError(problems);
+  return {
+    settings,
+    adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
+    botControl: options.WAF_BOT_CONTROL,
+    keyRotationDays: options.KEY_ROTATION_DAYS,
+    ...(options.ADMIN_EMAIL ? { adminEmail: options.ADMIN_EMAIL } : {}),
+    ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),
+    ...(options.DOMAIN_NAME && options.CERTIFICATE_ARN
+      ? { customDomain: { domainName: options.DOMAIN_NAME, certificateArn: options.CERTIFICATE_ARN } }
+      : {}),
+    ...(options.ALARM_TOPIC_ARN ? { alarmTopicArn: options.ALARM_TOPIC_ARN } : {}),
+  };
+}

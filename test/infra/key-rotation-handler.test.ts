@@ -1,0 +1,94 @@
+import { CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
+import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { generateKeySet, publicJwks } from '../../lambdas/adapters/signing/key-set';
+import { parseRotatingKeySet } from '../../lambdas/adapters/signing/rotation';
+import { createHandler, type RotationEnvironment } from '../../lambdas/jobs/rotate-signing-keys';
+
+const env: RotationEnvironment = {
+  SIGNING_KEY_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:signing-AbCdEf',
+  JWKS_BUCKET: 'jwks-bucket',
+  JWKS_OBJECT_KEY: 'jwks.json',
+  JWKS_DISTRIBUTION_ID: 'E123',
+  JWKS_MAX_AGE_SECONDS: '300',
+  KEY_ROTATION_DAYS: '30',
+  SIGNING_ALG: 'ES256',
+};
+const day = 24 * 3600_000;
+
+/** Fakes of the three services, recording the order of writes. */
+function world(secretValue: string, published: string | undefined) {
+  const state = { secret: secretValue, object: published, writes: [] as string[] };
+  const secrets = {
+    send: async (c: unknown) => {
+      if (c instanceof GetSecretValueCommand) return { SecretString: state.secret };
+      if (c instanceof PutSecretValueCommand) return (state.writes.push('secret'), (state.secret = c.input.SecretString!), {});
+      throw new Error('unexpected');
+    },
+  };
+  const s3 = {
+    send: async (c: unknown) => {
+      if (c instanceof GetObjectCommand) {
+        if (state.object === undefined) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
+        return { Body: { transformToString: async () => state.object } };
+      }
+      if (c instanceof PutObjectCommand) return (state.writes.push('jwks'), (state.object = String(c.input.Body)), {});
+      throw new Error('unexpected');
+    },
+  };
+  const cloudfront = {
+    send: async (c: unknown) => {
+      if (!(c instanceof CreateInvalidationCommand)) throw new Error('unexpected');
+      expect(c.input.InvalidationBatch!.Paths).toEqual({ Quantity: 1, Items: ['/jwks.json'] });
+      state.writes.push('invalidate');
+      return {};
+    },
+  };
+  return { state, run: (now: number) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now } as never)() };
+}
+
+beforeEach(() => jest.spyOn(console, 'log').mockImplementation(() => undefined));
+afterEach(() => jest.restoreAllMocks());
+
+test('a full rotation across runs: publish beside, switch after the lead, drop the previous after its tokens expired', async () => {
+  const initial = await generateKeySet('ES256');
+  const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+
+  const first = await run(t0); // records the legacy set's times; jwks.json already right
+  expect(first).toMatchObject({ currentKid: initial.currentKid, published: false });
+  expect(state.writes).toEqual(['secret']);
+
+  state.writes = [];
+  const prepared = await run(t0 + 30 * day);
+  expect(prepared.steps).toEqual(['prepare']);
+  expect(prepared.currentKid).toBe(initial.currentKid);
+  expect(prepared.kids).toHaveLength(2);
+  expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+  const nextKid = prepared.kids.find((k) => k !== initial.currentKid)!;
+  expect(JSON.parse(state.object!).keys.map((k: any) => k.kid)).toEqual([initial.currentKid, nextKid]);
+  expect(state.object).not.toContain('"d"');
+
+  state.writes = [];
+  const switched = await run(t0 + 31 * day);
+  expect(switched).toMatchObject({ currentKid: nextKid, steps: ['activate'], published: false });
+  expect(parseRotatingKeySet(state.secret)!.currentKid).toBe(nextKid);
+
+  state.writes = [];
+  const retired = await run(t0 + 32 * day);
+  expect(retired).toMatchObject({ currentKid: nextKid, kids: [nextKid], steps: ['retire'], published: true });
+  expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+});
+
+test('jwks.json missing: republished at once, and a pending key waits a full lead from then', async () => {
+  const initial = await generateKeySet('ES256');
+  const { state, run } = world(JSON.stringify(initial), undefined);
+  const result = await run(Date.parse('2026-03-01T00:00:00Z'));
+  expect(result.published).toBe(true);
+  expect(JSON.parse(state.object!).keys[0].kid).toBe(initial.currentKid);
+});
+
+test('a secret without a key set fails the run (the deploy-time custom resource creates it)', async () => {
+  const { run } = world('placeholder', undefined);
+  await expect(run(Date.now())).rejects.toThrow(/no valid key set/);
+});

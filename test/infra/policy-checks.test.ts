@@ -1,0 +1,36 @@
+/**
+ * cdk-nag AwsSolutions and the Control Tower proactive controls (cfn-guard, offline)
+ * over the whole app, as bin/app.ts runs them on every synth: zero findings that
+ * lib/nag-acknowledgements.ts does not acknowledge with a reason.
+ */
+import { App } from 'aws-cdk-lib';
+import { AuthorizationServerStack } from '../../lib/authorization-server-stack';
+import { addPolicyChecks } from '../../lib/checks';
+import { stackPropsFromContext } from '../../lib/deployment-options';
+
+function synthWithChecks(context: Record<string, string>, controlTower: boolean): void {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ...context } });
+  new AuthorizationServerStack(app, 'Checked', stackPropsFromContext(app));
+  addPolicyChecks(app, { controlTower });
+  // A validation failure throws "Validation failed" and prints each finding.
+  app.synth();
+}
+
+test('minimal configuration: no unacknowledged AwsSolutions or Control Tower finding', () => {
+  expect(() => synthWithChecks({}, true)).not.toThrow();
+}, 120_000);
+
+test('full configuration (allowlist, Bot Control, custom domain, alarm topic): no unacknowledged AwsSolutions finding', () => {
+  expect(() =>
+    synthWithChecks(
+      {
+        ADMIN_ALLOWED_CIDRS: '203.0.113.0/24,2001:db8::/32',
+        WAF_BOT_CONTROL: 'true',
+        ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
+        DOMAIN_NAME: 'auth.example.net',
+        CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1111-2222-3333-444455556666',
+      },
+      false,
+    ),
+  ).not.toThrow();
+}, 60_000);

@@ -1,0 +1,185 @@
+/**
+ * Spec 8 at the edge: every WAF rule against the route rows it derives from, the admin
+ * allowlist, the never-blocked paths, the managed groups, logging redaction, and how a
+ * rate outside WAF's bounds is fitted (lib/edge-rules.ts).
+ */
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { routes, type Route } from '../../lambdas/routes';
+import { edgeRateRules, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
+import { accessDeniedBody, lightlyLimitedPaths, publicDocumentPaths, tooManyRequestsBody } from '../../lib/web-acl';
+import { resources, synthesize, type Synthesized } from './synthesize';
+
+const allowlist = '203.0.113.0/24,198.51.100.7/32,2001:db8::/32';
+let minimal: Synthesized;
+let full: Synthesized;
+beforeAll(() => {
+  minimal = synthesize();
+  full = synthesize({ ADMIN_ALLOWED_CIDRS: allowlist, WAF_BOT_CONTROL: 'true' });
+});
+
+const webAcl = (s: Synthesized) => Object.values(resources(s.template, 'AWS::WAFv2::WebACL'))[0]!.Properties;
+const rule = (s: Synthesized, name: string) => webAcl(s).Rules.find((r: any) => r.Name === name);
+const edgeRows = routes.filter((r): r is Route & { edge: NonNullable<Route['edge']> } => r.edge !== undefined);
+const samplePath = (path: string) => path.replace(/\{[^}]+\}/g, 'abc_123');
+
+describe('edge rates are representable in AWS WAF', () => {
+  // A row that fails here is fitted at synth with a warning; state the fitted values in
+  // the row instead (see lib/edge-rules.ts for the rule and its reason).
+  test.each(edgeRows.map((r) => [r.name, r.edge] as const))('%s: limit ≥ 10, window one of 60/120/300/600 s', (_name, edge) => {
+    const fitted = fitRate(edge.limit, edge.windowSeconds);
+    expect({ exact: fitted.exact, suggestion: `${fitted.limit} per ${fitted.windowSeconds} s` }).toEqual({
+      exact: true,
+      suggestion: `${edge.limit} per ${edge.windowSeconds} s`,
+    });
+    expect(edge.rationale).toMatch(/spec 8/);
+  });
+
+  test('a rate WAF cannot express is fitted to the nearest stricter-or-equal setting', () => {
+    // Spec 8: "about 5 / 5 minutes" is one a minute; 10 per 600 s is the same rate.
+    expect(fitRate(5, 300)).toEqual({ limit: 10, windowSeconds: 600, exact: false, looser: false });
+    // "about 10 / 5 minutes" is representable as it stands.
+    expect(fitRate(10, 300)).toMatchObject({ limit: 10, windowSeconds: 300, exact: true });
+    // 100 an hour: the 600 s window is nearest; floor(100 × 600 / 3600) = 16.
+    expect(fitRate(100, 3600)).toEqual({ limit: 16, windowSeconds: 600, exact: false, looser: false });
+    // 9 a minute: too few for 60 s; 18 per 120 s keeps the rate.
+    expect(fitRate(9, 60)).toEqual({ limit: 18, windowSeconds: 120, exact: false, looser: false });
+    // Below one a minute WAF cannot follow: the strictest setting, flagged looser.
+    expect(fitRate(2, 3600)).toEqual({ limit: 10, windowSeconds: 600, exact: false, looser: true });
+    for (const [limit, window] of [[5, 300], [100, 3600], [9, 60], [7, 45]] as const) {
+      const fitted = fitRate(limit, window);
+      expect(fitted.limit).toBeGreaterThanOrEqual(wafMinimumLimit);
+      expect(wafWindows).toContain(fitted.windowSeconds);
+      expect(fitted.limit / fitted.windowSeconds).toBeLessThanOrEqual(limit / window + 1e-12);
+    }
+  });
+
+  test('a fitted row is deployed fitted and announced at synth', () => {
+    const row: Route = { ...edgeRows[0]!, name: 'EmailVerificationRequest', path: '/api/users/email-verification/request', edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'spec 8: about 5 / 5 minutes' } };
+    const [fitted] = edgeRateRules([row], 'prod');
+    expect(fitted).toMatchObject({ limit: 10, windowSeconds: 600, requested: { limit: 5, windowSeconds: 300, looser: false } });
+  });
+});
+
+describe('path patterns', () => {
+  test('match the path with or without the stage prefix, a trailing slash allowed, nothing else', () => {
+    const token = new RegExp(pathPattern('/api/token', 'prod'));
+    expect(['/api/token', '/prod/api/token', '/api/token/'].every((p) => token.test(p))).toBe(true);
+    expect(['/api/token/api-key', '/api/tokens', '/x/api/token', '/prod/api/token/introspect'].some((p) => token.test(p))).toBe(false);
+  });
+
+  test('templated segments match one segment', () => {
+    const keys = new RegExp(pathPattern('/api/admin/clients/{client_id}/api-keys', 'prod'));
+    expect(keys.test('/prod/api/admin/clients/tgc_abc/api-keys')).toBe(true);
+    expect(keys.test('/api/admin/clients/a/b/api-keys')).toBe(false);
+  });
+});
+
+describe('rate rules in the web ACL', () => {
+  test('one rate-based rule per row with `edge`: method, path, limit, window, per client IP', () => {
+    const rateRules = webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement);
+    expect(rateRules.map((r: any) => r.Name)).toEqual(edgeRows.map((r) => `Rate-${r.name}`));
+    for (const row of edgeRows) {
+      const statement = rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement;
+      expect(statement).toMatchObject({ Limit: row.edge.limit, EvaluationWindowSec: row.edge.windowSeconds, AggregateKeyType: 'IP' });
+      const [method, path] = statement.ScopeDownStatement.AndStatement.Statements;
+      expect(method.ByteMatchStatement).toMatchObject({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: row.method });
+      expect(path.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });
+      expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
+      const regex = new RegExp(path.RegexMatchStatement.RegexString);
+      expect(regex.test(`/prod${samplePath(row.path)}`)).toBe(true);
+      expect(regex.test(samplePath(row.path))).toBe(true);
+      // The row's own path only: no other routed path with the same method is counted.
+      for (const other of routes.filter((r) => r.path !== row.path)) expect(regex.test(`/prod${samplePath(other.path)}`)).toBe(false);
+    }
+  });
+
+  test('block → 429 in the service’s JSON error shape with Retry-After; challenge → Challenge', () => {
+    const bodies = webAcl(minimal).CustomResponseBodies;
+    expect(bodies[tooManyRequestsBody].ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(bodies[tooManyRequestsBody].Content)).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
+    for (const row of edgeRows) {
+      const action = rule(minimal, `Rate-${row.name}`).Action;
+      if (row.edge.action === 'block') {
+        expect(action).toEqual({
+          Block: {
+            CustomResponse: {
+              ResponseCode: 429,
+              CustomResponseBodyKey: tooManyRequestsBody,
+              ResponseHeaders: [{ Name: 'Retry-After', Value: String(row.edge.windowSeconds) }],
+            },
+          },
+        });
+      } else {
+        expect(action).toEqual({ Challenge: {} });
+      }
+    }
+  });
+
+  test('JSON API rows are never given Challenge (it needs a browser)', () => {
+    for (const row of edgeRows.filter((r) => r.path.startsWith('/api/token') || r.path === '/api/register' || r.path === '/api/userinfo')) {
+      expect(row.edge.action).toBe('block');
+    }
+  });
+});
+
+describe('never blocked, allowlist, managed groups', () => {
+  test('discovery documents and /api/health are allowed by the first rule, before any rule that can block', () => {
+    const first = webAcl(minimal).Rules.reduce((a: any, b: any) => (a.Priority < b.Priority ? a : b));
+    expect(first.Name).toBe('AllowPublicDocuments');
+    expect(first.Action).toEqual({ Allow: {} });
+    const regex = new RegExp(first.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
+    for (const path of publicDocumentPaths) expect(regex.test(`/prod${path}`) && regex.test(path)).toBe(true);
+    expect(regex.test('/prod/api/token')).toBe(false);
+  });
+
+  test('/api/userinfo and /api/token/validate: their light rate rules, then allowed past the managed groups', () => {
+    const allow = rule(minimal, 'AllowTokenChecks');
+    const regex = new RegExp(allow.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
+    for (const path of lightlyLimitedPaths) expect(regex.test(`/prod${path}`)).toBe(true);
+    const priorities = (names: string[]) => names.map((n) => rule(minimal, n).Priority);
+    const managed = priorities(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']);
+    expect(Math.max(...priorities(['Rate-UserInfo', 'Rate-ValidateToken']))).toBeLessThan(allow.Priority);
+    expect(allow.Priority).toBeLessThan(Math.min(...managed));
+  });
+
+  test('AWS managed groups: IP reputation, known bad inputs, common rule set; Bot Control only when enabled, on browser paths', () => {
+    for (const name of ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']) {
+      expect(rule(minimal, name)).toMatchObject({ OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } } });
+    }
+    expect(rule(minimal, 'AWSManagedRulesBotControlRuleSet')).toBeUndefined();
+    const bot = rule(full, 'AWSManagedRulesBotControlRuleSet').Statement.ManagedRuleGroupStatement;
+    const scope = new RegExp(bot.ScopeDownStatement.RegexMatchStatement.RegexString);
+    expect(scope.test('/prod/api/auth/signin')).toBe(true);
+    expect(scope.test('/prod/api/token')).toBe(false);
+    expect(scope.test('/prod/api/token/api-key')).toBe(false);
+  });
+
+  test('with an allowlist: IPv4 and IPv6 IP sets, and /dashboard* and /api/admin/* blocked from elsewhere with 403 JSON', () => {
+    full.template.hasResourceProperties('AWS::WAFv2::IPSet', { IPAddressVersion: 'IPV4', Addresses: ['203.0.113.0/24', '198.51.100.7/32'], Scope: 'REGIONAL' });
+    full.template.hasResourceProperties('AWS::WAFv2::IPSet', { IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/32'], Scope: 'REGIONAL' });
+    const admin = rule(full, 'AdminAllowlist');
+    expect(admin.Priority).toBe(1);
+    expect(admin.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 403, CustomResponseBodyKey: accessDeniedBody } } });
+    const [paths, notAllowed] = admin.Statement.AndStatement.Statements;
+    const regex = new RegExp(paths.RegexMatchStatement.RegexString);
+    for (const p of ['/prod/dashboard', '/dashboard/users', '/prod/api/admin/clients/x/api-keys', '/api/admin/users']) expect(regex.test(p)).toBe(true);
+    for (const p of ['/prod/api/token', '/prod/api/administrator', '/prod/.well-known/openid-configuration']) expect(regex.test(p)).toBe(false);
+    expect(notAllowed.NotStatement.Statement.OrStatement.Statements).toHaveLength(2);
+    expect(JSON.parse(webAcl(full).CustomResponseBodies[accessDeniedBody].Content).error).toBe('access_denied');
+  });
+
+  test('without an allowlist: no IP set, no restriction, and synth warns loudly', () => {
+    minimal.template.resourceCountIs('AWS::WAFv2::IPSet', 0);
+    expect(rule(minimal, 'AdminAllowlist')).toBeUndefined();
+    Annotations.fromStack(minimal.stack).hasWarning('*', Match.stringLikeRegexp('NO ADMIN IP ALLOWLIST'));
+    expect(Annotations.fromStack(full.stack).findWarning('*', Match.stringLikeRegexp('NO ADMIN IP ALLOWLIST'))).toEqual([]);
+  });
+
+  test('WAF logs go to an aws-waf-logs-* log group with the Authorization and Cookie headers redacted', () => {
+    const [logging] = Object.values(resources(minimal.template, 'AWS::WAFv2::LoggingConfiguration'));
+    expect(logging!.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'cookie' } }]);
+    const [logGroup] = Object.values(resources(minimal.template, 'AWS::Logs::LogGroup')).filter((g) => JSON.stringify(g.Properties.LogGroupName ?? '').includes('aws-waf-logs-'));
+    expect(JSON.stringify(logGroup!.Properties.LogGroupName)).toMatch(/^\{"Fn::Join":\["",\["aws-waf-logs-Test-/);
+    expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');
+  });
+});
