@@ -9,9 +9,10 @@
  * are retained. Neither logs nor the response carry key material; only the kid.
  */
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { generateKeySet, parseKeySet, publicJwks } from '../adapters/signing/key-set';
+import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
+import { publishJwks } from '../adapters/signing/publish-jwks';
 import { parseSettings } from '../config/settings';
 
 /** Resource properties; CloudFormation passes every value as a string. */
@@ -48,15 +49,8 @@ export function createHandler({ secrets, s3 }: Clients) {
       set = await generateKeySet(parseSettings({ SIGNING_ALG: props.Alg }, ['SIGNING_ALG']).SIGNING_ALG);
       await secrets.send(new PutSecretValueCommand({ SecretId: props.SecretId, SecretString: JSON.stringify(set) }));
     }
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: props.BucketName,
-        Key: props.ObjectKey,
-        Body: JSON.stringify(publicJwks(set)),
-        ContentType: 'application/json',
-        CacheControl: `public, max-age=${Number.parseInt(props.MaxAgeSeconds, 10) || 300}`,
-      }),
-    );
+    const maxAgeSeconds = Number.parseInt(props.MaxAgeSeconds, 10) || 300;
+    await publishJwks(s3, { bucket: props.BucketName, key: props.ObjectKey, maxAgeSeconds }, set);
     console.log(JSON.stringify({ level: 'info', message: 'jwks published', requestType: event.RequestType, generated, kid: set.currentKid }));
     return { PhysicalResourceId: physicalResourceId, Data: { CurrentKid: set.currentKid } };
   };

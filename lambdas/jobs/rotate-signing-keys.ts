@@ -11,8 +11,9 @@
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { generateSigningKey, publicJwks } from '../adapters/signing/key-set';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { generateSigningKey } from '../adapters/signing/key-set';
+import { publishJwks } from '../adapters/signing/publish-jwks';
 import { addNextKey, needsPublishing, parseRotatingKeySet, planRotation, rotationPolicy, type RotationStep } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
 
@@ -66,15 +67,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
     }
     const published = needsPublishing(set, publishedKids);
     if (published) {
-      await s3.send(
-        new PutObjectCommand({
-          Bucket: e.JWKS_BUCKET,
-          Key: e.JWKS_OBJECT_KEY,
-          Body: JSON.stringify(publicJwks(set)),
-          ContentType: 'application/json',
-          CacheControl: `public, max-age=${maxAgeSeconds}`,
-        }),
-      );
+      await publishJwks(s3, { bucket: e.JWKS_BUCKET, key: e.JWKS_OBJECT_KEY, maxAgeSeconds }, set);
       // Not relied on for safety (the publication lead assumes none), but it makes
       // CloudFront serve the new set at once instead of after its TTL.
       await cloudfront.send(

@@ -4,6 +4,17 @@ import type { Client, RegistrationType } from '../../core/model';
 import { isConditionFailure, keyFits, live, withoutKeys } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 
+/** The stored item of a client: its key, and its place in the per-registration-type list. */
+function clientItem(client: Client): Record<string, unknown> {
+  return {
+    pk: `CLIENT#${client.clientId}`,
+    sk: 'CLIENT',
+    gsi1pk: `CLIENTS#${client.registrationType}`,
+    gsi1sk: `${client.createdAt}#${client.clientId}`,
+    ...client,
+  };
+}
+
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
 export class DynamoClientRepository {
   constructor(
@@ -36,11 +47,7 @@ export class DynamoClientRepository {
         new PutCommand({
           TableName: this.table,
           Item: {
-            pk: `CLIENT#${client.clientId}`,
-            sk: 'CLIENT',
-            gsi1pk: `CLIENTS#${client.registrationType}`,
-            gsi1sk: `${client.createdAt}#${client.clientId}`,
-            ...client,
+            ...clientItem(client),
             ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -54,18 +61,7 @@ export class DynamoClientRepository {
 
   /** Creates or replaces a client known by its metadata document URL (refreshed from the document). */
   async saveMetadataDocumentClient(client: Client): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          pk: `CLIENT#${client.clientId}`,
-          sk: 'CLIENT',
-          gsi1pk: `CLIENTS#${client.registrationType}`,
-          gsi1sk: `${client.createdAt}#${client.clientId}`,
-          ...client,
-        },
-      }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: clientItem(client) }));
   }
 
   /** First successful use of a dynamic client: it no longer expires. One write, only while the expiry is set. */
