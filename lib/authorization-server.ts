@@ -275,7 +275,10 @@ export class AuthorizationServer extends Construct {
         hashes: route.hashes,
       });
       this.grant(fn, route, signingKey.secret);
-      this.api.root.resourceForPath(route.path).addMethod(route.method, new apigateway.LambdaIntegration(fn));
+      // No test-invoke permission: it would double the Lambda permissions (the stack's largest
+      // resource type) for the console's Test button only; CloudFormation caps a stack at 500.
+      const integration = new apigateway.LambdaIntegration(fn, { allowTestInvoke: false });
+      this.api.root.resourceForPath(route.path).addMethod(route.method, integration);
       functions[route.name] = fn;
     }
     this.functions = functions;

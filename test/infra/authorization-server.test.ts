@@ -236,3 +236,13 @@ describe('edge', () => {
     expect(byType('DEFAULT_5XX')).toBeDefined();
   });
 });
+
+describe('CloudFormation limits', () => {
+  test('the stack keeps a margin under the 500-resource limit of one CloudFormation stack', () => {
+    // Each route row costs about six resources (function, role, policy, log group, permission,
+    // method). Past this margin, move a part (the admin API, say) into a nested stack before
+    // adding rows; a deploy over 500 fails outright.
+    const count = Object.keys(synthesized.template.toJSON().Resources as object).length;
+    expect(count).toBeLessThanOrEqual(450);
+  });
+});
