@@ -227,9 +227,10 @@ export const routes: readonly Route[] = [
     path: endpointPaths.introspect,
     handler: 'introspect',
     auth: 'client',
-    tables: { main: 'read', ephemeral: 'read' },
+    tables: { main: 'write', ephemeral: 'read' },
     verifiesTokens: true,
     hashes: true,
+    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'not in spec 8: client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
   },
   {
     name: 'Revoke',
@@ -239,6 +240,7 @@ export const routes: readonly Route[] = [
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (spec 8: about 30 / 1 minute): client authentication costs an Argon2id verification' },
   },
   // Bearer-protected (spec 4.10).
   {

@@ -126,7 +126,8 @@ export class ApiWebAcl extends Construct {
             scope: 'REGIONAL',
             ipAddressVersion: version,
             addresses,
-            description: 'Networks allowed to reach /dashboard* and /api/admin/*',
+            // CloudFormation allows no `*` in a WAF description (the deploy would fail).
+            description: 'Networks allowed to reach the dashboard and the admin API',
           }),
         );
       }
@@ -202,8 +203,14 @@ export class ApiWebAcl extends Construct {
     rules.push(
       managed('AWSManagedRulesCommonRuleSet', {
         // OAuth clients are programs (CLIs, MCP clients, SDKs); not all send a
-        // User-Agent, so its absence is counted, not blocked.
-        ruleActionOverrides: [{ name: 'NoUserAgent_HEADER', actionToUse: { count: {} } }],
+        // User-Agent, so its absence is counted, not blocked. The remote-file-inclusion
+        // rules flag URLs with IP hosts in queries and bodies, and loopback redirect URIs
+        // (http://127.0.0.1:port/callback, RFC 8252 7.3, what MCP clients use) are exactly
+        // that: counted too, or authorization, token and registration requests would be blocked.
+        ruleActionOverrides: ['NoUserAgent_HEADER', 'GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY'].map((name) => ({
+          name,
+          actionToUse: { count: {} },
+        })),
       }),
     );
     if (props.botControl) {

@@ -183,3 +183,21 @@ describe('never blocked, allowlist, managed groups', () => {
     expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');
   });
 });
+
+describe('what CloudFormation and real OAuth clients need of the web ACL', () => {
+  test('every WAF description fits CloudFormation’s pattern (a `*` fails the deploy, not the synth)', () => {
+    const pattern = /^[\w+=:#@/\-,.][\w+=:#@/\-,.\s]+[\w+=:#@/\-,.]$/;
+    for (const type of ['AWS::WAFv2::IPSet', 'AWS::WAFv2::WebACL']) {
+      for (const resource of Object.values(resources(full.template, type))) {
+        const description = resource.Properties.Description as string | undefined;
+        if (description !== undefined) expect(description).toMatch(pattern);
+      }
+    }
+  });
+
+  test('the common rule set counts, not blocks, URLs with IP hosts: loopback redirect URIs (RFC 8252 7.3) must pass', () => {
+    const common = webAcl(minimal).Rules.find((r: any) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet');
+    const counted = common.Statement.ManagedRuleGroupStatement.RuleActionOverrides.map((o: any) => o.Name);
+    expect(counted).toEqual(expect.arrayContaining(['GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY', 'NoUserAgent_HEADER']));
+  });
+});
