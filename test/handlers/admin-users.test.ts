@@ -101,9 +101,15 @@ describe('GET /api/admin/users and /api/admin/users/{user_id}', () => {
   });
 
   it('answers a forged cursor with 400, not 500', async () => {
-    const cursor = Buffer.from(JSON.stringify({ gsi1pk: 'CLIENTS#static', gsi1sk: 'x', pk: 'x', sk: 'x' })).toString('base64url');
-    const result = await callAdmin(listUsers, { token, query: { cursor } });
-    expect(result.statusCode).toBe(400);
+    const forged = [
+      { gsi1pk: 'CLIENTS#static', gsi1sk: 'x', pk: 'x', sk: 'x' }, // another list
+      { gsi1pk: 'USERS', gsi1sk: '', pk: '', sk: '' }, // empty key values (a DynamoDB ValidationException)
+      { gsi1pk: 'USERS', gsi1sk: 'x'.repeat(1100), pk: 'x', sk: 'x' }, // a sort key over 1024 bytes
+    ];
+    for (const key of forged) {
+      const result = await callAdmin(listUsers, { token, query: { cursor: Buffer.from(JSON.stringify(key)).toString('base64url') } });
+      expect(result.statusCode).toBe(400);
+    }
   });
 });
 

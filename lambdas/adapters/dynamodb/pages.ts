@@ -55,7 +55,10 @@ function decodeCursor(
     start = undefined;
   }
   const keys = start && typeof start === 'object' ? Object.keys(start).sort().join(',') : '';
-  if (!start || keys !== keyNames || !Object.values(start).every((v) => typeof v === 'string') || !belongs(start)) {
+  // DynamoDB refuses empty and oversized key values with a ValidationException (a 500 here).
+  const usable = ([name, v]: [string, unknown]) =>
+    typeof v === 'string' && v.length > 0 && Buffer.byteLength(v, 'utf8') <= (name.endsWith('pk') ? 2048 : 1024);
+  if (!start || keys !== keyNames || !Object.entries(start).every(usable) || !belongs(start)) {
     throw new InvalidRequestError('The cursor is not valid for this list.');
   }
   return start;
