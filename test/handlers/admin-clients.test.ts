@@ -170,18 +170,22 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
     expect((await patch('tgc_nobody', { name: 'x' })).statusCode).toBe(404);
   });
 
-  it('hands exactly the ungranted scopes to the API-key hook, after the client is written (spec 2.5 rule 3)', async () => {
+  it('restricts the API keys to the granted scopes after every scope change, once the client is written (spec 2.5 rule 3)', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile', 'email'] })).client_id);
-    const calls: { clientId: string; ungranted: readonly string[]; clientScopes?: readonly string[] }[] = [];
+    const calls: { clientId: string; granted: readonly string[]; clientScopes?: readonly string[] }[] = [];
     const apiKeys: ApiKeyHooks = {
-      removeScopesFromKeys: async (id, ungranted) => {
-        calls.push({ clientId: id, ungranted, clientScopes: (await getOAuth().clientRepository.get(id))?.scopes });
+      restrictKeysToScopes: async (id, granted) => {
+        calls.push({ clientId: id, granted, clientScopes: (await getOAuth().clientRepository.get(id))?.scopes });
       },
       deleteKeysOfUser: async () => undefined,
     };
     await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] });
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid', 'profile'] });
-    expect(calls).toEqual([{ clientId, ungranted: ['profile'], clientScopes: ['email', 'openid'] }]);
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { name: 'renamed' });
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }); // a retry: no difference, still restricts
+    expect(calls).toEqual([
+      { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
+      { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
+    ]);
   });
 });
 

@@ -199,22 +199,22 @@ export class DynamoApiKeyStore {
    * and safe to repeat. Keys written in the last moments may be missed by the index query;
    * the exchange's intersection with the client's scopes covers them.
    */
-  async removeScopesFromKeys(clientId: string, ungranted: readonly string[]): Promise<void> {
+  async restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void> {
     const items = await queryAll(this.db, {
       TableName: this.tables.main,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
     });
-    await Promise.all(items.map((item) => this.removeScopesFromKey(String(item.keyId), ungranted)));
+    await Promise.all(items.map((item) => this.restrictKey(String(item.keyId), granted)));
   }
 
-  private async removeScopesFromKey(keyId: string, ungranted: readonly string[]): Promise<void> {
+  private async restrictKey(keyId: string, granted: readonly string[]): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
       if (!Item) return;
       const scopes = (Item.scopes as string[]) ?? [];
-      const kept = scopes.filter((s) => !ungranted.includes(s));
+      const kept = scopes.filter((s) => granted.includes(s));
       if (kept.length === scopes.length) return;
       try {
         await this.db.send(

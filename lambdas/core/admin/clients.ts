@@ -118,22 +118,10 @@ export async function updateClient(
   if (scopes) await requireKnownScopes(deps, scopes);
   const result = await deps.clients.update(clientId, { ...(changes.name !== undefined ? { name: changes.name } : {}), ...(scopes ? { scopes } : {}) });
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
-  const ungranted = result.before.scopes.filter((s) => !result.after.scopes.includes(s));
-  await removeUngrantedScopesFromKeys(deps, clientId, ungranted);
+  // On every scope change, not only when this write removed some: a retry after a failed
+  // narrowing finds no difference, and must still repair the keys (spec 2.5 rule 3).
+  if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
-}
-
-/**
- * Spec 2.5 rule 3: a scope ungranted from a client is removed from every API key of that
- * client that held it. API keys arrive with issue 5, which supplies `deps.apiKeys`.
- */
-export async function removeUngrantedScopesFromKeys(
-  deps: Pick<AdminDependencies, 'apiKeys'>,
-  clientId: string,
-  ungranted: readonly string[],
-): Promise<void> {
-  if (ungranted.length === 0 || !deps.apiKeys) return;
-  await deps.apiKeys.removeScopesFromKeys(clientId, ungranted);
 }
 
 /**

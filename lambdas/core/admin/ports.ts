@@ -66,8 +66,11 @@ export interface ClientStore {
  * Both steps must be idempotent: a failed admin call is retried as a whole.
  */
 export interface ApiKeyHooks {
-  /** Spec 2.5 rule 3: scopes ungranted from a client are removed from every key that held them. */
-  removeScopesFromKeys(clientId: string, ungranted: readonly string[]): Promise<void>;
+  /**
+   * Spec 2.5 rule 3: every key of the client keeps only scopes the client still holds.
+   * Given the whole granted set, not a difference, so a retried call repairs a failed one.
+   */
+  restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void>;
   /** Deleting a user deletes that user's keys. */
   deleteKeysOfUser(userId: string): Promise<void>;
 }
