@@ -205,3 +205,19 @@ it('a 401 carries a WWW-Authenticate challenge (RFC 7235 3.1)', async () => {
   const result = await exchangeKey({ bearer: 'nope' });
   expect(headerOf(result.result, 'www-authenticate')).toBe('Bearer realm="api-key"');
 });
+
+describe('spec 2.4: a test user may be bound only to a test client', () => {
+  it('stops minting when the bound user is later flagged as a test user, for a non-test client', async () => {
+    const client = await createTestClient({ scopes: ['read'], test: false });
+    const user = await createTestUser({ test: false });
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect(created.status).toBe(201);
+    const key = String(created.body.api_key);
+    expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    const current = (await getOAuth().users.get(user.id))!;
+    await getOAuth().users.update(current, { test: true }, new Date().toISOString());
+    const refused = await exchangeKey({ bearer: key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe('invalid_client');
+  });
+});

@@ -172,7 +172,16 @@ export class DynamoApiKeyStore {
         },
       },
       clientGrants(this.tables.main, write.issuance.token.clientId, write.scopes),
-      { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        ConditionCheck: {
+          TableName: this.tables.main,
+          Key: userKey(key.userId),
+          // A user flagged test after the key was issued must not mint through a non-test client (spec 2.4).
+          ...(write.clientIsTest
+            ? { ConditionExpression: 'attribute_exists(pk)' }
+            : { ConditionExpression: 'attribute_exists(pk) AND #test <> :true', ExpressionAttributeNames: { '#test': 'test' }, ExpressionAttributeValues: { ':true': true } }),
+        },
+      },
       { Put: { TableName: this.tables.ephemeral, Item: tokenRecordItem(write.issuance.token) } },
       { Put: { TableName: this.tables.activity, Item: activityItem(write.issuance.activity, this.newRowId()) } },
     ];
@@ -194,8 +203,7 @@ export class DynamoApiKeyStore {
   }
 
   /**
-   * Spec 2.5 rule 3: removes `ungranted` from every key of the client that holds one of
-   * them. Optimistic per key (the write expects the scopes it read), so it is idempotent
+   * Spec 2.5 rule 3: every key of the client keeps only the `granted` scopes. Optimistic per key (the write expects the scopes it read), so it is idempotent
    * and safe to repeat. Keys written in the last moments may be missed by the index query;
    * the exchange's intersection with the client's scopes covers them.
    */

@@ -62,6 +62,7 @@ export async function exchangeApiKey(
     const outcome = await deps.store.recordExchange(key, {
       usedAt: new Date(deps.clock.now()).toISOString(),
       scopes,
+      clientIsTest: client.test,
       issuance: {
         token: { jti: access.jti, clientId: client.clientId, sub: key.userId, apiKeyId: key.keyId, expiresAtEpoch: access.expiresAtEpoch },
         activity: activity.row(true),
@@ -73,7 +74,7 @@ export async function exchangeApiKey(
       case 'key-changed':
         throw invalidApiKey(await keyChangedReason(key, deps));
       case 'user-gone':
-        throw invalidApiKey(`user ${key.userId} of key ${key.keyId} no longer exists`);
+        throw invalidApiKey(`user ${key.userId} of key ${key.keyId} no longer exists, or is now a test user of a non-test client`);
       case 'contended':
         throw new TemporarilyUnavailableError('The API key is busy; retry shortly.', `key ${key.keyId}: write contended`);
       case 'client-changed':

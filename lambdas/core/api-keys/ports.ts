@@ -25,6 +25,8 @@ export interface KeyExchangeWrite {
   readonly usedAt: string;
   /** The minted scopes: the client must still grant each of them when the write commits. */
   readonly scopes: readonly string[];
+  /** Spec 2.4: a test user may be bound only to a test client; checked on the user when the write commits. */
+  readonly clientIsTest: boolean;
   readonly issuance: Issuance;
 }
 
