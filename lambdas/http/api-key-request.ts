@@ -12,10 +12,20 @@ import { validate } from './validate';
 
 /** Optional; bounds far above a real value (a key is 64 characters), keeping activity rows small. */
 const optional = (max: number) => z.optional(z.string().check(z.maxLength(max)));
-const fields = z.object({ api_key: optional(512), scope: optional(2048), resource: optional(2048) });
+const fields = z.object({ scope: optional(2048), resource: optional(2048) });
+
+/** Spec 7: a malformed key, wherever it is, fails like any other bad key; never a 400 of its own. */
+function presentedBodyKey(body: unknown): string | undefined {
+  const value = (body as { api_key?: unknown } | undefined)?.api_key;
+  if (value === undefined) return undefined;
+  return typeof value === 'string' && value.length <= 512 ? value : '';
+}
 
 export function apiKeyExchangeRequest(event: APIGatewayProxyEvent): ApiKeyExchangeRequest {
-  const body = event.body ? validate(fields, parseBody(event, ['form', 'json'])) : {};
+  const parsed = event.body ? parseBody(event, ['form', 'json']) : undefined;
+  const body: { api_key?: string; scope?: string; resource?: string } = parsed
+    ? { ...validate(fields, { ...(parsed as object), api_key: undefined }), api_key: presentedBodyKey(parsed) }
+    : {};
   const authorization = header(event, 'authorization');
   const fromHeader = authorization === undefined ? undefined : (/^Bearer +(\S{1,512})\s*$/i.exec(authorization)?.[1] ?? '');
   return { apiKey: fromHeader ?? body.api_key, scope: body.scope, resource: body.resource };

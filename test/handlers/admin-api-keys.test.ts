@@ -277,3 +277,13 @@ describe('issue 5: deleting a user deletes that user\'s keys', () => {
     expect((listed.body.items as { key_id: string }[]).map((k) => k.key_id)).toEqual([kept.key_id]);
   });
 });
+
+describe('expiresAt bounds', () => {
+  it('refuses an expiry at or past the year 10000 (its ISO form would no longer sort as a date)', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const result = await createKeyAs(admin, client.clientId, { userId: user.id, expiresAt: '9999-12-31T23:59:59-23:59' });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('invalid_request');
+  });
+});

@@ -135,3 +135,15 @@ it('a record past its TTL is absent to the store, before DynamoDB deletes it (DE
   const { keyId } = await storedKeyWith({ revokedAt: new Date(Date.now() - 2000).toISOString() }, Math.floor(Date.now() / 1000) - 1);
   expect(await getApiKeyStore().get(keyId)).toBeUndefined();
 });
+
+describe('spec 7: a malformed key in the body fails like any other bad key', () => {
+  it.each([
+    ['an oversized string', JSON.stringify({ api_key: 'x'.repeat(600) })],
+    ['a number', JSON.stringify({ api_key: 42 })],
+    ['an object', JSON.stringify({ api_key: { nested: true } })],
+  ])('%s: 401 invalid_client, not a 400 of its own', async (_case, rawBody) => {
+    const result = await exchangeKey({ rawBody, headers: { 'Content-Type': 'application/json' } });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+  });
+});

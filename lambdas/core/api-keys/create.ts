@@ -58,6 +58,8 @@ function expiryOf(value: string | undefined, nowMs: number): string | undefined 
   const at = Date.parse(value);
   if (Number.isNaN(at)) throw bad('expiresAt: must be an ISO 8601 timestamp.');
   if (at <= nowMs) throw bad('expiresAt: must be in the future.');
+  // The exchange compares ISO strings; past year 9999 they gain a sign and sort wrongly.
+  if (at >= Date.UTC(10000, 0, 1)) throw bad('expiresAt: must be before the year 10000.');
   return new Date(at).toISOString();
 }
 
