@@ -64,6 +64,9 @@ function expiryOf(value: string | undefined, nowMs: number): string | undefined 
 }
 
 async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client: Client, user: User, input: NewApiKeyInput): Promise<CreatedApiKey> {
+  // The per-user index's sort key holds the client id; DynamoDB caps sort keys at 1024 bytes.
+  // Only metadata-document clients (URLs, and public) have ids that long: no keys for them.
+  if (Buffer.byteLength(client.clientId, 'utf8') > 256) throw bad('API keys are not available for this client.');
   const scopes = snapshotScopes(input.scopes, client);
   const expiresAt = expiryOf(input.expiresAt, deps.clock.now());
   const created = newApiKey(deps.random);
