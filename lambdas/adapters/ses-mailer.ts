@@ -2,7 +2,15 @@
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import type { Mailer } from '../core/ports';
 
-export function createSesMailer(from: string, client: SESClient = new SESClient({})): Mailer {
+/**
+ * Bounded well inside the function's 10 s: when SES hangs, the send fails in time for the
+ * caller to revoke the key it was announcing (spec 3.1), instead of the function timing out
+ * with the key still active.
+ */
+const boundedClient = () =>
+  new SESClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } });
+
+export function createSesMailer(from: string, client: SESClient = boundedClient()): Mailer {
   return {
     async send(message) {
       await client.send(
