@@ -145,23 +145,33 @@ describe('PATCH /api/admin/users/{user_id}', () => {
   });
 });
 
+/**
+ * A live sign-in of the user: a session, and a code redemption as the token endpoint does it,
+ * which creates the user's refresh family.
+ */
+async function signedInEverywhere(userId: string): Promise<{ sessionId: string; familyId: string; clientId: string; nowEpoch: number }> {
+  const { sessions, tokens } = getOAuth();
+  const nowEpoch = Math.floor(Date.now() / 1000);
+  const sessionId = `session-${uniqueSuffix()}`;
+  await sessions.createSession(sessionId, { userId, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
+  const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://a.example.test/cb'] });
+  const code = `code-${uniqueSuffix()}`;
+  const familyId = `fam_${uniqueSuffix()}`;
+  const grant = { clientId: client.clientId, userId, scopes: ['openid'], authTime: nowEpoch };
+  await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
+  await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
+    token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: userId, familyId, expiresAtEpoch: nowEpoch + 3600 },
+    activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, at: new Date().toISOString() },
+    refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
+  });
+  return { sessionId, familyId, clientId: client.clientId, nowEpoch };
+}
+
 describe('PATCH /api/admin/users/{user_id} with a new password', () => {
   it('ends the user’s sessions and revokes their refresh families: a reset locks out whoever knew the old one', async () => {
     const { sessions, tokens } = getOAuth();
     const id = String(jsonBody(await create({ name: 'Reset', email: `reset-${uniqueSuffix()}@example.test`, password: 'old-password-1' })).id);
-    const nowEpoch = Math.floor(Date.now() / 1000);
-    const sessionId = `session-${uniqueSuffix()}`;
-    await sessions.createSession(sessionId, { userId: id, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
-    const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://a.example.test/cb'] });
-    const code = `code-${uniqueSuffix()}`;
-    const familyId = `fam_${uniqueSuffix()}`;
-    const grant = { clientId: client.clientId, userId: id, scopes: ['openid'], authTime: nowEpoch };
-    await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
-    await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
-      token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: id, familyId, expiresAtEpoch: nowEpoch + 3600 },
-      activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, at: new Date().toISOString() },
-      refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
-    });
+    const { sessionId, familyId, nowEpoch } = await signedInEverywhere(id);
 
     const renamed = await callAdmin(updateUser, { token, method: 'PATCH', pathParameters: { user_id: id }, body: { name: 'Renamed' } });
     expect(renamed.statusCode).toBe(200);
@@ -179,22 +189,8 @@ describe('DELETE /api/admin/users/{user_id}', () => {
     const { sessions, tokens, users } = getOAuth();
     const email = `gone-${uniqueSuffix()}@example.test`;
     const id = String(jsonBody(await create({ name: 'Leaving', email })).id);
-    const nowEpoch = Math.floor(Date.now() / 1000);
-    const sessionId = `session-${uniqueSuffix()}`;
-    await sessions.createSession(sessionId, { userId: id, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
-
-    // A code redemption, as the token endpoint does it: it creates the user's refresh family.
-    const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://a.example.test/cb'] });
-    const code = `code-${uniqueSuffix()}`;
-    const familyId = `fam_${uniqueSuffix()}`;
-    const grant = { clientId: client.clientId, userId: id, scopes: ['openid'], authTime: nowEpoch };
-    await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
-    const issued = await issueTestToken({ clientId: client.clientId, sub: id, scopes: ['openid'], familyId });
-    await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
-      token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: id, familyId, expiresAtEpoch: nowEpoch + 3600 },
-      activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, at: new Date().toISOString() },
-      refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
-    });
+    const { sessionId, familyId, clientId, nowEpoch } = await signedInEverywhere(id);
+    const issued = await issueTestToken({ clientId, sub: id, scopes: ['openid'], familyId });
     expect(await tokens.isFamilyRevoked(familyId)).toBe(false);
 
     const result = await callAdmin(deleteUser, { token, method: 'DELETE', pathParameters: { user_id: id } });
