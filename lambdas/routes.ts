@@ -58,8 +58,8 @@ export interface Route {
   /** Signs tokens: reads the signing key set (Secrets Manager in AWS, a file locally). */
   readonly signs?: boolean;
   /**
-   * Verifies this server's access tokens. The key set lives in one secret, so this also
-   * grants read on it; the function only uses the public half.
+   * Verifies this server's access tokens, against the public JWKS on the CDN (in AWS) like
+   * any resource server: such a function gets no access to the private key set.
    */
   readonly verifiesTokens?: boolean;
   /** Sends mail (SES in AWS, the outbox folder locally). */

@@ -269,7 +269,7 @@ export class AuthorizationServer extends Construct {
         entry: handlerEntry(route.handler),
         description: `${route.method} ${route.path}`,
         environment:
-          route.signs || route.verifiesTokens ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
+          route.signs ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
         memorySize,
         logRetention,
         hashes: route.hashes,
@@ -344,7 +344,8 @@ export class AuthorizationServer extends Construct {
   /** Least privilege: exactly the tables, secret and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
     this.grantTables(fn, route.tables);
-    if (route.signs || route.verifiesTokens) signingKeySecret.grantRead(fn);
+    // Verifiers read the public JWKS from the CDN (runtime/signing.ts): only signers hold the private key.
+    if (route.signs) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
   }
 

@@ -1,7 +1,7 @@
 import { createSigner, type JwtSigner } from '../adapters/signing/key-set';
 import { keySourceFromEnv } from '../adapters/signing/key-sources';
 import { signingKeyCacheMs } from '../adapters/signing/rotation';
-import { createVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
+import { createRemoteVerifier, createVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
 import { cachedLoader } from '../core/cache';
 import { getRuntime, perContainer } from './base';
 
@@ -10,12 +10,24 @@ import { getRuntime, perContainer } from './base';
  * rotated key set is picked up without a Secrets Manager call per request. Key rotation
  * (adapters/signing/rotation.ts) waits out this cache, so both read the one constant.
  */
-const getKeys = perContainer((env) => {
+const getSignerLoader = perContainer((env) => {
   const source = keySourceFromEnv(env);
-  const signer = cachedLoader(async () => createSigner(await source()), signingKeyCacheMs, getRuntime().clock);
-  const verifier = cachedLoader(async () => createVerifier(await source()), signingKeyCacheMs, getRuntime().clock);
-  return { signer, verifier };
+  return cachedLoader(async () => createSigner(await source()), signingKeyCacheMs, getRuntime().clock);
 });
 
-export const getSigner = (): Promise<JwtSigner> => getKeys().signer();
-export const getVerifier = (): Promise<AccessTokenVerifier> => getKeys().verifier();
+/**
+ * Functions that only verify tokens are not given the private key set (route row
+ * `verifiesTokens`): in AWS they read the public JWKS from the CDN like a resource server.
+ * Locally and in tests the key file is at hand, and its public half is used.
+ */
+const getVerifierLoader = perContainer((env) => {
+  if (!env.SIGNING_KEY_FILE && !env.SIGNING_KEY_SECRET_ARN) {
+    const verifier = createRemoteVerifier(getRuntime().config.jwksUri);
+    return async () => verifier;
+  }
+  const source = keySourceFromEnv(env);
+  return cachedLoader(async () => createVerifier(await source()), signingKeyCacheMs, getRuntime().clock);
+});
+
+export const getSigner = (): Promise<JwtSigner> => getSignerLoader()();
+export const getVerifier = (): Promise<AccessTokenVerifier> => getVerifierLoader()();

@@ -99,10 +99,10 @@ describe('least privilege', () => {
     }
   });
 
-  test('the signing secret and SES are granted only to rows that sign or verify tokens, or send mail', () => {
+  test('the signing secret only to rows that sign (verifiers use the public JWKS), SES only to rows that send mail', () => {
     for (const route of routes) {
       const actions = roleStatements(synthesized.template, functionId(route.name)).flatMap(actionsOf);
-      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(route.signs === true || route.verifiesTokens === true);
+      expect(actions.includes('secretsmanager:GetSecretValue')).toBe(route.signs === true);
       expect(actions.includes('ses:SendEmail')).toBe(route.sendsMail === true);
     }
   });
@@ -122,13 +122,13 @@ describe('least privilege', () => {
     expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
   });
 
-  test('functions learn table names, and the secret ARN only when their row signs or verifies tokens', () => {
+  test('functions learn table names, and the secret ARN only when their row signs', () => {
     for (const route of routes) {
       const variables = resources(synthesized.template, 'AWS::Lambda::Function')[functionId(route.name)]!.Properties.Environment.Variables;
       for (const name of tableNames) {
         expect(variables[tableDefinitions[name].envVar]).toEqual({ Ref: tableLogicalId(name) });
       }
-      expect('SIGNING_KEY_SECRET_ARN' in variables).toBe(route.signs === true || route.verifiesTokens === true);
+      expect('SIGNING_KEY_SECRET_ARN' in variables).toBe(route.signs === true);
     }
   });
 });

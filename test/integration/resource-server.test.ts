@@ -96,3 +96,14 @@ describe('resource-server helper (spec 5, RFC 9068 4, RFC 9728)', () => {
     expect(wwwAuthenticate(resource)).toBe('Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/mcp"');
   });
 });
+
+describe("this server's own verifier for functions without the private key", () => {
+  it('verifies its access tokens against the published JWKS, requiring the issuer and audience', async () => {
+    const { createRemoteVerifier } = await import('../../lambdas/adapters/signing/verifier');
+    const verifier = createRemoteVerifier(`${app.url}/jwks.json`);
+    const token = await mint({ aud: app.url });
+    await expect(verifier.verify(token, { issuer: app.url, audience: app.url })).resolves.toMatchObject({ sub: 'usr_1' });
+    await expect(verifier.verify(token, { issuer: app.url, audience: 'https://elsewhere.example.test' })).rejects.toThrow();
+    await expect(verifier.verify(await mint({ aud: app.url }, { type: 'JWT' }), { issuer: app.url, audience: app.url })).rejects.toThrow();
+  });
+});

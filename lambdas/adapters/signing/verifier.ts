@@ -1,4 +1,4 @@
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { publicJwks, type SigningKeySet } from './key-set';
 
 export interface VerifyOptions {
@@ -12,9 +12,23 @@ export interface AccessTokenVerifier {
   verify(token: string, options: VerifyOptions): Promise<JWTPayload>;
 }
 
+type KeyLookup = Parameters<typeof jwtVerify>[1];
+
 /** Verifies this server's own access tokens against the published keys (RFC 9068 section 4). */
 export function createVerifier(set: SigningKeySet): AccessTokenVerifier {
-  const keys = createLocalJWKSet(publicJwks(set));
+  return verifierWith(createLocalJWKSet(publicJwks(set)) as KeyLookup);
+}
+
+/**
+ * Verifies against the published JWKS, as any resource server does: a function that only
+ * checks tokens never holds the private key. The set is fetched once per container and
+ * again when a token names an unknown `kid` (after a rotation).
+ */
+export function createRemoteVerifier(jwksUri: string): AccessTokenVerifier {
+  return verifierWith(createRemoteJWKSet(new URL(jwksUri), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 }) as KeyLookup);
+}
+
+function verifierWith(keys: KeyLookup): AccessTokenVerifier {
   return {
     verify: async (token, { issuer, audience }) => {
       const { payload } = await jwtVerify(token, keys, {
