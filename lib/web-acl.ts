@@ -70,6 +70,8 @@ export const lightlyLimitedPaths: readonly string[] = [endpointPaths.userinfo, e
 export const redactedHeaders = ['authorization', 'cookie'] as const;
 
 export const tooManyRequestsBody = 'too-many-requests';
+/** A browser that solved a challenge is still blocked past this multiple of its row's rate. */
+export const challengeCeilingFactor = 3;
 export const accessDeniedBody = 'access-denied';
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
@@ -152,35 +154,40 @@ export class ApiWebAcl extends Construct {
     this.adminIpSets = ipSets;
 
     let priority = 10;
-    for (const rule of this.rateRules) {
-      rules.push({
-        name: rule.name,
-        priority: priority++,
-        action:
-          rule.action === 'block'
-            ? {
-                block: {
-                  customResponse: {
-                    responseCode: 429,
-                    customResponseBodyKey: tooManyRequestsBody,
-                    responseHeaders: [{ name: 'Retry-After', value: String(rule.windowSeconds) }],
-                  },
-                },
-              }
-            : // Challenge works only for browsers (a JavaScript interstitial); rows use it
-              // only for browser form posts. JSON callers get `block`.
-              { challenge: {} },
-        statement: {
-          rateBasedStatement: {
-            limit: rule.limit,
-            evaluationWindowSec: rule.windowSeconds,
-            // The connecting address, never a forwarded header (attacker-controlled).
-            aggregateKeyType: 'IP',
-            scopeDownStatement: and(methodIs(rule.method), pathMatches(rule.pathRegex)),
-          },
+    const blockWith429 = (windowSeconds: number): wafv2.CfnWebACL.RuleActionProperty => ({
+      block: {
+        customResponse: {
+          responseCode: 429,
+          customResponseBodyKey: tooManyRequestsBody,
+          responseHeaders: [{ name: 'Retry-After', value: String(windowSeconds) }],
         },
-        visibilityConfig: visibility(`${metricPrefix}-${rule.name}`),
-      });
+      },
+    });
+    const rateRule = (name: string, rule: EdgeRateRule, limit: number, action: wafv2.CfnWebACL.RuleActionProperty): wafv2.CfnWebACL.RuleProperty => ({
+      name,
+      priority: priority++,
+      action,
+      statement: {
+        rateBasedStatement: {
+          limit,
+          evaluationWindowSec: rule.windowSeconds,
+          // The connecting address, never a forwarded header (attacker-controlled).
+          aggregateKeyType: 'IP',
+          scopeDownStatement: and(methodIs(rule.method), pathMatches(rule.pathRegex)),
+        },
+      },
+      visibilityConfig: visibility(`${metricPrefix}-${name}`),
+    });
+    for (const rule of this.rateRules) {
+      if (rule.action === 'block') {
+        rules.push(rateRule(rule.name, rule, rule.limit, blockWith429(rule.windowSeconds)));
+        continue;
+      }
+      // Challenge works only for browsers (a JavaScript interstitial); rows use it only for
+      // browser form posts. A request carrying a solved challenge's token is only counted by
+      // it, so a Block rule at challengeCeilingFactor times the rate keeps a hard ceiling.
+      rules.push(rateRule(rule.name, rule, rule.limit, { challenge: {} }));
+      rules.push(rateRule(`${rule.name}-Ceiling`, rule, rule.limit * challengeCeilingFactor, blockWith429(rule.windowSeconds)));
     }
 
     rules.push({

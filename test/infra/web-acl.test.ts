@@ -6,7 +6,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { routes, type Route } from '../../lambdas/routes';
 import { edgeRateRules, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
-import { accessDeniedBody, lightlyLimitedPaths, publicDocumentPaths, tooManyRequestsBody } from '../../lib/web-acl';
+import { accessDeniedBody, challengeCeilingFactor, lightlyLimitedPaths, publicDocumentPaths, tooManyRequestsBody } from '../../lib/web-acl';
 import { resources, synthesize, type Synthesized } from './synthesize';
 
 const allowlist = '203.0.113.0/24,198.51.100.7/32,2001:db8::/32';
@@ -75,9 +75,10 @@ describe('path patterns', () => {
 });
 
 describe('rate rules in the web ACL', () => {
-  test('one rate-based rule per row with `edge`: method, path, limit, window, per client IP', () => {
+  test('one rate-based rule per row with `edge` (and a ceiling per challenge row): method, path, limit, window, per client IP', () => {
     const rateRules = webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement);
-    expect(rateRules.map((r: any) => r.Name)).toEqual(edgeRows.map((r) => `Rate-${r.name}`));
+    const expected = edgeRows.flatMap((r) => (r.edge.action === 'challenge' ? [`Rate-${r.name}`, `Rate-${r.name}-Ceiling`] : [`Rate-${r.name}`]));
+    expect(rateRules.map((r: any) => r.Name)).toEqual(expected);
     for (const row of edgeRows) {
       const statement = rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement;
       expect(statement).toMatchObject({ Limit: row.edge.limit, EvaluationWindowSec: row.edge.windowSeconds, AggregateKeyType: 'IP' });
@@ -112,6 +113,15 @@ describe('rate rules in the web ACL', () => {
       } else {
         expect(action).toEqual({ Challenge: {} });
       }
+    }
+  });
+
+  test('a challenge row also has a Block ceiling: a solved challenge only counts, so without it there is no limit', () => {
+    for (const row of edgeRows.filter((r) => r.edge.action === 'challenge')) {
+      const ceiling = rule(minimal, `Rate-${row.name}-Ceiling`);
+      expect(ceiling.Statement.RateBasedStatement).toMatchObject({ Limit: row.edge.limit * challengeCeilingFactor, EvaluationWindowSec: row.edge.windowSeconds });
+      expect(ceiling.Action.Block.CustomResponse.ResponseCode).toBe(429);
+      expect(ceiling.Statement.RateBasedStatement.ScopeDownStatement).toEqual(rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement.ScopeDownStatement);
     }
   });
 
