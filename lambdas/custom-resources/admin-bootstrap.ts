@@ -12,6 +12,7 @@
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { createLogger } from '../adapters/json-logger';
 import { createHasher } from '../adapters/argon2-hasher';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../adapters/system';
@@ -53,8 +54,7 @@ interface Dependencies {
   readonly clock: SeedDependencies['clock'];
 }
 
-const log = (level: 'info' | 'warn', message: string, fields: Record<string, unknown> = {}) =>
-  console.log(JSON.stringify({ level, message, ...fields }));
+const log = createLogger('info', { service: 'authorization-server', function: 'admin-bootstrap' });
 
 export function createHandler({ secrets, db, random, clock }: Dependencies) {
   return async (event: CloudFormationCustomResourceEvent): Promise<AdminBootstrapResult> => {
@@ -64,7 +64,7 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
 
     const current = await secrets.send(new GetSecretValueCommand({ SecretId: props.SecretId }));
     if (holdsCredentials(current.SecretString)) {
-      log('info', 'admin bootstrap skipped: the secret already holds credentials');
+      log.info('admin bootstrap skipped: the secret already holds credentials');
       return { PhysicalResourceId: physicalResourceId };
     }
     const { HASH_METHOD, CLIENT_ID_PREFIX } = parseSettings(
@@ -91,7 +91,7 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
       // The seed's conditions failed: the data exists (a replaced resource over the same
       // tables). Not an error for the deploy; the existing admin keeps its credentials.
       if ((error as { name?: string }).name === 'TransactionCanceledException') {
-        log('warn', 'admin bootstrap skipped: the seed data already exists in the tables');
+        log.warn('admin bootstrap skipped: the seed data already exists in the tables');
         return { PhysicalResourceId: physicalResourceId };
       }
       throw error;
@@ -102,7 +102,7 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
       createdAt: new Date(clock.now()).toISOString(),
     };
     await secrets.send(new PutSecretValueCommand({ SecretId: props.SecretId, SecretString: JSON.stringify(credentials) }));
-    log('info', 'admin bootstrap seeded', { userId: seeded.admin.userId, clientId: seeded.adminClient.clientId });
+    log.info('admin bootstrap seeded', { userId: seeded.admin.userId, clientId: seeded.adminClient.clientId });
     return { PhysicalResourceId: physicalResourceId };
   };
 }

@@ -11,11 +11,14 @@
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { createLogger } from '../adapters/json-logger';
 import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import { parseSettings } from '../config/settings';
 
 /** Resource properties; CloudFormation passes every value as a string. */
+const log = createLogger('info', { service: 'authorization-server', function: 'signing-key' });
+
 export interface SigningKeyProperties {
   readonly SecretId: string;
   readonly BucketName: string;
@@ -51,7 +54,7 @@ export function createHandler({ secrets, s3 }: Clients) {
     }
     const maxAgeSeconds = Number.parseInt(props.MaxAgeSeconds, 10) || 300;
     await publishJwks(s3, { bucket: props.BucketName, key: props.ObjectKey, maxAgeSeconds }, set);
-    console.log(JSON.stringify({ level: 'info', message: 'jwks published', requestType: event.RequestType, generated, kid: set.currentKid }));
+    log.info('jwks published', { requestType: event.RequestType, generated, kid: set.currentKid });
     return { PhysicalResourceId: physicalResourceId, Data: { CurrentKid: set.currentKid } };
   };
 }

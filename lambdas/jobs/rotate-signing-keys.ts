@@ -16,8 +16,11 @@ import { generateSigningKey } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import { addNextKey, needsPublishing, parseRotatingKeySet, planRotation, rotationPolicy, type RotationStep } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
+import { createLogger } from '../adapters/json-logger';
 
 /** Variables set by lib/key-rotation.ts. */
+const log = createLogger('info', { service: 'authorization-server', function: 'rotate-signing-keys' });
+
 export interface RotationEnvironment {
   readonly SIGNING_KEY_SECRET_ARN: string;
   readonly JWKS_BUCKET: string;
@@ -83,7 +86,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
       steps: plan.steps.map((step) => step.kind),
       published,
     };
-    console.log(JSON.stringify({ level: 'info', message: 'signing key rotation', ...result }));
+    log.info('signing key rotation', { ...result });
     return result;
   };
 }

@@ -6,12 +6,12 @@
 import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import argon2 from 'argon2';
-import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient, createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createHandler, type AdminBootstrapProperties, type AdminCredentials } from '../../lambdas/custom-resources/admin-bootstrap';
 import { ensureTables, physicalTableNames } from '../../lambdas/local/tables';
+import { customResourceEvent } from '../support/custom-resource-events';
 
 const tables = physicalTableNames(`boot-${randomUUID().slice(0, 8)}-`);
 const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
@@ -29,20 +29,8 @@ const properties: AdminBootstrapProperties = {
   Issuer: 'https://auth.example.net',
 };
 
-function event(RequestType: 'Create' | 'Update' | 'Delete'): CloudFormationCustomResourceEvent {
-  const base = {
-    ServiceToken: 'token',
-    ResponseURL: 'https://example.org',
-    StackId: 'stack',
-    RequestId: 'request',
-    LogicalResourceId: 'AdminBootstrap',
-    ResourceType: 'Custom::AdminBootstrap',
-    ResourceProperties: { ServiceToken: 'token', ...properties },
-  };
-  if (RequestType === 'Create') return { ...base, RequestType };
-  if (RequestType === 'Update') return { ...base, RequestType, PhysicalResourceId: properties.SecretId, OldResourceProperties: { ServiceToken: 'token' } };
-  return { ...base, RequestType, PhysicalResourceId: properties.SecretId };
-}
+const event = (requestType: 'Create' | 'Update' | 'Delete') =>
+  customResourceEvent(requestType, { logicalResourceId: 'AdminBootstrap', resourceType: 'Custom::AdminBootstrap', physicalResourceId: properties.SecretId }, properties);
 
 const secret = { value: 'placeholder-generated-by-secrets-manager', puts: 0 };
 const secrets = {
@@ -57,7 +45,7 @@ let log: jest.SpyInstance;
 
 beforeAll(async () => {
   await ensureTables(client, tables);
-  log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  log = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 });
 afterAll(() => {
   log.mockRestore();
@@ -83,6 +71,7 @@ test('Create seeds the admin, the admin client and both environments under the s
   expect(await argon2.verify(user.Item!.passwordHash, credentials.admin.password)).toBe(true);
 
   const logged = JSON.stringify(log.mock.calls);
+  expect(logged).toContain('admin bootstrap seeded'); // the log is captured, so the next checks mean something
   expect(logged).not.toContain(credentials.admin.password);
   expect(logged).not.toContain(credentials.adminClient.clientSecret);
   expect(JSON.stringify(result)).not.toContain(credentials.admin.password);

@@ -47,7 +47,7 @@ function world(secretValue: string, published: string | undefined) {
   return { state, run: (now: number) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now } as never)() };
 }
 
-beforeEach(() => jest.spyOn(console, 'log').mockImplementation(() => undefined));
+beforeEach(() => jest.spyOn(process.stdout, 'write').mockImplementation(() => true));
 afterEach(() => jest.restoreAllMocks());
 
 test('a full rotation across runs: publish beside, switch after the lead, drop the previous after its tokens expired', async () => {

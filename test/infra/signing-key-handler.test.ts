@@ -1,8 +1,8 @@
 import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { generateKeySet, parseKeySet } from '../../lambdas/adapters/signing/key-set';
 import { createHandler, type SigningKeyProperties } from '../../lambdas/custom-resources/signing-key';
+import { customResourceEvent } from '../support/custom-resource-events';
 
 const properties: SigningKeyProperties = {
   SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:signing-AbCdEf',
@@ -12,20 +12,8 @@ const properties: SigningKeyProperties = {
   MaxAgeSeconds: '300',
 };
 
-function event(RequestType: 'Create' | 'Update' | 'Delete'): CloudFormationCustomResourceEvent {
-  const base = {
-    ServiceToken: 'token',
-    ResponseURL: 'https://example.org',
-    StackId: 'stack',
-    RequestId: 'request',
-    LogicalResourceId: 'SigningKey',
-    ResourceType: 'Custom::SigningKeySet',
-    ResourceProperties: { ServiceToken: 'token', ...properties },
-  };
-  if (RequestType === 'Create') return { ...base, RequestType };
-  if (RequestType === 'Update') return { ...base, RequestType, PhysicalResourceId: properties.SecretId, OldResourceProperties: { ServiceToken: 'token' } };
-  return { ...base, RequestType, PhysicalResourceId: properties.SecretId };
-}
+const event = (requestType: 'Create' | 'Update' | 'Delete') =>
+  customResourceEvent(requestType, { logicalResourceId: 'SigningKey', resourceType: 'Custom::SigningKeySet', physicalResourceId: properties.SecretId }, properties);
 
 function fakes(secretString: string) {
   const secret = { value: secretString, puts: 0 };
@@ -54,7 +42,7 @@ function fakes(secretString: string) {
 describe('signing-key custom resource', () => {
   test('Create over the placeholder secret stores a new key set and publishes only its public keys', async () => {
     const { handler, secret, objects } = fakes('placeholder-generated-by-secrets-manager');
-    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const result = await handler(event('Create'));
     const set = parseKeySet(secret.value)!;
     expect(set.keys[0]!.alg).toBe('ES256');
@@ -64,6 +52,7 @@ describe('signing-key custom resource', () => {
     const jwks = JSON.parse(String(objects[0]!.Body));
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([set.currentKid]);
     expect(jwks.keys[0]).not.toHaveProperty('d');
+    expect(JSON.stringify(log.mock.calls)).toContain('jwks published');
     expect(JSON.stringify(log.mock.calls)).not.toContain(String(set.keys[0]!.d));
     log.mockRestore();
   });
@@ -71,7 +60,7 @@ describe('signing-key custom resource', () => {
   test('Update keeps an existing key set and republishes it', async () => {
     const existing = await generateKeySet('ES256');
     const { handler, secret, objects } = fakes(JSON.stringify(existing));
-    jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     await handler(event('Update'));
     expect(secret.puts).toBe(0);
     expect(JSON.parse(String(objects[0]!.Body)).keys[0].kid).toBe(existing.currentKid);
