@@ -203,8 +203,9 @@ export const routes: readonly Route[] = [
     hashes: true,
     edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
   },
-  // API-key exchange (spec 4.5): not an OAuth grant, so apart from /api/token. It writes
-  // main (the key's lastUsedAt), ephemeral (the token record) and activity in one transaction.
+  // API-key exchange (spec 4.5): not an OAuth grant, so apart from /api/token. It reads the
+  // key, client and user from main, writes the token record (ephemeral) and activity row in one
+  // batch, and stamps the key's lastUsedAt (main).
   {
     name: 'ApiKeyToken',
     method: 'POST',

@@ -1,7 +1,7 @@
 /**
  * POST /api/token/api-key (spec 4.5): an API key for a one-hour access token. Every
- * attempt writes one activity row (request type `api key`): inside the issuance
- * transaction on success, alone with the real reason on failure.
+ * attempt writes one activity row (request type `api key`): in the same batch as the
+ * token record on success, alone with the real reason on failure.
  */
 import { exchangeApiKey } from '../core/api-keys/exchange';
 import { TokenRequestActivity } from '../core/grants/activity';

@@ -3,7 +3,7 @@
  * of a key already verified here skips Argon2id), wired to the exchange and the admin routes.
  */
 import { DynamoApiKeyStore } from '../adapters/dynamodb/api-key-store';
-import type { ApiKeyAdminDependencies, ExchangeDependencies } from '../core/api-keys/ports';
+import type { ApiKeyAdminDependencies, ExchangeDependencies, KeyBinding } from '../core/api-keys/ports';
 import { newId } from '../core/ids';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
 import { getRuntime, perContainer } from './base';
@@ -17,7 +17,7 @@ export const getApiKeyStore = perContainer((): DynamoApiKeyStore => {
   return new DynamoApiKeyStore(db, tables, () => newId('', random), () => Math.floor(clock.now() / 1000));
 });
 
-const getKeyCache = perContainer(() => new VerifiedSecretCache());
+const getKeyCache = perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
 export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
   const { config, clock, random } = getRuntime();
@@ -28,8 +28,7 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
     clock,
     random,
     store: getApiKeyStore(),
-    findClient: oauth.findClient,
-    loadClient: (clientId) => oauth.clientRepository.get(clientId),
+    recordIssued: (issuance) => oauth.tokens.recordIssued(issuance),
     hasher: oauth.hasher,
     secretCache: getKeyCache(),
   };

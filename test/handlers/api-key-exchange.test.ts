@@ -10,6 +10,8 @@ import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixt
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { getStorage } from '../../lambdas/runtime/storage';
+import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
+import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 
 useOutbox();
@@ -61,13 +63,26 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
     expect(record).toMatchObject({ jti, apiKeyId: keyId, sub: user.id });
   });
 
-  it('stamps last_used_at on a success (spec 4.5)', async () => {
+  it('stamps last_used_at on a success, to the second (spec 2.4, 4.5)', async () => {
     const { key, keyId } = await newKey();
     expect((await storedKey(keyId))?.lastUsedAt).toBeUndefined();
-    const before = new Date().toISOString();
+    const before = usedAtSecond(Date.now());
     await exchangeKey({ bearer: key });
     const stamped = (await storedKey(keyId))?.lastUsedAt;
     expect(stamped! >= before).toBe(true);
+    expect(stamped! <= new Date().toISOString()).toBe(true);
+    expect(stamped).toMatch(/:\d\d\.000Z$/);
+  });
+
+  it('last_used_at only moves forward, and a stamp never brings back a deleted key', async () => {
+    const { keyId } = await newKey();
+    // Separate stores, as two containers: each remembers only its own stamps.
+    const container = () => new DynamoApiKeyStore(getStorage().db, getStorage().tables, () => randomUUID());
+    await container().stampLastUsed(keyId, '2030-01-01T00:00:02.000Z');
+    await container().stampLastUsed(keyId, '2030-01-01T00:00:01.000Z'); // a slower exchange of an earlier second
+    expect((await storedKey(keyId))?.lastUsedAt).toBe('2030-01-01T00:00:02.000Z');
+    await container().stampLastUsed('0000000000000000', '2030-01-01T00:00:03.000Z');
+    expect(await storedKey('0000000000000000')).toBeUndefined();
   });
 
   it('refuses a malformed resource with invalid_target (RFC 8707 2)', async () => {

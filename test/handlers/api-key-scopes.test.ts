@@ -71,7 +71,7 @@ describe('spec 2.5 rule 3: a scope ungranted from the client is removed from eve
 
   it('a half-finished removal (client updated, keys not yet) still never mints the ungranted scope', async () => {
     const { client, key, keyId } = await keyFor(['read', 'write']);
-    // The exchange caches the client record for 30 s: make sure the old one is cached.
+    // An exchange with the client as it was: the next one must read the client anew.
     expect((await exchangeKey({ bearer: key })).body.scope).toBe('read write');
     // Only the client write, as if the ungrant hook had not run (yet).
     await getOAuth().clientRepository.update(client.clientId, { scopes: ['read'] });

@@ -8,8 +8,8 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../core/admin/ports';
-import type { CreateOutcome, ExchangeOutcome, KeyExchangeWrite } from '../../core/api-keys/ports';
-import type { ApiKey, AuditEntry } from '../../core/model';
+import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
+import type { ApiKey, AuditEntry, User } from '../../core/model';
 import {
   apiKeyItem,
   apiKeyKey,
@@ -20,7 +20,7 @@ import {
   userKeysPrefix,
 } from './api-key-items';
 import type { PhysicalTableNames } from './client';
-import { activityItem, tokenRecordItem } from './ephemeral-items';
+import { clientFromItem } from './client-repository';
 import { isConditionFailure, live, withoutKeys } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 
@@ -35,6 +35,12 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function cancellationCodes(error: unknown): CancellationCode[] | undefined {
   if (!isConditionFailure(error)) return undefined;
   return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
+}
+
+/** A key record past its TTL (long after expiry or revocation) is absent, as if deleted. */
+function keyFromItem(item: Record<string, unknown> | undefined, nowEpoch: number): ApiKey | undefined {
+  const current = live(item, nowEpoch);
+  return current ? withoutKeys<ApiKey>(current) : undefined;
 }
 
 /** A condition that the client still exists and grants every one of `scopes`. */
@@ -55,6 +61,9 @@ function clientGrants(table: string, clientId: string, scopes: readonly string[]
  * single transaction across all three tables (docs/storage-schema.md).
  */
 export class DynamoApiKeyStore {
+  /** keyId -> the latest lastUsedAt this container sent (bounded, oldest dropped first). */
+  private readonly stampsSent = new Map<string, string>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
@@ -65,8 +74,7 @@ export class DynamoApiKeyStore {
   /** Strongly consistent: a revocation that committed is seen by the next exchange. */
   async get(keyId: string): Promise<ApiKey | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
-    const item = live(Item, this.nowEpoch());
-    return item ? withoutKeys<ApiKey>(item) : undefined;
+    return keyFromItem(Item, this.nowEpoch());
   }
 
   /**
@@ -135,71 +143,84 @@ export class DynamoApiKeyStore {
   async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
     const page = await queryPartitionPage(this.db, this.tables.main, `USER#${userId}`, userKeysPrefix(clientId), limit, cursor);
     const keyIds = page.items.map((item) => String(item.keyId));
-    const found = new Map<string, ApiKey>();
-    for (let i = 0; i < keyIds.length; i += 100) {
-      let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-        [this.tables.main]: { Keys: keyIds.slice(i, i + 100).map(apiKeyKey), ConsistentRead: true },
-      };
-      for (let attempt = 0; request && attempt < 5; attempt++) {
-        if (attempt > 0) await pause(20 * 2 ** attempt);
-        const result: BatchGetCommandOutput = await this.db.send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of result.Responses?.[this.tables.main] ?? []) {
-          if (live(item, this.nowEpoch())) found.set(String(item.keyId), withoutKeys<ApiKey>(item));
-        }
-        const unprocessed: { Keys?: Record<string, unknown>[] } | undefined = result.UnprocessedKeys?.[this.tables.main];
-        request = unprocessed?.Keys?.length ? { [this.tables.main]: { Keys: unprocessed.Keys, ConsistentRead: true } } : undefined;
-      }
-    }
-    const items = keyIds.map((id) => found.get(id)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
+    const records = await this.getConsistent(keyIds.map(apiKeyKey));
+    const now = this.nowEpoch();
+    const items = records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
     return { items, ...(page.next ? { next: page.next } : {}) };
   }
 
+  /** One round trip: the key, and with `bound` its client and user too (spec 4.5; see the exchange). */
+  async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
+    if (!bound) return { key: await this.get(keyId) };
+    const [key, client, user] = await this.getConsistent([apiKeyKey(keyId), clientKey(bound.clientId), userKey(bound.userId)]);
+    const now = this.nowEpoch();
+    return { key: keyFromItem(key, now), parties: { client: clientFromItem(client, now), user: user && withoutKeys<User>(user) } };
+  }
+
+  async readParties(binding: KeyBinding): Promise<KeyParties> {
+    const [client, user] = await this.getConsistent([clientKey(binding.clientId), userKey(binding.userId)]);
+    return { client: clientFromItem(client, this.nowEpoch()), user: user && withoutKeys<User>(user) };
+  }
+
   /**
-   * The exchange's one write round trip (spec 4.5): stamp lastUsedAt only while the key is
-   * active, check the client grants the scopes and the user exists, and write the token
-   * record and the activity row. Concurrent exchanges of one key touch the same item, so a
-   * transaction conflict is retried a few times with jitter before giving up.
+   * Monotonic (a slower concurrent exchange never moves it back) and never recreates a key
+   * that was deleted with its user. Concurrent exchanges of one key in this container that
+   * all read the previous second send one write between them, not one each. A revocation's
+   * transaction on the same item makes a plain write fail with TransactionConflict; that is
+   * retried, briefly.
    */
-  async recordExchange(key: ApiKey, write: KeyExchangeWrite): Promise<ExchangeOutcome> {
-    const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: this.tables.main,
-          Key: apiKeyKey(key.keyId),
-          UpdateExpression: 'SET lastUsedAt = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)',
-          ExpressionAttributeValues: { ':now': write.usedAt },
-        },
-      },
-      clientGrants(this.tables.main, write.issuance.token.clientId, write.scopes),
-      {
-        ConditionCheck: {
-          TableName: this.tables.main,
-          Key: userKey(key.userId),
-          // A user flagged test after the key was issued must not mint through a non-test client (spec 2.4).
-          ...(write.clientIsTest
-            ? { ConditionExpression: 'attribute_exists(pk)' }
-            : { ConditionExpression: 'attribute_exists(pk) AND #test <> :true', ExpressionAttributeNames: { '#test': 'test' }, ExpressionAttributeValues: { ':true': true } }),
-        },
-      },
-      { Put: { TableName: this.tables.ephemeral, Item: tokenRecordItem(write.issuance.token) } },
-      { Put: { TableName: this.tables.activity, Item: activityItem(write.issuance.activity, this.newRowId()) } },
-    ];
-    for (let attempt = 0; attempt < 6; attempt++) {
-      if (attempt > 0) await pause(5 * attempt + Math.random() * 20 * attempt);
+  async stampLastUsed(keyId: string, usedAt: string): Promise<void> {
+    const sent = this.stampsSent.get(keyId);
+    if (sent !== undefined && sent >= usedAt) return;
+    this.stampsSent.delete(keyId);
+    this.stampsSent.set(keyId, usedAt);
+    if (this.stampsSent.size > 1000) this.stampsSent.delete(this.stampsSent.keys().next().value!);
+    try {
+      await this.sendStamp(keyId, usedAt);
+    } catch (error) {
+      if (this.stampsSent.get(keyId) === usedAt) this.stampsSent.delete(keyId);
+      throw error;
+    }
+  }
+
+  private async sendStamp(keyId: string, usedAt: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return { kind: 'recorded' };
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tables.main,
+            Key: apiKeyKey(keyId),
+            UpdateExpression: 'SET lastUsedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
+            ExpressionAttributeValues: { ':at': usedAt },
+          }),
+        );
+        return;
       } catch (error) {
-        const codes = cancellationCodes(error);
-        if (!codes && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
-        if (codes?.[0] === 'ConditionalCheckFailed') return { kind: 'key-changed' };
-        if (codes?.[1] === 'ConditionalCheckFailed') return { kind: 'client-changed' };
-        if (codes?.[2] === 'ConditionalCheckFailed') return { kind: 'user-gone' };
-        // TransactionConflict (a concurrent exchange or revocation of the same key): try again.
+        if (isConditionFailure(error)) return; // already this second or later, or the key is gone
+        if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
+        await pause(5 * (attempt + 1) + Math.random() * 20);
       }
     }
-    return { kind: 'contended' };
+  }
+
+  /** Strongly consistent reads of `keys` (same table), in their order; absent items are undefined. */
+  private async getConsistent(keys: readonly Record<string, string>[]): Promise<(Record<string, unknown> | undefined)[]> {
+    const found = new Map<string, Record<string, unknown>>();
+    const id = (item: Record<string, unknown>) => `${String(item.pk)}\n${String(item.sk)}`;
+    for (let i = 0; i < keys.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+      for (let attempt = 0; pending?.length; attempt++) {
+        if (attempt >= 5) throw new Error('DynamoDB left consistent reads unprocessed');
+        if (attempt > 0) await pause(20 * 2 ** attempt);
+        const result: BatchGetCommandOutput = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of result.Responses?.[this.tables.main] ?? []) found.set(id(item), item);
+        pending = result.UnprocessedKeys?.[this.tables.main]?.Keys;
+      }
+    }
+    return keys.map((key) => found.get(id(key)));
   }
 
   /**

@@ -15,6 +15,12 @@ function clientItem(client: Client): Record<string, unknown> {
   };
 }
 
+/** The client an item holds; an unused dynamic client past its expiry, or a blocked one, is absent. */
+export function clientFromItem(item: Record<string, unknown> | undefined, nowEpoch: number): Client | undefined {
+  const current = live(item, nowEpoch);
+  return current && !current.blocked ? withoutKeys<Client>(current) : undefined;
+}
+
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
 export class DynamoClientRepository {
   constructor(
@@ -27,8 +33,7 @@ export class DynamoClientRepository {
   async get(clientId: string): Promise<Client | undefined> {
     if (!keyFits(`CLIENT#${clientId}`)) return undefined;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }));
-    const item = live(Item, this.nowEpoch());
-    return item && !item.blocked ? withoutKeys<Client>(item) : undefined;
+    return clientFromItem(Item, this.nowEpoch());
   }
 
   /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */

@@ -9,7 +9,7 @@ import { InvalidClientError } from '../errors';
 import type { TokenRequestActivity } from '../grants/activity';
 import type { ApiKey } from '../model';
 import { parseApiKey } from './format';
-import type { ExchangeDependencies } from './ports';
+import type { ExchangeDependencies, KeyParties } from './ports';
 import { keyStatus } from './status';
 
 export function invalidApiKey(reason: string): InvalidClientError {
@@ -21,28 +21,38 @@ export function invalidApiKey(reason: string): InvalidClientError {
 
 type Deps = Pick<ExchangeDependencies, 'store' | 'hasher' | 'secretCache' | 'clock'>;
 
-/** The active key record the presented key opens; throws invalidApiKey otherwise. */
-export async function authenticateApiKey(presented: string | undefined, activity: TokenRequestActivity, deps: Deps): Promise<ApiKey> {
+/** An active key whose secret matched, with its client and user as read for this exchange. */
+export interface AuthenticatedKey {
+  readonly key: ApiKey;
+  readonly parties: KeyParties;
+}
+
+/** The active key the presented key opens, with its parties; throws invalidApiKey otherwise. */
+export async function authenticateApiKey(presented: string | undefined, activity: TokenRequestActivity, deps: Deps): Promise<AuthenticatedKey> {
   const parsed = parseApiKey(presented);
   if (!parsed) {
     await deps.hasher.verifyDummy(presented ?? '');
     throw invalidApiKey(presented ? 'malformed API key' : 'no API key presented');
   }
   activity.apiKeyId = parsed.keyId;
-  const key = await deps.store.get(parsed.keyId);
+  // The cache holds the stored hash a presented key last verified against (keyed by a
+  // SHA-256 of the whole key) and the key's client and user, which never change: a repeat
+  // exchange skips Argon2id and reads all three records in one round trip. The key record
+  // is read every time, so revocation and expiry apply on the very next exchange.
+  const cached = deps.secretCache.recall(presented!);
+  const read = await deps.store.readForExchange(parsed.keyId, cached?.binding);
+  const key = read.key;
   if (!key) {
     await deps.hasher.verifyDummy(parsed.secret);
     throw invalidApiKey(`unknown key id ${parsed.keyId}`);
   }
   activity.clientId = key.clientId;
   activity.userId = key.userId;
-  // The cache holds the stored hash a presented key last verified against (keyed by a
-  // SHA-256 of the whole key): a repeat exchange skips Argon2id, yet the record above is
-  // read every time, so revocation and expiry apply on the very next exchange.
-  const fromCache = deps.secretCache.has(presented!, key.secretHash);
+  const fromCache = cached?.storedHash === key.secretHash;
   if (!fromCache) {
+    if (cached) deps.secretCache.forget(presented!);
     if (!(await deps.hasher.verify(key.secretHash, parsed.secret))) throw invalidApiKey(`wrong secret for key ${key.keyId}`);
-    deps.secretCache.remember(presented!, key.secretHash);
+    deps.secretCache.remember(presented!, key.secretHash, { clientId: key.clientId, userId: key.userId });
   }
   const status = keyStatus(key, deps.clock.now());
   if (status !== 'active') {
@@ -50,5 +60,8 @@ export async function authenticateApiKey(presented: string | undefined, activity
     if (fromCache) await deps.hasher.verifyDummy(parsed.secret);
     throw invalidApiKey(status === 'revoked' ? `key ${key.keyId} revoked at ${key.revokedAt}` : `key ${key.keyId} expired at ${key.expiresAt}`);
   }
-  return key;
+  // A first exchange reads the parties only once the secret matched, so every failure above
+  // costs the same: one read and one verification.
+  const parties = fromCache && read.parties ? read.parties : await deps.store.readParties(key);
+  return { key, parties };
 }

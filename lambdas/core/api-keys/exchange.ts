@@ -2,24 +2,29 @@
  * POST /api/token/api-key (spec 4.5): an API key for a one-hour access token. Not an OAuth
  * grant: no refresh token, `sub` = the bound user, `api_key_id` names the key (spec 2.4, 2.6).
  *
- * Success is one write round trip: a transaction that stamps lastUsedAt only while the key
- * is still active, checks that the client still grants every minted scope and that the user
- * exists, and writes the issued-token record and the activity row. The guarantee against a
- * concurrent revocation: no token is returned from an exchange whose write commits after the
- * revocation committed (the JWT signed before the write is discarded unrecorded).
+ * Every check is made on records read in this exchange, strongly consistent: the key
+ * (active, secret), its client (exists, still grants each minted scope) and its user (exists,
+ * not a test user of a non-test client). A revocation, an ungrant or a user deletion that
+ * committed before that read is therefore seen: "effective on the next exchange" (spec 3.1).
+ * An exchange that read the key before a revocation committed may still return its token,
+ * exactly like one that finished a moment earlier; both stay valid for their hour, and both
+ * are recorded with their api_key_id.
+ *
+ * A success then writes as client_credentials does: the token record and the activity row in
+ * one batch, and, when the second changed, lastUsedAt beside it. A repeat exchange is thus two
+ * round trips (one read of three records, one batch) and two writes, no transaction; see
+ * docs/storage-schema.md for what that costs and why it suffices.
  */
-import { TemporarilyUnavailableError } from '../errors';
 import type { TokenRequestActivity } from '../grants/activity';
 import { tokenResponse, type TokenResponse } from '../grants/response';
 import { lifetimes } from '../lifetimes';
-import type { ApiKey, Client } from '../model';
+import type { Client, User } from '../model';
 import { parseResource } from '../resource';
 import { parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import { authenticateApiKey, invalidApiKey } from './authenticate';
 import type { ExchangeDependencies } from './ports';
 import { exchangeScopes } from './scopes';
-import { keyStatus } from './status';
 
 export interface ApiKeyExchangeRequest {
   /** The presented key: from `Authorization: Bearer`, else the `api_key` body field. */
@@ -28,17 +33,21 @@ export interface ApiKeyExchangeRequest {
   readonly resource?: string;
 }
 
-async function loadClient(key: ApiKey, fresh: boolean, deps: ExchangeDependencies): Promise<Client> {
-  const client = await (fresh ? deps.loadClient : deps.findClient)(key.clientId);
-  if (!client) throw invalidApiKey(`client ${key.clientId} of key ${key.keyId} no longer exists`);
-  return client;
+/**
+ * lastUsedAt is kept to the second (spec 2.4 "stamped on each successful exchange"): every
+ * success leaves the second it happened in, and a write that would store the value already
+ * there is skipped, so a busy key costs one stamp per second, not one per exchange.
+ */
+export function usedAtSecond(nowMs: number): string {
+  return new Date(Math.floor(nowMs / 1000) * 1000).toISOString();
 }
 
-/** Why the key's conditional write failed, read back for the activity log. */
-async function keyChangedReason(key: ApiKey, deps: ExchangeDependencies): Promise<string> {
-  const again = await deps.store.get(key.keyId);
-  if (!again) return `key ${key.keyId} deleted during the exchange`;
-  return `key ${key.keyId} ${keyStatus(again, deps.clock.now())} during the exchange`;
+function requireParties(keyId: string, client: Client | undefined, user: User | undefined): { client: Client; user: User } {
+  if (!client) throw invalidApiKey(`the client of key ${keyId} no longer exists`);
+  if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
+  // Spec 2.4: a test user may be bound only to a test client, also when flagged after the key was issued.
+  if (user.test && !client.test) throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
+  return { client, user };
 }
 
 export async function exchangeApiKey(
@@ -47,39 +56,24 @@ export async function exchangeApiKey(
   deps: ExchangeDependencies,
 ): Promise<TokenResponse> {
   activity.requestType = 'api key';
-  const key = await authenticateApiKey(request.apiKey, activity, deps);
+  const { key, parties } = await authenticateApiKey(request.apiKey, activity, deps);
+  if (parties.client) activity.forClient(parties.client);
   const requested = parseScope(request.scope);
   const resource = parseResource(request.resource);
-  // A second pass reads the client fresh: the cached record (30 s) was older than the write's check.
-  for (const fresh of [false, true]) {
-    const client = await loadClient(key, fresh, deps);
-    activity.forClient(client);
-    const scopes = exchangeScopes(requested, key, client);
-    const access = await mintAccessToken(
-      { clientId: client.clientId, sub: key.userId, scopes, resource, apiKeyId: key.keyId, lifetime: lifetimes.apiKeyToken },
-      deps,
-    );
-    const outcome = await deps.store.recordExchange(key, {
-      usedAt: new Date(deps.clock.now()).toISOString(),
-      scopes,
-      clientIsTest: client.test,
-      issuance: {
-        token: { jti: access.jti, clientId: client.clientId, sub: key.userId, apiKeyId: key.keyId, expiresAtEpoch: access.expiresAtEpoch },
-        activity: activity.row(true),
-      },
-    });
-    switch (outcome.kind) {
-      case 'recorded':
-        return tokenResponse(access);
-      case 'key-changed':
-        throw invalidApiKey(await keyChangedReason(key, deps));
-      case 'user-gone':
-        throw invalidApiKey(`user ${key.userId} of key ${key.keyId} no longer exists, or is now a test user of a non-test client`);
-      case 'contended':
-        throw new TemporarilyUnavailableError('The API key is busy; retry shortly.', `key ${key.keyId}: write contended`);
-      case 'client-changed':
-        continue;
-    }
-  }
-  throw new TemporarilyUnavailableError('The client changed during the exchange; retry shortly.', `client ${key.clientId} changed twice`);
+  const { client } = requireParties(key.keyId, parties.client, parties.user);
+  // Spec 2.5 rule 3: intersected with the client's scopes as read now, so a removal whose
+  // per-key clean-up has not reached this key yet still never mints the scope.
+  const scopes = exchangeScopes(requested, key, client);
+  const access = await mintAccessToken(
+    { clientId: client.clientId, sub: key.userId, scopes, resource, apiKeyId: key.keyId, lifetime: lifetimes.apiKeyToken },
+    deps,
+  );
+  const usedAt = usedAtSecond(deps.clock.now());
+  const issuance = {
+    token: { jti: access.jti, clientId: client.clientId, sub: key.userId, apiKeyId: key.keyId, expiresAtEpoch: access.expiresAtEpoch },
+    activity: activity.row(true),
+  };
+  const stale = key.lastUsedAt === undefined || key.lastUsedAt < usedAt;
+  await Promise.all([deps.recordIssued(issuance), stale ? deps.store.stampLastUsed(key.keyId, usedAt) : undefined]);
+  return tokenResponse(access);
 }

@@ -9,35 +9,40 @@ import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
 
-/**
- * Why the exchange's write did not commit: the key stopped being active, the client no
- * longer grants a minted scope (or is gone), the bound user is gone, or the write kept
- * colliding with concurrent writes to the same key.
- */
-export type ExchangeOutcome =
-  | { readonly kind: 'recorded' }
-  | { readonly kind: 'key-changed' }
-  | { readonly kind: 'client-changed' }
-  | { readonly kind: 'user-gone' }
-  | { readonly kind: 'contended' };
+/** The immutable facts of a key that let a repeat exchange read its client and user with it. */
+export interface KeyBinding {
+  readonly clientId: string;
+  readonly userId: string;
+}
 
-export interface KeyExchangeWrite {
-  readonly usedAt: string;
-  /** The minted scopes: the client must still grant each of them when the write commits. */
-  readonly scopes: readonly string[];
-  /** Spec 2.4: a test user may be bound only to a test client; checked on the user when the write commits. */
-  readonly clientIsTest: boolean;
-  readonly issuance: Issuance;
+/** What one exchange reads: the key, and (when its binding was known) its client and user. */
+export interface ExchangeRead {
+  readonly key?: ApiKey;
+  /** Present only when the read was asked for the parties too; each absent when gone. */
+  readonly parties?: KeyParties;
+}
+
+export interface KeyParties {
+  readonly client?: Client;
+  readonly user?: User;
 }
 
 export interface ApiKeyExchangeStore {
   /** Strongly consistent; a record past its TTL is absent. */
   get(keyId: string): Promise<ApiKey | undefined>;
   /**
-   * One transaction: stamp lastUsedAt only while the key is active, check the client still
-   * grants the scopes and the user exists, and write the token record and activity row.
+   * The key, and with `bound` also its client and user, in one strongly consistent round
+   * trip. A revocation, an expiry, an ungranted scope or a deleted user that committed
+   * before this read is seen by it.
    */
-  recordExchange(key: ApiKey, write: KeyExchangeWrite): Promise<ExchangeOutcome>;
+  readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead>;
+  /** The client and user of a key, strongly consistent, in one round trip. */
+  readParties(binding: KeyBinding): Promise<KeyParties>;
+  /**
+   * Sets lastUsedAt to `usedAt` unless it already holds that or a later time; never creates
+   * a record that is gone.
+   */
+  stampLastUsed(keyId: string, usedAt: string): Promise<void>;
 }
 
 export type CreateOutcome = 'created' | 'user-gone' | 'client-changed';
@@ -53,12 +58,10 @@ export interface ApiKeyStore extends ApiKeyExchangeStore {
 
 export interface ExchangeDependencies extends TokenDependencies {
   readonly store: ApiKeyExchangeStore;
-  /** The hot-path lookup (cached briefly); the exchange's transaction re-checks what matters. */
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
-  /** A fresh read, used when the transaction found the cached client out of date. */
-  readonly loadClient: (clientId: string) => Promise<Client | undefined>;
+  /** Writes the issued-token record and the activity row together (one batch, as client_credentials does). */
+  readonly recordIssued: (issuance: Issuance) => Promise<void>;
   readonly hasher: Hasher;
-  readonly secretCache: VerifiedSecretCache;
+  readonly secretCache: VerifiedSecretCache<KeyBinding>;
 }
 
 export interface ApiKeyAdminDependencies {
