@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../lib/bundling';
 import { freePort } from '../lambdas/local/dynamodb-local';
 import type { BootstrapFile } from '../lambdas/local/app';
-import { median, runLoad, type LoadResult } from './load';
+import { median, runLoad, warmUp, type LoadResult } from './load';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -73,7 +73,7 @@ export async function clientCredentialsBench(): Promise<string> {
     const probe = await fetch(targets.ours.url, { method: 'POST', headers: targets.ours.headers, body: targets.ours.body });
     if (probe.status !== 200) throw new Error(`our token endpoint answered ${probe.status}: ${await probe.text()}`);
     const results: Record<keyof typeof targets, LoadResult[]> = { ours: [], reference: [] };
-    for (const name of ['ours', 'reference'] as const) await runLoad({ ...targets[name], seconds: 2 }); // warm-up
+    await warmUp([targets.ours, targets.reference]);
     for (let round = 0; round < rounds; round++) {
       for (const name of ['ours', 'reference'] as const) results[name].push(await runLoad({ ...targets[name], seconds }));
     }
