@@ -20,7 +20,7 @@ export const getApiKeyStore = perContainer((): DynamoApiKeyStore => {
 const getKeyCache = perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
 export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
-  const { config, clock, random } = getRuntime();
+  const { config, clock, random, log } = getRuntime();
   const oauth = getOAuth();
   return {
     issuer: config.baseUrl,
@@ -31,6 +31,7 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
     recordIssued: (issuance) => oauth.tokens.recordIssued(issuance),
     hasher: oauth.hasher,
     secretCache: getKeyCache(),
+    log,
   };
 }
 

@@ -87,3 +87,42 @@ it('spec 3.1: tokens minted before a revocation stay valid for their remaining h
   expect(result.statusCode).toBe(200);
   expect(decodeJwt(token).api_key_id).toBe(keyId);
 });
+
+describe('the exchange\'s writes fail apart: the token record decides', () => {
+  async function exchangeWith(overrides: { stampLastUsed?: () => Promise<void>; recordIssued?: () => Promise<void> }) {
+    const { key, keyId, clientId } = await activeKey();
+    const deps = await getApiKeyExchange();
+    const errors: { message: string; fields?: Record<string, unknown> }[] = [];
+    const log = { ...deps.log, error: (message: string, fields?: Record<string, unknown>) => void errors.push({ message, fields }) };
+    const store = deps.store;
+    const faulty = {
+      ...deps,
+      log,
+      recordIssued: overrides.recordIssued ?? deps.recordIssued,
+      store: {
+        get: (id: string) => store.get(id),
+        readForExchange: store.readForExchange.bind(store),
+        readParties: store.readParties.bind(store),
+        stampLastUsed: overrides.stampLastUsed ?? store.stampLastUsed.bind(store),
+      },
+    };
+    const outcome = exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.9', systemClock), faulty);
+    return { outcome, keyId, clientId, errors };
+  }
+
+  it('a lastUsedAt stamp that fails after retries still returns the recorded token, with one success row, and logs an error', async () => {
+    const { outcome, keyId, clientId, errors } = await exchangeWith({ stampLastUsed: () => Promise.reject(new Error('ProvisionedThroughputExceeded')) });
+    const response = await outcome;
+    const jti = String(decodeJwt(response.access_token).jti);
+    expect(await getOAuth().tokens.getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });
+    expect((await keyActivityOf(clientId)).map((row) => row.success)).toEqual([true]);
+    expect((await storedKey(keyId))?.lastUsedAt).toBeUndefined();
+    expect(errors).toEqual([{ message: 'lastUsedAt stamp failed after retries', fields: expect.objectContaining({ apiKeyId: keyId }) }]);
+  });
+
+  it('a token record that cannot be written fails the exchange: no token is returned', async () => {
+    const { outcome, errors } = await exchangeWith({ recordIssued: () => Promise.reject(new Error('DynamoDB unavailable')) });
+    await expect(outcome).rejects.toThrow('DynamoDB unavailable');
+    expect(errors).toEqual([]);
+  });
+});

@@ -74,6 +74,11 @@ export async function exchangeApiKey(
     activity: activity.row(true),
   };
   const stale = key.lastUsedAt === undefined || key.lastUsedAt < usedAt;
-  await Promise.all([deps.recordIssued(issuance), stale ? deps.store.stampLastUsed(key.keyId, usedAt) : undefined]);
+  const [recorded, stamped] = await Promise.allSettled([deps.recordIssued(issuance), stale ? deps.store.stampLastUsed(key.keyId, usedAt) : undefined]);
+  if (recorded.status === 'rejected') throw recorded.reason;
+  // The token is recorded and its success row written: failing the request now would leave a
+  // recorded token nobody holds and a second, failed row for the same attempt. A missed stamp
+  // is one second stale at worst once the next exchange lands; say so loudly instead.
+  if (stamped.status === 'rejected') deps.log.error('lastUsedAt stamp failed after retries', { apiKeyId: key.keyId, usedAt, error: String(stamped.reason) });
   return tokenResponse(access);
 }

@@ -5,7 +5,7 @@
 import type { Page } from '../admin/ports';
 import type { Issuance } from '../grants/ports';
 import type { ApiKey, AuditEntry, Client, User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import type { Clock, Hasher, Logger, Mailer, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
 
@@ -62,6 +62,7 @@ export interface ExchangeDependencies extends TokenDependencies {
   readonly recordIssued: (issuance: Issuance) => Promise<void>;
   readonly hasher: Hasher;
   readonly secretCache: VerifiedSecretCache<KeyBinding>;
+  readonly log: Logger;
 }
 
 export interface ApiKeyAdminDependencies {
