@@ -97,6 +97,9 @@ export interface ActivityRow {
   /** The real reason of a failure (never on the wire). */
   readonly reason?: string;
   readonly durationMs: number;
+  /** When the attempt began, and its random id: together they key the row (one per attempt). */
+  readonly startedAt: string;
+  readonly attemptId: string;
   readonly at: string;
 }
 

@@ -13,7 +13,7 @@ import { getApiKeyExchange } from '../runtime/api-keys';
 
 export const handler = httpHandler(async (event, runtime) => {
   // The client IP is API Gateway's view of the peer, never a forwarded header.
-  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock);
+  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock, runtime.random);
   activity.requestType = 'api key';
   try {
     const response = await exchangeApiKey(apiKeyExchangeRequest(event), activity, await getApiKeyExchange());

@@ -63,7 +63,7 @@ async function keepDynamicClient(clientId: string): Promise<void> {
 
 export const handler = httpHandler(async (event, runtime) => {
   // Spec design: the client IP is API Gateway's view of the peer, never a forwarded header.
-  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock);
+  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock, runtime.random);
   try {
     return jsonResponse(200, await issue(event, activity));
   } catch (error) {

@@ -74,7 +74,7 @@ export const getOAuth = perContainer((): OAuthServices => {
     clientRepository,
     users: new DynamoUserRepository(db, tables.main),
     environments: new DynamoEnvironmentRepository(db, tables.main),
-    tokens: new DynamoTokenStore(db, tables, () => newId('', random)),
+    tokens: new DynamoTokenStore(db, tables),
     sessions: new DynamoSessionStore(db, tables.ephemeral),
     hasher: lazyHasher(config.hashMethod),
     secretCache: new VerifiedSecretCache(),

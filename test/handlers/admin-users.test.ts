@@ -10,7 +10,7 @@ import { getOAuth } from '../../lambdas/runtime/oauth';
 import { getStorage } from '../../lambdas/runtime/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createTestClient, issueTestToken, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, attemptOf, createTestClient, issueTestToken, uniqueSuffix } from '../support/tokens';
 
 let token: string;
 beforeAll(async () => {
@@ -161,7 +161,7 @@ async function signedInEverywhere(userId: string): Promise<{ sessionId: string; 
   await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
   await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
     token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: userId, familyId, expiresAtEpoch: nowEpoch + 3600 },
-    activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, at: new Date().toISOString() },
+    activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, ...attemptOf() },
     refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
   });
   return { sessionId, familyId, clientId: client.clientId, nowEpoch };

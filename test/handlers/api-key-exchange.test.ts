@@ -12,7 +12,7 @@ import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOut
 import { getStorage } from '../../lambdas/runtime/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 useOutbox();
 
@@ -237,5 +237,71 @@ describe('spec 2.4: a test user may be bound only to a test client', () => {
     const refused = await exchangeKey({ bearer: key });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_client');
+  });
+});
+
+describe('spec 4.5: every check is made on records read in the exchange itself', () => {
+  it('a repeat exchange is one read round trip (key, client and user together) and one batch write', async () => {
+    const { key } = await newKey();
+    expect((await exchangeKey({ bearer: key })).status).toBe(200); // verified: now in the cache
+    await exchangeKey({ bearer: key }); // this second is stamped: the next exchange in it writes no stamp
+    const send = jest.spyOn(getStorage().db, 'send');
+    let result;
+    let names: string[];
+    try {
+      result = await exchangeKey({ bearer: key });
+      names = send.mock.calls.map(([command]) => command.constructor.name);
+    } finally {
+      send.mockRestore();
+    }
+    expect(result.status).toBe(200);
+    expect(names.filter((n) => n !== 'UpdateCommand')).toEqual(['BatchGetCommand', 'BatchWriteCommand']);
+    expect(names.filter((n) => n === 'UpdateCommand').length).toBeLessThanOrEqual(1); // a new second: one stamp
+  });
+
+  it.each([
+    ['first exchange', false],
+    ['repeat exchange', true],
+  ])('a deleted client mints nothing: 401 invalid_client, the reason in the activity log (%s)', async (_, verifiedBefore) => {
+    const { key, keyId, client } = await newKey();
+    if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    expect(await getOAuth().clientRepository.delete(client.clientId)).toBe(true);
+    const result = await exchangeKey({ bearer: key });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+    const rows = await keyActivityOf(client.clientId);
+    expect(rows.at(-1)).toMatchObject({ success: false, reason: `invalid_client: the client of key ${keyId} no longer exists` });
+  });
+
+  it('a client blocked by a tombstone (a deleted metadata-document client) counts as gone', async () => {
+    const { key, client } = await newKey();
+    expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    const { db, tables } = getStorage();
+    await db.send(new PutCommand({ TableName: tables.main, Item: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT', clientId: client.clientId, blocked: true } }));
+    expect((await exchangeKey({ bearer: key })).status).toBe(401);
+  });
+});
+
+describe('spec 6: one activity row per attempt, whatever part of the success write landed', () => {
+  it('a token record that fails after the success row landed leaves one row: the failure', async () => {
+    const { key, client } = await newKey();
+    const tokens = getOAuth().tokens;
+    const original = tokens.recordIssued;
+    // Fault injection: the batch writes the activity row, then the token record fails.
+    tokens.recordIssued = async (issuance) => {
+      await tokens.recordActivity(issuance.activity);
+      throw new Error('token record not written');
+    };
+    let result;
+    try {
+      result = await exchangeKey({ bearer: key });
+    } finally {
+      tokens.recordIssued = original;
+    }
+    expect(result.status).toBe(500);
+    expect(result.body).not.toHaveProperty('access_token');
+    const rows = await keyActivityOf(client.clientId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ success: false, reason: 'server_error: Error' });
   });
 });

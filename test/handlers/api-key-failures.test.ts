@@ -17,6 +17,8 @@ import { apiKeyItem } from '../../lambdas/adapters/dynamodb/api-key-items';
 
 useOutbox();
 
+const readCommands = new Set(['GetCommand', 'BatchGetCommand', 'QueryCommand']);
+
 let admin: string;
 beforeAll(async () => {
   admin = (await adminClientToken()).token;
@@ -84,17 +86,23 @@ describe('spec 7: every bad key gets the identical 401 invalid_client', () => {
   let results: Result[];
   const hashing = { verify: 0, dummy: 0 };
   const perCase: number[] = [];
+  const readsPerCase: number[] = [];
 
   beforeAll(async () => {
     all = await cases();
     const verify = jest.spyOn(getOAuth().hasher, 'verify');
     const dummy = jest.spyOn(getOAuth().hasher, 'verifyDummy');
+    const send = jest.spyOn(getStorage().db, 'send');
+    const reads = () => send.mock.calls.filter(([command]) => readCommands.has(command.constructor.name)).length;
     results = [];
     for (const c of all) {
       const before = verify.mock.calls.length + dummy.mock.calls.length;
+      const readsBefore = reads();
       results.push(await exchangeKey({ bearer: c.key }));
       perCase.push(verify.mock.calls.length + dummy.mock.calls.length - before);
+      readsPerCase.push(reads() - readsBefore);
     }
+    send.mockRestore();
     hashing.verify = verify.mock.calls.length;
     hashing.dummy = dummy.mock.calls.length;
     verify.mockRestore();
@@ -120,6 +128,10 @@ describe('spec 7: every bad key gets the identical 401 invalid_client', () => {
   it('same work: exactly one Argon2id verification per failure, real or dummy (DESIGN: timing)', () => {
     expect(perCase).toEqual(all.map(() => 1));
     expect(hashing.dummy).toBeGreaterThanOrEqual(5); // malformed x3, unknown, past-TTL, cached revoked
+  });
+
+  it('same reads: none for a malformed key, one DynamoDB round trip for every other (DESIGN: timing)', () => {
+    expect(readsPerCase).toEqual(all.map((c) => (c.name.startsWith('malformed') ? 0 : 1)));
   });
 
   it('the activity log records the real reason of each (spec 6)', async () => {

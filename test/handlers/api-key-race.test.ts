@@ -3,7 +3,9 @@
  * is made on the records the exchange reads, strongly consistent: a revocation that
  * committed before that read is seen; an exchange that read the key first completes, like
  * one that finished a moment earlier, and its token is recorded with its api_key_id (and,
- * as every minted token, stays valid for its hour).
+ * as every minted token, stays valid for its hour). The same holds for an ungrant, a user
+ * deletion or a test-user flag that commits between the read and the write
+ * (docs/storage-schema.md, "Why not one transaction").
  */
 import { decodeJwt } from 'jose';
 import { exchangeApiKey } from '../../lambdas/core/api-keys/exchange';
@@ -11,7 +13,7 @@ import { TokenRequestActivity } from '../../lambdas/core/grants/activity';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import { getApiKeyExchange } from '../../lambdas/runtime/api-keys';
 import { getOAuth } from '../../lambdas/runtime/oauth';
-import { systemClock } from '../../lambdas/adapters/system';
+import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
@@ -50,7 +52,7 @@ it('spec 3.1: a revocation committed after the exchange read the key leaves that
       },
     },
   };
-  const response = await exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.7', systemClock), racing);
+  const response = await exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.7', systemClock, cryptoRandom), racing);
   const jti = String(decodeJwt(response.access_token).jti);
   expect(await getOAuth().tokens.getTokenRecord(jti, nowEpoch())).toMatchObject({ jti, apiKeyId: keyId });
   // The next exchange reads the revocation.
@@ -106,7 +108,7 @@ describe('the exchange\'s writes fail apart: the token record decides', () => {
         stampLastUsed: overrides.stampLastUsed ?? store.stampLastUsed.bind(store),
       },
     };
-    const outcome = exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.9', systemClock), faulty);
+    const outcome = exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.9', systemClock, cryptoRandom), faulty);
     return { outcome, keyId, clientId, errors };
   }
 

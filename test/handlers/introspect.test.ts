@@ -5,6 +5,7 @@
  */
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { mintAccessToken } from '../../lambdas/core/tokens';
+import { attemptOf } from '../support/tokens';
 import type { Client, User } from '../../lambdas/core/model';
 import { getRuntime } from '../../lambdas/runtime/base';
 import { getOAuth } from '../../lambdas/runtime/oauth';
@@ -86,7 +87,7 @@ describe('RFC 7662 2.2: active false', () => {
     // A record that outlives the token, so only `exp` can make it inactive.
     await getOAuth().tokens.recordIssued({
       token: { jti: minted.jti, clientId: app.clientId, sub: user.id, expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600 },
-      activity: { requestType: 'authorization_code', clientId: app.clientId, ip: 'test', success: true, durationMs: 0, at: new Date().toISOString() },
+      activity: { requestType: 'authorization_code', clientId: app.clientId, ip: 'test', success: true, durationMs: 0, ...attemptOf() },
     });
     const { body } = await introspectWith(resourceServer, minted.accessToken, { resource: resourceA });
     expect(body).toEqual({ active: false });

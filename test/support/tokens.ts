@@ -91,10 +91,16 @@ export async function issueTestToken(request: TestTokenRequest): Promise<{ token
       ip: '203.0.113.7',
       success: true,
       durationMs: 1,
-      at: new Date(clock.now()).toISOString(),
+      ...attemptOf(clock.now()),
     },
   });
   return { token: minted.accessToken, jti: minted.jti };
+}
+
+/** The time fields and id of one activity row written by a test (ActivityRow). */
+export function attemptOf(nowMs = Date.now()): { startedAt: string; attemptId: string; at: string } {
+  const at = new Date(nowMs).toISOString();
+  return { startedAt: at, attemptId: randomUUID(), at };
 }
 
 /** An admin API client and a client_credentials token carrying the admin scope. */

@@ -57,12 +57,13 @@ function clientGrants(table: string, clientId: string, scopes: readonly string[]
 }
 
 /**
- * API keys in the main table, their audit entries in the activity table, and the exchange's
- * single transaction across all three tables (docs/storage-schema.md).
+ * API keys in the main table and their audit entries in the activity table; for the exchange,
+ * the one consistent read of key, client and user, and the lastUsedAt stamp
+ * (docs/storage-schema.md).
  */
 export class DynamoApiKeyStore {
-  /** keyId -> the latest lastUsedAt this container sent (bounded, oldest dropped first). */
-  private readonly stampsSent = new Map<string, string>();
+  /** keyId -> the latest lastUsedAt this container sent, and its write (bounded, oldest dropped first). */
+  private readonly stampsSent = new Map<string, { readonly usedAt: string; readonly done: Promise<void> }>();
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -171,14 +172,16 @@ export class DynamoApiKeyStore {
    */
   async stampLastUsed(keyId: string, usedAt: string): Promise<void> {
     const sent = this.stampsSent.get(keyId);
-    if (sent !== undefined && sent >= usedAt) return;
+    // Another exchange here already stamps this second (or a later one): share its outcome.
+    if (sent !== undefined && sent.usedAt >= usedAt) return sent.done;
+    const done = this.sendStamp(keyId, usedAt);
     this.stampsSent.delete(keyId);
-    this.stampsSent.set(keyId, usedAt);
+    this.stampsSent.set(keyId, { usedAt, done });
     if (this.stampsSent.size > 1000) this.stampsSent.delete(this.stampsSent.keys().next().value!);
     try {
-      await this.sendStamp(keyId, usedAt);
+      await done;
     } catch (error) {
-      if (this.stampsSent.get(keyId) === usedAt) this.stampsSent.delete(keyId);
+      if (this.stampsSent.get(keyId)?.done === done) this.stampsSent.delete(keyId);
       throw error;
     }
   }

@@ -57,11 +57,11 @@ export function tokenRecordItem(token: IssuedToken) {
 }
 
 /** Activity rows: partitioned per client so a busy client does not make one hot partition for all. */
-export function activityItem(row: ActivityRow, id: string) {
+export function activityItem(row: ActivityRow) {
   const atEpoch = Math.floor(Date.parse(row.at) / 1000);
   return {
     pk: `ACTIVITY#${row.clientId ?? 'unknown'}`,
-    sk: `${row.at}#${id}`,
+    sk: `${row.startedAt}#${row.attemptId}`,
     ...row,
     ttl: atEpoch + lifetimes.activityRetention,
   };

@@ -34,13 +34,12 @@ export class DynamoTokenStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
-    private readonly newRowId: () => string,
   ) {}
 
   private issuanceItems(issuance: Issuance): TransactItem[] {
     const items: TransactItem[] = [
       { Put: { TableName: this.tables.ephemeral, Item: tokenRecordItem(issuance.token) } },
-      { Put: { TableName: this.tables.activity, Item: activityItem(issuance.activity, this.newRowId()) } },
+      { Put: { TableName: this.tables.activity, Item: activityItem(issuance.activity) } },
     ];
     if (issuance.refresh) {
       items.push({ Put: { TableName: this.tables.ephemeral, Item: refreshItem(issuance.refresh.token, issuance.refresh.value) } });
@@ -178,7 +177,7 @@ export class DynamoTokenStore {
   }
 
   async recordActivity(row: ActivityRow): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.tables.activity, Item: activityItem(row, this.newRowId()) }));
+    await this.db.send(new PutCommand({ TableName: this.tables.activity, Item: activityItem(row) }));
   }
 
   async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {

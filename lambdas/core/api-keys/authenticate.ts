@@ -43,12 +43,19 @@ export async function authenticateApiKey(presented: string | undefined, activity
   const read = await deps.store.readForExchange(parsed.keyId, cached?.binding);
   const key = read.key;
   if (!key) {
+    if (cached) deps.secretCache.forget(presented!);
     await deps.hasher.verifyDummy(parsed.secret);
     throw invalidApiKey(`unknown key id ${parsed.keyId}`);
   }
   activity.clientId = key.clientId;
   activity.userId = key.userId;
-  const fromCache = cached?.storedHash === key.secretHash;
+  // A key never changes its hash, client or user; checking all three keeps a mismatch (an id
+  // reused after deletion, say) from ever pairing this key with another key's parties.
+  const fromCache =
+    cached !== undefined &&
+    cached.storedHash === key.secretHash &&
+    cached.binding.clientId === key.clientId &&
+    cached.binding.userId === key.userId;
   if (!fromCache) {
     if (cached) deps.secretCache.forget(presented!);
     if (!(await deps.hasher.verify(key.secretHash, parsed.secret))) throw invalidApiKey(`wrong secret for key ${key.keyId}`);

@@ -2,8 +2,9 @@
  * The one activity row of a token request (spec 2.7, 6): filled in as the request learns
  * who it is for, then written inside the issuance write on success, or alone on failure.
  */
+import { newId } from '../ids';
 import type { ActivityRow, Client } from '../model';
-import type { Clock } from '../ports';
+import type { Clock, RandomSource } from '../ports';
 
 export class TokenRequestActivity {
   requestType: ActivityRow['requestType'] = 'unknown';
@@ -13,11 +14,22 @@ export class TokenRequestActivity {
   /** The presented API key's id (key exchanges), known or not: the activity log names it. */
   apiKeyId?: string;
 
+  /**
+   * Names this attempt's row in storage: a success row that landed before its request failed
+   * (a batch write half done, a timeout after the write) is overwritten by the failure row,
+   * so an attempt never leaves two rows.
+   */
+  private readonly attemptId: string;
+  private readonly startedAt: number;
+
   constructor(
     private readonly ip: string,
     private readonly clock: Clock,
-    private readonly startedAt = clock.now(),
-  ) {}
+    random: RandomSource,
+  ) {
+    this.startedAt = clock.now();
+    this.attemptId = newId('', random);
+  }
 
   /** Called once the client record is found, even before its secret is checked. */
   forClient(client: Pick<Client, 'clientId' | 'environmentId'>): void {
@@ -37,6 +49,8 @@ export class TokenRequestActivity {
       success,
       ...(reason ? { reason } : {}),
       durationMs: Math.max(0, Math.round(now - this.startedAt)),
+      startedAt: new Date(this.startedAt).toISOString(),
+      attemptId: this.attemptId,
       at: new Date(now).toISOString(),
     };
   }
