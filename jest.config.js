@@ -9,6 +9,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Real-browser tests need Chromium: `npm run test:browser` (jest.browser.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
   transform: {
     '^.+\\.(t|j)s$': '<rootDir>/test/support/esbuild-jest-transform.js',
   },

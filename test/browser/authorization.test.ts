@@ -1,0 +1,158 @@
+/**
+ * The sign-in and consent pages in a real browser: Debian's Chromium, driven by
+ * playwright-core, against the local server. What the HTTP-level tests
+ * (test/integration/authorize-browser.test.ts) cannot show: the browser's own form posts
+ * (the Origin it sends from a no-referrer page, SameSite cookies), redirects it follows
+ * itself, and the pages' Content-Security-Policy as the browser enforces it. Spec 4.3;
+ * OAuth 2.1 4.1; RFC 7636; RFC 9207.
+ *
+ * Run with `npm run test:browser` (not part of `npm test`: a fresh machine has no Chromium).
+ */
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Client } from '../../lambdas/core/model';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { createClient, pkcePair } from '../support/authorization';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The clients' loopback redirect target, as a native or MCP client would listen (RFC 8252 7.3). */
+let callback: Server;
+let callbackOrigin: string;
+
+let app: LocalApp;
+let browser: Browser;
+let staticClient: Client;
+let dynamicClient: Client;
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
+  }
+  browser = await chromium.launch({ executablePath });
+  callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
+  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+  callbackOrigin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `authz-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+  });
+  const environments = app.bootstrap.environments;
+  staticClient = await createClient({ environmentId: environments.defaultId, redirectUris: [`${callbackOrigin}/callback`], test: false });
+  dynamicClient = await createClient({
+    name: 'Self-registered MCP client',
+    environmentId: environments.dcrId,
+    redirectUris: [`${callbackOrigin}/cb`],
+    registrationType: 'dynamic',
+    test: false,
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  callback?.close();
+});
+
+/** A fresh browser profile whose console errors (CSP violations among them) are collected. */
+async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000); // a refused form shows as a redirect that never comes: fail well inside jest's 30 s
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  return { page, consoleErrors };
+}
+
+function authorizeUrl(client: Client, challenge: string, state: string): string {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUris[0]!,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'openid profile',
+    state,
+    resource: 'https://mcp.example.test/',
+  });
+  return `${app.url}/api/authorize?${query.toString()}`;
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.fill('#email', app.bootstrap.admin.email);
+  await page.fill('#password', app.bootstrap.admin.password);
+  await page.click('button[type=submit]');
+}
+
+const callbackParams = (page: Page) => new URL(page.url()).searchParams;
+
+describe('authorization in Chromium: the pages work without JavaScript, as a browser submits them', () => {
+  it('sign-in form, then the browser lands on the redirect URI with code, state and iss; the code redeems with its verifier', async () => {
+    const { page, consoleErrors } = await newPage();
+    const { verifier, challenge } = pkcePair();
+    await page.goto(authorizeUrl(staticClient, challenge, 'state-1'));
+    expect(await page.title()).toMatch(/sign in/i);
+    await signIn(page);
+    await page.waitForURL(`${callbackOrigin}/callback?**`);
+    const params = callbackParams(page);
+    expect(params.get('state')).toBe('state-1');
+    expect(params.get('iss')).toBe(app.url);
+    const token = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: params.get('code')!,
+        redirect_uri: staticClient.redirectUris[0]!,
+        client_id: staticClient.clientId,
+        code_verifier: verifier,
+        resource: 'https://mcp.example.test/',
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    expect(await token.json()).toMatchObject({ token_type: 'Bearer', refresh_token: expect.any(String) });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('the session cookie carries the sign-in: a second authorization redirects without a form', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(staticClient, pkcePair().challenge, 'first'));
+    await signIn(page);
+    await page.waitForURL(`${callbackOrigin}/callback?**`);
+    const firstCode = callbackParams(page).get('code');
+    await page.goto(authorizeUrl(staticClient, pkcePair().challenge, 'second'));
+    await page.waitForURL(`${callbackOrigin}/callback?**`);
+    expect(callbackParams(page).get('state')).toBe('second');
+    expect(callbackParams(page).get('code')).not.toBe(firstCode);
+  });
+
+  it('a dynamically registered client: consent page, Allow gives a code', async () => {
+    const { page, consoleErrors } = await newPage();
+    await page.goto(authorizeUrl(dynamicClient, pkcePair().challenge, 'state-allow'));
+    await signIn(page);
+    await page.waitForSelector('button[value=approve]');
+    expect(await page.textContent('body')).toContain(new URL(callbackOrigin).host);
+    await page.click('button[value=approve]');
+    await page.waitForURL(`${callbackOrigin}/cb?**`);
+    expect(callbackParams(page).get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(callbackParams(page).get('state')).toBe('state-allow');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('a dynamically registered client: Deny returns access_denied and no code (RFC 6749 4.1.2.1)', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(dynamicClient, pkcePair().challenge, 'state-deny'));
+    await signIn(page);
+    await page.click('button[value=deny]');
+    await page.waitForURL(`${callbackOrigin}/cb?**`);
+    expect(callbackParams(page).get('error')).toBe('access_denied');
+    expect(callbackParams(page).get('code')).toBeNull();
+    expect(callbackParams(page).get('state')).toBe('state-deny');
+  });
+});
