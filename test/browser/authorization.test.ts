@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { createClient, pkcePair } from '../support/authorization';
+import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The clients' loopback redirect target, as a native or MCP client would listen (RFC 8252 7.3). */
@@ -71,17 +71,8 @@ async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
 }
 
 function authorizeUrl(client: Client, challenge: string, state: string): string {
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: client.clientId,
-    redirect_uri: client.redirectUris[0]!,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    scope: 'openid profile',
-    state,
-    resource: 'https://mcp.example.test/',
-  });
-  return `${app.url}/api/authorize?${query.toString()}`;
+  const query = authorizeQuery(client, { code_challenge: challenge, state, resource: 'https://mcp.example.test/' });
+  return `${app.url}/api/authorize?${new URLSearchParams(query).toString()}`;
 }
 
 async function signIn(page: Page): Promise<void> {

@@ -8,7 +8,7 @@ import type { Client } from '../../lambdas/core/model';
 import { verifyPkce } from '../../lambdas/core/pkce';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getOAuth } from '../../lambdas/runtime/oauth';
-import { hiddenField, pkcePair, unique } from '../support/authorization';
+import { authorizeQuery, hiddenField, pkcePair, unique } from '../support/authorization';
 
 let app: LocalApp;
 let client: Client;
@@ -76,17 +76,8 @@ function browser() {
 }
 
 function authorizePath(target: Client, challenge: string, state: string): string {
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: target.clientId,
-    redirect_uri: target.redirectUris[0]!,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    scope: 'openid profile',
-    state,
-    resource: 'https://mcp.example.test/',
-  });
-  return `/api/authorize?${query.toString()}`;
+  const query = authorizeQuery(target, { code_challenge: challenge, state, resource: 'https://mcp.example.test/' });
+  return `/api/authorize?${new URLSearchParams(query).toString()}`;
 }
 
 describe('authorization code flow over HTTP against the local server', () => {
