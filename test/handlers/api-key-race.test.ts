@@ -9,6 +9,7 @@
  */
 import { decodeJwt } from 'jose';
 import { exchangeApiKey } from '../../lambdas/core/api-keys/exchange';
+import type { ApiKeyExchangeStore } from '../../lambdas/core/api-keys/ports';
 import { TokenRequestActivity } from '../../lambdas/core/grants/activity';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import { getApiKeyExchange } from '../../lambdas/runtime/api-keys';
@@ -34,23 +35,31 @@ async function activeKey() {
 
 const nowEpoch = () => Math.floor(Date.now() / 1000);
 
+/** The exchange's store with some of its methods replaced (fault and race injection). */
+function storeWith(store: ApiKeyExchangeStore, overrides: Partial<ApiKeyExchangeStore>): ApiKeyExchangeStore {
+  return {
+    get: (id) => store.get(id),
+    readForExchange: (...args) => store.readForExchange(...args),
+    readParties: (binding) => store.readParties(binding),
+    stampLastUsed: (keyId, usedAt) => store.stampLastUsed(keyId, usedAt),
+    ...overrides,
+  };
+}
+
 it('spec 3.1: a revocation committed after the exchange read the key leaves that exchange whole: token returned and recorded', async () => {
   const { key, keyId, clientId } = await activeKey();
   const deps = await getApiKeyExchange();
   const store = deps.store;
   const racing = {
     ...deps,
-    store: {
-      get: (id: string) => store.get(id),
-      readParties: store.readParties.bind(store),
-      stampLastUsed: store.stampLastUsed.bind(store),
+    store: storeWith(store, {
       // The worst moment: the key was read as active; the revocation commits before anything is written.
-      readForExchange: async (...args: Parameters<typeof store.readForExchange>) => {
+      readForExchange: async (...args) => {
         const read = await store.readForExchange(...args);
         expect((await revokeKeyAs(admin, clientId, keyId)).status).toBe(200);
         return read;
       },
-    },
+    }),
   };
   const response = await exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.7', systemClock, cryptoRandom), racing);
   const jti = String(decodeJwt(response.access_token).jti);
@@ -101,12 +110,7 @@ describe('the exchange\'s writes fail apart: the token record decides', () => {
       ...deps,
       log,
       recordIssued: overrides.recordIssued ?? deps.recordIssued,
-      store: {
-        get: (id: string) => store.get(id),
-        readForExchange: store.readForExchange.bind(store),
-        readParties: store.readParties.bind(store),
-        stampLastUsed: overrides.stampLastUsed ?? store.stampLastUsed.bind(store),
-      },
+      store: storeWith(store, overrides.stampLastUsed ? { stampLastUsed: overrides.stampLastUsed } : {}),
     };
     const outcome = exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.9', systemClock, cryptoRandom), faulty);
     return { outcome, keyId, clientId, errors };

@@ -29,6 +29,8 @@ type CancellationCode = string | undefined;
 
 const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+/** The client and user records of a key, in that order. */
+const partyKeys = (binding: KeyBinding) => [clientKey(binding.clientId), userKey(binding.userId)];
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
@@ -153,13 +155,15 @@ export class DynamoApiKeyStore {
   /** One round trip: the key, and with `bound` its client and user too (spec 4.5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
-    const [key, client, user] = await this.getConsistent([apiKeyKey(keyId), clientKey(bound.clientId), userKey(bound.userId)]);
-    const now = this.nowEpoch();
-    return { key: keyFromItem(key, now), parties: { client: clientFromItem(client, now), user: user && withoutKeys<User>(user) } };
+    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound)]);
+    return { key: keyFromItem(key, this.nowEpoch()), parties: this.partiesFrom(parties) };
   }
 
   async readParties(binding: KeyBinding): Promise<KeyParties> {
-    const [client, user] = await this.getConsistent([clientKey(binding.clientId), userKey(binding.userId)]);
+    return this.partiesFrom(await this.getConsistent(partyKeys(binding)));
+  }
+
+  private partiesFrom([client, user]: (Record<string, unknown> | undefined)[]): KeyParties {
     return { client: clientFromItem(client, this.nowEpoch()), user: user && withoutKeys<User>(user) };
   }
 
