@@ -3,8 +3,8 @@
  * no `sub`), or an admin user's token; both must carry the `admin` scope, so an admin
  * user who signs in to an ordinary client does not hand it admin powers. Every other
  * valid token gets one and the same refusal, so admin configuration cannot be probed.
- * Self-service callers (API keys, spec 5's three conditions) are decided by the caller
- * of `requireAdmin` through `selfServiceClientId`.
+ * Self-service callers (API keys, spec 5's three conditions, and a client an administrator
+ * created) are decided by the caller of `requireAdmin` through `selfServiceClientId`.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
@@ -40,7 +40,11 @@ export async function requireAdmin(event: Pick<APIGatewayProxyEvent, 'headers'>,
   }
   // Spec 5: issued by the client in the path, carries a sub, not minted by an API key.
   if (options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id) {
-    return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+    // Self-service is for clients an administrator created. Anyone can register a dynamic
+    // client (or publish a metadata document): one consent to such a client must not become
+    // a key that outlives it, so its tokens get the plain refusal, probing nothing.
+    const client = await findClient(claims.client_id);
+    if (client?.registrationType === 'static') return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
   }
   throw adminRefusal();
 }

@@ -4,6 +4,7 @@
  * manages only its own user's keys.
  */
 import type { KeyManager } from '../core/api-keys/manager';
+import { parseScope } from '../core/scope';
 import type { AdminCaller } from './admin-auth';
 
 export function keyManagerOf(caller: AdminCaller): KeyManager {
@@ -13,6 +14,6 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
     case 'admin-user':
       return { kind: 'admin', actor: { kind: 'admin-user', userId: caller.userId } };
     case 'self-service':
-      return { kind: 'self-service', userId: caller.userId };
+      return { kind: 'self-service', userId: caller.userId, scopes: parseScope(caller.claims.scope) };
   }
 }

@@ -70,6 +70,64 @@ describe('spec 5: a self-service caller qualifies only when all three conditions
   });
 });
 
+describe('issue 18: self-service is only for clients an administrator created', () => {
+  let plainRefusal: string;
+  beforeAll(async () => {
+    plainRefusal = (await callAdmin(listUsers, { token: own })).body;
+  });
+
+  for (const [kind, overrides] of [
+    ['a dynamically registered client (RFC 7591)', { registrationType: 'dynamic', type: 'public' }],
+    ['a Client ID Metadata Document client', { clientId: `https://app-${Date.now()}.example.test/client.json`, registrationType: 'dynamic', type: 'public' }],
+  ] as const) {
+    it(`${kind}: its user's token gets the plain non-admin refusal on create and list, and no key is written`, async () => {
+      const thirdParty = await createTestClient({ ...overrides, scopes: ['openid', 'profile', 'email'], grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://app.example.test/cb'] });
+      const { token } = await issueTestToken({ clientId: thirdParty.clientId, sub: user.id, scopes: ['openid'] });
+      const auditBefore = (await auditOf(thirdParty.clientId)).length;
+      for (const result of [await createKeyAs(token, thirdParty.clientId, {}), await listKeysAs(token, thirdParty.clientId)]) {
+        expect(result.status).toBe(403);
+        expect(result.result.body).toBe(plainRefusal);
+      }
+      expect((await listKeysAs(admin, thirdParty.clientId)).body.items).toEqual([]);
+      expect((await auditOf(thirdParty.clientId)).length).toBe(auditBefore);
+    });
+  }
+});
+
+describe('issue 18: a self-service key never carries more than the caller\'s own token', () => {
+  it('without scopes: the spec 2.5 snapshot intersected with the token\'s scopes (client: read write; token: read → key: read)', async () => {
+    const created = await createKeyAs(own, client.clientId, {});
+    expect(created.status).toBe(201);
+    expect(created.body.scopes).toEqual(['read']);
+    const widened = await exchangeKey({ bearer: String(created.body.api_key), fields: { scope: 'write' } });
+    expect(widened.status).toBe(400);
+    expect(widened.body.error).toBe('invalid_scope');
+  });
+
+  it('explicit scopes wider than the token: 400 invalid_request naming them, nothing written', async () => {
+    const auditBefore = (await auditOf(client.clientId)).length;
+    const result = await createKeyAs(own, client.clientId, { scopes: ['read', 'write'] });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('invalid_request');
+    expect(result.body.error_description).toBe('scopes: wider than your own access token: "write".');
+    expect((await auditOf(client.clientId)).length).toBe(auditBefore);
+  });
+
+  it('a token with none of the client\'s scopes cannot create a key (400, nothing written)', async () => {
+    const bare = await createTestUser();
+    const { token } = await issueTestToken({ clientId: client.clientId, sub: bare.id, scopes: ['openid'] });
+    const result = await createKeyAs(token, client.clientId, {});
+    expect(result.status).toBe(400);
+    expect(String(result.body.error_description)).toMatch(/carries none of the client's scopes/);
+    expect((await listKeysAs(admin, client.clientId, { limit: '100' })).body.items).not.toContainEqual(expect.objectContaining({ user_id: bare.id }));
+  });
+
+  it('admin callers are not narrowed: the key gets all the client\'s scopes', async () => {
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect(created.body.scopes).toEqual(['read', 'write']);
+  });
+});
+
 describe('spec 5: a self-service caller is confined to its own user', () => {
   it('userId in the body is refused with 400', async () => {
     const result = await createKeyAs(own, client.clientId, { userId: user.id });
@@ -129,6 +187,16 @@ describe('spec 3.1 / 6: self-service creation mails the bound user', () => {
     expect(mail.text).toContain('Scopes:  read');
     expect(mail.text).toContain(expiresAt);
     expect(JSON.stringify(mail)).not.toContain(String(created.body.secret));
+  });
+
+  it('issue 18: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
+    const created = await createKeyAs(own, client.clientId, {});
+    const mail = outboxMails(outbox).find((m) => m.text.includes(String(created.body.key_id)))!;
+    expect(mail.text).toContain(`DELETE ${process.env.BASE_URL}/api/admin/clients/${client.clientId}/api-keys/${String(created.body.key_id)}`);
+    expect(mail.text).toContain(`sign in to Reports app and revoke key ${String(created.body.key_id)}`);
+    expect(mail.text).toContain(`ask an administrator of ${process.env.BASE_URL}`);
+    // The route named in the mail works for the user's own token from that client.
+    expect((await revokeKeyAs(own, client.clientId, String(created.body.key_id))).status).toBe(200);
   });
 
   it('spec 3.1 / 7: a user with no email gets 400 and nothing is written', async () => {

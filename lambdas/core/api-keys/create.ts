@@ -67,7 +67,7 @@ async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, clie
   // The per-user index's sort key holds the client id; DynamoDB caps sort keys at 1024 bytes.
   // Only metadata-document clients (URLs, and public) have ids that long: no keys for them.
   if (Buffer.byteLength(client.clientId, 'utf8') > 256) throw bad('API keys are not available for this client.');
-  const scopes = snapshotScopes(input.scopes, client);
+  const scopes = snapshotScopes(input.scopes, client, manager.kind === 'self-service' ? manager.scopes : undefined);
   const expiresAt = expiryOf(input.expiresAt, deps.clock.now());
   const created = newApiKey(deps.random);
   const key: ApiKey = {
@@ -101,7 +101,7 @@ export async function createApiKey(deps: ApiKeyCreateDependencies, manager: KeyM
 
 async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Client, user: User): Promise<void> {
   try {
-    await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }));
+    await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }, deps.issuer));
   } catch (cause) {
     const revokedAt = isoNow(deps.clock);
     await deps.keys.revoke(key, revokedAt, {

@@ -6,7 +6,12 @@ import type { ApiKeyCreator } from '../model';
 
 export type KeyManager =
   | { readonly kind: 'admin'; readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }> }
-  | { readonly kind: 'self-service'; readonly userId: string };
+  | {
+      readonly kind: 'self-service';
+      readonly userId: string;
+      /** The scopes of the caller's own token: the most its keys may carry. */
+      readonly scopes: readonly string[];
+    };
 
 export const actorOf = (manager: KeyManager): ApiKeyCreator =>
   manager.kind === 'admin' ? manager.actor : { kind: 'user', userId: manager.userId };

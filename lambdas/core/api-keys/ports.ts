@@ -77,4 +77,6 @@ export interface ApiKeyAdminDependencies {
 /** Self-service creation also mails the bound user (spec 3.1). */
 export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
   readonly mailer: Mailer;
+  /** The issuer (`{base_url}`): the mail names the address that revokes the key. */
+  readonly issuer: string;
 }

@@ -23,6 +23,6 @@ const schema = z.strictObject({
 export const handler = clientKeysHandler(async (event, runtime, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const input = jsonInput(event, schema);
-  const created = await createApiKey({ ...getApiKeyAdmin(), mailer: getMailer() }, keyManagerOf(caller), clientId, input);
+  const created = await createApiKey({ ...getApiKeyAdmin(), mailer: getMailer(), issuer: runtime.config.baseUrl }, keyManagerOf(caller), clientId, input);
   return jsonResponse(201, { ...apiKeyView(created.key, runtime.clock.now()), api_key: created.apiKey, secret: created.secret });
 });
