@@ -24,6 +24,7 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
   const oauth = getOAuth();
   return {
     issuer: config.baseUrl,
+    ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
     signer: await getSigner(),
     clock,
     random,

@@ -62,6 +62,8 @@ beforeAll(async () => {
   userEmail = `svc-${randomUUID()}@example.test`;
   const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Service owner', email: userEmail } });
   userId = String(user.json.id);
+  // Key exchanges re-check the bound user's grant of the client's environment (issue 18).
+  await call('PUT', `/api/admin/users/${userId}/environments/${app.bootstrap.environments.defaultId}`, { token: adminToken });
 });
 
 afterAll(async () => {
@@ -154,8 +156,46 @@ it('self-service with a real sign-in token: mail on success; an undeliverable ma
   expect(byName).toEqual({ cli: 'active', 'cli 2': 'revoked' });
 });
 
-/** The authorization code flow with PKCE, signing in through the HTML form as a browser would. */
-async function signIn(publicClientId: string, redirectUri: string, email: string, password: string): Promise<string> {
+it('issue 18.1: a dynamically registered client cannot turn one consent into an API key (the plain non-admin 403)', async () => {
+  const password = `pw-${randomUUID()}`;
+  const email = `dcr-${randomUUID()}@example.test`;
+  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'DCR user', email, password } });
+  await call('PUT', `/api/admin/users/${user.json.id}/environments/${app.bootstrap.environments.dcrId}`, { token: adminToken });
+  const redirectUri = 'http://127.0.0.1:9999/callback';
+  const registered = await call('POST', '/api/register', { body: { client_name: 'Anyone', redirect_uris: [redirectUri] } });
+  expect(registered.status).toBe(201);
+  const dynamicId = String(registered.json.client_id);
+  const token = await signIn(dynamicId, redirectUri, email, password, 'openid');
+
+  const refused = await call('POST', `/api/admin/clients/${dynamicId}/api-keys`, { token, body: {} });
+  const plain = await call('GET', '/api/admin/users', { token });
+  expect(refused.status).toBe(403);
+  expect(refused.text).toBe(plain.text);
+  expect((await call('GET', `/api/admin/clients/${dynamicId}/api-keys`, { token })).text).toBe(plain.text);
+  expect((await call('GET', `/api/admin/clients/${dynamicId}/api-keys`, { token: adminToken })).json.items).toEqual([]);
+});
+
+it('issue 18.2: after DELETE of the user\'s environment grant, the user\'s keys stop exchanging (uniform 401), and work again once re-granted', async () => {
+  const email = `grant-${randomUUID()}@example.test`;
+  const owner = String((await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Grant owner', email } })).json.id);
+  const grantPath = `/api/admin/users/${owner}/environments/${app.bootstrap.environments.defaultId}`;
+  await call('PUT', grantPath, { token: adminToken });
+  const created = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId: owner } });
+  const key = String(created.json.api_key);
+  expect((await call('POST', '/api/token/api-key', { token: key })).status).toBe(200);
+  expect((await call('POST', '/api/token/api-key', { token: key })).status).toBe(200); // a repeat, from the verified-key cache
+
+  expect((await call('DELETE', grantPath, { token: adminToken })).status).toBe(204);
+  const refused = await call('POST', '/api/token/api-key', { token: key });
+  expect(refused.status).toBe(401);
+  expect(refused.json).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+
+  await call('PUT', grantPath, { token: adminToken });
+  expect((await call('POST', '/api/token/api-key', { token: key })).status).toBe(200);
+});
+
+/** The authorization code flow with PKCE, signing in through the HTML form as a browser would (and consenting, for a dynamic client). */
+async function signIn(publicClientId: string, redirectUri: string, email: string, password: string, scope = 'openid email'): Promise<string> {
   const issuer = new URL(app.url);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   const verifier = oauth.generateRandomCodeVerifier();
@@ -166,7 +206,7 @@ async function signIn(publicClientId: string, redirectUri: string, email: string
     redirect_uri: redirectUri,
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
-    scope: 'openid email',
+    scope,
     state: 'st',
   }).toString();
   const page = await fetch(url, { headers: { accept: 'text/html' } });
@@ -179,8 +219,19 @@ async function signIn(publicClientId: string, redirectUri: string, email: string
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
     body: new URLSearchParams({ request_id: requestId, email, password }).toString(),
   });
-  const location = signedIn.headers.get('location');
-  if (!location) throw new Error(`sign-in did not redirect: ${signedIn.status} ${(await signedIn.text()).slice(0, 300)}`);
+  let location = signedIn.headers.get('location');
+  if (!location && signedIn.status === 200) {
+    const consent = await signedIn.text();
+    const consentId = /name="request_id" value="([^"]*)"/.exec(consent)?.[1];
+    const approved = await fetch(`${app.url}/api/authorize/complete`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html', cookie: signedIn.headers.get('set-cookie')!.split(';')[0]! },
+      body: new URLSearchParams({ request_id: consentId!, decision: 'approve' }).toString(),
+    });
+    location = approved.headers.get('location');
+  }
+  if (!location) throw new Error(`sign-in did not redirect: ${signedIn.status}`);
   const client = { client_id: publicClientId };
   const params = oauth.validateAuthResponse(as, client, new URL(location), 'st');
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);

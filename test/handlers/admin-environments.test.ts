@@ -87,7 +87,7 @@ describe('environment grants (users_environments)', () => {
   const path = (userId: string, environmentId: string) => ({ user_id: userId, environment_id: environmentId });
 
   it('grants an environment idempotently, lists it with its name and grant time, and revokes it', async () => {
-    const user = await createTestUser();
+    const user = await createTestUser({}, []);
     const environmentId = await createTestEnvironment('Grants');
     const first = await callAdmin(grant, { token, method: 'PUT', pathParameters: path(user.id, environmentId) });
     expect(first.statusCode).toBe(200);

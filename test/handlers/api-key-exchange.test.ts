@@ -273,6 +273,20 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
     expect(rows.at(-1)).toMatchObject({ success: false, reason: `invalid_client: the client of key ${keyId} no longer exists` });
   });
 
+  it.each([
+    ['first exchange', false],
+    ['repeat exchange', true],
+  ])('issue 18.2 / spec 8: a user who lost the client\'s environment mints nothing: the uniform 401, the reason in the activity log (%s)', async (_, verifiedBefore) => {
+    const { key, keyId, client, user } = await newKey();
+    if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    await getOAuth().environments.revoke(user.id, client.environmentId);
+    const result = await exchangeKey({ bearer: key });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+    const rows = await keyActivityOf(client.clientId);
+    expect(rows.at(-1)).toMatchObject({ success: false, reason: `invalid_client: the user of key ${keyId} no longer holds environment ${client.environmentId}` });
+  });
+
   it('a client blocked by a tombstone (a deleted metadata-document client) counts as gone', async () => {
     const { key, client } = await newKey();
     expect((await exchangeKey({ bearer: key })).status).toBe(200);

@@ -22,6 +22,13 @@ export async function createTestEnvironment(name = `Test ${uniqueSuffix()}`): Pr
   return id;
 }
 
+let fileEnvironment: Promise<string> | undefined;
+/**
+ * One environment per test file: the default of createTestClient and createTestUser, so a
+ * test user holds the environment of a test client (API-key exchanges re-check it, issue 18).
+ */
+export const testFileEnvironment = () => (fileEnvironment ??= createTestEnvironment('Test file environment'));
+
 /** A client written straight to the repository (confidential client_credentials unless overridden). */
 export async function createTestClient(overrides: Partial<Client> = {}): Promise<Client> {
   const { config, random, clock } = getRuntime();
@@ -29,7 +36,7 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
     clientId: `${config.clientIdPrefix}${newId('', random)}`,
     name: 'Test client',
     type: 'confidential',
-    environmentId: overrides.environmentId ?? (await createTestEnvironment()),
+    environmentId: overrides.environmentId ?? (await testFileEnvironment()),
     redirectUris: [],
     grantTypes: ['client_credentials'],
     scopes: [],
@@ -43,7 +50,8 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
   return client;
 }
 
-export async function createTestUser(overrides: Partial<User> = {}): Promise<User> {
+/** A user holding `environmentIds` (default: this test file's environment, that of every default test client). */
+export async function createTestUser(overrides: Partial<User> = {}, environmentIds?: readonly string[]): Promise<User> {
   const { random, clock } = getRuntime();
   const user: User = {
     id: newId('usr_', random),
@@ -55,6 +63,9 @@ export async function createTestUser(overrides: Partial<User> = {}): Promise<Use
     ...overrides,
   };
   await getOAuth().users.create(user);
+  for (const environmentId of environmentIds ?? [await testFileEnvironment()]) {
+    await getOAuth().environments.grant(user.id, environmentId, user.createdAt);
+  }
   return user;
 }
 

@@ -29,8 +29,13 @@ type CancellationCode = string | undefined;
 
 const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
-/** The client and user records of a key, in that order. */
-const partyKeys = (binding: KeyBinding) => [clientKey(binding.clientId), userKey(binding.userId)];
+const grantKey = (userId: string, environmentId: string) => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` });
+/** The client and user records of a key, in that order, then the user's environment grant when named. */
+const partyKeys = (binding: KeyBinding) => [
+  clientKey(binding.clientId),
+  userKey(binding.userId),
+  ...(binding.environmentId !== undefined ? [grantKey(binding.userId, binding.environmentId)] : []),
+];
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
@@ -156,15 +161,19 @@ export class DynamoApiKeyStore {
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
     const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound)]);
-    return { key: keyFromItem(key, this.nowEpoch()), parties: this.partiesFrom(parties) };
+    return { key: keyFromItem(key, this.nowEpoch()), parties: this.partiesFrom(bound, parties) };
   }
 
   async readParties(binding: KeyBinding): Promise<KeyParties> {
-    return this.partiesFrom(await this.getConsistent(partyKeys(binding)));
+    return this.partiesFrom(binding, await this.getConsistent(partyKeys(binding)));
   }
 
-  private partiesFrom([client, user]: (Record<string, unknown> | undefined)[]): KeyParties {
-    return { client: clientFromItem(client, this.nowEpoch()), user: user && withoutKeys<User>(user) };
+  private partiesFrom(binding: KeyBinding, [client, user, grant]: (Record<string, unknown> | undefined)[]): KeyParties {
+    return {
+      client: clientFromItem(client, this.nowEpoch()),
+      user: user && withoutKeys<User>(user),
+      ...(binding.environmentId !== undefined ? { environment: { id: binding.environmentId, granted: grant !== undefined } } : {}),
+    };
   }
 
   /**

@@ -5,6 +5,7 @@
  * the response time does not tell an unknown key id from a known one either. The real
  * reason goes to the activity log only.
  */
+import { requiredEnvironment } from '../authorization-code';
 import { InvalidClientError } from '../errors';
 import type { TokenRequestActivity } from '../grants/activity';
 import type { ApiKey } from '../model';
@@ -19,7 +20,7 @@ export function invalidApiKey(reason: string): InvalidClientError {
   return error;
 }
 
-type Deps = Pick<ExchangeDependencies, 'store' | 'hasher' | 'secretCache' | 'clock'>;
+type Deps = Pick<ExchangeDependencies, 'store' | 'hasher' | 'secretCache' | 'clock' | 'dcrEnvironmentId'>;
 
 /** An active key whose secret matched, with its client and user as read for this exchange. */
 export interface AuthenticatedKey {
@@ -70,5 +71,21 @@ export async function authenticateApiKey(presented: string | undefined, activity
   // A first exchange reads the parties only once the secret matched, so every failure above
   // costs the same: one read and one verification.
   const parties = fromCache && read.parties ? read.parties : await deps.store.readParties(key);
-  return { key, parties };
+  return { key, parties: await withEnvironment(presented!, key, parties, deps) };
+}
+
+/**
+ * Spec 8 asks that access be re-checked on every rotation; a key is the same kind of
+ * long-lived credential, so every exchange re-checks the user's grant of the client's
+ * environment. A repeat exchange read it with the key (its environment is remembered in the
+ * binding); a first one, or one whose client now answers to another environment, reads it here.
+ */
+async function withEnvironment(presented: string, key: ApiKey, parties: KeyParties, deps: Deps): Promise<KeyParties> {
+  if (!parties.client) return parties;
+  const environmentId = requiredEnvironment(parties.client, deps.dcrEnvironmentId);
+  if (parties.environment?.id === environmentId) return parties;
+  const binding = { clientId: key.clientId, userId: key.userId, environmentId };
+  const reread = await deps.store.readParties(binding);
+  deps.secretCache.remember(presented, key.secretHash, binding);
+  return reread;
 }

@@ -4,7 +4,7 @@
  *
  * Every check is made on records read in this exchange, strongly consistent: the key
  * (active, secret), its client (exists, still grants each minted scope) and its user (exists,
- * not a test user of a non-test client). A revocation, an ungrant or a user deletion that
+ * still holds the client's environment, not a test user of a non-test client). A revocation, an ungrant or a user deletion that
  * committed before that read is therefore seen: "effective on the next exchange" (spec 3.1).
  * An exchange that read the key before a revocation committed may still return its token,
  * exactly like one that finished a moment earlier; both stay valid for their hour, and both
@@ -23,7 +23,7 @@ import { parseResource } from '../resource';
 import { parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import { authenticateApiKey, invalidApiKey } from './authenticate';
-import type { ExchangeDependencies } from './ports';
+import type { ExchangeDependencies, KeyParties } from './ports';
 import { exchangeScopes } from './scopes';
 
 export interface ApiKeyExchangeRequest {
@@ -42,9 +42,10 @@ export function usedAtSecond(nowMs: number): string {
   return new Date(Math.floor(nowMs / 1000) * 1000).toISOString();
 }
 
-function requireParties(keyId: string, client: Client | undefined, user: User | undefined): { client: Client; user: User } {
+function requireParties(keyId: string, { client, user, environment }: KeyParties): { client: Client; user: User } {
   if (!client) throw invalidApiKey(`the client of key ${keyId} no longer exists`);
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
+  if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Spec 2.4: a test user may be bound only to a test client, also when flagged after the key was issued.
   if (user.test && !client.test) throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
   return { client, user };
@@ -60,7 +61,7 @@ export async function exchangeApiKey(
   if (parties.client) activity.forClient(parties.client);
   const requested = parseScope(request.scope);
   const resource = parseResource(request.resource);
-  const { client } = requireParties(key.keyId, parties.client, parties.user);
+  const { client } = requireParties(key.keyId, parties);
   // Spec 2.5 rule 3: intersected with the client's scopes as read now, so a removal whose
   // per-key clean-up has not reached this key yet still never mints the scope.
   const scopes = exchangeScopes(requested, key, client);

@@ -13,6 +13,11 @@ import type { VerifiedSecretCache } from '../verified-secret-cache';
 export interface KeyBinding {
   readonly clientId: string;
   readonly userId: string;
+  /**
+   * The environment the user must hold to use the client (known after a first exchange):
+   * the user's grant of it is then read in the same round trip.
+   */
+  readonly environmentId?: string;
 }
 
 /** What one exchange reads: the key, and (when its binding was known) its client and user. */
@@ -25,6 +30,8 @@ export interface ExchangeRead {
 export interface KeyParties {
   readonly client?: Client;
   readonly user?: User;
+  /** When the read named an environment: it, and whether the user holds it now. */
+  readonly environment?: { readonly id: string; readonly granted: boolean };
 }
 
 export interface ApiKeyExchangeStore {
@@ -36,7 +43,7 @@ export interface ApiKeyExchangeStore {
    * before this read is seen by it.
    */
   readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead>;
-  /** The client and user of a key, strongly consistent, in one round trip. */
+  /** The client and user of a key (and the user's grant of `environmentId`), strongly consistent, in one round trip. */
   readParties(binding: KeyBinding): Promise<KeyParties>;
   /**
    * Sets lastUsedAt to `usedAt` unless it already holds that or a later time; never creates
@@ -58,6 +65,8 @@ export interface ApiKeyStore extends ApiKeyExchangeStore {
 
 export interface ExchangeDependencies extends TokenDependencies {
   readonly store: ApiKeyExchangeStore;
+  /** DCR_ENVIRONMENT_ID: the environment a dynamic client's users must hold. */
+  readonly dcrEnvironmentId?: string;
   /** Writes the issued-token record and the activity row together (one batch, as client_credentials does). */
   readonly recordIssued: (issuance: Issuance) => Promise<void>;
   readonly hasher: Hasher;
