@@ -28,6 +28,7 @@ export function newAuthorizationCode(
     ...(request.resource !== undefined ? { resource: request.resource } : {}),
     authTime: user.authTime,
     redirectUri: request.redirectUri,
+    ...(request.redirectUriNamed ? { redirectUriNamed: true } : {}),
     codeChallenge: request.codeChallenge,
     ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
     expiresAtEpoch: nowEpoch + lifetimes.authorizationCode,

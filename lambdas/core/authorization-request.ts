@@ -15,10 +15,25 @@ import { challengePattern } from './pkce';
 import { parseResource } from './resource';
 import { narrowScopes, parseScope } from './scope';
 
+/** OIDC Core 3.1.2.1 `prompt` and `max_age`: when the user must (or must not) see a page. */
+export interface InteractionRules {
+  /** prompt=none: answer without any page, or with login_required / consent_required. */
+  readonly none?: boolean;
+  /** prompt=login (or select_account): sign in again even with a live session. */
+  readonly login?: boolean;
+  /** prompt=consent: ask, even for a client that is not normally asked. */
+  readonly consent?: boolean;
+  /** max_age: a session older than this many seconds signs in again. */
+  readonly maxAgeSeconds?: number;
+}
+
 export interface AuthorizationRequest {
   readonly clientId: string;
   /** The registered URI the response goes to; also what the token request must repeat. */
   readonly redirectUri: string;
+  /** The request named redirect_uri (rather than relying on the single registered one). */
+  readonly redirectUriNamed?: boolean;
+  readonly prompt?: InteractionRules;
   readonly scopes: readonly string[];
   readonly resource?: string;
   readonly state?: string;
@@ -75,7 +90,28 @@ export function echoableState(params: RequestParameters): string | undefined {
   return state && !params.repeated.has('state') && state.length <= maxOpaqueLength ? state : undefined;
 }
 
-const known = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce'];
+const known = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce', 'prompt', 'max_age'];
+
+/** OIDC Core 3.1.2.1: `prompt` (space-separated; `none` stands alone) and `max_age` (seconds). */
+function interactionRules(values: RequestParameters['values']): InteractionRules | undefined {
+  const prompts = (values.prompt ?? '').split(' ').filter(Boolean);
+  const unknown = prompts.find((p) => !['none', 'login', 'consent', 'select_account'].includes(p));
+  if (unknown) throw new InvalidRequestError(`The prompt value "${unknown.slice(0, 40)}" is not supported (none, login, consent, select_account).`);
+  if (prompts.includes('none') && prompts.length > 1) throw new InvalidRequestError('prompt=none cannot be combined with other values.');
+  let maxAgeSeconds: number | undefined;
+  if (values.max_age !== undefined) {
+    if (!/^[0-9]{1,9}$/.test(values.max_age)) throw new InvalidRequestError('max_age must be a whole number of seconds.');
+    maxAgeSeconds = Number(values.max_age);
+  }
+  const rules: InteractionRules = {
+    ...(prompts.includes('none') ? { none: true } : {}),
+    // One account per browser session here: choosing an account means signing in again.
+    ...(prompts.includes('login') || prompts.includes('select_account') ? { login: true } : {}),
+    ...(prompts.includes('consent') ? { consent: true } : {}),
+    ...(maxAgeSeconds !== undefined ? { maxAgeSeconds } : {}),
+  };
+  return Object.keys(rules).length > 0 ? rules : undefined;
+}
 
 /** Phase two: everything else. Each error is redirected with its RFC 6749 4.1.2.1 code. */
 export function validateAuthorizationRequest(client: Client, redirectUri: string, params: RequestParameters): AuthorizationRequest {
@@ -106,9 +142,12 @@ export function validateAuthorizationRequest(client: Client, redirectUri: string
       throw new InvalidRequestError(`The ${name} parameter is longer than ${maxOpaqueLength} characters.`);
     }
   }
+  const prompt = interactionRules(values);
   return {
     clientId: client.clientId,
     redirectUri,
+    ...(values.redirect_uri !== undefined ? { redirectUriNamed: true } : {}),
+    ...(prompt ? { prompt } : {}),
     scopes,
     ...(resource !== undefined ? { resource } : {}),
     ...(values.state ? { state: values.state } : {}),

@@ -58,6 +58,16 @@ export class AccessDeniedError extends OAuthError {
   readonly code = 'access_denied';
   readonly status = 403;
 }
+/** OIDC Core 3.1.2.6: prompt=none, and the user would have to sign in. */
+export class LoginRequiredError extends OAuthError {
+  readonly code = 'login_required';
+  readonly status = 400;
+}
+/** OIDC Core 3.1.2.6: prompt=none, and the user would have to consent. */
+export class ConsentRequiredError extends OAuthError {
+  readonly code = 'consent_required';
+  readonly status = 400;
+}
 /** RFC 7009 2.2.1: the server does not revoke this kind of token (here: access tokens). */
 export class UnsupportedTokenTypeError extends OAuthError {
   readonly code = 'unsupported_token_type';

@@ -44,6 +44,11 @@ export interface Client {
   readonly registrationType: RegistrationType;
   /** An admin API client: its client_credentials tokens may call /api/admin/*. */
   readonly admin: boolean;
+  /**
+   * May introspect every token of this server (a resource server). Without it a client
+   * introspects only the tokens issued to it (RFC 7662 2.2: the server decides what to reveal).
+   */
+  readonly introspectAll?: boolean;
   readonly test: boolean;
   readonly createdAt: string;
   /** For a client identified by its metadata document URL: when to fetch the document again. */
@@ -65,6 +70,8 @@ export interface Grant {
 
 export interface AuthorizationCode extends Grant {
   readonly redirectUri: string;
+  /** The authorization request named redirect_uri, so the token request must repeat it (OAuth 2.1 4.1.3). */
+  readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
   readonly expiresAtEpoch: number;

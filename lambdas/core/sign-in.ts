@@ -24,7 +24,9 @@ export async function verifyCredentials(deps: SignInDependencies, email: string,
 /**
  * Where to send the browser after sign-in: only a same-origin relative path, so the sign-in
  * form cannot be turned into an open redirector (`//evil.example`, `/\evil.example`,
- * `https://evil.example` are all ignored).
+ * `https://evil.example` are all ignored). The check applies to the input and again to the
+ * normalised path that is sent: `/.//evil.example/` normalises to `//evil.example/`, which a
+ * browser reads as another host.
  */
 export function safeReturnTo(value: string | undefined): string | undefined {
   if (!value || value.length > 2048) return undefined;
@@ -34,7 +36,8 @@ export function safeReturnTo(value: string | undefined): string | undefined {
   const base = 'https://origin.invalid';
   try {
     const url = new URL(value, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : undefined;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return url.origin === base && !path.startsWith('//') ? path : undefined;
   } catch {
     return undefined;
   }

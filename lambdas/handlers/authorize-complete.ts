@@ -1,6 +1,6 @@
 /**
- * POST /api/authorize/complete: the consent decision for a dynamically registered client
- * (form: request_id, decision=approve|deny). Honoured only for the signed-in user the
+ * POST /api/authorize/complete: the consent decision for a dynamically registered client,
+ * or any client asked with prompt=consent (form: request_id, decision=approve|deny). Honoured only for the signed-in user the
  * request was shown to; the request is consumed first, so it decides exactly once.
  */
 import type { PendingAuthorization } from '../core/authorization-request';

@@ -10,9 +10,9 @@ import {
   type AuthorizationRequest,
   type PendingAuthorization,
 } from '../core/authorization-request';
-import { OAuthError } from '../core/errors';
+import { LoginRequiredError, OAuthError } from '../core/errors';
 import { lifetimes } from '../core/lifetimes';
-import { decide, newRequestId, redirectError } from '../http/authorize-flow';
+import { decide, mustSignInAgain, newRequestId, redirectError } from '../http/authorize-flow';
 import { httpHandler } from '../http/handler';
 import { formTarget, htmlResponse } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
@@ -46,9 +46,17 @@ export const handler = httpHandler(
     }
 
     const current = await currentSession(event, runtime);
-    if (current) {
+    const nowEpoch = Math.floor(runtime.clock.now() / 1000);
+    if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
       const user = { userId: current.session.userId, authTime: current.session.authTime };
       return decide({ runtime, client: client!, request, user, interactive: false });
+    }
+    if (request.prompt?.none) {
+      // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
+      // trusted before the user saw it (RFC 9700 4.11.2), so its error is a page too.
+      const error = new LoginRequiredError('The user is not signed in.', current ? 'session older than max_age' : 'no session');
+      if (client!.registrationType === 'dynamic') throw error;
+      return redirectError(runtime, request, error);
     }
     const requestId = newRequestId(runtime);
     const expiresAtEpoch = Math.floor(runtime.clock.now() / 1000) + lifetimes.authorizationRequest;

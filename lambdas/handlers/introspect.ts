@@ -1,7 +1,8 @@
 /**
- * POST /api/token/introspect (RFC 7662, spec 4.9), for confidential clients (resource
- * servers). With `resource`, a token minted for another resource is inactive; without it,
- * any valid token of this server is active and its `aud` is returned for the caller to check.
+ * POST /api/token/introspect (RFC 7662, spec 4.9), for confidential clients: each may
+ * introspect the tokens issued to it, and a client an administrator flagged `introspect_all`
+ * (a resource server) every token; anything else is `active: false`. With `resource`, a token
+ * minted for another resource is inactive; without it, `aud` is returned for the caller to check.
  * Refresh tokens are always inactive here: they are for the client that holds them, and a
  * resource server has no use for them (RFC 7662 2.2 lets the server choose what it reveals).
  */
@@ -18,11 +19,18 @@ import { validate } from '../http/validate';
 export const handler = httpHandler(async (event, runtime) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
-  requireConfidential(await authenticateRequestClient(event, form));
+  const caller = requireConfidential(await authenticateRequestClient(event, form));
   const resource = parseResource(params.resource);
   try {
     // Checks signature, issuer, expiry, audience, and that neither the token nor its family was revoked.
     const claims = await verifyAccessToken(params.token, resource ?? anyAudience);
+    // RFC 7662 2.2 / 4: a client learns about its own tokens only, unless an administrator made
+    // it a resource server that introspects all (`introspect_all`); otherwise any client could
+    // read every user's `sub` and scopes.
+    if (claims.client_id !== caller.clientId && !caller.introspectAll) {
+      runtime.log.info('introspection refused', { clientId: caller.clientId, reason: `token ${claims.jti} belongs to client ${claims.client_id}` });
+      return jsonResponse(200, { active: false });
+    }
     return jsonResponse(200, {
       active: true,
       scope: claims.scope ?? '',

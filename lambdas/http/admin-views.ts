@@ -43,6 +43,7 @@ export const clientView = (client: Client) => ({
   registration_type: client.registrationType,
   admin: client.admin,
   test: client.test,
+  introspect_all: client.introspectAll === true,
   created_at: client.createdAt,
 });
 

@@ -4,6 +4,7 @@
  * manages only its own user's keys.
  */
 import type { KeyManager } from '../core/api-keys/manager';
+import type { ApiKeyCreator } from '../core/model';
 import { parseScope } from '../core/scope';
 import type { AdminCaller } from './admin-auth';
 
@@ -16,4 +17,11 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
     case 'self-service':
       return { kind: 'self-service', userId: caller.userId, scopes: parseScope(caller.claims.scope) };
   }
+}
+
+/** The audit actor of an admin caller (requireAdmin without self-service never returns another kind). */
+export function adminActorOf(caller: AdminCaller): Exclude<ApiKeyCreator, { kind: 'user' }> {
+  const manager = keyManagerOf(caller);
+  if (manager.kind !== 'admin') throw new Error('an admin route was reached by a self-service caller');
+  return manager.actor;
 }

@@ -6,9 +6,9 @@
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { newAuthorizationCode, requiredEnvironment, type SignedInUser } from '../core/authorization-code';
-import type { AuthorizationRequest, PendingAuthorization } from '../core/authorization-request';
+import type { AuthorizationRequest, InteractionRules, PendingAuthorization } from '../core/authorization-request';
 import { errorRedirect, successRedirect } from '../core/authorization-response';
-import { AccessDeniedError, InvalidRequestError, type OAuthError } from '../core/errors';
+import { AccessDeniedError, ConsentRequiredError, InvalidRequestError, type OAuthError } from '../core/errors';
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Client } from '../core/model';
@@ -50,6 +50,17 @@ export async function issueCode(
   return redirect(successRedirect(request.redirectUri, code, request.state, runtime.config.baseUrl), headers);
 }
 
+/**
+ * OIDC Core 3.1.2.1: prompt=login (or select_account) and a max_age the session has
+ * outlived both mean a fresh sign-in, even with a live session. The sign-in that follows
+ * starts a new session, so this holds once and never loops.
+ */
+export function mustSignInAgain(prompt: InteractionRules | undefined, authTime: number, nowEpoch: number): boolean {
+  if (!prompt) return false;
+  if (prompt.login) return true;
+  return prompt.maxAgeSeconds !== undefined && nowEpoch - authTime > prompt.maxAgeSeconds;
+}
+
 /** Spec 4.3: without a grant of the client's environment the authorization is rejected. */
 export async function hasEnvironmentAccess(runtime: Runtime, client: Client, userId: string): Promise<boolean> {
   return getOAuth().environments.hasAccess(userId, requiredEnvironment(client, runtime.config.dcr.environmentId));
@@ -67,10 +78,7 @@ export interface DecideInput {
   readonly user: SignedInUser;
   /** E.g. the Set-Cookie of a sign-in that just happened. */
   readonly headers?: Headers;
-  /**
-   * False when no user action led here (a GET with a live session). A dynamic client then
-   * gets its errors as a page, not a redirect: its redirect URI is anyone's (RFC 9700 4.11.2).
-   */
+  /** False when no user action led here (a GET with a live session): prompt=none applies. */
   readonly interactive?: boolean;
 }
 
@@ -79,10 +87,20 @@ export async function decide(input: DecideInput): Promise<APIGatewayProxyResult>
   const { sessions } = getOAuth();
   if (!(await hasEnvironmentAccess(runtime, client, user.userId))) {
     if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime));
-    if (!interactive && client.registrationType === 'dynamic') throw noEnvironmentAccess(user.userId, client);
+    // A dynamic client's redirect URI is anyone's, and the user has not approved this client:
+    // no automatic redirect there (RFC 9700 4.11.2); the refusal is a page.
+    if (client.registrationType === 'dynamic') throw noEnvironmentAccess(user.userId, client);
     return redirectError(runtime, request, noEnvironmentAccess(user.userId, client), headers);
   }
-  if (client.registrationType === 'dynamic') return askConsent(runtime, client, request, requestId, user, headers);
+  // Dynamic clients are always asked (nobody vetted them); others when prompt=consent says so.
+  if (client.registrationType === 'dynamic' || request.prompt?.consent) {
+    if (!interactive && request.prompt?.none) {
+      const error = new ConsentRequiredError('The user must approve this application first.', `prompt=none for client ${client.clientId}`);
+      if (client.registrationType === 'dynamic') throw error;
+      return redirectError(runtime, request, error, headers);
+    }
+    return askConsent(runtime, client, request, requestId, user, headers);
+  }
   // Single use: of two concurrent sign-ins on one request only one gets past this.
   if (requestId && !(await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime)))) throw expiredRequest();
   return issueCode(runtime, request, user, headers);
@@ -105,6 +123,7 @@ async function askConsent(
   const page = consentPage({
     requestId: id,
     clientName: client.name,
+    selfRegistered: client.registrationType === 'dynamic',
     redirectHost: url.host || request.redirectUri,
     scopes: request.scopes.map((name) => ({ name, description: catalog.find((s) => s.name === name)?.description })),
     resource: request.resource,

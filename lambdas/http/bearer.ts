@@ -1,8 +1,8 @@
 /**
  * Bearer authentication for this server's own endpoints (RFC 6750): a valid signature,
  * issuer, expiry and `typ: at+jwt`, the audience (the issuer itself unless the endpoint
- * says otherwise), and no revocation: the issued-token record and its refresh family
- * are checked, so a revoked family's access tokens stop here at once.
+ * says otherwise), and no revocation: the issued-token record, its client and its refresh
+ * family are checked, so a revoked family's or a deleted client's tokens stop here at once.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidRequestError, InvalidTokenError } from '../core/errors';
@@ -60,10 +60,13 @@ export async function verifyAccessToken(token: string, audience?: string | typeo
   } catch (error) {
     throw invalidToken(`verification failed: ${(error as Error).message}`);
   }
-  const { tokens } = getOAuth();
+  const { tokens, clientRepository } = getOAuth();
   const nowEpoch = Math.floor(clock.now() / 1000);
-  const record = await tokens.getTokenRecord(claims.jti, nowEpoch);
+  // A deleted client's tokens stop at once, whatever their kind (client_credentials tokens
+  // have no family to revoke): the client is read with the token record, in parallel.
+  const [record, client] = await Promise.all([tokens.getTokenRecord(claims.jti, nowEpoch), clientRepository.get(claims.client_id)]);
   if (!record) throw invalidToken(`no record of token ${claims.jti}`);
+  if (!client) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
   if (record.familyId && (await tokens.isFamilyRevoked(record.familyId))) throw invalidToken(`family ${record.familyId} revoked`);
   return claims;
 }

@@ -57,6 +57,9 @@ export function createAccessTokenVerifier(options: ResourceServerOptions) {
         audience: options.resource,
         typ: 'at+jwt',
         algorithms: ['RS256', 'ES256'],
+        // RFC 9068 2.2: exp, iat and jti are required; a maximum age makes jose refuse an iat in the future.
+        requiredClaims: ['exp', 'iat', 'jti'],
+        maxTokenAge: '1d',
         clockTolerance: options.clockToleranceSeconds ?? 30,
       }));
     } catch (error) {

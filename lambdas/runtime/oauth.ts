@@ -1,14 +1,16 @@
 /**
  * The OAuth services of a container: repositories over DynamoDB, the hasher and the
- * verified-secret cache. Client records are cached for 30 seconds: they are read on
- * every token request and change rarely (a deleted client stops within that window).
+ * verified-secret cache. Client records are read afresh (strongly consistent) on every
+ * use, never from a per-container cache: once DELETE /api/admin/clients/{id} has returned,
+ * no container anywhere may issue that client a token. What stays cached is what a deletion
+ * cannot make unsafe: the Argon2id verdict for a presented secret (keyed by the stored hash)
+ * and a metadata document's contents (stored with the client record).
  */
 import { DynamoClientRepository } from '../adapters/dynamodb/client-repository';
 import { DynamoEnvironmentRepository } from '../adapters/dynamodb/environment-repository';
 import { DynamoSessionStore } from '../adapters/dynamodb/session-store';
 import { DynamoTokenStore } from '../adapters/dynamodb/token-store';
 import { DynamoUserRepository } from '../adapters/dynamodb/user-repository';
-import { keyedCache } from '../core/cache';
 import { isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../core/client-metadata-document';
 import { newId } from '../core/ids';
 import type { Client } from '../core/model';
@@ -19,7 +21,7 @@ import { getRuntime, perContainer } from './base';
 import { getStorage } from './storage';
 
 export interface OAuthServices {
-  /** Cached client lookup for the hot paths; use `clientRepository` where freshness matters. */
+  /** The client as stored now (strongly consistent), resolving Client ID Metadata Documents when enabled. */
   readonly findClient: (clientId: string) => Promise<Client | undefined>;
   readonly clientRepository: DynamoClientRepository;
   readonly users: DynamoUserRepository;
@@ -70,7 +72,7 @@ export const getOAuth = perContainer((): OAuthServices => {
   const { db, tables } = getStorage();
   const clientRepository = new DynamoClientRepository(db, tables.main);
   return {
-    findClient: keyedCache(clientResolver(clientRepository), 30_000, clock),
+    findClient: clientResolver(clientRepository),
     clientRepository,
     users: new DynamoUserRepository(db, tables.main),
     environments: new DynamoEnvironmentRepository(db, tables.main),

@@ -8,12 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as oauth from 'oauth4webapi';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createAccessTokenVerifier } from '../../lambdas/resource-server';
+import { call as callServer, clientCredentialsToken as ccToken, signIn as signInServer, type CallOptions } from '../support/local-http';
 
 const resource = 'https://reports.example.test/api';
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 let app: LocalApp;
 let adminToken: string;
@@ -21,28 +20,7 @@ let clientId: string;
 let userId: string;
 let userEmail: string;
 
-async function call(method: string, path: string, options: { token?: string; body?: unknown; form?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  } else if (options.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(options.form).toString();
-  }
-  const response = await fetch(`${app.url}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
-}
-
-async function clientCredentialsToken(id: string, secret: string, scope: string): Promise<string> {
-  const issuer = new URL(app.url);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const response = await oauth.clientCredentialsGrantRequest(as, { client_id: id }, oauth.ClientSecretBasic(secret), new URLSearchParams({ scope }), insecure);
-  return (await oauth.processClientCredentialsResponse(as, { client_id: id }, response)).access_token;
-}
+const call = (method: string, path: string, options: CallOptions = {}) => callServer(app.url, method, path, options);
 
 beforeAll(async () => {
   app = await startLocalApp({
@@ -51,7 +29,7 @@ beforeAll(async () => {
     tablePrefix: `e2e-keys-${randomUUID().slice(0, 8)}-`,
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: undefined },
   });
-  adminToken = await clientCredentialsToken(app.bootstrap.adminClient.clientId, app.bootstrap.adminClient.clientSecret, 'admin');
+  adminToken = await ccToken(app.url, app.bootstrap.adminClient.clientId, app.bootstrap.adminClient.clientSecret, 'admin');
   await call('POST', '/api/admin/scopes', { token: adminToken, body: { name: 'reports:read' } });
   const client = await call('POST', '/api/admin/clients', {
     token: adminToken,
@@ -194,46 +172,6 @@ it('issue 18.2: after DELETE of the user\'s environment grant, the user\'s keys 
   expect((await call('POST', '/api/token/api-key', { token: key })).status).toBe(200);
 });
 
-/** The authorization code flow with PKCE, signing in through the HTML form as a browser would (and consenting, for a dynamic client). */
-async function signIn(publicClientId: string, redirectUri: string, email: string, password: string, scope = 'openid email'): Promise<string> {
-  const issuer = new URL(app.url);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const verifier = oauth.generateRandomCodeVerifier();
-  const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: publicClientId,
-    redirect_uri: redirectUri,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    scope,
-    state: 'st',
-  }).toString();
-  const page = await fetch(url, { headers: { accept: 'text/html' } });
-  const html = await page.text();
-  const requestId = /name="request_id" value="([^"]*)"/.exec(html)?.[1];
-  if (!requestId) throw new Error(`no sign-in form: ${page.status} ${html.slice(0, 300)}`);
-  const signedIn = await fetch(`${app.url}/api/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
-    body: new URLSearchParams({ request_id: requestId, email, password }).toString(),
-  });
-  let location = signedIn.headers.get('location');
-  if (!location && signedIn.status === 200) {
-    const consent = await signedIn.text();
-    const consentId = /name="request_id" value="([^"]*)"/.exec(consent)?.[1];
-    const approved = await fetch(`${app.url}/api/authorize/complete`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html', cookie: signedIn.headers.get('set-cookie')!.split(';')[0]! },
-      body: new URLSearchParams({ request_id: consentId!, decision: 'approve' }).toString(),
-    });
-    location = approved.headers.get('location');
-  }
-  if (!location) throw new Error(`sign-in did not redirect: ${signedIn.status}`);
-  const client = { client_id: publicClientId };
-  const params = oauth.validateAuthResponse(as, client, new URL(location), 'st');
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
-  return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
+async function signIn(clientId: string, redirectUri: string, email: string, password: string, scope?: string): Promise<string> {
+  return (await signInServer(app.url, { clientId, redirectUri, email, password, ...(scope ? { scope } : {}) })).access_token;
 }

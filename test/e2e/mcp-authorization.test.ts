@@ -163,12 +163,20 @@ describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4
     expect(elsewhere.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
-  it('spec 4.3: a user without the DCR environment is rejected at authorization although registration succeeded', async () => {
+  it('spec 4.3: a user without the DCR environment is rejected at authorization although registration succeeded, on a page (RFC 9700 4.11.2)', async () => {
     const outsider = await createUser([app.bootstrap.environments.defaultId]);
     const provider = new MemoryProvider();
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
-    const callback = await signInAndConsent(provider.authorizationUrl!, outsider);
-    expect(callback.searchParams.get('error')).toBe('access_denied');
-    expect(callback.searchParams.get('code')).toBeNull();
+    const page = await fetch(provider.authorizationUrl!, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    const signIn = await fetch(`${app.url}/api/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
+      body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email: outsider.email, password: outsider.password }),
+    });
+    // No redirect to the self-registered client's URI: the user has not approved it (issue 18.4).
+    expect(signIn.status).toBe(403);
+    expect(signIn.headers.get('location')).toBeNull();
+    expect(await signIn.text()).toContain('You do not have access to this application.');
   });
 });

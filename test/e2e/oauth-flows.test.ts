@@ -139,8 +139,15 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
 
   it('introspection (RFC 7662, spec 4.9) is active for the bound resource and inactive for another or after revocation', async () => {
     const tokens = await authorize();
-    const { clientId, clientSecret } = app.bootstrap.adminClient;
-    const introspector = { client_id: clientId };
+    // A resource server: a confidential client an administrator allowed to introspect every token.
+    const resourceServer = await admin('POST', '/api/admin/clients', {
+      type: 'confidential',
+      name: 'MCP server',
+      environment_id: app.bootstrap.environments.defaultId,
+      introspect_all: true,
+    });
+    const clientSecret = String(resourceServer.client_secret);
+    const introspector = { client_id: String(resourceServer.client_id) };
     const introspect = async (token: string, forResource: string) =>
       oauth.processIntrospectionResponse(
         as,

@@ -23,6 +23,7 @@ beforeAll(async () => {
   environmentId = await createTestEnvironment('Clients');
 });
 
+const patch = (clientId: string, body: unknown) => callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
 const create = (body: Record<string, unknown>) =>
   callAdmin(createClient, { token, method: 'POST', body: { name: 'App', environment_id: environmentId, ...body } });
 const storedClient = async (clientId: string) =>
@@ -152,7 +153,6 @@ describe('GET /api/admin/clients', () => {
 });
 
 describe('PATCH /api/admin/clients/{client_id}', () => {
-  const patch = (clientId: string, body: unknown) => callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
 
   it('replaces the granted scopes and the name', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile'] })).client_id);
@@ -178,6 +178,7 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
         calls.push({ clientId: id, granted, clientScopes: (await getOAuth().clientRepository.get(id))?.scopes });
       },
       deleteKeysOfUser: async () => undefined,
+      revokeKeysOfClient: async () => undefined,
     };
     await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] });
     await updateClient({ ...getAdmin(), apiKeys }, clientId, { name: 'renamed' });
@@ -186,6 +187,22 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
     ]);
+  });
+});
+
+describe('issue 18.4: introspect_all, the right to introspect every token', () => {
+  it('is off by default, set on create for a confidential client, refused for a public one, and changed by PATCH', async () => {
+    expect(jsonBody(await create({ type: 'confidential' })).introspect_all).toBe(false);
+    const resourceServer = jsonBody(await create({ type: 'confidential', introspect_all: true }));
+    expect(resourceServer.introspect_all).toBe(true);
+    expect((await getOAuth().clientRepository.get(String(resourceServer.client_id)))?.introspectAll).toBe(true);
+    const refused = await create({ type: 'public', redirect_uris: ['https://a.example.test/cb'], introspect_all: true });
+    expect(refused.statusCode).toBe(400);
+    expect(jsonBody(refused).error_description).toBe('introspect_all: only a confidential client can introspect.');
+    const patched = await patch(String(resourceServer.client_id), { introspect_all: false });
+    expect(jsonBody(patched).introspect_all).toBe(false);
+    const publicId = String(jsonBody(await create({ type: 'public', redirect_uris: ['https://a.example.test/cb'] })).client_id);
+    expect((await patch(publicId, { introspect_all: true })).statusCode).toBe(400);
   });
 });
 

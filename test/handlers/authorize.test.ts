@@ -355,6 +355,16 @@ describe('Consent for dynamically registered clients (spec 4.3) and POST /api/au
     expect(headerOf(result, 'location')).toBeUndefined();
   });
 
+  it('issue 18.4 / RFC 9700 4.11.2: a user without the DCR environment who just signed in gets an error page, never a redirect to the dynamic client', async () => {
+    const erin = await createUser([]);
+    const page = await authorize(authorizeQuery(dynamicClient));
+    const result = await signInStep({ request_id: hiddenField(page.body, 'request_id'), email: erin.user.email!, password: erin.password });
+    expect(result.statusCode).toBe(403);
+    expect(headerOf(result, 'location')).toBeUndefined();
+    expect(headerOf(result, 'content-type')).toBe('text/html; charset=utf-8');
+    expect(result.body).toContain('You do not have access to this application.');
+  });
+
   it('never redirects a malformed request of a dynamic client without user action (RFC 9700 4.11.2: no open redirector)', async () => {
     for (const overrides of [{ response_type: 'token' }, { code_challenge: undefined }, { scope: 'admin' }]) {
       const result = await authorize(authorizeQuery(dynamicClient, overrides));

@@ -35,7 +35,28 @@ beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
   app = (await createClient({ environmentId })).client;
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'], introspectAll: true });
+});
+
+describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
+  it('a confidential client without introspect_all learns nothing of another client\'s token: active false, exactly', async () => {
+    const tokens = await signedIn(app, user, { scopes: ['openid', 'read'] });
+    const other = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const { status, body } = await introspectWith(other, String(tokens.access_token));
+    expect(status).toBe(200);
+    expect(body).toEqual({ active: false });
+  });
+
+  it('a confidential client introspects the tokens issued to it', async () => {
+    const own = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const issued = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(own.client.clientId, own.secret!) } });
+    expect((await introspectWith(own, String(issued.body.access_token))).body).toMatchObject({ active: true, client_id: own.client.clientId });
+  });
+
+  it('a client flagged introspect_all (a resource server) introspects every token, sub included', async () => {
+    const tokens = await signedIn(app, user, { scopes: ['openid'] });
+    expect((await introspectWith(resourceServer, String(tokens.access_token))).body).toMatchObject({ active: true, sub: user.id });
+  });
 });
 
 describe('RFC 7662 2.2: an active token', () => {

@@ -77,6 +77,22 @@ describe('POST /api/auth/signin', () => {
     expect(headerOf(hostile, 'location')).toBeUndefined();
   });
 
+  it.each(['/.//evil.example/', '/..//evil.example/', '/%2e//evil.example/', '/a/..//evil.example/', '/./\t/evil.example/'])(
+    'issue 18.4: a return_to whose normalised path starts with // (%s) is dropped, never an off-site Location',
+    async (hostile) => {
+      const result = await signIn({ email: alice.user.email!, password: alice.password, return_to: hostile });
+      expect(result.statusCode).toBe(200);
+      expect(headerOf(result, 'location')).toBeUndefined();
+      const page = (await signInPageHandler(apiGatewayEvent({ path, query: { return_to: hostile } }), lambdaContext)).body;
+      expect(page).not.toContain('name="return_to"');
+    },
+  );
+
+  it('a return_to that normalises to a same-origin path is kept in its normalised form', async () => {
+    const result = await signIn({ email: alice.user.email!, password: alice.password, return_to: '/a/../api/authorize?x=1' });
+    expect(headerOf(result, 'location')).toBe('/api/authorize?x=1');
+  });
+
   it('answers an unknown email and a wrong password identically, spending one Argon2id verification on each', async () => {
     const hasher = getOAuth().hasher;
     const dummy = jest.spyOn(hasher, 'verifyDummy');

@@ -35,7 +35,7 @@ beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
   app = await createClient({ environmentId });
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
 });
 
 describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {

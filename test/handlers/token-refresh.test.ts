@@ -27,7 +27,7 @@ let resourceServer: TestClient;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
 });
 
 const newApp = () => createClient({ environmentId });

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSigner, type JwtSigner } from '../../lambdas/adapters/signing/key-set';
+import { importJWK, SignJWT, type JWTPayload } from 'jose';
+import { createSigner, type JwtSigner, type SigningKeySet } from '../../lambdas/adapters/signing/key-set';
 import { fileKeySource } from '../../lambdas/adapters/signing/key-sources';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import {
@@ -22,6 +23,7 @@ const resource = 'https://mcp.example.test/mcp';
 let app: LocalApp;
 let dataDir: string;
 let signer: JwtSigner;
+let keySet: SigningKeySet;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'authz-rs-test-'));
@@ -32,7 +34,8 @@ beforeAll(async () => {
     tablePrefix: `rs-${randomUUID().slice(0, 8)}-`,
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
   });
-  signer = await createSigner(await fileKeySource(join(dataDir, 'signing-keys.json'))());
+  keySet = await fileKeySource(join(dataDir, 'signing-keys.json'))();
+  signer = await createSigner(keySet);
 });
 
 afterAll(async () => {
@@ -105,5 +108,39 @@ describe("this server's own verifier for functions without the private key", () 
     await expect(verifier.verify(token, { issuer: app.url, audience: app.url })).resolves.toMatchObject({ sub: 'usr_1' });
     await expect(verifier.verify(token, { issuer: app.url, audience: 'https://elsewhere.example.test' })).rejects.toThrow();
     await expect(verifier.verify(await mint({ aud: app.url }, { type: 'JWT' }), { issuer: app.url, audience: app.url })).rejects.toThrow();
+  });
+});
+
+describe('issue 18.4 / RFC 9068 2.2: exp, iat and jti are required, and iat may not be in the future', () => {
+  /** Signed with the server's real key, with exactly the claims given (no defaults added). */
+  async function signExactly(claims: JWTPayload): Promise<string> {
+    const jwk = keySet.keys.find((k) => k.kid === keySet.currentKid)!;
+    return new SignJWT(claims).setProtectedHeader({ alg: jwk.alg!, kid: keySet.currentKid, typ: 'at+jwt' }).sign(await importJWK(jwk, jwk.alg!));
+  }
+  const complete = () => ({ iss: app.url, aud: resource, sub: 'usr_1', client_id: 'tgc_1', scope: 'openid', jti: randomUUID(), iat: now(), exp: now() + 300 });
+  const without = (name: 'exp' | 'iat' | 'jti') => {
+    const { [name]: _dropped, ...rest } = complete();
+    return rest;
+  };
+
+  it.each([
+    ['no exp', () => without('exp')],
+    ['no iat', () => without('iat')],
+    ['no jti', () => without('jti')],
+    ['iat an hour in the future', () => ({ ...complete(), iat: now() + 3600, exp: now() + 7200 })],
+  ])('a validly signed token with %s is refused by the resource-server helper and by the server\'s own verifier', async (_, claims) => {
+    const token = await signExactly(claims());
+    expect((await rejection(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token))).code).toBe('invalid_token');
+    const { createRemoteVerifier } = await import('../../lambdas/adapters/signing/verifier');
+    await expect(createRemoteVerifier(`${app.url}/jwks.json`).verify(token, { issuer: app.url, audience: resource })).rejects.toThrow();
+    // The HTTP surface: the server's own bearer check refuses it too.
+    const ownToken = await signExactly({ ...claims(), aud: app.url });
+    const validated = await fetch(`${app.url}/api/token/validate`, { headers: { authorization: `Bearer ${ownToken}` } });
+    expect(validated.status).toBe(401);
+  });
+
+  it('an iat a few seconds ahead (clock skew within 30 s) is accepted', async () => {
+    const token = await signExactly({ ...complete(), iat: now() + 10 });
+    await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token)).resolves.toMatchObject({ sub: 'usr_1' });
   });
 });

@@ -50,6 +50,8 @@ export interface ClientOptions {
   readonly type?: 'public' | 'confidential';
   readonly grantTypes?: readonly GrantType[];
   readonly scopes?: readonly string[];
+  /** A resource server that may introspect every token (admin API `introspect_all`). */
+  readonly introspectAll?: boolean;
 }
 
 export async function createClient(options: ClientOptions): Promise<TestClient> {
@@ -67,6 +69,7 @@ export async function createClient(options: ClientOptions): Promise<TestClient> 
     registrationType: 'static',
     admin: false,
     test: false,
+    ...(options.introspectAll ? { introspectAll: true } : {}),
     createdAt: nowIso(),
   };
   await getOAuth().clientRepository.create(client);

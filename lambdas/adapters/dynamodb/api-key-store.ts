@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
-import type { ApiKey, AuditEntry, User } from '../../core/model';
+import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
 import {
   apiKeyItem,
   apiKeyKey,
@@ -277,6 +277,24 @@ export class DynamoApiKeyStore {
       }
     }
     throw new Error(`scopes of API key ${keyId} kept changing`);
+  }
+
+  /** Revokes every active key of a deleted client, each with its audit entry (core/admin/ports ApiKeyHooks). */
+  async revokeKeysOfClient(clientId: string, revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string }): Promise<void> {
+    const items = await queryAll(this.db, {
+      TableName: this.tables.main,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      FilterExpression: 'attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
+    });
+    await Promise.all(
+      items.map((item) => {
+        const key = withoutKeys<ApiKey>(item);
+        const audit: AuditEntry = { type: 'api_key.revoke', clientId, keyId: key.keyId, userId: key.userId, actor: revocation.actor, reason: revocation.reason, at: revocation.at };
+        return this.revoke(key, revocation.at, audit);
+      }),
+    );
   }
 
   /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */

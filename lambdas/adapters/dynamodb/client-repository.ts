@@ -29,17 +29,24 @@ export class DynamoClientRepository {
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  /** An unused dynamic client past its expiry is absent, even before TTL deletes it. */
+  /**
+   * Strongly consistent, so a deletion that returned is seen by the very next request in any
+   * container. An unused dynamic client past its expiry is absent, even before TTL deletes it.
+   */
   async get(clientId: string): Promise<Client | undefined> {
     if (!keyFits(`CLIENT#${clientId}`)) return undefined;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' }, ConsistentRead: true }),
+    );
     return clientFromItem(Item, this.nowEpoch());
   }
 
   /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */
   async getMetadataDocumentClient(url: string): Promise<Client | 'blocked' | undefined> {
     if (!keyFits(`CLIENT#${url}`)) return undefined;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${url}`, sk: 'CLIENT' } }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${url}`, sk: 'CLIENT' }, ConsistentRead: true }),
+    );
     if (Item?.blocked) return 'blocked';
     const item = live(Item, this.nowEpoch());
     return item ? withoutKeys<Client>(item) : undefined;
@@ -117,7 +124,7 @@ export class DynamoClientRepository {
    */
   async update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[] },
+    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
   ): Promise<{ before: Client; after: Client } | undefined> {
     const sets: string[] = [];
     const names: Record<string, string> = {};
@@ -130,6 +137,10 @@ export class DynamoClientRepository {
     if (changes.scopes !== undefined) {
       sets.push('scopes = :scopes');
       values[':scopes'] = changes.scopes;
+    }
+    if (changes.introspectAll !== undefined) {
+      sets.push('introspectAll = :introspectAll');
+      values[':introspectAll'] = changes.introspectAll;
     }
     if (sets.length === 0) {
       const current = await this.get(clientId);

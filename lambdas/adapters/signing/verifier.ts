@@ -1,4 +1,4 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
 import { publicJwks, type SigningKeySet } from './key-set';
 
 export interface VerifyOptions {
@@ -13,6 +13,17 @@ export interface AccessTokenVerifier {
 }
 
 type KeyLookup = Parameters<typeof jwtVerify>[1];
+
+/**
+ * RFC 9068 2.2: an access token carries exp, iat and jti; a validly signed token without
+ * them, or issued in the future, is refused. jose checks `iat` against the clock only with
+ * a maximum age, so one is set (longer than any token this server issues); 30 s of skew.
+ */
+export const accessTokenClaimRules: Pick<JWTVerifyOptions, 'requiredClaims' | 'maxTokenAge' | 'clockTolerance'> = {
+  requiredClaims: ['exp', 'iat', 'jti'],
+  maxTokenAge: '1d',
+  clockTolerance: 30,
+};
 
 /** Verifies this server's own access tokens against the published keys (RFC 9068 section 4). */
 export function createVerifier(set: SigningKeySet): AccessTokenVerifier {
@@ -36,6 +47,7 @@ function verifierWith(keys: KeyLookup): AccessTokenVerifier {
         ...(audience ? { audience } : {}),
         typ: 'at+jwt',
         algorithms: ['RS256', 'ES256'],
+        ...accessTokenClaimRules,
       });
       return payload;
     },

@@ -1,7 +1,7 @@
 /** Admin operations on clients: static public or confidential clients (issue 3). */
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
 import { newId, newSecret } from '../ids';
-import type { Client, ClientType, GrantType, RegistrationType } from '../model';
+import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
 import { requireKnownScopes } from './scopes';
 import { isoNow, type AdminDependencies, type Page } from './ports';
@@ -16,6 +16,8 @@ export interface NewClient {
   readonly grantTypes?: readonly GrantType[];
   readonly admin: boolean;
   readonly test: boolean;
+  /** May introspect every token of this server (a resource server); confidential clients only. */
+  readonly introspectAll?: boolean;
 }
 
 export interface CreatedClient {
@@ -51,6 +53,8 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
     const problem = redirectUriProblem(uri);
     if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
+  // Introspection (RFC 7662 2.1) needs client authentication, so only confidential clients can use it.
+  if (input.introspectAll && input.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
   // admin-auth accepts a client token only without `sub` and with the admin scope.
   if (input.admin && (input.type !== 'confidential' || !has('client_credentials') || !input.scopes.includes(adminScope))) {
     throw bad(`admin: an admin client must be confidential, with the client_credentials grant and the "${adminScope}" scope.`);
@@ -77,6 +81,7 @@ export async function createClient(deps: AdminDependencies, input: NewClient): P
     registrationType: 'static',
     admin: input.admin,
     test: input.test,
+    ...(input.introspectAll ? { introspectAll: true } : {}),
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -112,11 +117,20 @@ export function listClients(
 export async function updateClient(
   deps: AdminDependencies,
   clientId: string,
-  changes: { readonly name?: string; readonly scopes?: readonly string[] },
+  changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   if (scopes) await requireKnownScopes(deps, scopes);
-  const result = await deps.clients.update(clientId, { ...(changes.name !== undefined ? { name: changes.name } : {}), ...(scopes ? { scopes } : {}) });
+  if (changes.introspectAll) {
+    const current = await deps.clients.get(clientId);
+    if (!current) throw new NotFoundError(`No client "${clientId}".`);
+    if (current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
+  }
+  const result = await deps.clients.update(clientId, {
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(scopes ? { scopes } : {}),
+    ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
+  });
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (spec 2.5 rule 3).
@@ -125,9 +139,20 @@ export async function updateClient(
 }
 
 /**
- * Its tokens stop at the next grant (the token endpoint finds no client; cached client
- * reads may take up to 30 s to notice). Access tokens already issued run out on their own.
+ * Takes effect at once, in every container: client records are read afresh (strongly
+ * consistent) by every token request, authorization step and bearer check, so once this
+ * returns no token of any kind is issued to the client and its live access tokens are
+ * inactive at introspection, userinfo and validate. Its refresh tokens can never be redeemed
+ * again (the refresh grant authenticates the client first, and a client id is never reissued).
+ * Its API keys are revoked first, each with an audit entry, so a failure part-way leaves the
+ * client in place and a retried DELETE finishes the job.
  */
-export async function deleteClient(deps: Pick<AdminDependencies, 'clients'>, clientId: string): Promise<void> {
+export async function deleteClient(
+  deps: Pick<AdminDependencies, 'clients' | 'apiKeys' | 'clock'>,
+  clientId: string,
+  actor: Exclude<ApiKeyCreator, { kind: 'user' }>,
+): Promise<void> {
+  if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
+  await deps.apiKeys?.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`No client "${clientId}".`);
 }

@@ -2,7 +2,7 @@
  * What the admin domain needs from storage: small structural interfaces that the DynamoDB
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
-import type { Client, Environment, RegistrationType, User } from '../model';
+import type { ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
 export interface Page<T> {
@@ -73,6 +73,12 @@ export interface ApiKeyHooks {
   restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void>;
   /** Deleting a user deletes that user's keys. */
   deleteKeysOfUser(userId: string): Promise<void>;
+  /**
+   * Deleting a client revokes its keys (soft, each with its `api_key.revoke` audit entry and
+   * `reason`), so the list and the audit log say what happened. Idempotent: keys already
+   * revoked keep their first timestamp.
+   */
+  revokeKeysOfClient(clientId: string, revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string }): Promise<void>;
 }
 
 export interface AdminDependencies {

@@ -46,8 +46,10 @@ async function refuseReuse(found: AuthorizationCode, nowEpoch: number, deps: Gra
 
 function checkBinding(found: AuthorizationCode, client: Client, request: CodeGrantRequest): void {
   if (found.clientId !== client.clientId) throw invalidCode(`code issued to client ${found.clientId}`);
-  // OAuth 2.1 4.1.3: exact match with the authorization request's redirect_uri. Omitting it is
-  // allowed only where no other URI exists to confuse it with (a single registered one).
+  // OAuth 2.1 4.1.3: when the authorization request named redirect_uri, the token request must
+  // repeat the identical value. Omitting it is allowed only when the authorization request did
+  // too, which it may only where a single URI is registered.
+  if (found.redirectUriNamed && !request.redirectUri) throw invalidCode('redirect_uri omitted, but the authorization request named it');
   const sole = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
   const presented = request.redirectUri || sole;
   if (found.redirectUri !== presented) throw invalidCode('redirect_uri differs from the authorization request');

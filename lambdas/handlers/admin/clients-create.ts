@@ -19,6 +19,7 @@ const schema = z.strictObject({
   grant_types: z.optional(z.array(z.enum(['authorization_code', 'refresh_token', 'client_credentials'])).check(z.maxLength(3))),
   admin: z._default(z.boolean(), false),
   test: z._default(z.boolean(), false),
+  introspect_all: z._default(z.boolean(), false),
 });
 
 export const handler = adminHandler(async (event) => {
@@ -32,6 +33,7 @@ export const handler = adminHandler(async (event) => {
     ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
     admin: body.admin,
     test: body.test,
+    introspectAll: body.introspect_all,
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

@@ -1,9 +1,10 @@
-/** DELETE /api/admin/clients/{client_id} → 204. */
+/** DELETE /api/admin/clients/{client_id} → 204; its keys are revoked and its tokens stop at once (core/admin/clients). */
 import { deleteClient } from '../../core/admin/clients';
 import { adminHandler, noContent, pathParameter } from '../../http/admin-endpoint';
+import { adminActorOf } from '../../http/api-key-manager';
 import { getAdmin } from '../../runtime/admin';
 
-export const handler = adminHandler(async (event) => {
-  await deleteClient(getAdmin(), pathParameter(event, 'client_id'));
+export const handler = adminHandler(async (event, _runtime, caller) => {
+  await deleteClient(getAdmin(), pathParameter(event, 'client_id'), adminActorOf(caller));
   return noContent();
 });

@@ -1,5 +1,5 @@
 /**
- * PATCH /api/admin/clients/{client_id}: `{ name?, scopes? }` → 200 the client. `scopes`
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all? }` → 200 the client. `scopes`
  * replaces the granted set; ungranted scopes are then removed from the client's API keys.
  */
 import * as z from 'zod/mini';
@@ -11,11 +11,13 @@ import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../runtime/admin';
 
 const schema = z
-  .strictObject({ name: z.optional(displayName), scopes: z.optional(z.array(scopeName).check(z.maxLength(100))) })
-  .check(z.refine((body) => body.name !== undefined || body.scopes !== undefined, 'the body must set name or scopes'));
+  .strictObject({ name: z.optional(displayName), scopes: z.optional(z.array(scopeName).check(z.maxLength(100))), introspect_all: z.optional(z.boolean()) })
+  .check(
+    z.refine((body) => body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined, 'the body must set name, scopes or introspect_all'),
+  );
 
 export const handler = adminHandler(async (event) => {
   const clientId = pathParameter(event, 'client_id');
-  const changes = jsonInput(event, schema);
-  return jsonResponse(200, clientView(await updateClient(getAdmin(), clientId, changes)));
+  const { introspect_all: introspectAll, ...changes } = jsonInput(event, schema);
+  return jsonResponse(200, clientView(await updateClient(getAdmin(), clientId, { ...changes, ...(introspectAll !== undefined ? { introspectAll } : {}) })));
 });

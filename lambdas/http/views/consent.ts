@@ -1,7 +1,8 @@
 /**
- * Consent for dynamically registered clients (spec 4.3): anyone can register one, under
- * any name, so the page names it, shows where the browser will be sent (the redirect
- * host, which the name cannot fake) and says plainly that nobody vetted it.
+ * Consent for dynamically registered clients (spec 4.3), and for any client whose request
+ * says prompt=consent (OIDC Core 3.1.2.1). Anyone can register a dynamic client, under any
+ * name, so the page names it, shows where the browser will be sent (the redirect host, which
+ * the name cannot fake) and, for a self-registered one, says plainly that nobody vetted it.
  */
 import { endpointPaths } from '../../routes';
 import { html, page, type Html } from '../html';
@@ -9,6 +10,8 @@ import { html, page, type Html } from '../html';
 export interface ConsentView {
   readonly requestId: string;
   readonly clientName: string;
+  /** Registered through RFC 7591 or a metadata document: nobody vetted it (else prompt=consent asked). */
+  readonly selfRegistered: boolean;
   readonly redirectHost: string;
   readonly scopes: readonly { readonly name: string; readonly description?: string }[];
   readonly resource?: string;
@@ -18,7 +21,11 @@ export function consentPage(view: ConsentView): Html {
   return page(
     'Allow access?',
     html`<p><strong>${view.clientName}</strong> wants to access your account.</p>
-<p class="warning" role="alert">This application registered itself with this server. It has not been reviewed or vetted by your administrators. Continue only if you trust it and expected this request.</p>
+${
+  view.selfRegistered
+    ? html`<p class="warning" role="alert">This application registered itself with this server. It has not been reviewed or vetted by your administrators. Continue only if you trust it and expected this request.</p>`
+    : ''
+}
 <p>After you decide, you will be sent to <code>${view.redirectHost}</code>.</p>
 ${view.resource ? html`<p>Access is limited to <code>${view.resource}</code>.</p>` : ''}
 ${
