@@ -102,24 +102,27 @@ export class DynamoFaults {
   /** Puts the double into the runtime's client (or another); remove it with `uninstall()`. */
   static install(client: DynamoDBDocumentClient = getStorage().db): DynamoFaults {
     const faults = new DynamoFaults(client);
-    client.middlewareStack.addRelativeTo(
-      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
-        const attempt: Attempt = {
-          operation: (context.commandName ?? '').replace(/Command$/, ''),
-          input: ((args as { input?: Record<string, unknown> }).input ?? {}) as Record<string, unknown>,
-        };
-        faults.attempts.push(attempt);
-        const phase = faults.decide(attempt);
-        if (phase === 'before') throw faults.record(attempt, phase);
-        if (phase === 'after') {
-          // The database applies it (or refuses it); either way the reply never arrives.
-          await next(args).catch(() => undefined);
-          throw faults.record(attempt, phase);
-        }
-        return next(args);
-      },
-      { name: middlewareName, relation: 'after', toMiddleware: 'retryMiddleware', override: true },
-    );
+    const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const attempt: Attempt = {
+        operation: (context.commandName ?? '').replace(/Command$/, ''),
+        input: ((args as { input?: Record<string, unknown> }).input ?? {}) as Record<string, unknown>,
+      };
+      faults.attempts.push(attempt);
+      const phase = faults.decide(attempt);
+      if (phase === 'before') throw faults.record(attempt, phase);
+      if (phase === 'after') {
+        // The database applies it (or refuses it); either way the reply never arrives.
+        await next(args).catch(() => undefined);
+        throw faults.record(attempt, phase);
+      }
+      return next(args);
+    };
+    client.middlewareStack.addRelativeTo(middleware as unknown as Parameters<typeof client.middlewareStack.addRelativeTo>[0], {
+      name: middlewareName,
+      relation: 'after',
+      toMiddleware: 'retryMiddleware',
+      override: true,
+    });
     return faults;
   }
 
