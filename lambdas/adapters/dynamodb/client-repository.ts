@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
-import { isConditionFailure, keyFits, live, withoutKeys } from './items';
+import { isConditionFailure, isOwnWrite, keyFits, live, withoutKeys } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 
 /** The stored item of a client: its key, and its place in the per-registration-type list. */
@@ -47,6 +48,7 @@ export class DynamoClientRepository {
 
   /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL). */
   async create(client: Client, expiresAtEpoch?: number): Promise<void> {
+    const writeToken = randomUUID();
     try {
       await this.db.send(
         new PutCommand({
@@ -54,11 +56,14 @@ export class DynamoClientRepository {
           Item: {
             ...clientItem(client),
             ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
+            writeToken,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the SDK
       if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
       throw error;
     }
