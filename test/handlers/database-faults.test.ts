@@ -11,7 +11,8 @@ import type { User } from '../../lambdas/core/model';
 import { handler as registerHandler } from '../../lambdas/handlers/register';
 import { getOAuth } from '../../lambdas/runtime/oauth';
 import { getStorage } from '../../lambdas/runtime/storage';
-import { DynamoFaults, touches } from '../support/dynamo-faults';
+import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
   createClient,
@@ -23,6 +24,7 @@ import {
   signedIn,
   type TestClient,
 } from '../support/token-fixtures';
+import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 
 let faults: DynamoFaults;
 let environmentId: string;
@@ -111,5 +113,35 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
     for (let i = 2; i <= 10; i++) expect((await register(ip)).statusCode).toBe(201);
     expect((await register(ip)).statusCode).toBe(429);
     expect(await counterOf(ip)).toBe(10);
+  });
+});
+
+/** The create transaction: its first item puts the key record (a revocation updates it). */
+const isKeyCreate = (a: Attempt) =>
+  String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith('APIKEY#');
+
+describe('API key create whose every attempt lost its reply (spec 4.6, 6; docs/admin-api.md)', () => {
+  it('answers 503 and leaves no active key: what was written is revoked, with its audit entries, and the secret was never shown', async () => {
+    const admin = (await adminClientToken()).token;
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyCreate });
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    faults.clear();
+    expect(faults.injected.length).toBeGreaterThanOrEqual(3);
+    expect(created.status).toBe(503);
+    expect(created.body.error).toBe('temporarily_unavailable');
+    expect(JSON.stringify(created.body)).not.toMatch(/tgk_|secret"/);
+
+    const keys = (await listKeysAs(admin, client.clientId)).body.items as { key_id: string; status: string }[];
+    expect(keys).toHaveLength(1); // the first attempt landed
+    expect(keys[0]!.status).toBe('revoked');
+    const audit = await auditOf(client.clientId);
+    expect(audit.map((e) => e.type)).toEqual(['api_key.create', 'api_key.revoke']);
+    expect(audit[1]).toMatchObject({ keyId: keys[0]!.key_id, reason: expect.stringMatching(/create.*failed/) });
+    // A retry is a new request: a new key, which works.
+    const again = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect(again.status).toBe(201);
+    expect((await exchangeKey({ bearer: String(again.body.api_key) })).status).toBe(200);
   });
 });
