@@ -75,17 +75,27 @@ describe('refresh with the user record unreadable (RFC 9700 4.14.2, spec 8: revo
 
 /** Each test registers from its own address, so the daily cap does not carry over. */
 const freshIp = () => `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID().slice(0, 6)}`;
-const register = (ip: string) =>
+const register = (ip: string, clientName = 'Fault test') =>
   registerHandler(
     apiGatewayEvent({
       method: 'POST',
       path: '/api/register',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Fault test', redirect_uris: ['http://127.0.0.1:33418/callback'], scope: 'openid' }),
+      body: JSON.stringify({ client_name: clientName, redirect_uris: ['http://127.0.0.1:33418/callback'], scope: 'openid' }),
       sourceIp: ip,
     }),
     lambdaContext,
   );
+const dynamicClientsNamed = async (name: string) => {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await getOAuth().clientRepository.list('dynamic', 100, cursor);
+    found.push(...page.items.filter((c) => c.name === name).map((c) => c.clientId));
+    cursor = page.next;
+  } while (cursor);
+  return found;
+};
 const counterOf = async (ip: string) => {
   const { db, tables } = getStorage();
   const day = new Date().toISOString().slice(0, 10);
@@ -102,6 +112,16 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
     expect(result.statusCode).toBe(201);
     const clientId = String(jsonBody(result).client_id);
     expect(await getOAuth().clientRepository.get(clientId)).toMatchObject({ clientId, name: 'Fault test', registrationType: 'dynamic' });
+  });
+
+  it('the client write unconfirmed on every attempt: 503 with Retry-After, and no client left behind', async () => {
+    const name = `Unconfirmed ${randomUUID()}`;
+    faults.fail({ operation: 'PutItem', phase: 'after', where: (a) => touches(a, 'CLIENT#') });
+    const result = await register(freshIp(), name);
+    faults.clear();
+    expect(result.statusCode).toBe(503);
+    expect(headerOf(result, 'retry-after')).toBe('1');
+    expect(await dynamicClientsNamed(name)).toEqual([]);
   });
 
   it('the per-IP counter (spec 8): one request counts once, so the cap of 10 lets 10 registrations through', async () => {

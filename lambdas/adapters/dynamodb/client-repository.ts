@@ -65,6 +65,18 @@ export class DynamoClientRepository {
     } catch (error) {
       if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the SDK
       if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
+      // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
+      // never learns the client id, so take back what this request wrote, if anything.
+      await this.db
+        .send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT' },
+            ConditionExpression: 'writeToken = :token',
+            ExpressionAttributeValues: { ':token': writeToken },
+          }),
+        )
+        .catch(() => undefined); // the write's own error is the one to report
       throw error;
     }
   }
