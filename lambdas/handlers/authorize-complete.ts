@@ -22,7 +22,7 @@ export const handler = httpHandler(
     const current = await currentSession(event, runtime);
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const { sessions, findClient } = getOAuth();
-    // Conditional delete: of two concurrent posts (double click, replay) only one proceeds.
+    // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
     const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
     if (!pending) throw expiredRequest();
     const userId = current.session.userId;

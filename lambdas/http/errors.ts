@@ -1,14 +1,16 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { OAuthError, ServerError } from '../core/errors';
+import { isServiceUnavailable } from '../adapters/aws-errors';
+import { OAuthError, ServerError, TemporarilyUnavailableError } from '../core/errors';
 import type { Logger } from '../core/ports';
 import { jsonResponse } from './response';
 
 /**
  * The single error serializer: `{ "error", "error_description" }` (RFC 6749 5.2) for every
- * failure. Unknown errors become a generic 500; their detail goes to the log only.
+ * failure. Unknown errors become a generic 500 (a database that did not answer, a 503);
+ * their detail goes to the log only.
  */
 export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResult {
-  const oauthError = error instanceof OAuthError ? error : new ServerError(describe(error));
+  const oauthError = error instanceof OAuthError ? error : isServiceUnavailable(error) ? unavailable(error) : new ServerError(describe(error));
   if (oauthError.status >= 500) {
     log.error('request failed', { error: oauthError.code, reason: oauthError.reason, cause: error });
   } else {
@@ -19,6 +21,16 @@ export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResul
     { error: oauthError.code, error_description: oauthError.description },
     { headers: oauthError.headers },
   );
+}
+
+/**
+ * The database (or another AWS service) failed for the SDK's whole retry budget: 503 with
+ * Retry-After, so a client knows to try again (README "When the database has trouble").
+ */
+function unavailable(error: unknown): TemporarilyUnavailableError {
+  const answer = new TemporarilyUnavailableError('The service is temporarily unavailable; try again shortly.', describe(error));
+  answer.headers = { 'Retry-After': '1' };
+  return answer;
 }
 
 function describe(error: unknown): string {

@@ -106,7 +106,8 @@ export class DynamoApiKeyStore {
     } catch (error) {
       const codes = cancellationCodes(error);
       if (!codes) throw error;
-      if (codes[0] === 'ConditionalCheckFailed') throw new Error('generated API key id collided'); // 64 random bits
+      // Not a resend of this write: the SDK resends a transaction with its idempotency token.
+      if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
       throw error;

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
-import { isConditionFailure, keyFits, live, withoutKeys } from './items';
+import { isConditionFailure, isOwnWrite, keyFits, live, withoutKeys } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 
 /** The stored item of a client: its key, and its place in the per-registration-type list. */
@@ -54,6 +55,7 @@ export class DynamoClientRepository {
 
   /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL). */
   async create(client: Client, expiresAtEpoch?: number): Promise<void> {
+    const writeToken = randomUUID();
     try {
       await this.db.send(
         new PutCommand({
@@ -61,12 +63,27 @@ export class DynamoClientRepository {
           Item: {
             ...clientItem(client),
             ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
+            writeToken,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the SDK
       if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
+      // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
+      // never learns the client id, so take back what this request wrote, if anything.
+      await this.db
+        .send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT' },
+            ConditionExpression: 'writeToken = :token',
+            ExpressionAttributeValues: { ':token': writeToken },
+          }),
+        )
+        .catch(() => undefined); // the write's own error is the one to report
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 /** Shared item helpers: storage keys stay here, never in domain records. */
 import { createHash } from 'node:crypto';
 
-const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl']);
+const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'writeToken']);
 
 /** Drops the storage keys of an item, leaving the domain record. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
@@ -21,6 +21,17 @@ export function keyFits(partitionKey: string): boolean {
 export function isConditionFailure(error: unknown): boolean {
   const name = (error as { name?: string }).name;
   return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';
+}
+
+/**
+ * Whether a conditional write failed against this very request's earlier attempt: the SDK
+ * resends a write whose reply was lost, and the resend fails its condition against the
+ * first (issue 19). Such a write stores a per-request `writeToken` and asks for
+ * ReturnValuesOnConditionCheckFailure ALL_OLD; the item it failed against tells.
+ */
+export function isOwnWrite(error: unknown, writeToken: string): boolean {
+  if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') return false;
+  return (error as { Item?: { writeToken?: { S?: string } } }).Item?.writeToken?.S === writeToken;
 }
 
 /** TTL deletes up to days late: an item whose `ttl` has passed is treated as absent. */

@@ -1,5 +1,6 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
+import { updateOnce } from './idempotent-update';
 import { isConditionFailure } from './items';
 import { deleteQueried } from './pages';
 
@@ -43,8 +44,10 @@ export class DynamoRegistrationCounter {
     const resetAt = startOfNextDay(nowMs);
     const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
     try {
-      await this.db.send(
-        new UpdateCommand({
+      // Once per request (issue 19): an ADD resent after a lost reply would count twice.
+      await updateOnce(
+        this.db,
+        {
           TableName: this.table,
           Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
           UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
@@ -57,7 +60,7 @@ export class DynamoRegistrationCounter {
             ':one': 1,
             ':cap': cap,
           },
-        }),
+        },
       );
       return { allowed: true, retryAfterSeconds };
     } catch (error) {

@@ -1,4 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
@@ -45,18 +46,27 @@ export class DynamoSessionStore {
 
   async getAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: authRequestKey(id), ConsistentRead: true }));
-    return live(Item, nowEpoch)?.request as T | undefined;
+    const item = live(Item, nowEpoch);
+    return item?.consumedBy === undefined ? (item?.request as T | undefined) : undefined;
   }
 
-  /** Single use: the delete is conditional, so of two concurrent completions only one proceeds. */
+  /**
+   * Single use: the request is claimed by a conditional update, so of two concurrent
+   * completions only one proceeds; a claimed request is absent from then on (TTL removes
+   * it). The claim carries a per-request token: when the SDK resends it after a lost reply,
+   * the condition lets this request's own claim through again (issue 19).
+   */
   async consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
+    const claim = randomUUID();
     try {
       const { Attributes } = await this.db.send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.table,
           Key: authRequestKey(id),
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_OLD',
+          UpdateExpression: 'SET consumedBy = :claim',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
+          ExpressionAttributeValues: { ':claim': claim },
+          ReturnValues: 'ALL_NEW',
         }),
       );
       return live(Attributes, nowEpoch)?.request as T | undefined;

@@ -11,7 +11,7 @@ import type { ApiKey, AuditEntry, Client, User } from '../model';
 import { newApiKey } from './format';
 import { actorOf, type KeyManager } from './manager';
 import { keyCreatedMail } from './notification';
-import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies } from './ports';
+import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies, CreateOutcome } from './ports';
 import { snapshotScopes } from './scopes';
 
 export interface NewApiKeyInput {
@@ -82,11 +82,30 @@ async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, clie
     ...(expiresAt ? { expiresAt } : {}),
   };
   const audit: AuditEntry = { type: 'api_key.create', clientId: key.clientId, keyId: key.keyId, userId: key.userId, scopes, actor: key.createdBy, at: key.createdAt };
-  const outcome = await deps.keys.create(key, audit);
+  const outcome = await createOrUndo(deps, key, audit);
+  if (outcome === 'id-taken') throw new Error(`generated API key id ${key.keyId} is taken`);
   // The transaction re-checks what was read above, closing the races with a user deletion and a scope ungrant.
   if (outcome === 'user-gone') throw bad(`userId: no user "${user.id}".`);
   if (outcome === 'client-changed') throw new TemporarilyUnavailableError('The client changed while the key was created; retry.', `client ${client.clientId} scopes or existence changed`);
   return { key, apiKey: created.key, secret: created.secret };
+}
+
+/**
+ * An error from the create is an unknown outcome: every attempt's reply may have been lost
+ * after the key was written. The caller gets an error and never the secret, so no one can
+ * use such a key; it is revoked all the same, so no key stays active that the caller was
+ * told was not created (issue 19). Revoking a key that was never written changes nothing.
+ */
+async function createOrUndo(deps: ApiKeyAdminDependencies, key: ApiKey, audit: AuditEntry): Promise<CreateOutcome> {
+  try {
+    return await deps.keys.create(key, audit);
+  } catch (error) {
+    const revokedAt = isoNow(deps.clock);
+    const reason = 'create failed: the database did not confirm the write';
+    const undo: AuditEntry = { type: 'api_key.revoke', clientId: key.clientId, keyId: key.keyId, userId: key.userId, actor: audit.actor, reason, at: revokedAt };
+    await deps.keys.revoke(key, revokedAt, undo).catch(() => undefined); // the create's own error is the one to report
+    throw error;
+  }
 }
 
 export async function createApiKey(deps: ApiKeyCreateDependencies, manager: KeyManager, clientId: string, input: NewApiKeyInput): Promise<CreatedApiKey> {

@@ -52,10 +52,11 @@ export interface ApiKeyExchangeStore {
   stampLastUsed(keyId: string, usedAt: string): Promise<void>;
 }
 
-export type CreateOutcome = 'created' | 'user-gone' | 'client-changed';
+/** `id-taken`: the generated key id is another key's (64 random bits: should never happen). */
+export type CreateOutcome = 'created' | 'user-gone' | 'client-changed' | 'id-taken';
 
 export interface ApiKeyStore extends ApiKeyExchangeStore {
-  /** One transaction: the key, its per-user index item and the audit entry. */
+  /** One transaction: the key, its per-user index item and the audit entry. An error means its outcome is unknown. */
   create(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome>;
   /** One transaction with the audit entry; false (and nothing written) when already revoked or gone. */
   revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;

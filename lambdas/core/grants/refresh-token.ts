@@ -47,6 +47,9 @@ async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoc
   ]);
   if (revoked) throw invalidRefresh(`family ${found.familyId} revoked`);
   if (access) {
+    // Only a refusal is a fact (user gone, environment ungranted); a read that failed is not:
+    // it changes nothing and the client may retry (issue 19).
+    if (!(access instanceof InvalidGrantError)) throw access;
     // Revoked so that a later re-grant does not revive this sign-in: the user signs in again.
     await deps.store.revokeFamily(found.familyId, nowEpoch);
     throw access;

@@ -1,0 +1,33 @@
+import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+
+type Update = Pick<UpdateCommandInput, 'TableName' | 'Key' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> & {
+  readonly UpdateExpression: string;
+};
+
+const cancellationCode = (error: unknown) =>
+  (error as { name?: string }).name === 'TransactionCanceledException'
+    ? (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code
+    : undefined;
+
+/**
+ * A conditional update applied at most once per call, for updates that are not idempotent
+ * themselves (an `ADD`). The SDK resends a write whose reply was lost; a plain UpdateItem
+ * would then be applied twice (or fail its condition against itself). As a one-item
+ * transaction it carries a ClientRequestToken, which the SDK resends unchanged and DynamoDB
+ * applies once (for 10 minutes). A failed condition throws TransactionCanceledException
+ * (`isConditionFailure`). Concurrent transactions on one item cancel each other
+ * (TransactionConflict, nothing written): those are tried again with a new token.
+ */
+export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: [{ Update: update }] }));
+      return;
+    } catch (error) {
+      if (cancellationCode(error) !== 'TransactionConflict') throw error;
+      if (attempt >= 9) throw new Error('DynamoDB kept cancelling the update for conflicting transactions', { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+    }
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * DynamoDB misbehaving (issue 19), one fault aimed at one operation through the fault double
+ * (test/support/dynamo-faults.ts): a failed read is not a fact (RFC 9700 4.14.2 revokes on
+ * reuse, spec 8 on a lost environment grant, never on an error), and a write retried by the
+ * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, spec 8).
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
+import type { User } from '../../lambdas/core/model';
+import { handler as registerHandler } from '../../lambdas/handlers/register';
+import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getStorage } from '../../lambdas/runtime/storage';
+import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
+import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import {
+  createClient,
+  createEnvironment,
+  createUser,
+  introspectWith,
+  refresh,
+  resourceA,
+  signedIn,
+  type TestClient,
+} from '../support/token-fixtures';
+import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+
+let faults: DynamoFaults;
+let environmentId: string;
+let user: User;
+let resourceServer: TestClient;
+
+beforeAll(async () => {
+  environmentId = await createEnvironment();
+  user = await createUser([environmentId]);
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  // Dynamic registration offers the discoverable scopes of the catalog.
+  await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({ name: 'openid', description: 'openid', discoverable: true });
+});
+beforeEach(() => (faults = DynamoFaults.install()));
+afterEach(() => faults.uninstall());
+
+const isActive = async (accessToken: unknown) =>
+  (await introspectWith(resourceServer, String(accessToken), { resource: resourceA })).body.active === true;
+
+describe('refresh with the user record unreadable (RFC 9700 4.14.2, spec 8: revoke on a fact, not an error)', () => {
+  it('answers 503 temporarily_unavailable with Retry-After, revokes nothing, and the same refresh token then rotates', async () => {
+    const { client } = await createClient({ environmentId });
+    const first = await signedIn(client, user, { resource: resourceA });
+    faults.fail({ operation: 'GetItem', phase: 'before', where: (a) => touches(a, `USER#${user.id}`) });
+    const failed = await refresh(client, String(first.refresh_token));
+    faults.clear();
+
+    expect(failed.status).toBe(503);
+    expect(failed.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect(Number(headerOf(failed.result, 'retry-after'))).toBeGreaterThan(0);
+    expect(await isActive(first.access_token)).toBe(true);
+    const retried = await refresh(client, String(first.refresh_token));
+    expect(retried.status).toBe(200);
+    expect(await isActive(retried.body.access_token)).toBe(true);
+  });
+
+  it('the environment grant unreadable: the same, nothing revoked', async () => {
+    const { client } = await createClient({ environmentId });
+    const first = await signedIn(client, user, { resource: resourceA });
+    faults.fail({ operation: 'GetItem', phase: 'before', where: (a) => touches(a, `USER#${user.id}`) && JSON.stringify(a.input).includes('ENV#') });
+    const failed = await refresh(client, String(first.refresh_token));
+    faults.clear();
+    expect(failed.status).toBe(503);
+    expect(await isActive(first.access_token)).toBe(true);
+    expect((await refresh(client, String(first.refresh_token))).status).toBe(200);
+  });
+});
+
+/** Each test registers from its own address, so the daily cap does not carry over. */
+const freshIp = () => `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID().slice(0, 6)}`;
+const register = (ip: string, clientName = 'Fault test') =>
+  registerHandler(
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/api/register',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: clientName, redirect_uris: ['http://127.0.0.1:33418/callback'], scope: 'openid' }),
+      sourceIp: ip,
+    }),
+    lambdaContext,
+  );
+const dynamicClientsNamed = async (name: string) => {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await getOAuth().clientRepository.list('dynamic', 100, cursor);
+    found.push(...page.items.filter((c) => c.name === name).map((c) => c.clientId));
+    cursor = page.next;
+  } while (cursor);
+  return found;
+};
+const counterOf = async (ip: string) => {
+  const { db, tables } = getStorage();
+  const day = new Date().toISOString().slice(0, 10);
+  const { Item } = await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk: `DCRRATE#${day}#${ip}`, sk: 'DCRRATE' }, ConsistentRead: true }));
+  return Item?.count as number | undefined;
+};
+
+describe('registration whose write was retried after a lost reply (RFC 7591 3.2.1)', () => {
+  it('the client write: 201 with the client that was stored, not a 500 with the client left behind', async () => {
+    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'CLIENT#') });
+    const result = await register(freshIp());
+    faults.clear();
+    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(result.statusCode).toBe(201);
+    const clientId = String(jsonBody(result).client_id);
+    expect(await getOAuth().clientRepository.get(clientId)).toMatchObject({ clientId, name: 'Fault test', registrationType: 'dynamic' });
+  });
+
+  it('the client write unconfirmed on every attempt: 503 with Retry-After, and no client left behind', async () => {
+    const name = `Unconfirmed ${randomUUID()}`;
+    faults.fail({ operation: 'PutItem', phase: 'after', where: (a) => touches(a, 'CLIENT#') });
+    const result = await register(freshIp(), name);
+    faults.clear();
+    expect(result.statusCode).toBe(503);
+    expect(headerOf(result, 'retry-after')).toBe('1');
+    expect(await dynamicClientsNamed(name)).toEqual([]);
+  });
+
+  it('the per-IP counter (spec 8): one request counts once, so the cap of 10 lets 10 registrations through', async () => {
+    const ip = freshIp();
+    faults.fail({ operation: 'UpdateItem', phase: 'after', times: 1, where: (a) => touches(a, 'DCRRATE#') });
+    expect((await register(ip)).statusCode).toBe(201);
+    faults.clear();
+    expect(await counterOf(ip)).toBe(1);
+    for (let i = 2; i <= 10; i++) expect((await register(ip)).statusCode).toBe(201);
+    expect((await register(ip)).statusCode).toBe(429);
+    expect(await counterOf(ip)).toBe(10);
+  });
+});
+
+/** The create transaction: its first item puts the key record (a revocation updates it). */
+const isKeyCreate = (a: Attempt) =>
+  String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith('APIKEY#');
+
+describe('API key create whose every attempt lost its reply (spec 4.6, 6; docs/admin-api.md)', () => {
+  it('answers 503 and leaves no active key: what was written is revoked, with its audit entries, and the secret was never shown', async () => {
+    const admin = (await adminClientToken()).token;
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyCreate });
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    faults.clear();
+    expect(faults.injected.length).toBeGreaterThanOrEqual(3);
+    expect(created.status).toBe(503);
+    expect(created.body.error).toBe('temporarily_unavailable');
+    expect(JSON.stringify(created.body)).not.toMatch(/tgk_|secret"/);
+
+    const keys = (await listKeysAs(admin, client.clientId)).body.items as { key_id: string; status: string }[];
+    expect(keys).toHaveLength(1); // the first attempt landed
+    expect(keys[0]!.status).toBe('revoked');
+    const audit = await auditOf(client.clientId);
+    expect(audit.map((e) => e.type)).toEqual(['api_key.create', 'api_key.revoke']);
+    expect(audit[1]).toMatchObject({ keyId: keys[0]!.key_id, reason: expect.stringMatching(/create.*failed/) });
+    // A retry is a new request: a new key, which works.
+    const again = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect(again.status).toBe(201);
+    expect((await exchangeKey({ bearer: String(again.body.api_key) })).status).toBe(200);
+  });
+});
