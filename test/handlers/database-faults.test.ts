@@ -34,7 +34,7 @@ let resourceServer: TestClient;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
   // Dynamic registration offers the discoverable scopes of the catalog.
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({ name: 'openid', description: 'openid', discoverable: true });
 });

@@ -89,7 +89,7 @@ let faults: DynamoFaults;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
   admin = (await adminClientToken()).token;
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({ name: 'openid', description: 'openid', discoverable: true });
   keyClientId = (await createTestClient({ scopes: ['read'], environmentId })).clientId;
