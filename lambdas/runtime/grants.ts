@@ -5,8 +5,8 @@ import { getOAuth } from './oauth';
 import { getSigner } from './signing';
 
 export async function getGrantDependencies(): Promise<GrantDependencies> {
-  const { config, clock, random } = getRuntime();
-  const { tokens, users, environments } = getOAuth();
+  const { config, clock, random, log } = getRuntime();
+  const { tokens, users, environments, clientRepository } = getOAuth();
   return {
     issuer: config.baseUrl,
     signer: await getSigner(),
@@ -15,6 +15,13 @@ export async function getGrantDependencies(): Promise<GrantDependencies> {
     store: tokens,
     users,
     environments,
+    keepClient: async (clientId) => {
+      try {
+        await clientRepository.markUsed(clientId);
+      } catch (error) {
+        log.warn('dynamic client expiry not cleared', { clientId, cause: error });
+      }
+    },
     ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * small named steps, then one transaction that consumes the code and writes everything
  * it issues, so a second redemption cannot also succeed.
  */
+import * as z from 'zod/mini';
 import { InvalidGrantError } from '../errors';
 import { newId } from '../ids';
 import { lifetimes } from '../lifetimes';
@@ -12,6 +13,7 @@ import { confirmResource } from '../resource';
 import { mintAccessToken, mintIdToken } from '../tokens';
 import { userClaims } from '../user-claims';
 import type { TokenRequestActivity } from './activity';
+import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
@@ -110,3 +112,27 @@ export async function authorizationCodeGrant(
   }
   return tokenResponse(access, { refreshToken: refresh?.token, idToken });
 }
+
+/** RFC 6749 4.1.3, OAuth 2.1 4.1.3 (redirect_uri: see checkBinding), RFC 7636 4.5, RFC 8707 2. */
+const parameters = z.object({
+  code: formField.required(512),
+  redirect_uri: formField.optional(2048),
+  code_verifier: formField.required(256),
+  resource: formField.optional(2048),
+});
+
+export const authorizationCode: Grant<typeof parameters> = {
+  type: 'authorization_code',
+  parameters,
+  async issue(client, p, activity, deps) {
+    const response = await authorizationCodeGrant(
+      client,
+      { code: p.code, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resource: p.resource },
+      activity,
+      deps,
+    );
+    // A dynamic client's first tokens: it is in use, so it no longer expires (DCR_CLIENT_EXPIRY_DAYS).
+    if (client.expiresUnused) await deps.keepClient(client.clientId);
+    return response;
+  },
+};

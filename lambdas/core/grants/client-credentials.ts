@@ -4,11 +4,13 @@
  * `sub` (spec 2.6) and no refresh token (RFC 6749 4.4.3). Nothing is consumed, so the
  * token record and the activity row go in one batch write.
  */
+import * as z from 'zod/mini';
 import type { Client } from '../model';
 import { parseResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
+import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 
@@ -32,3 +34,12 @@ export async function clientCredentialsGrant(
   });
   return tokenResponse(access);
 }
+
+/** RFC 6749 4.4.2, RFC 8707 2. */
+const parameters = z.object({ scope: formField.optional(2048), resource: formField.optional(2048) });
+
+export const clientCredentials: Grant<typeof parameters> = {
+  type: 'client_credentials',
+  parameters,
+  issue: (client, p, activity, deps) => clientCredentialsGrant(client, p, activity, deps),
+};

@@ -44,6 +44,11 @@ export interface GrantDependencies extends TokenDependencies {
   readonly environments: EnvironmentAccess;
   /** Dynamic clients' users need this environment, whatever the client record says (spec 4.3). */
   readonly dcrEnvironmentId?: string;
+  /**
+   * Marks a dynamic client as used, so it no longer expires unused; never fails the request
+   * (the tokens are issued; a later redemption tries again).
+   */
+  readonly keepClient: (clientId: string) => Promise<void>;
   /** Waits between re-reads after a lost race; injectable so tests need not wait. */
   readonly pause?: (ms: number) => Promise<void>;
 }

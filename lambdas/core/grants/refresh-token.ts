@@ -4,12 +4,14 @@
  * access is re-checked every time (spec 8); scopes may narrow (never widen) and the
  * resource binding carries over (RFC 8707 2.2).
  */
+import * as z from 'zod/mini';
 import { InvalidGrantError } from '../errors';
 import type { Client, RefreshToken } from '../model';
 import { confirmResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
+import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
@@ -109,3 +111,16 @@ export async function refreshTokenGrant(
   if (verdict === 'reused') await revokeForReuse(found.familyId, nowEpoch, deps, 'concurrent rotation');
   throw invalidRefresh(`rotation cancelled (${verdict ?? 'undetermined'})`);
 }
+
+/** RFC 6749 6. */
+const parameters = z.object({
+  refresh_token: formField.required(512),
+  scope: formField.optional(2048),
+  resource: formField.optional(2048),
+});
+
+export const refreshToken: Grant<typeof parameters> = {
+  type: 'refresh_token',
+  parameters,
+  issue: (client, p, activity, deps) => refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
+};
