@@ -11,6 +11,8 @@
  * bundles all import it, so it must stay free of runtime dependencies.
  */
 
+import { endpointPaths } from './core/paths';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** How a caller proves who it is; documents the route and drives tests of its refusals. */
@@ -70,27 +72,9 @@ export interface Route {
   readonly edge?: EdgeRule;
 }
 
-/**
- * Public endpoint paths, relative to the issuer. Discovery advertises them; rows use them.
- * Paths of endpoints not built yet are listed so discovery and the table agree on one spelling.
- */
-export const endpointPaths = {
-  authorizationServerMetadata: '/.well-known/oauth-authorization-server',
-  openidConfiguration: '/.well-known/openid-configuration',
-  health: '/api/health',
-  authorize: '/api/authorize',
-  token: '/api/token',
-  apiKeyToken: '/api/token/api-key',
-  introspect: '/api/token/introspect',
-  revoke: '/api/token/revoke',
-  register: '/api/register',
-  userinfo: '/api/userinfo',
-  validate: '/api/token/validate',
-  signIn: '/api/auth/signin',
-  signOut: '/api/auth/signout',
-  session: '/api/auth/session',
-  authorizeComplete: '/api/authorize/complete',
-} as const;
+// The paths the domain needs (discovery, page links) are defined in lambdas/core/paths.ts;
+// the rows below use them so both spell each path once.
+export { endpointPaths };
 
 const none = {} as const;
 const adminTables = { main: 'write', ephemeral: 'write', activity: 'write' } as const;

@@ -4,7 +4,7 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import type { ServiceConfig } from '../config/settings';
-import { endpointPaths } from '../routes';
+import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
 
 export type DiscoveryDocument = Record<string, unknown>;

@@ -16,7 +16,7 @@ import { assertSameOrigin } from '../http/same-origin';
 import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
-import { endpointPaths } from '../routes';
+import { endpointPaths } from '../core/paths';
 import { getOAuth } from '../runtime/oauth';
 
 export const handler = httpHandler(

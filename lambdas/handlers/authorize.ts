@@ -19,7 +19,7 @@ import { withErrorPages } from '../http/page-errors';
 import { queryParameters } from '../http/query';
 import { currentSession } from '../http/session';
 import { signInPage } from '../http/views/sign-in';
-import { endpointPaths } from '../routes';
+import { endpointPaths } from '../core/paths';
 import { getOAuth } from '../runtime/oauth';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */

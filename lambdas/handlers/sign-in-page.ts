@@ -3,7 +3,7 @@ import { safeReturnTo } from '../core/sign-in';
 import { httpHandler } from '../http/handler';
 import { htmlResponse } from '../http/html';
 import { signInPage } from '../http/views/sign-in';
-import { endpointPaths } from '../routes';
+import { endpointPaths } from '../core/paths';
 
 export const handler = httpHandler(async (event) => {
   const returnTo = safeReturnTo(event.queryStringParameters?.return_to ?? undefined);

@@ -15,7 +15,7 @@ import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
-import { endpointPaths } from '../routes';
+import { endpointPaths } from '../core/paths';
 import { getOAuth } from '../runtime/oauth';
 
 export const handler = httpHandler(

@@ -4,7 +4,7 @@
  * name, so the page names it, shows where the browser will be sent (the redirect host, which
  * the name cannot fake) and, for a self-registered one, says plainly that nobody vetted it.
  */
-import { endpointPaths } from '../../routes';
+import { endpointPaths } from '../../core/paths';
 import { html, page, type Html } from '../html';
 
 export interface ConsentView {

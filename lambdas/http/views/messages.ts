@@ -1,5 +1,5 @@
 /** Short pages: errors that must not redirect, signed in, signed out. */
-import { endpointPaths } from '../../routes';
+import { endpointPaths } from '../../core/paths';
 import { html, page, type Html } from '../html';
 
 export function errorPage(title: string, message: string): Html {
