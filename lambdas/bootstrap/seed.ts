@@ -7,6 +7,7 @@
  */
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
+import { mainItems } from '../adapters/dynamodb/keys';
 import { newId, newSecret } from '../core/ids';
 import type { Clock, Hasher, RandomSource } from '../core/ports';
 
@@ -60,30 +61,17 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: deps.tables.main, Item, ConditionExpression: 'attribute_not_exists(pk)' },
   });
-  const environment = (id: string, name: string, dcr: boolean) =>
-    put({ pk: `ENV#${id}`, sk: 'ENV', gsi1pk: 'ENVS', gsi1sk: id, id, name, dcr, createdAt });
-  const grant = (environmentId: string) =>
-    put({
-      pk: `USER#${userId}`,
-      sk: `ENV#${environmentId}`,
-      gsi1pk: `ENV#${environmentId}#USERS`,
-      gsi1sk: userId,
-      userId,
-      environmentId,
-      grantedAt: createdAt,
-    });
+  const environment = (id: string, name: string, dcr: boolean) => put(mainItems.environment({ id, name, dcr, createdAt }));
+  const grant = (environmentId: string) => put(mainItems.environmentGrant(userId, environmentId, createdAt));
 
   await deps.db.send(
     new TransactWriteCommand({
       TransactItems: [
         environment(defaultId, 'Default', false),
         environment(dcrId, 'Dynamic clients', true),
-        ...scopes.map((scope) => put({ pk: `SCOPE#${scope.name}`, sk: 'SCOPE', gsi1pk: 'SCOPES', gsi1sk: scope.name, ...scope })),
-        put({
-          pk: `USER#${userId}`,
-          sk: 'USER',
-          gsi1pk: 'USERS',
-          gsi1sk: `${createdAt}#${userId}`,
+        ...scopes.map((scope) => put(mainItems.scope(scope))),
+        put(
+          mainItems.user({
           id: userId,
           email,
           name: 'Administrator',
@@ -91,16 +79,14 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
           admin: true,
           test: false,
           createdAt,
-        }),
+          }),
+        ),
         // Uniqueness of email: a second user with this address fails the transaction.
-        put({ pk: `EMAIL#${email}`, sk: 'EMAIL', userId }),
+        put(mainItems.email(email, userId)),
         grant(defaultId),
         grant(dcrId),
-        put({
-          pk: `CLIENT#${clientId}`,
-          sk: 'CLIENT',
-          gsi1pk: 'CLIENTS#static',
-          gsi1sk: `${createdAt}#${clientId}`,
+        put(
+          mainItems.client({
           clientId,
           name: 'Admin API client',
           type: 'confidential',
@@ -113,7 +99,8 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
           admin: true,
           test: false,
           createdAt,
-        }),
+          }),
+        ),
       ],
     }),
   );

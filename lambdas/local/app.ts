@@ -19,6 +19,7 @@ import { LocalSetupError, startDynamoDbLocal, type DynamoDbLocal } from './dynam
 import { startLocalServer } from './server';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
 import { resetRuntime } from '../runtime/base';
+import { keys } from '../adapters/dynamodb/keys';
 
 export interface LocalAppOptions {
   /** 0 picks a free port. */
@@ -113,7 +114,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     let bootstrap = await readJson<BootstrapFile>(bootstrapFile);
     const seeded =
       bootstrap &&
-      (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `ENV#${bootstrap.environments.dcrId}`, sk: 'ENV' } }))).Item;
+      (await db.send(new GetCommand({ TableName: tables.main, Key: keys.environment(bootstrap.environments.dcrId) }))).Item;
     const firstStart = !seeded;
     const issuer = running.url;
     if (firstStart) {

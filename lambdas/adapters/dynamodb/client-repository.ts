@@ -4,17 +4,7 @@ import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
 import { isConditionFailure, isOwnWrite, keyFits, live, withoutKeys } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
-
-/** The stored item of a client: its key, and its place in the per-registration-type list. */
-function clientItem(client: Client): Record<string, unknown> {
-  return {
-    pk: `CLIENT#${client.clientId}`,
-    sk: 'CLIENT',
-    gsi1pk: `CLIENTS#${client.registrationType}`,
-    gsi1sk: `${client.createdAt}#${client.clientId}`,
-    ...client,
-  };
-}
+import { keys, mainItems, partitions } from './keys';
 
 /** The client an item holds; an unused dynamic client past its expiry, or a blocked one, is absent. */
 export function clientFromItem(item: Record<string, unknown> | undefined, nowEpoch: number): Client | undefined {
@@ -35,18 +25,18 @@ export class DynamoClientRepository {
    * container. An unused dynamic client past its expiry is absent, even before TTL deletes it.
    */
   async get(clientId: string): Promise<Client | undefined> {
-    if (!keyFits(`CLIENT#${clientId}`)) return undefined;
+    if (!keyFits(keys.client(clientId).pk)) return undefined;
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: keys.client(clientId), ConsistentRead: true }),
     );
     return clientFromItem(Item, this.nowEpoch());
   }
 
   /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */
   async getMetadataDocumentClient(url: string): Promise<Client | 'blocked' | undefined> {
-    if (!keyFits(`CLIENT#${url}`)) return undefined;
+    if (!keyFits(keys.client(url).pk)) return undefined;
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk: `CLIENT#${url}`, sk: 'CLIENT' }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: keys.client(url), ConsistentRead: true }),
     );
     if (Item?.blocked) return 'blocked';
     const item = live(Item, this.nowEpoch());
@@ -61,7 +51,7 @@ export class DynamoClientRepository {
         new PutCommand({
           TableName: this.table,
           Item: {
-            ...clientItem(client),
+            ...mainItems.client(client),
             ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
             writeToken,
           },
@@ -78,7 +68,7 @@ export class DynamoClientRepository {
         .send(
           new DeleteCommand({
             TableName: this.table,
-            Key: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT' },
+            Key: keys.client(client.clientId),
             ConditionExpression: 'writeToken = :token',
             ExpressionAttributeValues: { ':token': writeToken },
           }),
@@ -90,7 +80,7 @@ export class DynamoClientRepository {
 
   /** Creates or replaces a client known by its metadata document URL (refreshed from the document). */
   async saveMetadataDocumentClient(client: Client): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: clientItem(client) }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: mainItems.client(client) }));
   }
 
   /** First successful use of a dynamic client: it no longer expires. One write, only while the expiry is set. */
@@ -99,7 +89,7 @@ export class DynamoClientRepository {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
+          Key: keys.client(clientId),
           UpdateExpression: 'REMOVE #ttl, expiresUnused',
           ConditionExpression: 'attribute_exists(#ttl)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -111,7 +101,7 @@ export class DynamoClientRepository {
   }
 
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>> {
-    return queryIndexPage<Client>(this.db, this.table, `CLIENTS#${registrationType}`, limit, cursor);
+    return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor);
   }
 
   /** Replaces the granted scopes; the caller narrows API keys (spec 2.5 rule 3). */
@@ -120,7 +110,7 @@ export class DynamoClientRepository {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
+          Key: keys.client(clientId),
           UpdateExpression: 'SET scopes = :scopes',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':scopes': scopes },
@@ -167,7 +157,7 @@ export class DynamoClientRepository {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' },
+          Key: keys.client(clientId),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
           ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
@@ -191,7 +181,7 @@ export class DynamoClientRepository {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         FilterExpression: 'environmentId = :env',
-        ExpressionAttributeValues: { ':pk': `CLIENTS#${registrationType}`, ':env': environmentId },
+        ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ':env': environmentId },
         ProjectionExpression: 'pk',
       });
       for await (const page of pages) if (page.length > 0) return true;
@@ -205,7 +195,7 @@ export class DynamoClientRepository {
    * instead: its document would otherwise recreate it on the next request.
    */
   async delete(clientId: string): Promise<boolean> {
-    const Key = { pk: `CLIENT#${clientId}`, sk: 'CLIENT' };
+    const Key = keys.client(clientId);
     if (!keyFits(Key.pk)) return false;
     const { Attributes } = /^https?:\/\//.test(clientId)
       ? await this.db.send(

@@ -3,9 +3,10 @@ import { ConflictError } from '../../core/errors';
 import type { Environment } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
 import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
+import { keys, mainItems, partitions } from './keys';
 
-const envKey = (id: string) => ({ pk: `ENV#${id}`, sk: 'ENV' });
-const grantKey = (userId: string, environmentId: string) => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` });
+const envKey = keys.environment;
+const grantKey = keys.environmentGrant;
 
 /** Environments, and their grants to users (`users_environments`, spec 2.7). */
 export class DynamoEnvironmentRepository {
@@ -24,7 +25,7 @@ export class DynamoEnvironmentRepository {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...envKey(environment.id), gsi1pk: 'ENVS', gsi1sk: environment.id, ...environment },
+          Item: mainItems.environment(environment),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -35,7 +36,7 @@ export class DynamoEnvironmentRepository {
   }
 
   list(limit: number, cursor?: string): Promise<Page<Environment>> {
-    return queryIndexPage<Environment>(this.db, this.table, 'ENVS', limit, cursor);
+    return queryIndexPage<Environment>(this.db, this.table, partitions.environments, limit, cursor);
   }
 
   async delete(id: string): Promise<boolean> {
@@ -55,7 +56,7 @@ export class DynamoEnvironmentRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...grantKey(userId, environmentId), gsi1pk: `ENV#${environmentId}#USERS`, gsi1sk: userId, userId, environmentId, grantedAt },
+        Item: mainItems.environmentGrant(userId, environmentId, grantedAt),
       }),
     );
   }
@@ -72,12 +73,11 @@ export class DynamoEnvironmentRepository {
     const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':env': 'ENV#' },
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':env': partitions.environmentGrantPrefix },
       ConsistentRead: true,
     });
     return items.map((item) => ({ userId, environmentId: String(item.environmentId), grantedAt: String(item.grantedAt) }));
   }
-
 
   /** Deletes every grant of the environment (before the environment itself is deleted). */
   async revokeAllGrantsTo(environmentId: string): Promise<void> {
@@ -85,9 +85,7 @@ export class DynamoEnvironmentRepository {
       TableName: this.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ENV#${environmentId}#USERS` },
+      ExpressionAttributeValues: { ':pk': partitions.usersOfEnvironment(environmentId) },
     });
   }
-
-
 }

@@ -7,6 +7,7 @@
 import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, Session } from '../../core/model';
 import { lifetimes } from '../../core/lifetimes';
 import { digest } from './items';
+import { partitions } from './keys';
 
 export const sessionKey = (sessionId: string) => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
 export const codeKey = (code: string) => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
@@ -18,7 +19,7 @@ export const authRequestKey = (id: string) => ({ pk: `AUTHREQ#${digest(id)}`, sk
 export function sessionItem(sessionId: string, session: Session, createdAt: string) {
   return {
     ...sessionKey(sessionId),
-    gsi1pk: `USER#${session.userId}#SESSIONS`,
+    gsi1pk: partitions.sessionsOfUser(session.userId),
     gsi1sk: createdAt,
     ...session,
     ttl: session.expiresAtEpoch,
@@ -32,7 +33,7 @@ export function codeItem(code: string, value: AuthorizationCode) {
 export function refreshItem(token: string, value: RefreshToken) {
   return {
     ...refreshKey(token),
-    gsi1pk: `USER#${value.userId}#REFRESH`,
+    gsi1pk: partitions.refreshTokensOfUser(value.userId),
     gsi1sk: value.familyId,
     ...value,
     ttl: value.expiresAtEpoch,
@@ -42,7 +43,7 @@ export function refreshItem(token: string, value: RefreshToken) {
 export function familyItem(familyId: string, userId: string, clientId: string, expiresAtEpoch: number) {
   return {
     ...familyKey(familyId),
-    gsi1pk: `USER#${userId}#FAMILIES`,
+    gsi1pk: partitions.familiesOfUser(userId),
     gsi1sk: familyId,
     familyId,
     userId,

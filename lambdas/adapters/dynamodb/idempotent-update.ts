@@ -1,5 +1,6 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { retry, tryAgain } from '../../core/retry';
 
 type Update = Pick<UpdateCommandInput, 'TableName' | 'Key' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> & {
   readonly UpdateExpression: string;
@@ -20,14 +21,16 @@ const cancellationCode = (error: unknown) =>
  * (TransactionConflict, nothing written): those are tried again with a new token.
  */
 export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: [{ Update: update }] }));
-      return;
-    } catch (error) {
-      if (cancellationCode(error) !== 'TransactionConflict') throw error;
-      if (attempt >= 9) throw new Error('DynamoDB kept cancelling the update for conflicting transactions', { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
-    }
-  }
+  await retry(
+    async (attempt) => {
+      try {
+        await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: [{ Update: update }] }));
+      } catch (error) {
+        if (cancellationCode(error) !== 'TransactionConflict') throw error;
+        if (attempt >= 9) throw new Error('DynamoDB kept cancelling the update for conflicting transactions', { cause: error });
+        return tryAgain;
+      }
+    },
+    { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
+  );
 }

@@ -1,6 +1,7 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
 import { queryAll } from './pages';
+import { mainItems, partitions } from './keys';
 
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
 export class DynamoScopeRepository implements ScopeCatalog {
@@ -14,7 +15,7 @@ export class DynamoScopeRepository implements ScopeCatalog {
       TableName: this.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': 'SCOPES' },
+      ExpressionAttributeValues: { ':pk': partitions.scopes },
     });
     return items.map(toScope);
   }
@@ -25,7 +26,7 @@ export class DynamoScopeRepository implements ScopeCatalog {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { pk: `SCOPE#${scope.name}`, sk: 'SCOPE', gsi1pk: 'SCOPES', gsi1sk: scope.name, ...scope },
+          Item: mainItems.scope(scope),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

@@ -4,6 +4,7 @@ import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
 import { deleteQueried } from './pages';
+import { partitions } from './keys';
 
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
 export class DynamoSessionStore {
@@ -32,7 +33,7 @@ export class DynamoSessionStore {
       TableName: this.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}#SESSIONS` },
+      ExpressionAttributeValues: { ':pk': partitions.sessionsOfUser(userId) },
     });
   }
 

@@ -22,6 +22,8 @@ import {
 } from './ephemeral-items';
 import { isConditionFailure, live, withoutKeys } from './items';
 import { queryAll } from './pages';
+import { partitions } from './keys';
+import { backoff, retry, tryAgain } from '../../core/retry';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -156,11 +158,10 @@ export class DynamoTokenStore {
       TableName: this.tables.ephemeral,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `USER#${userId}#FAMILIES` },
+      ExpressionAttributeValues: { ':pk': partitions.familiesOfUser(userId) },
     });
     await Promise.all(families.map((item) => this.revokeFamily(String(item.familyId), nowEpoch)));
   }
-
 
   /** Grants with nothing to consume (client_credentials, API keys): one batch, two tables. */
   async recordIssued(issuance: Issuance): Promise<void> {
@@ -168,12 +169,15 @@ export class DynamoTokenStore {
     const byTable: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> = {};
     for (const item of items) (byTable[item.Put!.TableName!] ??= []).push({ PutRequest: { Item: item.Put!.Item! } });
     let pending: typeof byTable | undefined = byTable;
-    for (let attempt = 0; pending && Object.keys(pending).length > 0 && attempt < 5; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const result = await this.db.send(new BatchWriteCommand({ RequestItems: pending }));
-      pending = result.UnprocessedItems as typeof byTable | undefined;
-    }
-    if (pending && Object.keys(pending).length > 0) throw new Error('DynamoDB left issued-token writes unprocessed');
+    const done = await retry(
+      async () => {
+        const result = await this.db.send(new BatchWriteCommand({ RequestItems: pending }));
+        pending = result.UnprocessedItems as typeof byTable | undefined;
+        return pending && Object.keys(pending).length > 0 ? tryAgain : true;
+      },
+      { attempts: 5, delayMs: backoff(20) },
+    );
+    if (!done) throw new Error('DynamoDB left issued-token writes unprocessed');
   }
 
   async recordActivity(row: ActivityRow): Promise<void> {

@@ -7,9 +7,10 @@ import { ConflictError } from '../../core/errors';
 import type { User } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
 import { deleteQueried, queryIndexPage, type Page } from './pages';
+import { keys, mainItems, partitions } from './keys';
 
-const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
-const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
+const userKey = keys.user;
+const emailKey = keys.email;
 
 export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test'>>;
 
@@ -44,14 +45,14 @@ export class DynamoUserRepository {
       {
         Put: {
           TableName: this.table,
-          Item: { ...userKey(user.id), gsi1pk: 'USERS', gsi1sk: `${user.createdAt}#${user.id}`, ...user },
+          Item: mainItems.user(user),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     ];
     if (user.email) {
       items.push({
-        Put: { TableName: this.table, Item: { ...emailKey(user.email), userId: user.id }, ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: { TableName: this.table, Item: mainItems.email(user.email, user.id), ConditionExpression: 'attribute_not_exists(pk)' },
       });
     }
     try {
@@ -63,7 +64,7 @@ export class DynamoUserRepository {
   }
 
   list(limit: number, cursor?: string): Promise<Page<User>> {
-    return queryIndexPage<User>(this.db, this.table, 'USERS', limit, cursor);
+    return queryIndexPage<User>(this.db, this.table, partitions.users, limit, cursor);
   }
 
   /** Applies changes; an email change moves the uniqueness item in the same transaction. */
@@ -73,7 +74,7 @@ export class DynamoUserRepository {
       {
         Put: {
           TableName: this.table,
-          Item: { ...userKey(next.id), gsi1pk: 'USERS', gsi1sk: `${next.createdAt}#${next.id}`, ...next },
+          Item: mainItems.user(next),
           // Optimistic concurrency: the user was not changed since it was read.
           ConditionExpression: current.updatedAt ? 'updatedAt = :seen' : 'attribute_exists(pk) AND attribute_not_exists(updatedAt)',
           ...(current.updatedAt ? { ExpressionAttributeValues: { ':seen': current.updatedAt } } : {}),
@@ -82,7 +83,7 @@ export class DynamoUserRepository {
     ];
     if (changes.email !== undefined && changes.email !== current.email) {
       items.push({
-        Put: { TableName: this.table, Item: { ...emailKey(changes.email), userId: next.id }, ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: { TableName: this.table, Item: mainItems.email(changes.email, next.id), ConditionExpression: 'attribute_not_exists(pk)' },
       });
       if (current.email) items.push({ Delete: { TableName: this.table, Key: emailKey(current.email) } });
     }
@@ -112,7 +113,7 @@ export class DynamoUserRepository {
     await deleteQueried(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-      ExpressionAttributeValues: { ':pk': `USER#${user.id}`, ':env': 'ENV#' },
+      ExpressionAttributeValues: { ':pk': partitions.user(user.id), ':env': partitions.environmentGrantPrefix },
     });
   }
 }

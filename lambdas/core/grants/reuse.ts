@@ -8,22 +8,18 @@
  * winner's family rather than missing the revocation.
  */
 import type { GrantDependencies } from './ports';
-
-const attempts = 5;
-const defaultPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { retry, tryAgain } from '../retry';
 
 /** Waits for `find` to yield a value, re-reading with a short backoff; undefined if it never does. */
-export async function settle<T>(
-  find: () => Promise<T | undefined | 'gone'>,
-  pause: GrantDependencies['pause'] = defaultPause,
-): Promise<T | undefined> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (attempt > 0) await pause(25 * attempt);
-    const found = await find();
-    if (found === 'gone') return undefined;
-    if (found !== undefined) return found;
-  }
-  return undefined;
+export async function settle<T>(find: () => Promise<T | undefined | 'gone'>, pause?: GrantDependencies['pause']): Promise<T | undefined> {
+  const found = await retry(
+    async () => {
+      const value = await find();
+      return value === undefined ? tryAgain : value;
+    },
+    { attempts: 5, delayMs: (attempt) => 25 * attempt, ...(pause ? { pause } : {}) },
+  );
+  return found === 'gone' ? undefined : found;
 }
 
 /** The code's family, once its winning redemption has committed. */

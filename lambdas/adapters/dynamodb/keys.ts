@@ -1,0 +1,72 @@
+/**
+ * The storage keys of every item, in one place (docs/storage-schema.md lists them): each
+ * `pk`/`sk` pair and each index partition is spelled here once, so two files can never
+ * disagree on where a record lives.
+ */
+import type { Client, Environment, User } from '../../core/model';
+import type { ScopeDefinition } from '../../core/ports';
+
+type Key = { readonly pk: string; readonly sk: string };
+
+/** main table */
+export const keys = {
+  client: (clientId: string): Key => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  /** Email uniqueness: written in the same transaction as its user. */
+  email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
+  environment: (environmentId: string): Key => ({ pk: `ENV#${environmentId}`, sk: 'ENV' }),
+  /** A user's grant of an environment (`users_environments`), in the user's partition. */
+  environmentGrant: (userId: string, environmentId: string): Key => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` }),
+  scope: (name: string): Key => ({ pk: `SCOPE#${name}`, sk: 'SCOPE' }),
+};
+
+/** Partition keys: of a user's items in the main table, and of the gsi1 lists. */
+export const partitions = {
+  user: (userId: string) => `USER#${userId}`,
+  /** Sort-key prefix of a user's environment grants within the user's partition. */
+  environmentGrantPrefix: 'ENV#',
+  usersOfEnvironment: (environmentId: string) => `ENV#${environmentId}#USERS`,
+  sessionsOfUser: (userId: string) => `USER#${userId}#SESSIONS`,
+  refreshTokensOfUser: (userId: string) => `USER#${userId}#REFRESH`,
+  familiesOfUser: (userId: string) => `USER#${userId}#FAMILIES`,
+  keysOfClient: (clientId: string) => `CLIENT#${clientId}#APIKEYS`,
+  clients: (registrationType: string) => `CLIENTS#${registrationType}`,
+  users: 'USERS',
+  environments: 'ENVS',
+  scopes: 'SCOPES',
+};
+
+/**
+ * The stored items of the main table's records: key, index attributes and the record.
+ * Repositories and the first-start seed both write through these.
+ */
+export const mainItems = {
+  environment: (environment: Environment) => ({
+    ...keys.environment(environment.id),
+    gsi1pk: partitions.environments,
+    gsi1sk: environment.id,
+    ...environment,
+  }),
+  environmentGrant: (userId: string, environmentId: string, grantedAt: string) => ({
+    ...keys.environmentGrant(userId, environmentId),
+    gsi1pk: partitions.usersOfEnvironment(environmentId),
+    gsi1sk: userId,
+    userId,
+    environmentId,
+    grantedAt,
+  }),
+  scope: (scope: ScopeDefinition) => ({ ...keys.scope(scope.name), gsi1pk: partitions.scopes, gsi1sk: scope.name, ...scope }),
+  user: (user: User) => ({
+    ...keys.user(user.id),
+    gsi1pk: partitions.users,
+    gsi1sk: `${user.createdAt}#${user.id}`,
+    ...user,
+  }),
+  email: (email: string, userId: string) => ({ ...keys.email(email), userId }),
+  client: (client: Client) => ({
+    ...keys.client(client.clientId),
+    gsi1pk: partitions.clients(client.registrationType),
+    gsi1sk: `${client.createdAt}#${client.clientId}`,
+    ...client,
+  }),
+};
