@@ -7,7 +7,8 @@
  * Depends only on `jose`; no call to the authorization server per request (the JWKS is
  * fetched once and re-fetched when an unknown `kid` appears, i.e. after a key rotation).
  */
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, type JWTPayload } from 'jose';
+import { createRemoteVerifier } from '../adapters/signing/verifier';
 
 export interface ResourceServerOptions {
   /** The authorization server's issuer (`{base_url}`), compared exactly. */
@@ -43,7 +44,7 @@ export class BearerTokenError extends Error {
 
 /** Returns a function that verifies an `Authorization` header value or a bare token. */
 export function createAccessTokenVerifier(options: ResourceServerOptions) {
-  const keys = createRemoteJWKSet(new URL(options.jwksUri), { cacheMaxAge: 10 * 60_000, cooldownDuration: 30_000 });
+  const verifier = createRemoteVerifier(String(options.jwksUri));
   const required = options.requiredScopes ?? [];
   return async (authorizationOrToken: string | undefined): Promise<VerifiedAccessToken> => {
     const value = authorizationOrToken?.trim() ?? '';
@@ -52,16 +53,11 @@ export function createAccessTokenVerifier(options: ResourceServerOptions) {
     if (!token) throw new BearerTokenError('invalid_request', 'A bearer access token is required.', 401);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
+      payload = await verifier.verify(token, {
         issuer: options.issuer,
         audience: options.resource,
-        typ: 'at+jwt',
-        algorithms: ['RS256', 'ES256'],
-        // RFC 9068 2.2: exp, iat and jti are required; a maximum age makes jose refuse an iat in the future.
-        requiredClaims: ['exp', 'iat', 'jti'],
-        maxTokenAge: '1d',
-        clockTolerance: options.clockToleranceSeconds ?? 30,
-      }));
+        ...(options.clockToleranceSeconds !== undefined ? { clockToleranceSeconds: options.clockToleranceSeconds } : {}),
+      });
     } catch (error) {
       const reason = error instanceof errors.JOSEError ? error.code : 'malformed';
       throw new BearerTokenError('invalid_token', `The access token was rejected (${reason}).`);

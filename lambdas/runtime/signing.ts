@@ -1,7 +1,7 @@
-import { createSigner, type JwtSigner } from '../adapters/signing/key-set';
+import { createSigner, publicJwks, type JwtSigner } from '../adapters/signing/key-set';
 import { keySourceFromEnv } from '../adapters/signing/key-sources';
 import { signingKeyCacheMs } from '../adapters/signing/rotation';
-import { createRemoteVerifier, createVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
+import { createLocalVerifier, createRemoteVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
 import { cachedLoader } from '../core/cache';
 import { getRuntime, perContainer } from './base';
 
@@ -26,7 +26,7 @@ const getVerifierLoader = perContainer((env) => {
     return async () => verifier;
   }
   const source = keySourceFromEnv(env);
-  return cachedLoader(async () => createVerifier(await source()), signingKeyCacheMs, getRuntime().clock);
+  return cachedLoader(async () => createLocalVerifier(publicJwks(await source())), signingKeyCacheMs, getRuntime().clock);
 });
 
 export const getSigner = (): Promise<JwtSigner> => getSignerLoader()();

@@ -1,10 +1,16 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
-import { publicJwks, type SigningKeySet } from './key-set';
+/**
+ * Verifying this server's access tokens (RFC 9068 4): one verifier for the service's own
+ * bearer checks and the resource-server helper. Depends on `jose` alone, so the helper that
+ * resource servers import stays small.
+ */
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyOptions } from 'jose';
 
 export interface VerifyOptions {
   readonly issuer: string;
   /** Required audience; omit to accept any (the caller then checks it). */
   readonly audience?: string;
+  /** Accepted clock skew in seconds. @default 30 */
+  readonly clockToleranceSeconds?: number;
 }
 
 export interface AccessTokenVerifier {
@@ -25,14 +31,15 @@ export const accessTokenClaimRules: Pick<JWTVerifyOptions, 'requiredClaims' | 'm
   clockTolerance: 30,
 };
 
-/** Verifies this server's own access tokens against the published keys (RFC 9068 section 4). */
-export function createVerifier(set: SigningKeySet): AccessTokenVerifier {
-  return verifierWith(createLocalJWKSet(publicJwks(set)) as KeyLookup);
+/** Verifies against a JWKS at hand (the public half of the local key file). */
+export function createLocalVerifier(jwks: JSONWebKeySet): AccessTokenVerifier {
+  return verifierWith(createLocalJWKSet(jwks) as KeyLookup);
 }
 
 /**
  * Verifies against the published JWKS, as any resource server does: a function that only
- * checks tokens never holds the private key. The set is fetched once per container and
+ * checks tokens never holds the private key, and the resource-server helper
+ * (lambdas/resource-server) is this same verifier. The set is fetched once per container and
  * again when a token names an unknown `kid` (after a rotation).
  */
 export function createRemoteVerifier(jwksUri: string): AccessTokenVerifier {
@@ -41,13 +48,14 @@ export function createRemoteVerifier(jwksUri: string): AccessTokenVerifier {
 
 function verifierWith(keys: KeyLookup): AccessTokenVerifier {
   return {
-    verify: async (token, { issuer, audience }) => {
+    verify: async (token, { issuer, audience, clockToleranceSeconds }) => {
       const { payload } = await jwtVerify(token, keys, {
         issuer,
         ...(audience ? { audience } : {}),
         typ: 'at+jwt',
         algorithms: ['RS256', 'ES256'],
         ...accessTokenClaimRules,
+        ...(clockToleranceSeconds !== undefined ? { clockTolerance: clockToleranceSeconds } : {}),
       });
       return payload;
     },
