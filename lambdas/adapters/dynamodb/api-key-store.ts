@@ -21,12 +21,11 @@ import {
 } from './api-key-items';
 import type { PhysicalTableNames } from './client';
 import { clientFromItem } from './client-repository';
-import { isConditionFailure, live, withoutKeys } from './items';
+import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 type CancellationCode = string | undefined;
 
 const clientKey = keys.client;

@@ -1,5 +1,9 @@
 /** Shared item helpers: storage keys stay here, never in domain records. */
+import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
+
+/** One entry of a TransactWriteItems request. */
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'writeToken']);
 

@@ -1,12 +1,10 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
+import type { Page } from '../../core/admin/ports';
 import { live, withoutKeys } from './items';
 
-export interface Page<T> {
-  readonly items: T[];
-  /** Opaque cursor for the next page; absent on the last page. */
-  readonly next?: string;
-}
+/** The domain's page shape (lambdas/core/admin/ports.ts), re-exported for the repositories. */
+export type { Page };
 
 /**
  * One page of a gsi1 partition. The cursor is the last key, base64url-encoded; one that

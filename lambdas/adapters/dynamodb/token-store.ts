@@ -20,12 +20,11 @@ import {
   tokenRecordItem,
   tokenRecordKey,
 } from './ephemeral-items';
-import { isConditionFailure, live, withoutKeys } from './items';
+import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll } from './pages';
 import { partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
  * Authorization codes, refresh tokens and their families, issued-token records and the

@@ -4,6 +4,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
+import type { UserChanges } from '../../core/admin/ports';
 import type { User } from '../../core/model';
 import { isConditionFailure, withoutKeys } from './items';
 import { deleteQueried, queryIndexPage, type Page } from './pages';
@@ -12,7 +13,6 @@ import { keys, mainItems, partitions } from './keys';
 const userKey = keys.user;
 const emailKey = keys.email;
 
-export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test'>>;
 
 /**
  * Users in the main table. Email uniqueness is a separate `EMAIL#<email>` item written in

@@ -9,7 +9,7 @@ import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from 
 import { isoNow } from '../admin/ports';
 import type { ApiKey, AuditEntry, Client, User } from '../model';
 import { newApiKey } from './format';
-import { actorOf, type KeyManager } from './manager';
+import { actorOf, type KeyManager } from './caller';
 import { keyCreatedMail } from './notification';
 import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies, CreateOutcome } from './ports';
 import { snapshotScopes } from './scopes';

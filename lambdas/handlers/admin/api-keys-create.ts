@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { createApiKey } from '../../core/api-keys/create';
 import { clientKeysHandler, jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { displayName, scopeName } from '../../http/admin-schemas';
-import { keyManagerOf } from '../../http/api-key-manager';
+import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../runtime/api-keys';

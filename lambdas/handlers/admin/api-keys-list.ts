@@ -2,9 +2,9 @@
  * GET /api/admin/clients/{client_id}/api-keys?limit&cursor (spec 4.7): the client's keys
  * (a self-service caller: only its own), with status; never a secret or its hash.
  */
-import { listApiKeys } from '../../core/api-keys/manage';
+import { listApiKeys } from '../../core/api-keys/list-and-revoke';
 import { clientKeysHandler, pageRequest, pathParameter } from '../../http/admin-endpoint';
-import { keyManagerOf } from '../../http/api-key-manager';
+import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../runtime/api-keys';

@@ -3,9 +3,9 @@
  * (a soft delete) → 200 the key, status `revoked`. Repeating it keeps the first revoked_at.
  * A self-service caller naming another user's key gets 404.
  */
-import { revokeApiKey } from '../../core/api-keys/manage';
+import { revokeApiKey } from '../../core/api-keys/list-and-revoke';
 import { clientKeysHandler, pathParameter } from '../../http/admin-endpoint';
-import { keyManagerOf } from '../../http/api-key-manager';
+import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../runtime/api-keys';

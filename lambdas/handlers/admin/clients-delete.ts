@@ -1,7 +1,7 @@
 /** DELETE /api/admin/clients/{client_id} → 204; its keys are revoked and its tokens stop at once (core/admin/clients). */
 import { deleteClient } from '../../core/admin/clients';
 import { adminHandler, noContent, pathParameter } from '../../http/admin-endpoint';
-import { adminActorOf } from '../../http/api-key-manager';
+import { adminActorOf } from '../../http/admin-caller';
 import { getAdmin } from '../../runtime/admin';
 
 export const handler = adminHandler(async (event, _runtime, caller) => {

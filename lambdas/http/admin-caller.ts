@@ -3,7 +3,7 @@
  * admin users manage any key; a self-service caller (requireAdmin with the path's client)
  * manages only its own user's keys.
  */
-import type { KeyManager } from '../core/api-keys/manager';
+import type { KeyManager } from '../core/api-keys/caller';
 import type { ApiKeyCreator } from '../core/model';
 import { parseScope } from '../core/scope';
 import type { AdminCaller } from './admin-auth';

@@ -8,7 +8,7 @@ import { isoNow, type Page } from '../admin/ports';
 import type { ApiKey } from '../model';
 import { requireClient } from './create';
 import { keyIdPattern } from './format';
-import { actorOf, type KeyManager } from './manager';
+import { actorOf, type KeyManager } from './caller';
 import type { ApiKeyAdminDependencies } from './ports';
 
 export async function listApiKeys(
