@@ -6,18 +6,26 @@
  * attacker. `reason` is the real, internal cause: logged and written to the activity log,
  * never sent.
  */
+export interface OAuthErrorOptions extends ErrorOptions {
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export abstract class OAuthError extends Error {
   abstract readonly code: string;
   abstract readonly status: number;
-  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
-  headers: Record<string, string> = {};
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow), fixed at construction. */
+  readonly headers: Readonly<Record<string, string>>;
 
+  /** `options.cause`: the error behind this one (logged with it, never sent). */
   constructor(
     readonly description: string,
     readonly reason: string = description,
+    options: OAuthErrorOptions = {},
   ) {
-    super(`${description}${reason !== description ? ` (${reason})` : ''}`);
+    super(`${description}${reason !== description ? ` (${reason})` : ''}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -96,8 +104,7 @@ export class TooManyRequestsError extends OAuthError {
   readonly code = 'too_many_requests';
   readonly status = 429;
   constructor(description: string, retryAfterSeconds: number, reason?: string) {
-    super(description, reason);
-    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+    super(description, reason, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
   }
 }
 export class NotFoundError extends OAuthError {
@@ -117,8 +124,7 @@ export class MethodNotAllowedError extends OAuthError {
   readonly code = 'method_not_allowed';
   readonly status = 405;
   constructor(allowed: readonly string[]) {
-    super(`This endpoint accepts ${allowed.join(', ')}.`);
-    this.headers = { Allow: allowed.join(', ') };
+    super(`This endpoint accepts ${allowed.join(', ')}.`, undefined, { headers: { Allow: allowed.join(', ') } });
   }
 }
 export class UnsupportedMediaTypeError extends OAuthError {
@@ -137,8 +143,8 @@ export class TemporarilyUnavailableError extends OAuthError {
 export class ServerError extends OAuthError {
   readonly code = 'server_error';
   readonly status = 500;
-  constructor(reason = 'unexpected error') {
-    super('The server could not complete the request.', reason);
+  constructor(reason = 'unexpected error', options: ErrorOptions = {}) {
+    super('The server could not complete the request.', reason, options);
   }
 }
 

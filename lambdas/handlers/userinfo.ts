@@ -11,20 +11,17 @@ import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
 import { getOAuth } from '../runtime/oauth';
 
-function invalidToken(description: string, reason: string): InvalidTokenError {
-  const error = new InvalidTokenError(description, reason);
-  error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-  return error;
-}
+const invalidToken = (description: string, reason: string) =>
+  new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
 export const handler = httpHandler(async (event) => {
   const claims = await requireBearer(event);
   if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
   const scopes = parseScope(claims.scope);
   if (!scopes.includes('openid')) {
-    const error = new InsufficientScopeError('The access token lacks the openid scope.');
-    error.headers = { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' };
-    throw error;
+    throw new InsufficientScopeError('The access token lacks the openid scope.', undefined, {
+      headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' },
+    });
   }
   const user = await getOAuth().users.get(claims.sub);
   if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);

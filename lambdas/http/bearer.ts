@@ -22,24 +22,23 @@ export interface AccessTokenClaims {
   readonly api_key_id?: string;
 }
 
-function invalidToken(reason: string): InvalidTokenError {
-  const error = new InvalidTokenError('The access token is missing, invalid, expired or revoked.', reason);
-  error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-  return error;
-}
+const invalidToken = (reason: string, cause?: unknown) =>
+  new InvalidTokenError('The access token is missing, invalid, expired or revoked.', reason, {
+    headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    ...(cause !== undefined ? { cause } : {}),
+  });
 
 export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
   const value = header(event, 'authorization');
   if (!value) {
-    const error = new InvalidTokenError('A bearer access token is required.', 'no Authorization header');
-    error.headers = { 'WWW-Authenticate': 'Bearer' };
-    throw error;
+    throw new InvalidTokenError('A bearer access token is required.', 'no Authorization header', { headers: { 'WWW-Authenticate': 'Bearer' } });
   }
   const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(value);
   if (!match) {
-    const error = new InvalidRequestError('The Authorization header must be "Bearer <token>".');
-    error.headers = { 'WWW-Authenticate': 'Bearer error="invalid_request"' }; // RFC 6750 3
-    throw error;
+    // RFC 6750 3
+    throw new InvalidRequestError('The Authorization header must be "Bearer <token>".', undefined, {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_request"' },
+    });
   }
   return match[1]!;
 }
@@ -58,7 +57,7 @@ export async function verifyAccessToken(token: string, audience?: string | typeo
     const verifier = await getVerifier();
     claims = (await verifier.verify(token, { issuer: config.baseUrl, audience: audience === anyAudience ? undefined : (audience ?? config.baseUrl) })) as unknown as AccessTokenClaims;
   } catch (error) {
-    throw invalidToken(`verification failed: ${(error as Error).message}`);
+    throw invalidToken(`verification failed: ${(error as Error).message}`, error);
   }
   const { tokens, clientRepository } = getOAuth();
   const nowEpoch = Math.floor(clock.now() / 1000);

@@ -39,7 +39,10 @@ export async function authenticateRequestClient(
     // RFC 6749 5.2: a client that tried the Authorization header gets 401 with a challenge
     // for the scheme we support.
     if (error instanceof InvalidClientError && authorization !== undefined) {
-      error.headers = { ...error.headers, 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' };
+      throw new InvalidClientError(error.description, error.reason, {
+        headers: { ...error.headers, 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' },
+        cause: error.cause,
+      });
     }
     throw error;
   }

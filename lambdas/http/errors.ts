@@ -10,7 +10,7 @@ import { jsonResponse } from './response';
  * their detail goes to the log only.
  */
 export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResult {
-  const oauthError = error instanceof OAuthError ? error : isServiceUnavailable(error) ? unavailable(error) : new ServerError(describe(error));
+  const oauthError = error instanceof OAuthError ? error : isServiceUnavailable(error) ? unavailable(error) : new ServerError(describe(error), { cause: error });
   if (oauthError.status >= 500) {
     log.error('request failed', { error: oauthError.code, reason: oauthError.reason, cause: error });
   } else {
@@ -28,9 +28,10 @@ export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResul
  * Retry-After, so a client knows to try again (README "When the database has trouble").
  */
 function unavailable(error: unknown): TemporarilyUnavailableError {
-  const answer = new TemporarilyUnavailableError('The service is temporarily unavailable; try again shortly.', describe(error));
-  answer.headers = { 'Retry-After': '1' };
-  return answer;
+  return new TemporarilyUnavailableError('The service is temporarily unavailable; try again shortly.', describe(error), {
+    headers: { 'Retry-After': '1' },
+    cause: error,
+  });
 }
 
 function describe(error: unknown): string {

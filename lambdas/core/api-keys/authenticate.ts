@@ -14,10 +14,8 @@ import type { ExchangeDependencies, KeyParties } from './ports';
 import { keyStatus } from './status';
 
 export function invalidApiKey(reason: string): InvalidClientError {
-  const error = new InvalidClientError('The API key is invalid.', reason);
   // RFC 7235 3.1: a 401 carries a challenge; the key is presented as a bearer credential.
-  error.headers = { 'WWW-Authenticate': 'Bearer realm="api-key"' };
-  return error;
+  return new InvalidClientError('The API key is invalid.', reason, { headers: { 'WWW-Authenticate': 'Bearer realm="api-key"' } });
 }
 
 type Deps = Pick<ExchangeDependencies, 'store' | 'hasher' | 'secretCache' | 'clock' | 'dcrEnvironmentId'>;

@@ -142,6 +142,7 @@ export class MailUndeliverableError extends TemporarilyUnavailableError {
     super(
       `The notification email could not be delivered, so the new key ${keyId} was revoked. Try again later.`,
       `mail for key ${keyId} failed: ${(cause as Error)?.message ?? String(cause)}`,
+      { cause },
     );
   }
 }
