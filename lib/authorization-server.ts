@@ -344,7 +344,7 @@ export class AuthorizationServer extends Construct {
   /** Least privilege: exactly the tables, secret and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
     this.grantTables(fn, route.tables);
-    // Verifiers read the public JWKS from the CDN (runtime/signing.ts): only signers hold the private key.
+    // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
   }

@@ -9,17 +9,17 @@ import { recordFailure } from '../http/activity-log';
 import { apiKeyExchangeRequest } from '../http/api-key-request';
 import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
-import { getApiKeyExchange } from '../runtime/api-keys';
+import { getApiKeyExchange } from '../wiring/api-keys';
 
-export const handler = httpHandler(async (event, runtime) => {
+export const handler = httpHandler(async (event, container) => {
   // The client IP is API Gateway's view of the peer, never a forwarded header.
-  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock, runtime.random);
+  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
   activity.requestType = 'api key';
   try {
     const response = await exchangeApiKey(apiKeyExchangeRequest(event), activity, await getApiKeyExchange());
     return jsonResponse(200, response);
   } catch (error) {
-    await recordFailure(activity, error, runtime.log);
+    await recordFailure(activity, error, container.log);
     throw error;
   }
 });

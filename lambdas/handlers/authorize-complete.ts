@@ -13,17 +13,17 @@ import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession } from '../http/session';
 import { validate } from '../http/validate';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, runtime) => {
-    assertSameOrigin(event, runtime.config.baseUrl);
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
     const form = validate(consentForm, parseBody(event, ['form']));
-    const current = await currentSession(event, runtime);
+    const current = await currentSession(event, container);
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const { sessions, findClient } = getOAuth();
     // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
-    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
+    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
     const userId = current.session.userId;
     if (!pending.userId || pending.userId !== userId) {
@@ -31,12 +31,12 @@ export const handler = httpHandler(
       throw new AccessDeniedError('This request was started by another sign-in.', `session user ${userId}, request user ${pending.userId ?? 'none'}`);
     }
     if (form.decision === 'deny') {
-      return redirectError(runtime, pending, new AccessDeniedError('The user denied the request.'));
+      return redirectError(container, pending, new AccessDeniedError('The user denied the request.'));
     }
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
     // Re-checked: the grant may have been revoked while the consent page was open.
-    if (!(await hasEnvironmentAccess(runtime, client, userId))) return redirectError(runtime, pending, noEnvironmentAccess(userId, client));
-    return issueCode(runtime, pending, { userId, authTime: current.session.authTime });
+    if (!(await hasEnvironmentAccess(container, client, userId))) return redirectError(container, pending, noEnvironmentAccess(userId, client));
+    return issueCode(container, pending, { userId, authTime: current.session.authTime });
   }),
 );

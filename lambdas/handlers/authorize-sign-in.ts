@@ -17,22 +17,22 @@ import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, runtime) => {
-    assertSameOrigin(event, runtime.config.baseUrl);
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
     const { sessions, users, hasher, findClient } = getOAuth();
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
-    const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
+    const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
     const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
     if (!user) {
-      runtime.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
+      container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
       const view = {
         action: endpointPaths.authorize,
         hidden: { request_id: form.request_id },
@@ -44,9 +44,9 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
-    const { session, setCookie } = await startSession(event, runtime, user.id);
+    const { session, setCookie } = await startSession(event, container, user.id);
     return decide({
-      runtime,
+      container,
       client,
       request: pending,
       requestId: form.request_id,

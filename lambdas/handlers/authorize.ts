@@ -20,13 +20,13 @@ import { queryParameters } from '../http/query';
 import { currentSession } from '../http/session';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
 
 export const handler = httpHandler(
-  withErrorPages(async (event, runtime) => {
+  withErrorPages(async (event, container) => {
     const params = queryParameters(event);
     const clientId = params.values.client_id;
     const client = clientId && plausibleClientId.test(clientId) ? await getOAuth().findClient(clientId) : undefined;
@@ -42,24 +42,24 @@ export const handler = httpHandler(
       // error redirect with no user interaction would make this server an open redirector
       // (RFC 9700 4.11.2): show the error page instead.
       if (client!.registrationType === 'dynamic') throw error;
-      return redirectError(runtime, { redirectUri, state: echoableState(params), clientId }, error);
+      return redirectError(container, { redirectUri, state: echoableState(params), clientId }, error);
     }
 
-    const current = await currentSession(event, runtime);
-    const nowEpoch = Math.floor(runtime.clock.now() / 1000);
+    const current = await currentSession(event, container);
+    const nowEpoch = Math.floor(container.clock.now() / 1000);
     if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
       const user = { userId: current.session.userId, authTime: current.session.authTime };
-      return decide({ runtime, client: client!, request, user, interactive: false });
+      return decide({ container, client: client!, request, user, interactive: false });
     }
     if (request.prompt?.none) {
       // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
       // trusted before the user saw it (RFC 9700 4.11.2), so its error is a page too.
       const error = new LoginRequiredError('The user is not signed in.', current ? 'session older than max_age' : 'no session');
       if (client!.registrationType === 'dynamic') throw error;
-      return redirectError(runtime, request, error);
+      return redirectError(container, request, error);
     }
-    const requestId = newRequestId(runtime);
-    const expiresAtEpoch = Math.floor(runtime.clock.now() / 1000) + lifetimes.authorizationRequest;
+    const requestId = newRequestId(container);
+    const expiresAtEpoch = Math.floor(container.clock.now() / 1000) + lifetimes.authorizationRequest;
     const pending: PendingAuthorization = { ...request, expiresAtEpoch };
     await getOAuth().sessions.saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
     const view = {

@@ -5,6 +5,6 @@
 import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
 
-export const handler = httpHandler(async (_event, runtime) =>
-  jsonResponse(200, { status: 'ok', time: new Date(runtime.clock.now()).toISOString() }),
+export const handler = httpHandler(async (_event, container) =>
+  jsonResponse(200, { status: 'ok', time: new Date(container.clock.now()).toISOString() }),
 );

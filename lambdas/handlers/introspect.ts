@@ -16,7 +16,7 @@ import { jsonResponse } from '../http/response';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
 
-export const handler = httpHandler(async (event, runtime) => {
+export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
   const caller = requireConfidential(await authenticateRequestClient(event, form));
@@ -28,7 +28,7 @@ export const handler = httpHandler(async (event, runtime) => {
     // it a resource server that introspects all (`introspect_all`); otherwise any client could
     // read every user's `sub` and scopes.
     if (claims.client_id !== caller.clientId && !caller.introspectAll) {
-      runtime.log.info('introspection refused', { clientId: caller.clientId, reason: `token ${claims.jti} belongs to client ${claims.client_id}` });
+      container.log.info('introspection refused', { clientId: caller.clientId, reason: `token ${claims.jti} belongs to client ${claims.client_id}` });
       return jsonResponse(200, { active: false });
     }
     return jsonResponse(200, {
@@ -37,7 +37,7 @@ export const handler = httpHandler(async (event, runtime) => {
       client_id: claims.client_id,
       ...(claims.sub ? { sub: claims.sub } : {}),
       aud: claims.aud,
-      iss: runtime.config.baseUrl,
+      iss: container.config.baseUrl,
       exp: claims.exp,
       iat: claims.iat,
       jti: claims.jti,

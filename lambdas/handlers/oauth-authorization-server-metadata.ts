@@ -2,8 +2,8 @@
 import { authorizationServerMetadata } from '../core/discovery';
 import { httpHandler } from '../http/handler';
 import { jsonResponse, publicCache } from '../http/response';
-import { getStorage } from '../runtime/storage';
+import { getStorage } from '../wiring/storage';
 
-export const handler = httpHandler(async (_event, runtime) =>
-  jsonResponse(200, authorizationServerMetadata(runtime.config, await getStorage().scopes()), { cacheControl: publicCache }),
+export const handler = httpHandler(async (_event, container) =>
+  jsonResponse(200, authorizationServerMetadata(container.config, await getStorage().scopes()), { cacheControl: publicCache }),
 );

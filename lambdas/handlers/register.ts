@@ -10,11 +10,11 @@ import { dynamicClient, registrationResponse, validateRegistration } from '../co
 import { parseBody } from '../http/body';
 import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
-import { getOAuth } from '../runtime/oauth';
-import { getStorage } from '../runtime/storage';
+import { getOAuth } from '../wiring/oauth';
+import { getStorage } from '../wiring/storage';
 
-export const handler = httpHandler(async (event, runtime) => {
-  const { config, clock, random } = runtime;
+export const handler = httpHandler(async (event, container) => {
+  const { config, clock, random } = container;
   if (!config.dcr.enabled || !config.dcr.environmentId) {
     throw new AccessDeniedError('Dynamic client registration is not enabled on this server.');
   }

@@ -10,12 +10,12 @@ import { authenticateRequestClient } from '../http/client-authentication';
 import { httpHandler } from '../http/handler';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 /** Access tokens are JWTs (three dot-separated parts); refresh tokens are opaque, without dots. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
-export const handler = httpHandler(async (event, runtime) => {
+export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
   const { client } = await authenticateRequestClient(event, form);
@@ -24,7 +24,7 @@ export const handler = httpHandler(async (event, runtime) => {
     throw new UnsupportedTokenTypeError('Only refresh tokens can be revoked.', 'access token presented for revocation');
   }
   const { tokens } = getOAuth();
-  const nowEpoch = Math.floor(runtime.clock.now() / 1000);
+  const nowEpoch = Math.floor(container.clock.now() / 1000);
   const found = await tokens.getRefreshToken(params.token, nowEpoch);
   if (found) {
     if (found.clientId !== client.clientId) {

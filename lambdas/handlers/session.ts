@@ -3,10 +3,10 @@ import { InvalidTokenError } from '../core/errors';
 import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
 import { currentSession } from '../http/session';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
-export const handler = httpHandler(async (event, runtime) => {
-  const current = await currentSession(event, runtime);
+export const handler = httpHandler(async (event, container) => {
+  const current = await currentSession(event, container);
   const user = current ? await getOAuth().users.get(current.session.userId) : undefined;
   if (!current || !user) throw new InvalidTokenError('Not signed in.', current ? `user ${current.session.userId} no longer exists` : 'no session');
   return jsonResponse(200, {

@@ -16,22 +16,22 @@ import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, runtime) => {
-    assertSameOrigin(event, runtime.config.baseUrl);
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInForm, parseBody(event, ['form']));
     const returnTo = safeReturnTo(form.return_to);
     const { users, hasher } = getOAuth();
     const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
     if (!user) {
-      runtime.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
+      container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
       return wantsHtml(event)
         ? htmlResponse(401, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }))
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
-    const { setCookie } = await startSession(event, runtime, user.id);
+    const { setCookie } = await startSession(event, container, user.id);
     const headers = { 'Set-Cookie': setCookie };
     if (returnTo) return redirect(returnTo, headers);
     return wantsHtml(event)

@@ -7,10 +7,10 @@ import { endSession } from '../http/session';
 import { signedOutPage } from '../http/views/messages';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, runtime) => {
+  withErrorPages(async (event, container) => {
     // A cross-site page must not be able to sign the user out either.
-    assertSameOrigin(event, runtime.config.baseUrl);
-    const headers = { 'Set-Cookie': await endSession(event, runtime) };
+    assertSameOrigin(event, container.config.baseUrl);
+    const headers = { 'Set-Cookie': await endSession(event, container) };
     return wantsHtml(event) ? htmlResponse(200, signedOutPage(), { headers }) : { statusCode: 204, headers, body: '' };
   }),
 );

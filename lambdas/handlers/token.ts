@@ -13,11 +13,11 @@ import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
 import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
-import { getGrantDependencies } from '../runtime/grants';
+import { getGrantDependencies } from '../wiring/grants';
 
-export const handler = httpHandler(async (event, runtime) => {
+export const handler = httpHandler(async (event, container) => {
   // Spec design: the client IP is API Gateway's view of the peer, never a forwarded header.
-  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', runtime.clock, runtime.random);
+  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
   try {
     const form = parseBody(event, ['form']) as FormFields;
     const grant = grantFor(validate(tokenRequestParams, form).grant_type);
@@ -26,7 +26,7 @@ export const handler = httpHandler(async (event, runtime) => {
     assertClientMayUse(client, grant.type);
     return jsonResponse(200, await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies()));
   } catch (error) {
-    await recordFailure(activity, error, runtime.log);
+    await recordFailure(activity, error, container.log);
     throw error;
   }
 });

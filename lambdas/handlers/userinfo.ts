@@ -9,7 +9,7 @@ import { userClaims } from '../core/user-claims';
 import { requireBearer } from '../http/bearer';
 import { httpHandler } from '../http/handler';
 import { jsonResponse } from '../http/response';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 const invalidToken = (description: string, reason: string) =>
   new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });

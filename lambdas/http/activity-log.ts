@@ -6,7 +6,7 @@
 import { OAuthError } from '../core/errors';
 import type { TokenRequestActivity } from '../core/grants/activity';
 import type { Logger } from '../core/ports';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 
 export async function recordFailure(activity: TokenRequestActivity, error: unknown, log: Logger): Promise<void> {
   const reason = error instanceof OAuthError ? `${error.code}: ${error.reason}` : `server_error: ${(error as Error)?.name ?? 'unknown'}`;

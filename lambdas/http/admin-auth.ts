@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
 import { parseScope } from '../core/scope';
 import { adminScope } from '../bootstrap/seed';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 import { requireBearer, type AccessTokenClaims } from './bearer';
 
 export type AdminCaller =

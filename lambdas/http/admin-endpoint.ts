@@ -6,16 +6,16 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { InvalidRequestError, NotFoundError } from '../core/errors';
-import type { Runtime } from '../runtime/base';
+import type { Container } from '../wiring/container';
 import { requireAdmin, type AdminCaller } from './admin-auth';
 import { parseBody } from './body';
 import { httpHandler, type LambdaHandler } from './handler';
 import { validate } from './validate';
 
-export type AdminEndpoint = (event: APIGatewayProxyEvent, runtime: Runtime, caller: AdminCaller) => Promise<APIGatewayProxyResult>;
+export type AdminEndpoint = (event: APIGatewayProxyEvent, container: Container, caller: AdminCaller) => Promise<APIGatewayProxyResult>;
 
 export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
-  return httpHandler(async (event, runtime) => endpoint(event, runtime, await requireAdmin(event)));
+  return httpHandler(async (event, container) => endpoint(event, container, await requireAdmin(event)));
 }
 
 /**
@@ -24,9 +24,9 @@ export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
  * non-admin token's (lambdas/http/admin-auth.ts).
  */
 export function clientKeysHandler(endpoint: AdminEndpoint): LambdaHandler {
-  return httpHandler(async (event, runtime) => {
+  return httpHandler(async (event, container) => {
     const selfServiceClientId = event.pathParameters?.client_id;
-    return endpoint(event, runtime, await requireAdmin(event, selfServiceClientId ? { selfServiceClientId } : {}));
+    return endpoint(event, container, await requireAdmin(event, selfServiceClientId ? { selfServiceClientId } : {}));
   });
 }
 

@@ -12,42 +12,42 @@ import { AccessDeniedError, ConsentRequiredError, InvalidRequestError, type OAut
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Client } from '../core/model';
-import type { Runtime } from '../runtime/base';
-import { getOAuth } from '../runtime/oauth';
-import { getStorage } from '../runtime/storage';
+import type { Container } from '../wiring/container';
+import { getOAuth } from '../wiring/oauth';
+import { getStorage } from '../wiring/storage';
 import { formTarget, htmlResponse } from './html';
 import { redirect } from './redirect';
 import { consentPage } from './views/consent';
 
 type Headers = Readonly<Record<string, string>>;
 
-const nowEpoch = (runtime: Runtime) => Math.floor(runtime.clock.now() / 1000);
+const nowEpoch = (container: Container) => Math.floor(container.clock.now() / 1000);
 
 /** The request id is a bearer capability for the pending request: 256 random bits, single use. */
-export const newRequestId = (runtime: Runtime): string => newSecret(runtime.random);
+export const newRequestId = (container: Container): string => newSecret(container.random);
 
 export const expiredRequest = () =>
   new InvalidRequestError('This sign-in has expired or was already used. Return to the application and start again.');
 
 export function redirectError(
-  runtime: Runtime,
+  container: Container,
   request: Pick<AuthorizationRequest, 'redirectUri' | 'state'> & { readonly clientId?: string },
   error: OAuthError,
   headers: Headers = {},
 ): APIGatewayProxyResult {
-  runtime.log.info('authorization refused', { error: error.code, reason: error.reason, clientId: request.clientId });
-  return redirect(errorRedirect(request.redirectUri, error, request.state, runtime.config.baseUrl), headers);
+  container.log.info('authorization refused', { error: error.code, reason: error.reason, clientId: request.clientId });
+  return redirect(errorRedirect(request.redirectUri, error, request.state, container.config.baseUrl), headers);
 }
 
 export async function issueCode(
-  runtime: Runtime,
+  container: Container,
   request: AuthorizationRequest,
   user: SignedInUser,
   headers: Headers = {},
 ): Promise<APIGatewayProxyResult> {
-  const { code, value } = newAuthorizationCode(request, user, runtime.random, nowEpoch(runtime));
+  const { code, value } = newAuthorizationCode(request, user, container.random, nowEpoch(container));
   await getOAuth().tokens.saveCode(code, value);
-  return redirect(successRedirect(request.redirectUri, code, request.state, runtime.config.baseUrl), headers);
+  return redirect(successRedirect(request.redirectUri, code, request.state, container.config.baseUrl), headers);
 }
 
 /**
@@ -62,15 +62,15 @@ export function mustSignInAgain(prompt: InteractionRules | undefined, authTime: 
 }
 
 /** Spec 4.3: without a grant of the client's environment the authorization is rejected. */
-export async function hasEnvironmentAccess(runtime: Runtime, client: Client, userId: string): Promise<boolean> {
-  return getOAuth().environments.hasAccess(userId, requiredEnvironment(client, runtime.config.dcr.environmentId));
+export async function hasEnvironmentAccess(container: Container, client: Client, userId: string): Promise<boolean> {
+  return getOAuth().environments.hasAccess(userId, requiredEnvironment(client, container.config.dcr.environmentId));
 }
 
 export const noEnvironmentAccess = (userId: string, client: Client) =>
   new AccessDeniedError('You do not have access to this application.', `user ${userId} lacks the environment of ${client.clientId}`);
 
 export interface DecideInput {
-  readonly runtime: Runtime;
+  readonly container: Container;
   readonly client: Client;
   readonly request: AuthorizationRequest | PendingAuthorization;
   /** Set when the request is already stored (the sign-in step); it is consumed or bound here. */
@@ -83,39 +83,39 @@ export interface DecideInput {
 }
 
 export async function decide(input: DecideInput): Promise<APIGatewayProxyResult> {
-  const { runtime, client, request, requestId, user, headers = {}, interactive = true } = input;
+  const { container, client, request, requestId, user, headers = {}, interactive = true } = input;
   const { sessions } = getOAuth();
-  if (!(await hasEnvironmentAccess(runtime, client, user.userId))) {
-    if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime));
+  if (!(await hasEnvironmentAccess(container, client, user.userId))) {
+    if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(container));
     // A dynamic client's redirect URI is anyone's, and the user has not approved this client:
     // no automatic redirect there (RFC 9700 4.11.2); the refusal is a page.
     if (client.registrationType === 'dynamic') throw noEnvironmentAccess(user.userId, client);
-    return redirectError(runtime, request, noEnvironmentAccess(user.userId, client), headers);
+    return redirectError(container, request, noEnvironmentAccess(user.userId, client), headers);
   }
   // Dynamic clients are always asked (nobody vetted them); others when prompt=consent says so.
   if (client.registrationType === 'dynamic' || request.prompt?.consent) {
     if (!interactive && request.prompt?.none) {
       const error = new ConsentRequiredError('The user must approve this application first.', `prompt=none for client ${client.clientId}`);
       if (client.registrationType === 'dynamic') throw error;
-      return redirectError(runtime, request, error, headers);
+      return redirectError(container, request, error, headers);
     }
-    return askConsent(runtime, client, request, requestId, user, headers);
+    return askConsent(container, client, request, requestId, user, headers);
   }
   // Single use: of two concurrent sign-ins on one request only one gets past this.
-  if (requestId && !(await sessions.consumeAuthorizationRequest(requestId, nowEpoch(runtime)))) throw expiredRequest();
-  return issueCode(runtime, request, user, headers);
+  if (requestId && !(await sessions.consumeAuthorizationRequest(requestId, nowEpoch(container)))) throw expiredRequest();
+  return issueCode(container, request, user, headers);
 }
 
 async function askConsent(
-  runtime: Runtime,
+  container: Container,
   client: Client,
   request: AuthorizationRequest | PendingAuthorization,
   requestId: string | undefined,
   user: SignedInUser,
   headers: Headers,
 ): Promise<APIGatewayProxyResult> {
-  const id = requestId ?? newRequestId(runtime);
-  const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(runtime) + lifetimes.authorizationRequest;
+  const id = requestId ?? newRequestId(container);
+  const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(container) + lifetimes.authorizationRequest;
   // The consent post is honoured only for this user (authorize-complete checks it).
   const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, expiresAtEpoch };
   const [, catalog] = await Promise.all([getOAuth().sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), getStorage().scopes()]);

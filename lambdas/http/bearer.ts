@@ -6,9 +6,9 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidRequestError, InvalidTokenError } from '../core/errors';
-import { getRuntime } from '../runtime/base';
-import { getOAuth } from '../runtime/oauth';
-import { getVerifier } from '../runtime/signing';
+import { getContainer } from '../wiring/container';
+import { getOAuth } from '../wiring/oauth';
+import { getVerifier } from '../wiring/signing';
 import { header } from './body';
 
 export interface AccessTokenClaims {
@@ -51,7 +51,7 @@ export const anyAudience: unique symbol = Symbol('anyAudience');
 
 /** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
 export async function verifyAccessToken(token: string, audience?: string | typeof anyAudience): Promise<AccessTokenClaims> {
-  const { config, clock } = getRuntime();
+  const { config, clock } = getContainer();
   let claims: AccessTokenClaims;
   try {
     const verifier = await getVerifier();

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticateClient, presentedClient, type ClientAuthMethod } from '../core/client-auth';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
-import { getOAuth } from '../runtime/oauth';
+import { getOAuth } from '../wiring/oauth';
 import { header } from './body';
 
 export interface AuthenticatedClient {

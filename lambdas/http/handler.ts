@@ -1,23 +1,23 @@
 /**
- * Wraps an endpoint in the shared middy chain: the runtime is resolved once per
+ * Wraps an endpoint in the shared middy chain: the container (config, log, clock, randomness) is resolved once per
  * container, errors go through the one serializer, every response gets the security
  * and caching headers, and one structured log line is written per request.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
-import { getRuntime, type Runtime } from '../runtime/base';
+import { getContainer, type Container } from '../wiring/container';
 import { errorResponse } from './errors';
 
-export type Endpoint = (event: APIGatewayProxyEvent, runtime: Runtime) => Promise<APIGatewayProxyResult>;
+export type Endpoint = (event: APIGatewayProxyEvent, container: Container) => Promise<APIGatewayProxyResult>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** Used only when the runtime itself cannot be built (invalid configuration). */
+/** Used only when the container itself cannot be built (invalid configuration). */
 const bootLogger = createLogger('info', { service: 'authorization-server' });
 
-function tryRuntime(): Runtime | undefined {
+function tryRuntime(): Container | undefined {
   try {
-    return getRuntime();
+    return getContainer();
   } catch {
     return undefined;
   }
@@ -83,5 +83,5 @@ export function httpHandler(endpoint: Endpoint): LambdaHandler {
   // onError runs in reverse order: map the error first, then log it, then add headers.
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use([securityHeaders, requestLog(), errorMapper])
-    .handler(async (event) => endpoint(event, getRuntime())) as unknown as LambdaHandler;
+    .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;
 }

@@ -5,23 +5,23 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { OAuthError } from '../core/errors';
-import type { Runtime } from '../runtime/base';
+import type { Container } from '../wiring/container';
 import type { Endpoint } from './handler';
 import { htmlResponse, wantsHtml } from './html';
 import { errorPage } from './views/messages';
 
-export function errorPageResponse(error: OAuthError, runtime: Runtime): APIGatewayProxyResult {
-  runtime.log.info('request refused', { error: error.code, status: error.status, reason: error.reason });
+export function errorPageResponse(error: OAuthError, container: Container): APIGatewayProxyResult {
+  container.log.info('request refused', { error: error.code, status: error.status, reason: error.reason });
   return htmlResponse(error.status, errorPage('This request cannot be completed', error.description), { headers: error.headers });
 }
 
 /** Wraps a browser-facing endpoint: OAuth errors become pages when a browser asked. */
 export function withErrorPages(endpoint: Endpoint): Endpoint {
-  return async (event: APIGatewayProxyEvent, runtime: Runtime) => {
+  return async (event: APIGatewayProxyEvent, container: Container) => {
     try {
-      return await endpoint(event, runtime);
+      return await endpoint(event, container);
     } catch (error) {
-      if (error instanceof OAuthError && error.status < 500 && wantsHtml(event)) return errorPageResponse(error, runtime);
+      if (error instanceof OAuthError && error.status < 500 && wantsHtml(event)) return errorPageResponse(error, container);
       throw error;
     }
   };

@@ -6,8 +6,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Session } from '../core/model';
-import type { Runtime } from '../runtime/base';
-import { getOAuth } from '../runtime/oauth';
+import type { Container } from '../wiring/container';
+import { getOAuth } from '../wiring/oauth';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './cookies';
 
 export interface CurrentSession {
@@ -18,19 +18,19 @@ export interface CurrentSession {
 /** newSecret's shape; anything else is not looked up. */
 const sessionIdPattern = /^[A-Za-z0-9_-]{43}$/;
 
-export function sessionIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, runtime: Runtime): string | undefined {
-  const value = readCookie(event, sessionCookieName(runtime.config.baseUrl));
+export function sessionIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, container: Container): string | undefined {
+  const value = readCookie(event, sessionCookieName(container.config.baseUrl));
   return value && sessionIdPattern.test(value) ? value : undefined;
 }
 
 /** The live session of the request's cookie, if any (an expired item counts as absent). */
 export async function currentSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
-  runtime: Runtime,
+  container: Container,
 ): Promise<CurrentSession | undefined> {
-  const id = sessionIdOf(event, runtime);
+  const id = sessionIdOf(event, container);
   if (!id) return undefined;
-  const session = await getOAuth().sessions.getSession(id, Math.floor(runtime.clock.now() / 1000));
+  const session = await getOAuth().sessions.getSession(id, Math.floor(container.clock.now() / 1000));
   return session ? { id, session } : undefined;
 }
 
@@ -41,24 +41,24 @@ export async function currentSession(
  */
 export async function startSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
-  runtime: Runtime,
+  container: Container,
   userId: string,
 ): Promise<{ readonly session: Session; readonly setCookie: string }> {
   const { sessions } = getOAuth();
-  const previous = sessionIdOf(event, runtime);
-  const now = runtime.clock.now();
+  const previous = sessionIdOf(event, container);
+  const now = container.clock.now();
   const authTime = Math.floor(now / 1000);
   const session: Session = { userId, authTime, expiresAtEpoch: authTime + lifetimes.session };
-  const id = newSecret(runtime.random);
+  const id = newSecret(container.random);
   await Promise.all([
     sessions.createSession(id, session, new Date(now).toISOString()),
     previous ? sessions.deleteSession(previous) : undefined,
   ]);
-  return { session, setCookie: sessionCookie(runtime.config.baseUrl, id, lifetimes.session) };
+  return { session, setCookie: sessionCookie(container.config.baseUrl, id, lifetimes.session) };
 }
 
-export async function endSession(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, runtime: Runtime): Promise<string> {
-  const id = sessionIdOf(event, runtime);
+export async function endSession(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, container: Container): Promise<string> {
+  const id = sessionIdOf(event, container);
   if (id) await getOAuth().sessions.deleteSession(id);
-  return clearedSessionCookie(runtime.config.baseUrl);
+  return clearedSessionCookie(container.config.baseUrl);
 }

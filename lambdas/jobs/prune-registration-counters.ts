@@ -3,11 +3,11 @@
  * remove them too, but up to days late; the job keeps the table small and predictable.
  */
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
-import { getRuntime } from '../runtime/base';
-import { getStorage } from '../runtime/storage';
+import { getContainer } from '../wiring/container';
+import { getStorage } from '../wiring/storage';
 
 export const handler = async (): Promise<{ deleted: number }> => {
-  const { clock, log } = getRuntime();
+  const { clock, log } = getContainer();
   const { db, tables } = getStorage();
   const deleted = await new DynamoRegistrationCounter(db, tables.ephemeral).pruneBefore(clock.now());
   log.info('pruned registration counters', { deleted });

@@ -18,7 +18,7 @@ import { loadConfig, parseSettings } from '../config/settings';
 import { LocalSetupError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startLocalServer } from './server';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
-import { resetRuntime } from '../runtime/base';
+import { resetContainer } from '../wiring/container';
 import { keys } from '../adapters/dynamodb/keys';
 
 export interface LocalAppOptions {
@@ -141,12 +141,12 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: options.env.AWS_REGION ?? 'us-east-1',
       SIGNING_KEY_FILE: signingKeyFile,
-      // Mail is written here as files instead of going through SES (lambdas/runtime/mail.ts).
+      // Mail is written here as files instead of going through SES (lambdas/wiring/mail.ts).
       MAIL_OUTBOX_DIR: options.env.MAIL_OUTBOX_DIR ?? join(dataDir, 'outbox'),
     };
     loadConfig(env); // throws ConfigError naming each bad variable
     Object.assign(process.env, env);
-    resetRuntime();
+    resetContainer();
     resolveReady();
     return {
       url: running.url,

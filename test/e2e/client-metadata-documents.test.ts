@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pkcePair, hiddenField } from '../support/authorization';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 
 let app: LocalApp;
 let documents: Server;

@@ -11,7 +11,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { hiddenField } from '../support/authorization';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
 

@@ -5,8 +5,8 @@
  */
 import { mintAccessToken } from '../../lambdas/core/tokens';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
-import { getRuntime } from '../../lambdas/runtime/base';
-import { getSigner } from '../../lambdas/runtime/signing';
+import { getContainer } from '../../lambdas/wiring/container';
+import { getSigner } from '../../lambdas/wiring/signing';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody, headerOf } from '../support/events';
 import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
@@ -64,7 +64,7 @@ describe('admin API callers', () => {
 
   it('answers a token with no issued-token record (revoked or never issued) with 401', async () => {
     const { client } = await adminClientToken();
-    const { config, clock, random } = getRuntime();
+    const { config, clock, random } = getContainer();
     const minted = await mintAccessToken({ clientId: client.clientId, scopes: ['admin'] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
     const result = await callAdmin(listUsers, { token: minted.accessToken });
     expect(result.statusCode).toBe(401);

@@ -8,8 +8,8 @@ import { handler as listScopes } from '../../lambdas/handlers/admin/scopes-list'
 import { handler as grant } from '../../lambdas/handlers/admin/user-environments-grant';
 import { handler as listGrants } from '../../lambdas/handlers/admin/user-environments-list';
 import { handler as revoke } from '../../lambdas/handlers/admin/user-environments-revoke';
-import { getAdmin } from '../../lambdas/runtime/admin';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getAdmin } from '../../lambdas/wiring/admin';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
 import { adminClientToken, createTestClient, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';

@@ -4,12 +4,12 @@
  */
 import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { headerOf } from '../support/events';
 import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixtures';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';

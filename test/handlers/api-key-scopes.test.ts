@@ -4,7 +4,7 @@
  */
 import { decodeJwt } from 'jose';
 import { handler as patchClient } from '../../lambdas/handlers/admin/clients-update';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, storedKey, useOutbox } from '../support/api-keys';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';

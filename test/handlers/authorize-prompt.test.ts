@@ -13,7 +13,7 @@ import { handler as completeHandler } from '../../lambdas/handlers/authorize-com
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { sessionCookieName } from '../../lambdas/http/cookies';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { authorizeQuery, browserHeaders, createClient, createUser, form, hiddenField, locationOf, pkcePair, unique, type TestUser } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 import { postToken } from '../support/token-fixtures';

@@ -9,7 +9,7 @@ import { handler as completeHandler } from '../../lambdas/handlers/authorize-com
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import {
   authorizeQuery,
   browserHeaders,

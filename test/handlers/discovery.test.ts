@@ -1,7 +1,7 @@
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import { handler as metadataHandler } from '../../lambdas/handlers/oauth-authorization-server-metadata';
 import { handler as openIdHandler } from '../../lambdas/handlers/openid-configuration';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 beforeAll(async () => {

@@ -7,9 +7,9 @@ import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { mintAccessToken } from '../../lambdas/core/tokens';
 import { attemptOf } from '../support/tokens';
 import type { Client, User } from '../../lambdas/core/model';
-import { getRuntime } from '../../lambdas/runtime/base';
-import { getOAuth } from '../../lambdas/runtime/oauth';
-import { getSigner } from '../../lambdas/runtime/signing';
+import { getContainer } from '../../lambdas/wiring/container';
+import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getSigner } from '../../lambdas/wiring/signing';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
   basic,
@@ -99,7 +99,7 @@ describe('RFC 7662 2.2: active false', () => {
   });
 
   it('for an expired token, even while its record still exists', async () => {
-    const { config, random } = getRuntime();
+    const { config, random } = getContainer();
     const past = { now: () => Date.now() - 2 * 3600_000 };
     const minted = await mintAccessToken(
       { clientId: app.clientId, sub: user.id, scopes: ['read'], resource: resourceA },
@@ -122,7 +122,7 @@ describe('RFC 7662 2.2: active false', () => {
   });
 
   it('for a validly signed token this server has no record of', async () => {
-    const { config, random, clock } = getRuntime();
+    const { config, random, clock } = getContainer();
     const minted = await mintAccessToken({ clientId: app.clientId, scopes: [] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
     expect((await introspectWith(resourceServer, minted.accessToken)).body).toEqual({ active: false });
   });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import { handler } from '../../lambdas/handlers/register';
-import { resetRuntime } from '../../lambdas/runtime/base';
-import { getOAuth } from '../../lambdas/runtime/oauth';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { resetContainer } from '../../lambdas/wiring/container';
+import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 /** Each test registers from its own address, so the daily cap of one does not touch another. */
@@ -144,7 +144,7 @@ describe('registration availability (spec 3.2)', () => {
     process.env.DCR_ENABLED = saved.DCR_ENABLED;
     process.env.DCR_ENVIRONMENT_ID = saved.DCR_ENVIRONMENT_ID;
     if (saved.DCR_ENABLED === undefined) delete process.env.DCR_ENABLED;
-    resetRuntime();
+    resetContainer();
   });
 
   it.each([
@@ -152,7 +152,7 @@ describe('registration availability (spec 3.2)', () => {
     ['DCR_ENVIRONMENT_ID unset', () => delete process.env.DCR_ENVIRONMENT_ID],
   ])('refuses registration with 403 access_denied when disabled by %s, without counting', async (_case, disable) => {
     disable();
-    resetRuntime();
+    resetContainer();
     const ip = freshIp();
     for (let i = 0; i < 11; i++) {
       const result = await register(valid, ip);

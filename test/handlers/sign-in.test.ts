@@ -6,7 +6,7 @@ import { handler as sessionHandler } from '../../lambdas/handlers/session';
 import { handler as signInPageHandler } from '../../lambdas/handlers/sign-in-page';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as signOutHandler } from '../../lambdas/handlers/sign-out';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { browserHeaders, cookieOf, createUser, form, type TestUser } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 

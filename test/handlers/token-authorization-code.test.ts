@@ -23,7 +23,7 @@ import {
   verifyAsResourceServer,
   type TestClient,
 } from '../support/token-fixtures';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import type { User } from '../../lambdas/core/model';
 
 let environmentId: string;

@@ -3,7 +3,7 @@
  * client_secret_basic and client_secret_post, scopes within the client's, `resource` as
  * aud, no `sub`, no refresh token; the verified-secret cache keeps Argon2id off repeats.
  */
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { headerOf } from '../support/events';
 import {
   activityOf,

@@ -4,7 +4,7 @@
  * and the environment re-check on every rotation.
  */
 import type { User } from '../../lambdas/core/model';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import {
   activityOf,
   claimsOf,

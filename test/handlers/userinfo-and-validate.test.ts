@@ -6,7 +6,7 @@
 import { handler as userinfo } from '../../lambdas/handlers/userinfo';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import type { Client, User } from '../../lambdas/core/model';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
   basic,

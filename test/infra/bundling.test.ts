@@ -20,5 +20,5 @@ test('handlers are bundled as minified ESM with the require banner', () => {
   // Booleans, so a failure does not print the whole bundle.
   const averageLineLength = code.length / code.split('\n').length;
   expect(averageLineLength).toBeGreaterThan(1000);
-  expect(/\bfunction \w+\(event, runtime\)/.test(code)).toBe(false);
+  expect(/\bfunction \w+\(event, container\)/.test(code)).toBe(false);
 }, 60_000);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '../../lambdas/core/model';
 import { verifyPkce } from '../../lambdas/core/pkce';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { authorizeQuery, hiddenField, pkcePair, unique } from '../support/authorization';
 
 let app: LocalApp;
@@ -45,7 +45,7 @@ beforeAll(async () => {
     redirectUris: ['http://127.0.0.1:9998/cb'],
     registrationType: 'dynamic',
   };
-  // startLocalApp pointed this process's runtime at its tables.
+  // startLocalApp pointed this process's wiring at its tables.
   await getOAuth().clientRepository.create(client);
   await getOAuth().clientRepository.create(dynamicClient);
 });

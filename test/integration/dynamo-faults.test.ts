@@ -5,7 +5,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 
 let faults: DynamoFaults;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clientNetwork, DynamoRegistrationCounter } from '../../lambdas/adapters/dynamodb/registration-counter';
 import { handler as pruneJob } from '../../lambdas/jobs/prune-registration-counters';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 
 describe('registration counters (spec 8: stored in the database, pruned by a daily job)', () => {
   const day = 86_400_000;

@@ -2,7 +2,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { LambdaHandler } from '../../lambdas/http/handler';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, lambdaContext } from './events';
 
 export interface AdminCall {

@@ -11,14 +11,14 @@ import { handler as createKey } from '../../lambdas/handlers/admin/api-keys-crea
 import { handler as listKeys } from '../../lambdas/handlers/admin/api-keys-list';
 import { handler as revokeKey } from '../../lambdas/handlers/admin/api-keys-revoke';
 import { handler as exchange } from '../../lambdas/handlers/api-key-token';
-import { getApiKeyStore } from '../../lambdas/runtime/api-keys';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { callAdmin } from './admin-calls';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 
 /**
  * Points the local mailer at a fresh outbox folder for this test file. Call at module
- * load, before any handler builds its mailer (the runtime reads MAIL_OUTBOX_DIR once).
+ * load, before any handler builds its mailer (the wiring reads MAIL_OUTBOX_DIR once).
  */
 export function useOutbox(): string {
   const dir = join(mkdtempSync(join(process.env.TEST_TMP_DIR!, 'outbox-')), 'outbox');

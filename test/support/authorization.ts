@@ -7,7 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client, User } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
-import { getOAuth } from '../../lambdas/runtime/oauth';
+import { getOAuth } from '../../lambdas/wiring/oauth';
 import { headerOf } from './events';
 
 export const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`;

@@ -1,5 +1,5 @@
 /**
- * A test double for DynamoDB trouble, in the runtime's own client (getStorage().db): an AWS
+ * A test double for DynamoDB trouble, in the wiring's own client (getStorage().db): an AWS
  * SDK middleware placed just inside the SDK's retry middleware, so it sees every attempt
  * the SDK makes, as DynamoDB or the network would. A fault either
  *
@@ -14,7 +14,7 @@
  */
 import { InternalServerError, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getStorage } from '../../lambdas/wiring/storage';
 
 export type FaultPhase = 'before' | 'after';
 
@@ -99,7 +99,7 @@ export class DynamoFaults {
 
   private constructor(private readonly client: DynamoDBDocumentClient) {}
 
-  /** Puts the double into the runtime's client (or another); remove it with `uninstall()`. */
+  /** Puts the double into the wiring's client (or another); remove it with `uninstall()`. */
   static install(client: DynamoDBDocumentClient = getStorage().db): DynamoFaults {
     const faults = new DynamoFaults(client);
     const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {

@@ -13,8 +13,8 @@ import type { Client, GrantType, User } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { handler as token } from '../../lambdas/handlers/token';
-import { getOAuth } from '../../lambdas/runtime/oauth';
-import { getStorage } from '../../lambdas/runtime/storage';
+import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 
 export const issuer = () => process.env.BASE_URL!;

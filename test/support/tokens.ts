@@ -9,14 +9,14 @@ import { adminScope } from '../../lambdas/bootstrap/seed';
 import { newId } from '../../lambdas/core/ids';
 import type { Client, User } from '../../lambdas/core/model';
 import { mintAccessToken } from '../../lambdas/core/tokens';
-import { getRuntime } from '../../lambdas/runtime/base';
-import { getOAuth } from '../../lambdas/runtime/oauth';
-import { getSigner } from '../../lambdas/runtime/signing';
+import { getContainer } from '../../lambdas/wiring/container';
+import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getSigner } from '../../lambdas/wiring/signing';
 
 export const uniqueSuffix = () => randomUUID().slice(0, 8);
 
 export async function createTestEnvironment(name = `Test ${uniqueSuffix()}`): Promise<string> {
-  const { random, clock } = getRuntime();
+  const { random, clock } = getContainer();
   const id = newId('env_', random);
   await getOAuth().environments.create({ id, name, dcr: false, createdAt: new Date(clock.now()).toISOString() });
   return id;
@@ -31,7 +31,7 @@ export const testFileEnvironment = () => (fileEnvironment ??= createTestEnvironm
 
 /** A client written straight to the repository (confidential client_credentials unless overridden). */
 export async function createTestClient(overrides: Partial<Client> = {}): Promise<Client> {
-  const { config, random, clock } = getRuntime();
+  const { config, random, clock } = getContainer();
   const client: Client = {
     clientId: `${config.clientIdPrefix}${newId('', random)}`,
     name: 'Test client',
@@ -52,7 +52,7 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
 
 /** A user holding `environmentIds` (default: this test file's environment, that of every default test client). */
 export async function createTestUser(overrides: Partial<User> = {}, environmentIds?: readonly string[]): Promise<User> {
-  const { random, clock } = getRuntime();
+  const { random, clock } = getContainer();
   const user: User = {
     id: newId('usr_', random),
     email: `user-${uniqueSuffix()}@example.test`,
@@ -81,7 +81,7 @@ export interface TestTokenRequest {
 
 /** Mints an access token and writes its issued-token record, as a successful token request does. */
 export async function issueTestToken(request: TestTokenRequest): Promise<{ token: string; jti: string }> {
-  const { config, clock, random } = getRuntime();
+  const { config, clock, random } = getContainer();
   const minted = await mintAccessToken(
     { clientId: request.clientId, sub: request.sub, scopes: request.scopes ?? [], resource: request.resource, apiKeyId: request.apiKeyId },
     { issuer: config.baseUrl, signer: await getSigner(), clock, random },

@@ -25,7 +25,7 @@ import type { JWK } from 'jose';
 import { lifetimes } from '../../core/lifetimes';
 import { parseKeySet, type SigningKeySet } from './key-set';
 
-/** How long a function keeps the key set it loaded (lambdas/runtime/signing.ts). */
+/** How long a function keeps the key set it loaded (lambdas/wiring/signing.ts). */
 export const signingKeyCacheMs = 5 * 60_000;
 /** The longest-lived JWT this service signs (access and ID tokens). */
 export const longestTokenLifetimeMs = Math.max(lifetimes.accessToken, lifetimes.idToken) * 1000;

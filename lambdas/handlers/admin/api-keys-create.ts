@@ -10,8 +10,8 @@ import { displayName, scopeName } from '../../http/admin-schemas';
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getApiKeyAdmin } from '../../runtime/api-keys';
-import { getMailer } from '../../runtime/mail';
+import { getApiKeyAdmin } from '../../wiring/api-keys';
+import { getMailer } from '../../wiring/mail';
 
 const schema = z.strictObject({
   userId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
@@ -20,9 +20,9 @@ const schema = z.strictObject({
   scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),
 });
 
-export const handler = clientKeysHandler(async (event, runtime, caller) => {
+export const handler = clientKeysHandler(async (event, container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const input = jsonInput(event, schema);
-  const created = await createApiKey({ ...getApiKeyAdmin(), mailer: getMailer(), issuer: runtime.config.baseUrl }, keyManagerOf(caller), clientId, input);
-  return jsonResponse(201, { ...apiKeyView(created.key, runtime.clock.now()), api_key: created.apiKey, secret: created.secret });
+  const created = await createApiKey({ ...getApiKeyAdmin(), mailer: getMailer(), issuer: container.config.baseUrl }, keyManagerOf(caller), clientId, input);
+  return jsonResponse(201, { ...apiKeyView(created.key, container.clock.now()), api_key: created.apiKey, secret: created.secret });
 });

@@ -7,12 +7,12 @@ import { clientKeysHandler, pageRequest, pathParameter } from '../../http/admin-
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getApiKeyAdmin } from '../../runtime/api-keys';
+import { getApiKeyAdmin } from '../../wiring/api-keys';
 
-export const handler = clientKeysHandler(async (event, runtime, caller) => {
+export const handler = clientKeysHandler(async (event, container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const { limit, cursor } = pageRequest(event);
   const page = await listApiKeys(getApiKeyAdmin(), keyManagerOf(caller), clientId, limit, cursor);
-  const now = runtime.clock.now();
+  const now = container.clock.now();
   return jsonResponse(200, pageView(page, (key) => apiKeyView(key, now)));
 });

@@ -8,9 +8,9 @@ import { clientKeysHandler, pathParameter } from '../../http/admin-endpoint';
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getApiKeyAdmin } from '../../runtime/api-keys';
+import { getApiKeyAdmin } from '../../wiring/api-keys';
 
-export const handler = clientKeysHandler(async (event, runtime, caller) => {
+export const handler = clientKeysHandler(async (event, container, caller) => {
   const key = await revokeApiKey(getApiKeyAdmin(), keyManagerOf(caller), pathParameter(event, 'client_id'), pathParameter(event, 'key_id'));
-  return jsonResponse(200, apiKeyView(key, runtime.clock.now()));
+  return jsonResponse(200, apiKeyView(key, container.clock.now()));
 });

@@ -8,7 +8,7 @@ import { adminHandler, jsonInput } from '../../http/admin-endpoint';
 import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const schema = z.strictObject({
   type: z.enum(['public', 'confidential']),

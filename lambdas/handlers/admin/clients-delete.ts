@@ -2,7 +2,7 @@
 import { deleteClient } from '../../core/admin/clients';
 import { adminHandler, noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminActorOf } from '../../http/admin-caller';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _runtime, caller) => {
   await deleteClient(getAdmin(), pathParameter(event, 'client_id'), adminActorOf(caller));

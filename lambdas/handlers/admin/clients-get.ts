@@ -3,7 +3,7 @@ import { getClient } from '../../core/admin/clients';
 import { adminHandler, pathParameter } from '../../http/admin-endpoint';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) =>
   jsonResponse(200, clientView(await getClient(getAdmin(), pathParameter(event, 'client_id')))),

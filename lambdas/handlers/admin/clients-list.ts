@@ -5,7 +5,7 @@ import { adminHandler, pageRequest } from '../../http/admin-endpoint';
 import { clientView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const filter = z.object({ registration_type: z._default(z.enum(['static', 'dynamic']), 'static') });
 

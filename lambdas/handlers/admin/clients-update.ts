@@ -8,7 +8,7 @@ import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoin
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const schema = z
   .strictObject({ name: z.optional(displayName), scopes: z.optional(z.array(scopeName).check(z.maxLength(100))), introspect_all: z.optional(z.boolean()) })

@@ -5,11 +5,11 @@ import { adminHandler, jsonInput } from '../../http/admin-endpoint';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
 
-export const handler = adminHandler(async (event, runtime) => {
+export const handler = adminHandler(async (event, container) => {
   const input = jsonInput(event, schema);
-  return jsonResponse(201, environmentView(await createEnvironment(getAdmin(), input), runtime.config.dcr.environmentId));
+  return jsonResponse(201, environmentView(await createEnvironment(getAdmin(), input), container.config.dcr.environmentId));
 });

@@ -1,7 +1,7 @@
 /** DELETE /api/admin/environments/{environment_id}: also removes its grants → 204. */
 import { deleteEnvironment } from '../../core/admin/environments';
 import { adminHandler, noContent, pathParameter } from '../../http/admin-endpoint';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) => {
   await deleteEnvironment(getAdmin(), pathParameter(event, 'environment_id'));

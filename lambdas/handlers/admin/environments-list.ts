@@ -3,10 +3,10 @@ import { listEnvironments } from '../../core/admin/environments';
 import { adminHandler, pageRequest } from '../../http/admin-endpoint';
 import { environmentView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
-export const handler = adminHandler(async (event, runtime) => {
+export const handler = adminHandler(async (event, container) => {
   const { limit, cursor } = pageRequest(event);
   const page = await listEnvironments(getAdmin(), limit, cursor);
-  return jsonResponse(200, pageView(page, (e) => environmentView(e, runtime.config.dcr.environmentId)));
+  return jsonResponse(200, pageView(page, (e) => environmentView(e, container.config.dcr.environmentId)));
 });

@@ -5,7 +5,7 @@ import { adminHandler, jsonInput } from '../../http/admin-endpoint';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const schema = z.strictObject({
   name: scopeName,

@@ -3,6 +3,6 @@ import { listScopes } from '../../core/admin/scopes';
 import { adminHandler } from '../../http/admin-endpoint';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async () => jsonResponse(200, { items: (await listScopes(getAdmin())).map(scopeView) }));

@@ -2,7 +2,7 @@
 import { grantEnvironment } from '../../core/admin/environments';
 import { adminHandler, pathParameter } from '../../http/admin-endpoint';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) => {
   const grant = await grantEnvironment(getAdmin(), pathParameter(event, 'user_id'), pathParameter(event, 'environment_id'));

@@ -3,10 +3,10 @@ import { listUserEnvironments } from '../../core/admin/environments';
 import { adminHandler, pathParameter } from '../../http/admin-endpoint';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
-export const handler = adminHandler(async (event, runtime) => {
+export const handler = adminHandler(async (event, container) => {
   const granted = await listUserEnvironments(getAdmin(), pathParameter(event, 'user_id'));
-  const dcr = runtime.config.dcr.environmentId;
+  const dcr = container.config.dcr.environmentId;
   return jsonResponse(200, { items: granted.map((g) => ({ ...environmentView(g.environment, dcr), granted_at: g.grantedAt })) });
 });

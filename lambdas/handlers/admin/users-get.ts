@@ -3,7 +3,7 @@ import { getUser } from '../../core/admin/users';
 import { adminHandler, pathParameter } from '../../http/admin-endpoint';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) =>
   jsonResponse(200, userView(await getUser(getAdmin(), pathParameter(event, 'user_id')))),

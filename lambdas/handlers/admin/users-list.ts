@@ -3,7 +3,7 @@ import { listUsers } from '../../core/admin/users';
 import { adminHandler, pageRequest } from '../../http/admin-endpoint';
 import { pageView, userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) => {
   const { limit, cursor } = pageRequest(event);

@@ -5,7 +5,7 @@ import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoin
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../runtime/admin';
+import { getAdmin } from '../../wiring/admin';
 
 const schema = z
   .strictObject({

@@ -17,7 +17,7 @@ import type { Client } from '../core/model';
 import type { HashMethod } from '../config/settings';
 import type { Hasher } from '../core/ports';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
 
 export interface OAuthServices {
@@ -52,7 +52,7 @@ function lazyHasher(method: HashMethod): Hasher {
  * an https client_id points at (fetched on first use, refreshed after its cache lifetime).
  */
 function clientResolver(clientRepository: DynamoClientRepository): (clientId: string) => Promise<Client | undefined> {
-  const { config, clock, log } = getRuntime();
+  const { config, clock, log } = getContainer();
   return (clientId) => {
     if (!config.clientIdMetadataDocuments || !isMetadataDocumentUrl(clientId, config.localMode)) return clientRepository.get(clientId);
     return resolveMetadataDocumentClient(clientId, {
@@ -68,7 +68,7 @@ function clientResolver(clientRepository: DynamoClientRepository): (clientId: st
 }
 
 export const getOAuth = perContainer((): OAuthServices => {
-  const { config, clock, random } = getRuntime();
+  const { config, clock, random } = getContainer();
   const { db, tables } = getStorage();
   const clientRepository = new DynamoClientRepository(db, tables.main);
   return {

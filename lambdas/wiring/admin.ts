@@ -7,12 +7,12 @@ import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
 import { adminScope } from '../bootstrap/seed';
 import type { AdminDependencies } from '../core/admin/ports';
 import { getApiKeyStore } from './api-keys';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 import { getOAuth } from './oauth';
 import { getStorage } from './storage';
 
 export const getAdmin = perContainer((): AdminDependencies => {
-  const { config, clock, random } = getRuntime();
+  const { config, clock, random } = getContainer();
   const { db, tables } = getStorage();
   const oauth = getOAuth();
   return {

@@ -1,11 +1,11 @@
 /** Wires the grants of lambdas/core/grants to this container's stores, signer, clock and randomness. */
 import type { GrantDependencies } from '../core/grants/ports';
-import { getRuntime } from './base';
+import { getContainer } from './container';
 import { getOAuth } from './oauth';
 import { getSigner } from './signing';
 
 export async function getGrantDependencies(): Promise<GrantDependencies> {
-  const { config, clock, random, log } = getRuntime();
+  const { config, clock, random, log } = getContainer();
   const { tokens, users, environments, clientRepository } = getOAuth();
   return {
     issuer: config.baseUrl,

@@ -1,8 +1,10 @@
 /**
- * The per-container dependencies, built once from the environment (Lambda or the local
- * server) on first use and reused by later invocations. Split by weight so a function
- * bundles only what it uses: this base (settings, log, clock, randomness) for every
- * handler; `storage.ts` (DynamoDB) and `signing.ts` (signing keys) where a handler needs them.
+ * lambdas/wiring: where the adapters are plugged into the domain, once per Lambda container
+ * (execution environment) or local server, on first use, and reused by later invocations.
+ * Handlers take what they need from here and pass it on as arguments; nothing below the
+ * handlers (lambdas/http, core, adapters) reaches in. Split by weight so a function bundles
+ * only what it uses: this module (settings, log, clock, randomness) for every handler;
+ * `storage.ts` (DynamoDB), `signing.ts` (signing keys) and the rest where a handler needs them.
  * These modules are the only place outside bin/ that reads process.env.
  */
 import { createLogger } from '../adapters/json-logger';
@@ -10,7 +12,8 @@ import { cryptoRandom, systemClock } from '../adapters/system';
 import { loadConfig, type ServiceConfig } from '../config/settings';
 import type { Clock, Logger, RandomSource } from '../core/ports';
 
-export interface Runtime {
+/** What every handler gets: the validated settings, the logger, the clock and randomness. */
+export interface Container {
   readonly config: ServiceConfig;
   readonly log: Logger;
   readonly clock: Clock;
@@ -21,14 +24,14 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const resets: (() => void)[] = [];
 
-/** A value built from the environment once per container, forgotten by resetRuntime(). */
+/** A value built from the environment once per container, forgotten by resetContainer(). */
 export function perContainer<T>(build: (env: Env) => T): () => T {
   let value: { current: T } | undefined;
   resets.push(() => (value = undefined));
   return () => (value ??= { current: build(process.env) }).current;
 }
 
-export const getRuntime = perContainer((env): Runtime => {
+export const getContainer = perContainer((env): Container => {
   const config = loadConfig(env);
   return {
     config,
@@ -39,6 +42,6 @@ export const getRuntime = perContainer((env): Runtime => {
 });
 
 /** Forgets everything built so the next call reads the environment again (the local server's restarts). */
-export function resetRuntime(): void {
+export function resetContainer(): void {
   for (const reset of resets) reset();
 }

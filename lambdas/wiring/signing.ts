@@ -3,7 +3,7 @@ import { keySourceFromEnv } from '../adapters/signing/key-sources';
 import { signingKeyCacheMs } from '../adapters/signing/rotation';
 import { createLocalVerifier, createRemoteVerifier, type AccessTokenVerifier } from '../adapters/signing/verifier';
 import { cachedLoader } from '../core/cache';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 
 /**
  * The key set, loaded on first use and kept for a few minutes per container, so a
@@ -12,7 +12,7 @@ import { getRuntime, perContainer } from './base';
  */
 const getSignerLoader = perContainer((env) => {
   const source = keySourceFromEnv(env);
-  return cachedLoader(async () => createSigner(await source()), signingKeyCacheMs, getRuntime().clock);
+  return cachedLoader(async () => createSigner(await source()), signingKeyCacheMs, getContainer().clock);
 });
 
 /**
@@ -22,11 +22,11 @@ const getSignerLoader = perContainer((env) => {
  */
 const getVerifierLoader = perContainer((env) => {
   if (!env.SIGNING_KEY_FILE && !env.SIGNING_KEY_SECRET_ARN) {
-    const verifier = createRemoteVerifier(getRuntime().config.jwksUri);
+    const verifier = createRemoteVerifier(getContainer().config.jwksUri);
     return async () => verifier;
   }
   const source = keySourceFromEnv(env);
-  return cachedLoader(async () => createLocalVerifier(publicJwks(await source())), signingKeyCacheMs, getRuntime().clock);
+  return cachedLoader(async () => createLocalVerifier(publicJwks(await source())), signingKeyCacheMs, getContainer().clock);
 });
 
 export const getSigner = (): Promise<JwtSigner> => getSignerLoader()();

@@ -1,15 +1,15 @@
 /**
  * The mailer of a container: with MAIL_OUTBOX_DIR set (the local server sets
  * `<DATA_DIR>/outbox`) mail is written there as files; otherwise it goes through SES.
- * Like the other runtime modules, this is where the environment is read.
+ * Like the other wiring modules, this is where the environment is read.
  */
 import { createOutboxMailer } from '../adapters/outbox-mailer';
 import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 
 export const getMailer = perContainer((env): Mailer => {
-  const { config, clock } = getRuntime();
+  const { config, clock } = getContainer();
   const outbox = env.MAIL_OUTBOX_DIR?.trim();
   return outbox ? createOutboxMailer(outbox, config.mailFrom, () => clock.now()) : createSesMailer(config.mailFrom);
 });

@@ -3,7 +3,7 @@ import { createDocumentClient, tableNamesFromEnv, type PhysicalTableNames } from
 import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
 import { cachedLoader } from '../core/cache';
 import type { ScopeDefinition } from '../core/ports';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 
 export interface Storage {
   readonly db: DynamoDBDocumentClient;
@@ -16,5 +16,5 @@ export const getStorage = perContainer((env): Storage => {
   const db = createDocumentClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
   const tables = tableNamesFromEnv(env);
   const scopeRepository = new DynamoScopeRepository(db, tables.main);
-  return { db, tables, scopes: cachedLoader(() => scopeRepository.listScopes(), 60_000, getRuntime().clock) };
+  return { db, tables, scopes: cachedLoader(() => scopeRepository.listScopes(), 60_000, getContainer().clock) };
 });

@@ -6,21 +6,21 @@ import { DynamoApiKeyStore } from '../adapters/dynamodb/api-key-store';
 import type { ApiKeyAdminDependencies, ExchangeDependencies, KeyBinding } from '../core/api-keys/ports';
 import { newId } from '../core/ids';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
-import { getRuntime, perContainer } from './base';
+import { getContainer, perContainer } from './container';
 import { getOAuth } from './oauth';
 import { getSigner } from './signing';
 import { getStorage } from './storage';
 
 export const getApiKeyStore = perContainer((): DynamoApiKeyStore => {
   const { db, tables } = getStorage();
-  const { random, clock } = getRuntime();
+  const { random, clock } = getContainer();
   return new DynamoApiKeyStore(db, tables, () => newId('', random), () => Math.floor(clock.now() / 1000));
 });
 
 const getKeyCache = perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
 export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
-  const { config, clock, random, log } = getRuntime();
+  const { config, clock, random, log } = getContainer();
   const oauth = getOAuth();
   return {
     issuer: config.baseUrl,
@@ -38,7 +38,7 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
 
 /** Reads go to the repositories directly (not the client cache): an admin sees its own writes. */
 export function getApiKeyAdmin(): ApiKeyAdminDependencies {
-  const { clock, random } = getRuntime();
+  const { clock, random } = getContainer();
   const oauth = getOAuth();
   return { keys: getApiKeyStore(), clients: oauth.clientRepository, users: oauth.users, hasher: oauth.hasher, clock, random };
 }
