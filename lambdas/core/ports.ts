@@ -2,6 +2,16 @@
  * What the domain needs from the outside world, passed in so that lambdas/core
  * imports no AWS SDK and reads no environment.
  */
+import type { ServiceConfig } from '../config/settings';
+
+/** What every request handler works with: the validated settings, the logger, the clock and randomness. */
+export interface Container {
+  readonly config: ServiceConfig;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;

@@ -8,20 +8,22 @@ import { AccessDeniedError, InvalidRequestError } from '../core/errors';
 import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../http/authorize-flow';
 import { parseBody } from '../http/body';
 import { consentForm } from '../http/forms';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession } from '../http/session';
 import { validate } from '../http/validate';
-import { getOAuth } from '../wiring/oauth';
+import { findClient, getClientFinder, getSessions } from '../wiring/repositories';
+import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(consentForm, parseBody(event, ['form']));
-    const current = await currentSession(event, container);
+    const current = await currentSession(event, container, getSessions());
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
-    const { sessions, findClient } = getOAuth();
+    const sessions = getSessions();
+    const findClient = getClientFinder();
     // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
     const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
@@ -36,7 +38,8 @@ export const handler = httpHandler(
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
     // Re-checked: the grant may have been revoked while the consent page was open.
-    if (!(await hasEnvironmentAccess(container, client, userId))) return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, pending, { userId, authTime: current.session.authTime });
+    const flow = getAuthorizeFlowDependencies();
+    if (!(await hasEnvironmentAccess(container, flow.environments, client, userId))) return redirectError(container, pending, noEnvironmentAccess(userId, client));
+    return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime });
   }),
 );

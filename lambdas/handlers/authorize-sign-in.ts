@@ -8,7 +8,7 @@ import { verifyCredentials } from '../core/sign-in';
 import { decide, expiredRequest } from '../http/authorize-flow';
 import { parseBody } from '../http/body';
 import { authorizeSignInForm, badCredentials } from '../http/forms';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
@@ -17,13 +17,17 @@ import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../wiring/oauth';
+import { findClient, getClientFinder, getHasher, getSessions, getUsers } from '../wiring/repositories';
+import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
-    const { sessions, users, hasher, findClient } = getOAuth();
+    const sessions = getSessions();
+    const users = getUsers();
+    const hasher = getHasher();
+    const findClient = getClientFinder();
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
     const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
@@ -44,9 +48,10 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
-    const { session, setCookie } = await startSession(event, container, user.id);
+    const { session, setCookie } = await startSession(event, container, sessions, user.id);
     return decide({
       container,
+      deps: getAuthorizeFlowDependencies(),
       client,
       request: pending,
       requestId: form.request_id,

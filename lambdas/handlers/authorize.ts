@@ -13,14 +13,15 @@ import {
 import { LoginRequiredError, OAuthError } from '../core/errors';
 import { lifetimes } from '../core/lifetimes';
 import { decide, mustSignInAgain, newRequestId, redirectError } from '../http/authorize-flow';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { queryParameters } from '../http/query';
 import { currentSession } from '../http/session';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../wiring/oauth';
+import { findClient, getSessions } from '../wiring/repositories';
+import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
@@ -29,7 +30,7 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     const params = queryParameters(event);
     const clientId = params.values.client_id;
-    const client = clientId && plausibleClientId.test(clientId) ? await getOAuth().findClient(clientId) : undefined;
+    const client = clientId && plausibleClientId.test(clientId) ? await findClient(clientId) : undefined;
     // Phase one throws: withErrorPages shows it, never redirecting (RFC 6749 4.1.2.1).
     const redirectUri = resolveRedirectUri(client, params);
 
@@ -45,11 +46,11 @@ export const handler = httpHandler(
       return redirectError(container, { redirectUri, state: echoableState(params), clientId }, error);
     }
 
-    const current = await currentSession(event, container);
+    const current = await currentSession(event, container, getSessions());
     const nowEpoch = Math.floor(container.clock.now() / 1000);
     if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
       const user = { userId: current.session.userId, authTime: current.session.authTime };
-      return decide({ container, client: client!, request, user, interactive: false });
+      return decide({ container, deps: getAuthorizeFlowDependencies(), client: client!, request, user, interactive: false });
     }
     if (request.prompt?.none) {
       // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
@@ -61,7 +62,7 @@ export const handler = httpHandler(
     const requestId = newRequestId(container);
     const expiresAtEpoch = Math.floor(container.clock.now() / 1000) + lifetimes.authorizationRequest;
     const pending: PendingAuthorization = { ...request, expiresAtEpoch };
-    await getOAuth().sessions.saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
+    await getSessions().saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
     const view = {
       action: endpointPaths.authorize,
       hidden: { request_id: requestId },

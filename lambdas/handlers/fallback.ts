@@ -4,7 +4,7 @@
  * Authentication Token"). Resolves against the same route table as the local server.
  */
 import { MethodNotAllowedError, NotFoundError } from '../core/errors';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { createRouter } from '../http/router';
 
 const route = createRouter();

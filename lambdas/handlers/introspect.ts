@@ -11,19 +11,20 @@ import { parseResource } from '../core/resource';
 import { anyAudience, verifyAccessToken } from '../http/bearer';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient, requireConfidential } from '../http/client-authentication';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
+import { getBearerDependencies, getClientAuthDependencies } from '../wiring/authentication';
 
 export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
-  const caller = requireConfidential(await authenticateRequestClient(event, form));
+  const caller = requireConfidential(await authenticateRequestClient(event, form, getClientAuthDependencies()));
   const resource = parseResource(params.resource);
   try {
     // Checks signature, issuer, expiry, audience, and that neither the token nor its family was revoked.
-    const claims = await verifyAccessToken(params.token, resource ?? anyAudience);
+    const claims = await verifyAccessToken(params.token, getBearerDependencies(), resource ?? anyAudience);
     // RFC 7662 2.2 / 4: a client learns about its own tokens only, unless an administrator made
     // it a resource server that introspects all (`introspect_all`); otherwise any client could
     // read every user's `sub` and scopes.

@@ -1,6 +1,6 @@
 /** GET /.well-known/oauth-authorization-server (RFC 8414 section 3). */
 import { authorizationServerMetadata } from '../core/discovery';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse, publicCache } from '../http/response';
 import { getStorage } from '../wiring/storage';
 

@@ -1,6 +1,6 @@
 /** GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0 section 4). */
 import { openIdConfiguration } from '../core/discovery';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse, publicCache } from '../http/response';
 import { getStorage } from '../wiring/storage';
 

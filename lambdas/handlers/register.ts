@@ -8,9 +8,9 @@ import { AccessDeniedError, InvalidClientMetadataError, OAuthError, TooManyReque
 import { newId } from '../core/ids';
 import { dynamicClient, registrationResponse, validateRegistration } from '../core/registration';
 import { parseBody } from '../http/body';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getOAuth } from '../wiring/oauth';
+import { getClientRepository } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
 
 export const handler = httpHandler(async (event, container) => {
@@ -41,6 +41,6 @@ export const handler = httpHandler(async (event, container) => {
   });
   const expiryDays = config.dcr.unusedClientExpiryDays;
   const expiresAtEpoch = expiryDays > 0 ? Math.floor(clock.now() / 1000) + expiryDays * 86_400 : undefined;
-  await getOAuth().clientRepository.create(client, expiresAtEpoch);
+  await getClientRepository().create(client, expiresAtEpoch);
   return jsonResponse(201, registrationResponse(client, registration));
 });

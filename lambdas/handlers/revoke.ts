@@ -7,10 +7,11 @@
 import { InvalidGrantError, UnsupportedTokenTypeError } from '../core/errors';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
-import { getOAuth } from '../wiring/oauth';
+import { getTokenStore } from '../wiring/repositories';
+import { getClientAuthDependencies } from '../wiring/authentication';
 
 /** Access tokens are JWTs (three dot-separated parts); refresh tokens are opaque, without dots. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
@@ -18,12 +19,12 @@ const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-
 export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
-  const { client } = await authenticateRequestClient(event, form);
+  const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies());
   if (looksLikeJwt(params.token)) {
     // RFC 7009 2.2.1: access tokens are short-lived and not revocable one by one here.
     throw new UnsupportedTokenTypeError('Only refresh tokens can be revoked.', 'access token presented for revocation');
   }
-  const { tokens } = getOAuth();
+  const tokens = getTokenStore();
   const nowEpoch = Math.floor(container.clock.now() / 1000);
   const found = await tokens.getRefreshToken(params.token, nowEpoch);
   if (found) {

@@ -1,6 +1,6 @@
 /** GET /api/auth/signin: the sign-in form (spec 4.10 /api/auth/*); works without JavaScript. */
 import { safeReturnTo } from '../core/sign-in';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../http/html';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';

@@ -6,7 +6,7 @@ import { safeReturnTo, verifyCredentials } from '../core/sign-in';
 import { parseBody } from '../http/body';
 import { redirect } from '../http/redirect';
 import { badCredentials, signInForm } from '../http/forms';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
@@ -16,14 +16,15 @@ import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getOAuth } from '../wiring/oauth';
+import { getHasher, getSessions, getUsers } from '../wiring/repositories';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInForm, parseBody(event, ['form']));
     const returnTo = safeReturnTo(form.return_to);
-    const { users, hasher } = getOAuth();
+    const users = getUsers();
+    const hasher = getHasher();
     const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
@@ -31,7 +32,7 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }))
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
-    const { setCookie } = await startSession(event, container, user.id);
+    const { setCookie } = await startSession(event, container, getSessions(), user.id);
     const headers = { 'Set-Cookie': setCookie };
     if (returnTo) return redirect(returnTo, headers);
     return wantsHtml(event)

@@ -9,11 +9,13 @@ import { assertClientMayUse, grantFor } from '../core/grants/registry';
 import { recordFailure } from '../http/activity-log';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
 import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { getGrantDependencies } from '../wiring/grants';
+import { getClientAuthDependencies } from '../wiring/authentication';
+import { getTokenStore } from '../wiring/repositories';
 
 export const handler = httpHandler(async (event, container) => {
   // Spec design: the client IP is API Gateway's view of the peer, never a forwarded header.
@@ -21,12 +23,12 @@ export const handler = httpHandler(async (event, container) => {
   try {
     const form = parseBody(event, ['form']) as FormFields;
     const grant = grantFor(validate(tokenRequestParams, form).grant_type);
-    activity.requestType = grant.type;
-    const { client } = await authenticateRequestClient(event, form, (found) => activity.forClient(found));
+    activity.ofType(grant.type);
+    const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
     assertClientMayUse(client, grant.type);
     return jsonResponse(200, await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies()));
   } catch (error) {
-    await recordFailure(activity, error, container.log);
+    await recordFailure(activity, error, container.log, (row) => getTokenStore().recordActivity(row));
     throw error;
   }
 });

@@ -7,15 +7,16 @@ import { InsufficientScopeError, InvalidTokenError } from '../core/errors';
 import { parseScope } from '../core/scope';
 import { userClaims } from '../core/user-claims';
 import { requireBearer } from '../http/bearer';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getOAuth } from '../wiring/oauth';
+import { getUsers } from '../wiring/repositories';
+import { getBearerDependencies } from '../wiring/authentication';
 
 const invalidToken = (description: string, reason: string) =>
   new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
 export const handler = httpHandler(async (event) => {
-  const claims = await requireBearer(event);
+  const claims = await requireBearer(event, getBearerDependencies());
   if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
   const scopes = parseScope(claims.scope);
   if (!scopes.includes('openid')) {
@@ -23,7 +24,7 @@ export const handler = httpHandler(async (event) => {
       headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' },
     });
   }
-  const user = await getOAuth().users.get(claims.sub);
+  const user = await getUsers().get(claims.sub);
   if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);
   return jsonResponse(200, { sub: user.id, ...userClaims(user, scopes) });
 });

@@ -5,11 +5,12 @@
  * with `resource`.
  */
 import { requireBearer } from '../http/bearer';
-import { httpHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
+import { getBearerDependencies } from '../wiring/authentication';
 
 export const handler = httpHandler(async (event) => {
-  const claims = await requireBearer(event);
+  const claims = await requireBearer(event, getBearerDependencies());
   return jsonResponse(200, {
     active: true,
     ...(claims.sub ? { sub: claims.sub } : {}),

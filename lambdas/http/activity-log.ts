@@ -5,13 +5,18 @@
  */
 import { OAuthError } from '../core/errors';
 import type { TokenRequestActivity } from '../core/grants/activity';
+import type { ActivityRow } from '../core/model';
 import type { Logger } from '../core/ports';
-import { getOAuth } from '../wiring/oauth';
 
-export async function recordFailure(activity: TokenRequestActivity, error: unknown, log: Logger): Promise<void> {
+export async function recordFailure(
+  activity: TokenRequestActivity,
+  error: unknown,
+  log: Logger,
+  recordActivity: (row: ActivityRow) => Promise<void>,
+): Promise<void> {
   const reason = error instanceof OAuthError ? `${error.code}: ${error.reason}` : `server_error: ${(error as Error)?.name ?? 'unknown'}`;
   try {
-    await getOAuth().tokens.recordActivity(activity.row(false, reason));
+    await recordActivity(activity.row(false, reason));
   } catch (writeError) {
     log.error('activity row not written', { cause: writeError });
   }

@@ -10,8 +10,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
 import { parseScope } from '../core/scope';
 import { adminScope } from '../bootstrap/seed';
-import { getOAuth } from '../wiring/oauth';
-import { requireBearer, type AccessTokenClaims } from './bearer';
+import type { Client, User } from '../core/model';
+import { requireBearer, type AccessTokenClaims, type BearerDependencies } from './bearer';
 
 export type AdminCaller =
   | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
@@ -25,10 +25,21 @@ export interface AdminAuthOptions {
   readonly selfServiceClientId?: string;
 }
 
-export async function requireAdmin(event: Pick<APIGatewayProxyEvent, 'headers'>, options: AdminAuthOptions = {}): Promise<AdminCaller> {
-  const claims = await requireBearer(event);
+/** What deciding an admin caller reads: the bearer check, the token's client and user. */
+export interface AdminAuthDependencies {
+  readonly bearer: BearerDependencies;
+  readonly findClient: (clientId: string) => Promise<Client | undefined>;
+  readonly users: { get(id: string): Promise<User | undefined> };
+}
+
+export async function requireAdmin(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  deps: AdminAuthDependencies,
+  options: AdminAuthOptions = {},
+): Promise<AdminCaller> {
+  const claims = await requireBearer(event, deps.bearer);
   const hasAdminScope = parseScope(claims.scope).includes(adminScope);
-  const { findClient, users } = getOAuth();
+  const { findClient, users } = deps;
   if (!claims.sub) {
     const client = await findClient(claims.client_id);
     if (hasAdminScope && client?.admin) return { kind: 'admin-client', clientId: client.clientId, claims };

@@ -6,16 +6,17 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { InvalidRequestError, NotFoundError } from '../core/errors';
-import type { Container } from '../wiring/container';
-import { requireAdmin, type AdminCaller } from './admin-auth';
+import type { Container } from '../core/ports';
+import { requireAdmin, type AdminAuthDependencies, type AdminCaller } from './admin-auth';
 import { parseBody } from './body';
-import { httpHandler, type LambdaHandler } from './handler';
+import type { Endpoint } from './handler';
 import { validate } from './validate';
 
 export type AdminEndpoint = (event: APIGatewayProxyEvent, container: Container, caller: AdminCaller) => Promise<APIGatewayProxyResult>;
 
-export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
-  return httpHandler(async (event, container) => endpoint(event, container, await requireAdmin(event)));
+/** An admin endpoint behind the caller check (lambdas/wiring/handler.ts `adminHandler` binds the dependencies). */
+export function adminEndpoint(endpoint: AdminEndpoint, auth: () => AdminAuthDependencies): Endpoint {
+  return async (event, container) => endpoint(event, container, await requireAdmin(event, auth()));
 }
 
 /**
@@ -23,11 +24,11 @@ export function adminHandler(endpoint: AdminEndpoint): LambdaHandler {
  * whose token was issued by the client of the path. Its refusal is the same as any other
  * non-admin token's (lambdas/http/admin-auth.ts).
  */
-export function clientKeysHandler(endpoint: AdminEndpoint): LambdaHandler {
-  return httpHandler(async (event, container) => {
+export function clientKeysEndpoint(endpoint: AdminEndpoint, auth: () => AdminAuthDependencies): Endpoint {
+  return async (event, container) => {
     const selfServiceClientId = event.pathParameters?.client_id;
-    return endpoint(event, container, await requireAdmin(event, selfServiceClientId ? { selfServiceClientId } : {}));
-  });
+    return endpoint(event, container, await requireAdmin(event, auth(), selfServiceClientId ? { selfServiceClientId } : {}));
+  };
 }
 
 /** A `{name}` segment of the route; API Gateway always supplies it, a direct call may not. */

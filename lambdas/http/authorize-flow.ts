@@ -12,9 +12,8 @@ import { AccessDeniedError, ConsentRequiredError, InvalidRequestError, type OAut
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Client } from '../core/model';
-import type { Container } from '../wiring/container';
-import { getOAuth } from '../wiring/oauth';
-import { getStorage } from '../wiring/storage';
+import type { AuthorizationCode } from '../core/model';
+import type { Container, ScopeDefinition } from '../core/ports';
 import { formTarget, htmlResponse } from './html';
 import { redirect } from './redirect';
 import { consentPage } from './views/consent';
@@ -39,14 +38,26 @@ export function redirectError(
   return redirect(errorRedirect(request.redirectUri, error, request.state, container.config.baseUrl), headers);
 }
 
+/** What the authorization steps read and write: pending requests, codes, grants, the scope catalog. */
+export interface AuthorizeFlowDependencies {
+  readonly sessions: {
+    saveAuthorizationRequest(id: string, request: PendingAuthorization, expiresAtEpoch: number): Promise<void>;
+    consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined>;
+  };
+  readonly codes: { saveCode(code: string, value: AuthorizationCode): Promise<void> };
+  readonly environments: { hasAccess(userId: string, environmentId: string): Promise<boolean> };
+  readonly scopes: () => Promise<readonly ScopeDefinition[]>;
+}
+
 export async function issueCode(
   container: Container,
+  codes: AuthorizeFlowDependencies['codes'],
   request: AuthorizationRequest,
   user: SignedInUser,
   headers: Headers = {},
 ): Promise<APIGatewayProxyResult> {
   const { code, value } = newAuthorizationCode(request, user, container.random, nowEpoch(container));
-  await getOAuth().tokens.saveCode(code, value);
+  await codes.saveCode(code, value);
   return redirect(successRedirect(request.redirectUri, code, request.state, container.config.baseUrl), headers);
 }
 
@@ -62,8 +73,13 @@ export function mustSignInAgain(prompt: InteractionRules | undefined, authTime: 
 }
 
 /** Spec 4.3: without a grant of the client's environment the authorization is rejected. */
-export async function hasEnvironmentAccess(container: Container, client: Client, userId: string): Promise<boolean> {
-  return getOAuth().environments.hasAccess(userId, requiredEnvironment(client, container.config.dcr.environmentId));
+export async function hasEnvironmentAccess(
+  container: Container,
+  environments: AuthorizeFlowDependencies['environments'],
+  client: Client,
+  userId: string,
+): Promise<boolean> {
+  return environments.hasAccess(userId, requiredEnvironment(client, container.config.dcr.environmentId));
 }
 
 export const noEnvironmentAccess = (userId: string, client: Client) =>
@@ -71,6 +87,7 @@ export const noEnvironmentAccess = (userId: string, client: Client) =>
 
 export interface DecideInput {
   readonly container: Container;
+  readonly deps: AuthorizeFlowDependencies;
   readonly client: Client;
   readonly request: AuthorizationRequest | PendingAuthorization;
   /** Set when the request is already stored (the sign-in step); it is consumed or bound here. */
@@ -83,9 +100,9 @@ export interface DecideInput {
 }
 
 export async function decide(input: DecideInput): Promise<APIGatewayProxyResult> {
-  const { container, client, request, requestId, user, headers = {}, interactive = true } = input;
-  const { sessions } = getOAuth();
-  if (!(await hasEnvironmentAccess(container, client, user.userId))) {
+  const { container, deps, client, request, requestId, user, headers = {}, interactive = true } = input;
+  const { sessions } = deps;
+  if (!(await hasEnvironmentAccess(container, deps.environments, client, user.userId))) {
     if (requestId) await sessions.consumeAuthorizationRequest(requestId, nowEpoch(container));
     // A dynamic client's redirect URI is anyone's, and the user has not approved this client:
     // no automatic redirect there (RFC 9700 4.11.2); the refusal is a page.
@@ -99,15 +116,16 @@ export async function decide(input: DecideInput): Promise<APIGatewayProxyResult>
       if (client.registrationType === 'dynamic') throw error;
       return redirectError(container, request, error, headers);
     }
-    return askConsent(container, client, request, requestId, user, headers);
+    return askConsent(container, deps, client, request, requestId, user, headers);
   }
   // Single use: of two concurrent sign-ins on one request only one gets past this.
   if (requestId && !(await sessions.consumeAuthorizationRequest(requestId, nowEpoch(container)))) throw expiredRequest();
-  return issueCode(container, request, user, headers);
+  return issueCode(container, deps.codes, request, user, headers);
 }
 
 async function askConsent(
   container: Container,
+  deps: AuthorizeFlowDependencies,
   client: Client,
   request: AuthorizationRequest | PendingAuthorization,
   requestId: string | undefined,
@@ -118,7 +136,7 @@ async function askConsent(
   const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(container) + lifetimes.authorizationRequest;
   // The consent post is honoured only for this user (authorize-complete checks it).
   const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, expiresAtEpoch };
-  const [, catalog] = await Promise.all([getOAuth().sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), getStorage().scopes()]);
+  const [, catalog] = await Promise.all([deps.sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), deps.scopes()]);
   const url = new URL(request.redirectUri);
   const page = consentPage({
     requestId: id,

@@ -6,9 +6,9 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidRequestError, InvalidTokenError } from '../core/errors';
-import { getContainer } from '../wiring/container';
-import { getOAuth } from '../wiring/oauth';
-import { getVerifier } from '../wiring/signing';
+import type { AccessTokenVerifier } from '../adapters/signing/verifier';
+import type { Client, IssuedToken } from '../core/model';
+import type { Clock } from '../core/ports';
 import { header } from './body';
 
 export interface AccessTokenClaims {
@@ -49,27 +49,42 @@ export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): strin
  */
 export const anyAudience: unique symbol = Symbol('anyAudience');
 
+/** What a bearer check reads: the verifier, the issued-token records and the clients. */
+export interface BearerDependencies {
+  readonly issuer: string;
+  readonly clock: Clock;
+  readonly verifier: () => Promise<AccessTokenVerifier>;
+  readonly tokens: {
+    getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined>;
+    isFamilyRevoked(familyId: string): Promise<boolean>;
+  };
+  readonly clients: { get(clientId: string): Promise<Client | undefined> };
+}
+
 /** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
-export async function verifyAccessToken(token: string, audience?: string | typeof anyAudience): Promise<AccessTokenClaims> {
-  const { config, clock } = getContainer();
+export async function verifyAccessToken(
+  token: string,
+  deps: BearerDependencies,
+  audience?: string | typeof anyAudience,
+): Promise<AccessTokenClaims> {
+  const { issuer, clock, tokens } = deps;
   let claims: AccessTokenClaims;
   try {
-    const verifier = await getVerifier();
-    claims = (await verifier.verify(token, { issuer: config.baseUrl, audience: audience === anyAudience ? undefined : (audience ?? config.baseUrl) })) as unknown as AccessTokenClaims;
+    const verifier = await deps.verifier();
+    claims = (await verifier.verify(token, { issuer, audience: audience === anyAudience ? undefined : (audience ?? issuer) })) as unknown as AccessTokenClaims;
   } catch (error) {
     throw invalidToken(`verification failed: ${(error as Error).message}`, error);
   }
-  const { tokens, clientRepository } = getOAuth();
   const nowEpoch = Math.floor(clock.now() / 1000);
   // A deleted client's tokens stop at once, whatever their kind (client_credentials tokens
   // have no family to revoke): the client is read with the token record, in parallel.
-  const [record, client] = await Promise.all([tokens.getTokenRecord(claims.jti, nowEpoch), clientRepository.get(claims.client_id)]);
+  const [record, client] = await Promise.all([tokens.getTokenRecord(claims.jti, nowEpoch), deps.clients.get(claims.client_id)]);
   if (!record) throw invalidToken(`no record of token ${claims.jti}`);
   if (!client) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
   if (record.familyId && (await tokens.isFamilyRevoked(record.familyId))) throw invalidToken(`family ${record.familyId} revoked`);
   return claims;
 }
 
-export async function requireBearer(event: Pick<APIGatewayProxyEvent, 'headers'>, audience?: string): Promise<AccessTokenClaims> {
-  return verifyAccessToken(bearerToken(event), audience);
+export async function requireBearer(event: Pick<APIGatewayProxyEvent, 'headers'>, deps: BearerDependencies, audience?: string): Promise<AccessTokenClaims> {
+  return verifyAccessToken(bearerToken(event), deps, audience);
 }

@@ -4,10 +4,9 @@
  * with the verified-secret cache so a repeat request skips Argon2id.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { authenticateClient, presentedClient, type ClientAuthMethod } from '../core/client-auth';
+import { authenticateClient, presentedClient, type ClientAuthDependencies, type ClientAuthMethod } from '../core/client-auth';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
-import { getOAuth } from '../wiring/oauth';
 import { header } from './body';
 
 export interface AuthenticatedClient {
@@ -18,21 +17,20 @@ export interface AuthenticatedClient {
 export async function authenticateRequestClient(
   event: Pick<APIGatewayProxyEvent, 'headers'>,
   form: Readonly<Record<string, string | undefined>>,
+  deps: ClientAuthDependencies,
   /** Told about the client record once found, before its secret is checked (for the activity row). */
   onFound?: (client: Client) => void,
 ): Promise<AuthenticatedClient> {
   const authorization = header(event, 'authorization');
-  const oauth = getOAuth();
   try {
     const presented = presentedClient(authorization, form);
     const client = await authenticateClient(presented, {
+      ...deps,
       findClient: async (clientId) => {
-        const found = await oauth.findClient(clientId);
+        const found = await deps.findClient(clientId);
         if (found) onFound?.(found);
         return found;
       },
-      hasher: oauth.hasher,
-      secretCache: oauth.secretCache,
     });
     return { client, method: presented.method };
   } catch (error) {

@@ -1,12 +1,13 @@
 /**
- * Wraps an endpoint in the shared middy chain: the container (config, log, clock, randomness) is resolved once per
- * container, errors go through the one serializer, every response gets the security
- * and caching headers, and one structured log line is written per request.
+ * Wraps an endpoint in the shared middy chain: the container (config, log, clock,
+ * randomness) comes from the getter the wiring passes in, errors go through the one
+ * serializer, every response gets the security and caching headers, and one structured log
+ * line is written per request. lambdas/wiring/handler.ts binds it to this Lambda container.
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
-import { getContainer, type Container } from '../wiring/container';
+import type { Container } from '../core/ports';
 import { errorResponse } from './errors';
 
 export type Endpoint = (event: APIGatewayProxyEvent, container: Container) => Promise<APIGatewayProxyResult>;
@@ -15,13 +16,6 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 /** Used only when the container itself cannot be built (invalid configuration). */
 const bootLogger = createLogger('info', { service: 'authorization-server' });
 
-function tryRuntime(): Container | undefined {
-  try {
-    return getContainer();
-  } catch {
-    return undefined;
-  }
-}
 
 const defaultHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -52,16 +46,27 @@ const securityHeaders: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
   onError: withDefaultHeaders,
 };
 
-const errorMapper: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
-  onError: (request) => {
-    request.response = errorResponse(request.error, tryRuntime()?.log ?? bootLogger);
-  },
-};
+type ContainerGetter = () => Container;
 
-function requestLog(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+/** The container's logger, or the boot logger when the container cannot be built (bad settings). */
+function logOf(getContainer: ContainerGetter) {
+  try {
+    return getContainer().log;
+  } catch {
+    return bootLogger;
+  }
+}
+
+const errorMapper = (getContainer: ContainerGetter): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: (request) => {
+    request.response = errorResponse(request.error, logOf(getContainer));
+  },
+});
+
+function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const started = new WeakMap<object, number>();
   const write = (request: Request) => {
-    const log = tryRuntime()?.log ?? bootLogger;
+    const log = logOf(getContainer);
     log.info('request', {
       method: request.event.httpMethod,
       resource: request.event.resource,
@@ -79,9 +84,9 @@ function requestLog(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
   };
 }
 
-export function httpHandler(endpoint: Endpoint): LambdaHandler {
+export function createHttpHandler(endpoint: Endpoint, getContainer: ContainerGetter): LambdaHandler {
   // onError runs in reverse order: map the error first, then log it, then add headers.
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use([securityHeaders, requestLog(), errorMapper])
+    .use([securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
     .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;
 }

@@ -5,7 +5,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { OAuthError } from '../core/errors';
-import type { Container } from '../wiring/container';
+import type { Container } from '../core/ports';
 import type { Endpoint } from './handler';
 import { htmlResponse, wantsHtml } from './html';
 import { errorPage } from './views/messages';

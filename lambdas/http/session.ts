@@ -6,9 +6,15 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Session } from '../core/model';
-import type { Container } from '../wiring/container';
-import { getOAuth } from '../wiring/oauth';
+import type { Container } from '../core/ports';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './cookies';
+
+/** The session store, as the sign-in pages use it (lambdas/adapters/dynamodb/session-store.ts). */
+export interface SessionStore {
+  getSession(id: string, nowEpoch: number): Promise<Session | undefined>;
+  createSession(id: string, session: Session, createdAt: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+}
 
 export interface CurrentSession {
   readonly id: string;
@@ -27,10 +33,11 @@ export function sessionIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multi
 export async function currentSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
   container: Container,
+  sessions: SessionStore,
 ): Promise<CurrentSession | undefined> {
   const id = sessionIdOf(event, container);
   if (!id) return undefined;
-  const session = await getOAuth().sessions.getSession(id, Math.floor(container.clock.now() / 1000));
+  const session = await sessions.getSession(id, Math.floor(container.clock.now() / 1000));
   return session ? { id, session } : undefined;
 }
 
@@ -42,9 +49,9 @@ export async function currentSession(
 export async function startSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
   container: Container,
+  sessions: SessionStore,
   userId: string,
 ): Promise<{ readonly session: Session; readonly setCookie: string }> {
-  const { sessions } = getOAuth();
   const previous = sessionIdOf(event, container);
   const now = container.clock.now();
   const authTime = Math.floor(now / 1000);
@@ -57,8 +64,12 @@ export async function startSession(
   return { session, setCookie: sessionCookie(container.config.baseUrl, id, lifetimes.session) };
 }
 
-export async function endSession(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, container: Container): Promise<string> {
+export async function endSession(
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
+  container: Container,
+  sessions: SessionStore,
+): Promise<string> {
   const id = sessionIdOf(event, container);
-  if (id) await getOAuth().sessions.deleteSession(id);
+  if (id) await sessions.deleteSession(id);
   return clearedSessionCookie(container.config.baseUrl);
 }

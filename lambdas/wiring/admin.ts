@@ -8,21 +8,20 @@ import { adminScope } from '../bootstrap/seed';
 import type { AdminDependencies } from '../core/admin/ports';
 import { getApiKeyStore } from './api-keys';
 import { getContainer, perContainer } from './container';
-import { getOAuth } from './oauth';
+import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
 
 export const getAdmin = perContainer((): AdminDependencies => {
   const { config, clock, random } = getContainer();
   const { db, tables } = getStorage();
-  const oauth = getOAuth();
   return {
-    users: oauth.users,
-    environments: oauth.environments,
+    users: getUsers(),
+    environments: getEnvironments(),
     scopes: new DynamoScopeRepository(db, tables.main),
-    clients: oauth.clientRepository,
-    sessions: oauth.sessions,
-    tokens: oauth.tokens,
-    hasher: oauth.hasher,
+    clients: getClientRepository(),
+    sessions: getSessions(),
+    tokens: getTokenStore(),
+    hasher: getHasher(),
     clock,
     random,
     clientIdPrefix: config.clientIdPrefix,

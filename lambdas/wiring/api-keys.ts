@@ -7,7 +7,7 @@ import type { ApiKeyAdminDependencies, ExchangeDependencies, KeyBinding } from '
 import { newId } from '../core/ids';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
 import { getContainer, perContainer } from './container';
-import { getOAuth } from './oauth';
+import { getClientRepository, getHasher, getTokenStore, getUsers } from './repositories';
 import { getSigner } from './signing';
 import { getStorage } from './storage';
 
@@ -21,7 +21,6 @@ const getKeyCache = perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
 export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
   const { config, clock, random, log } = getContainer();
-  const oauth = getOAuth();
   return {
     issuer: config.baseUrl,
     ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
@@ -29,8 +28,8 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
     clock,
     random,
     store: getApiKeyStore(),
-    recordIssued: (issuance) => oauth.tokens.recordIssued(issuance),
-    hasher: oauth.hasher,
+    recordIssued: (issuance) => getTokenStore().recordIssued(issuance),
+    hasher: getHasher(),
     secretCache: getKeyCache(),
     log,
   };
@@ -39,6 +38,5 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
 /** Reads go to the repositories directly (not the client cache): an admin sees its own writes. */
 export function getApiKeyAdmin(): ApiKeyAdminDependencies {
   const { clock, random } = getContainer();
-  const oauth = getOAuth();
-  return { keys: getApiKeyStore(), clients: oauth.clientRepository, users: oauth.users, hasher: oauth.hasher, clock, random };
+  return { keys: getApiKeyStore(), clients: getClientRepository(), users: getUsers(), hasher: getHasher(), clock, random };
 }

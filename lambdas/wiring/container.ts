@@ -9,16 +9,10 @@
  */
 import { createLogger } from '../adapters/json-logger';
 import { cryptoRandom, systemClock } from '../adapters/system';
-import { loadConfig, type ServiceConfig } from '../config/settings';
-import type { Clock, Logger, RandomSource } from '../core/ports';
+import { loadConfig } from '../config/settings';
+import type { Container } from '../core/ports';
 
-/** What every handler gets: the validated settings, the logger, the clock and randomness. */
-export interface Container {
-  readonly config: ServiceConfig;
-  readonly log: Logger;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-}
+export type { Container };
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pkcePair, hiddenField } from '../support/authorization';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 
 let app: LocalApp;
 let documents: Server;
@@ -87,7 +87,7 @@ describe('Client ID Metadata Documents', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri }),
     });
     expect(token.status).toBe(200);
-    const stored = await getOAuth().clientRepository.get(clientId);
+    const stored = await getClientRepository().get(clientId);
     expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: app.bootstrap.environments.dcrId });
     expect(stored!.metadataDocumentRefreshAfterEpoch).toBeGreaterThan(Math.floor(Date.now() / 1000) + 500);
   });
@@ -120,7 +120,7 @@ describe('deleting a metadata-document client', () => {
     });
     expect(deleted.status).toBe(204);
     // The 30-second client cache of this process is the only delay; read the store directly.
-    expect(await getOAuth().clientRepository.getMetadataDocumentClient(clientId)).toBe('blocked');
-    expect(await getOAuth().clientRepository.get(clientId)).toBeUndefined();
+    expect(await getClientRepository().getMetadataDocumentClient(clientId)).toBe('blocked');
+    expect(await getClientRepository().get(clientId)).toBeUndefined();
   });
 });

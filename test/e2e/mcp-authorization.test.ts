@@ -11,7 +11,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
 
@@ -135,7 +135,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4
 
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
     expect(provider.information?.client_id).toMatch(/^tgc_/);
-    const registered = await getOAuth().clientRepository.get(provider.information!.client_id);
+    const registered = await getClientRepository().get(provider.information!.client_id);
     expect(registered).toMatchObject({ registrationType: 'dynamic', expiresUnused: true });
     expect(provider.information).not.toHaveProperty('client_secret');
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(mcp.url);
@@ -145,7 +145,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4
     expect(await auth(provider, { serverUrl: mcp.url, authorizationCode: callback.searchParams.get('code')! })).toBe('AUTHORIZED');
     expect(decodeJwt(provider.saved!.access_token)).toMatchObject({ aud: mcp.url, sub: user.id, iss: app.url });
     // In use now: it no longer expires (DCR_CLIENT_EXPIRY_DAYS).
-    expect((await getOAuth().clientRepository.get(provider.information!.client_id))?.expiresUnused).toBeUndefined();
+    expect((await getClientRepository().get(provider.information!.client_id))?.expiresUnused).toBeUndefined();
 
     const client = new Client({ name: 'sdk-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider }));

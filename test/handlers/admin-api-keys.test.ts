@@ -8,7 +8,7 @@ import { apiKeyItem } from '../../lambdas/adapters/dynamodb/api-key-items';
 import type { ApiKey } from '../../lambdas/core/model';
 import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, outboxMails, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
@@ -49,7 +49,7 @@ describe('spec 3.1 (none) → active: create via the admin route', () => {
     const stored = (await storedKey(String(body.key_id)))!;
     expect(stored.secretHash).toMatch(/^\$argon2id\$v=19\$/);
     expect(JSON.stringify(stored)).not.toContain(String(body.secret));
-    expect(await getOAuth().hasher.verify(stored.secretHash, String(body.secret))).toBe(true);
+    expect(await getHasher().verify(stored.secretHash, String(body.secret))).toBe(true);
   });
 
   it('writes api_key.create to the admin audit log: key id, bound user, scopes, never the secret (spec 6)', async () => {

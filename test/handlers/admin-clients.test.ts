@@ -9,7 +9,7 @@ import { handler as listClients } from '../../lambdas/handlers/admin/clients-lis
 import { handler as patchClient } from '../../lambdas/handlers/admin/clients-update';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { getAdmin } from '../../lambdas/wiring/admin';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
@@ -59,7 +59,7 @@ describe('POST /api/admin/clients', () => {
     const item = await storedClient(String(body.client_id));
     expect(String(item?.secretHash)).toMatch(/^\$argon2id\$v=19\$/);
     expect(JSON.stringify(item)).not.toContain(secret);
-    expect(await getOAuth().hasher.verify(String(item?.secretHash), secret)).toBe(true);
+    expect(await getHasher().verify(String(item?.secretHash), secret)).toBe(true);
 
     const read = await callAdmin(getClient, { token, pathParameters: { client_id: String(body.client_id) } });
     expect(read.statusCode).toBe(200);
@@ -159,13 +159,13 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
     const result = await patch(clientId, { name: 'Renamed', scopes: ['email'] });
     expect(result.statusCode).toBe(200);
     expect(jsonBody(result)).toMatchObject({ client_id: clientId, name: 'Renamed', scopes: ['email'] });
-    expect((await getOAuth().clientRepository.get(clientId))?.scopes).toEqual(['email']);
+    expect((await getClientRepository().get(clientId))?.scopes).toEqual(['email']);
   });
 
   it('refuses unknown scopes with 400 and leaves the client unchanged; an unknown client is 404', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid'] })).client_id);
     expect((await patch(clientId, { scopes: ['openid', 'nope'] })).statusCode).toBe(400);
-    expect((await getOAuth().clientRepository.get(clientId))?.scopes).toEqual(['openid']);
+    expect((await getClientRepository().get(clientId))?.scopes).toEqual(['openid']);
     expect((await patch(clientId, {})).statusCode).toBe(400);
     expect((await patch('tgc_nobody', { name: 'x' })).statusCode).toBe(404);
   });
@@ -175,7 +175,7 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
     const calls: { clientId: string; granted: readonly string[]; clientScopes?: readonly string[] }[] = [];
     const apiKeys: ApiKeyHooks = {
       restrictKeysToScopes: async (id, granted) => {
-        calls.push({ clientId: id, granted, clientScopes: (await getOAuth().clientRepository.get(id))?.scopes });
+        calls.push({ clientId: id, granted, clientScopes: (await getClientRepository().get(id))?.scopes });
       },
       deleteKeysOfUser: async () => undefined,
       revokeKeysOfClient: async () => undefined,
@@ -195,7 +195,7 @@ describe('issue 18.4: introspect_all, the right to introspect every token', () =
     expect(jsonBody(await create({ type: 'confidential' })).introspect_all).toBe(false);
     const resourceServer = jsonBody(await create({ type: 'confidential', introspect_all: true }));
     expect(resourceServer.introspect_all).toBe(true);
-    expect((await getOAuth().clientRepository.get(String(resourceServer.client_id)))?.introspectAll).toBe(true);
+    expect((await getClientRepository().get(String(resourceServer.client_id)))?.introspectAll).toBe(true);
     const refused = await create({ type: 'public', redirect_uris: ['https://a.example.test/cb'], introspect_all: true });
     expect(refused.statusCode).toBe(400);
     expect(jsonBody(refused).error_description).toBe('introspect_all: only a confidential client can introspect.');

@@ -9,7 +9,7 @@ import { handler as grant } from '../../lambdas/handlers/admin/user-environments
 import { handler as listGrants } from '../../lambdas/handlers/admin/user-environments-list';
 import { handler as revoke } from '../../lambdas/handlers/admin/user-environments-revoke';
 import { getAdmin } from '../../lambdas/wiring/admin';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getEnvironments } from '../../lambdas/wiring/repositories';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
 import { adminClientToken, createTestClient, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
@@ -59,10 +59,10 @@ describe('environments', () => {
   it("deletes an environment and its users' grants", async () => {
     const environmentId = await createTestEnvironment();
     const user = await createTestUser();
-    await getOAuth().environments.grant(user.id, environmentId, new Date().toISOString());
+    await getEnvironments().grant(user.id, environmentId, new Date().toISOString());
     expect((await removeEnvironment(environmentId)).statusCode).toBe(204);
-    expect(await getOAuth().environments.get(environmentId)).toBeUndefined();
-    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(false);
+    expect(await getEnvironments().get(environmentId)).toBeUndefined();
+    expect(await getEnvironments().hasAccess(user.id, environmentId)).toBe(false);
     expect((await removeEnvironment(environmentId)).statusCode).toBe(404);
   });
 
@@ -71,7 +71,7 @@ describe('environments', () => {
     const result = await removeEnvironment(client.environmentId);
     expect(result.statusCode).toBe(409);
     expect(String(jsonBody(result).error_description)).toMatch(/still has clients/);
-    expect(await getOAuth().environments.get(client.environmentId)).toBeDefined();
+    expect(await getEnvironments().get(client.environmentId)).toBeDefined();
   });
 
   it('refuses to delete the DCR environment (DCR_ENVIRONMENT_ID), with 409', async () => {
@@ -79,7 +79,7 @@ describe('environments', () => {
     const environmentId = await createTestEnvironment();
     const refusal = deleteEnvironmentOf({ ...getAdmin(), dcrEnvironmentId: environmentId }, environmentId);
     await expect(refusal).rejects.toMatchObject({ status: 409, description: expect.stringMatching(/DCR_ENVIRONMENT_ID/) });
-    expect(await getOAuth().environments.get(environmentId)).toBeDefined();
+    expect(await getEnvironments().get(environmentId)).toBeDefined();
   });
 });
 
@@ -94,13 +94,13 @@ describe('environment grants (users_environments)', () => {
     expect(jsonBody(first)).toMatchObject({ user_id: user.id, environment_id: environmentId, granted_at: expect.any(String) });
     const second = await callAdmin(grant, { token, method: 'PUT', pathParameters: path(user.id, environmentId) });
     expect(jsonBody(second).granted_at).toBe(jsonBody(first).granted_at);
-    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(true);
+    expect(await getEnvironments().hasAccess(user.id, environmentId)).toBe(true);
 
     const listed = jsonBody(await callAdmin(listGrants, { token, pathParameters: { user_id: user.id } }));
     expect(listed.items).toEqual([{ id: environmentId, name: 'Grants', dcr: false, created_at: expect.any(String), granted_at: jsonBody(first).granted_at }]);
 
     expect((await callAdmin(revoke, { token, method: 'DELETE', pathParameters: path(user.id, environmentId) })).statusCode).toBe(204);
-    expect(await getOAuth().environments.hasAccess(user.id, environmentId)).toBe(false);
+    expect(await getEnvironments().hasAccess(user.id, environmentId)).toBe(false);
     expect(jsonBody(await callAdmin(listGrants, { token, pathParameters: { user_id: user.id } })).items).toEqual([]);
   });
 
@@ -112,7 +112,7 @@ describe('environment grants (users_environments)', () => {
       expect((await callAdmin(handler, { token, method: 'PUT', pathParameters: path(user.id, 'env_nowhere') })).statusCode).toBe(404);
     }
     expect((await callAdmin(listGrants, { token, pathParameters: { user_id: 'usr_nobody' } })).statusCode).toBe(404);
-    expect(await getOAuth().environments.hasAccess(user.id, 'env_nowhere')).toBe(false);
+    expect(await getEnvironments().hasAccess(user.id, 'env_nowhere')).toBe(false);
   });
 });
 

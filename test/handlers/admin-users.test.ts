@@ -6,11 +6,12 @@ import { handler as getUser } from '../../lambdas/handlers/admin/users-get';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { handler as updateUser } from '../../lambdas/handlers/admin/users-update';
 import { verifyAccessToken } from '../../lambdas/http/bearer';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
 import { adminClientToken, attemptOf, createTestClient, issueTestToken, uniqueSuffix } from '../support/tokens';
+import { getBearerDependencies } from '../../lambdas/wiring/authentication';
 
 let token: string;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ describe('POST /api/admin/users', () => {
     expect(result.body).not.toMatch(/argon2|password_hash|passwordHash/i);
     const item = await storedUser(String(body.id));
     expect(String(item?.passwordHash)).toMatch(/^\$argon2id\$/);
-    expect(await getOAuth().hasher.verify(String(item?.passwordHash), 'correct horse battery')).toBe(true);
+    expect(await getHasher().verify(String(item?.passwordHash), 'correct horse battery')).toBe(true);
   });
 
   it('creates a user without email or password', async () => {
@@ -48,7 +49,7 @@ describe('POST /api/admin/users', () => {
     const result = await create({ name: 'Second', email: email.toUpperCase() });
     expect(result.statusCode).toBe(409);
     expect(jsonBody(result)).toEqual({ error: 'invalid_request', error_description: `A user with the email "${email}" already exists.` });
-    expect((await getOAuth().users.findByEmail(email))?.name).toBe('First');
+    expect((await getUsers().findByEmail(email))?.name).toBe('First');
   });
 
   it.each([
@@ -124,8 +125,8 @@ describe('PATCH /api/admin/users/{user_id}', () => {
     expect(result.statusCode).toBe(200);
     expect(jsonBody(result)).toMatchObject({ id, name: 'After', email: newEmail, admin: true, test: true, has_password: true });
     expect(jsonBody(result).updated_at).toEqual(expect.any(String));
-    expect(await getOAuth().hasher.verify(String((await storedUser(id))?.passwordHash), 'a new password')).toBe(true);
-    expect(await getOAuth().users.findByEmail(oldEmail)).toBeUndefined();
+    expect(await getHasher().verify(String((await storedUser(id))?.passwordHash), 'a new password')).toBe(true);
+    expect(await getUsers().findByEmail(oldEmail)).toBeUndefined();
     expect((await create({ name: 'Reuser', email: oldEmail })).statusCode).toBe(201);
   });
 
@@ -150,7 +151,8 @@ describe('PATCH /api/admin/users/{user_id}', () => {
  * which creates the user's refresh family.
  */
 async function signedInEverywhere(userId: string): Promise<{ sessionId: string; familyId: string; clientId: string; nowEpoch: number }> {
-  const { sessions, tokens } = getOAuth();
+  const sessions = getSessions();
+  const tokens = getTokenStore();
   const nowEpoch = Math.floor(Date.now() / 1000);
   const sessionId = `session-${uniqueSuffix()}`;
   await sessions.createSession(sessionId, { userId, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
@@ -169,7 +171,8 @@ async function signedInEverywhere(userId: string): Promise<{ sessionId: string; 
 
 describe('PATCH /api/admin/users/{user_id} with a new password', () => {
   it('ends the user’s sessions and revokes their refresh families: a reset locks out whoever knew the old one', async () => {
-    const { sessions, tokens } = getOAuth();
+    const sessions = getSessions();
+    const tokens = getTokenStore();
     const id = String(jsonBody(await create({ name: 'Reset', email: `reset-${uniqueSuffix()}@example.test`, password: 'old-password-1' })).id);
     const { sessionId, familyId, nowEpoch } = await signedInEverywhere(id);
 
@@ -186,7 +189,9 @@ describe('PATCH /api/admin/users/{user_id} with a new password', () => {
 
 describe('DELETE /api/admin/users/{user_id}', () => {
   it("removes the user, ends their sessions and revokes their refresh token families and those tokens' access", async () => {
-    const { sessions, tokens, users } = getOAuth();
+    const sessions = getSessions();
+    const tokens = getTokenStore();
+    const users = getUsers();
     const email = `gone-${uniqueSuffix()}@example.test`;
     const id = String(jsonBody(await create({ name: 'Leaving', email })).id);
     const { sessionId, familyId, clientId, nowEpoch } = await signedInEverywhere(id);
@@ -201,7 +206,7 @@ describe('DELETE /api/admin/users/{user_id}', () => {
     expect(await sessions.getSession(sessionId, nowEpoch)).toBeUndefined();
     expect(await tokens.isFamilyRevoked(familyId)).toBe(true);
     // The access token of that family is refused at once by bearer authentication.
-    await expect(verifyAccessToken(issued.token)).rejects.toMatchObject({ code: 'invalid_token' });
+    await expect(verifyAccessToken(issued.token, getBearerDependencies())).rejects.toMatchObject({ code: 'invalid_token' });
   });
 
   it('answers an unknown user with 404', async () => {

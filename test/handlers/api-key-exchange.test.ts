@@ -4,7 +4,7 @@
  */
 import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from '../support/events';
 import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixtures';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
@@ -59,7 +59,7 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
     const { key, keyId, user } = await newKey();
     const { body } = await exchangeKey({ bearer: key });
     const jti = String(decodeJwt(String(body.access_token)).jti);
-    const record = await getOAuth().tokens.getTokenRecord(jti, Math.floor(Date.now() / 1000));
+    const record = await getTokenStore().getTokenRecord(jti, Math.floor(Date.now() / 1000));
     expect(record).toMatchObject({ jti, apiKeyId: keyId, sub: user.id });
   });
 
@@ -182,7 +182,7 @@ describe('spec 6: one activity row per attempt, request type "api key", the real
   it('a malformed key writes one row under the unknown client', async () => {
     const ip = `198.51.100.1-${randomUUID()}`; // this test's own address: its rows alone match
     await exchangeKey({ bearer: 'tgk_not-a-key', sourceIp: ip });
-    const rows = (await getOAuth().tokens.activityOf('unknown')).filter((r) => r.ip === ip && r.requestType === 'api key');
+    const rows = (await getTokenStore().activityOf('unknown')).filter((r) => r.ip === ip && r.requestType === 'api key');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ success: false, reason: 'invalid_client: malformed API key' });
   });
@@ -191,8 +191,8 @@ describe('spec 6: one activity row per attempt, request type "api key", the real
 describe('issue 5 Speed: the verified-key cache', () => {
   it('a repeat exchange skips Argon2id; the record is still read, so a revocation counts at once', async () => {
     const { key, keyId, client } = await newKey();
-    const verify = jest.spyOn(getOAuth().hasher, 'verify');
-    const dummy = jest.spyOn(getOAuth().hasher, 'verifyDummy');
+    const verify = jest.spyOn(getHasher(), 'verify');
+    const dummy = jest.spyOn(getHasher(), 'verifyDummy');
     try {
       expect((await exchangeKey({ bearer: key })).status).toBe(200);
       expect((await exchangeKey({ bearer: key })).status).toBe(200);
@@ -232,8 +232,8 @@ describe('spec 2.4: a test user may be bound only to a test client', () => {
     expect(created.status).toBe(201);
     const key = String(created.body.api_key);
     expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    const current = (await getOAuth().users.get(user.id))!;
-    await getOAuth().users.update(current, { test: true }, new Date().toISOString());
+    const current = (await getUsers().get(user.id))!;
+    await getUsers().update(current, { test: true }, new Date().toISOString());
     const refused = await exchangeKey({ bearer: key });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_client');
@@ -265,7 +265,7 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
   ])('a deleted client mints nothing: 401 invalid_client, the reason in the activity log (%s)', async (_, verifiedBefore) => {
     const { key, keyId, client } = await newKey();
     if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    expect(await getOAuth().clientRepository.delete(client.clientId)).toBe(true);
+    expect(await getClientRepository().delete(client.clientId)).toBe(true);
     const result = await exchangeKey({ bearer: key });
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
@@ -279,7 +279,7 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
   ])('issue 18.2 / spec 8: a user who lost the client\'s environment mints nothing: the uniform 401, the reason in the activity log (%s)', async (_, verifiedBefore) => {
     const { key, keyId, client, user } = await newKey();
     if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    await getOAuth().environments.revoke(user.id, client.environmentId);
+    await getEnvironments().revoke(user.id, client.environmentId);
     const result = await exchangeKey({ bearer: key });
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
@@ -299,7 +299,7 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
 describe('spec 6: one activity row per attempt, whatever part of the success write landed', () => {
   it('a token record that fails after the success row landed leaves one row: the failure', async () => {
     const { key, client } = await newKey();
-    const tokens = getOAuth().tokens;
+    const tokens = getTokenStore();
     const original = tokens.recordIssued;
     // Fault injection: the batch writes the activity row, then the token record fails.
     tokens.recordIssued = async (issuance) => {

@@ -9,7 +9,7 @@ import { cryptoRandom } from '../../lambdas/adapters/system';
 import { newApiKey } from '../../lambdas/core/api-keys/format';
 import type { ApiKey } from '../../lambdas/core/model';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, useOutbox, type Result } from '../support/api-keys';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
@@ -34,7 +34,7 @@ async function storedKeyWith(overrides: Partial<ApiKey>, ttl?: number): Promise<
     clientId: client.clientId,
     userId: user.id,
     scopes: ['read'],
-    secretHash: await getOAuth().hasher.hash(created.secret),
+    secretHash: await getHasher().hash(created.secret),
     createdAt: new Date(Date.now() - 86_400_000).toISOString(),
     createdBy: { kind: 'admin-client', clientId: 'tgc_test' },
     ...overrides,
@@ -90,8 +90,8 @@ describe('spec 7: every bad key gets the identical 401 invalid_client', () => {
 
   beforeAll(async () => {
     all = await cases();
-    const verify = jest.spyOn(getOAuth().hasher, 'verify');
-    const dummy = jest.spyOn(getOAuth().hasher, 'verifyDummy');
+    const verify = jest.spyOn(getHasher(), 'verify');
+    const dummy = jest.spyOn(getHasher(), 'verifyDummy');
     const send = jest.spyOn(getStorage().db, 'send');
     const reads = () => send.mock.calls.filter(([command]) => readCommands.has(command.constructor.name)).length;
     results = [];

@@ -13,7 +13,7 @@ import type { ApiKeyExchangeStore } from '../../lambdas/core/api-keys/ports';
 import { TokenRequestActivity } from '../../lambdas/core/grants/activity';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import { getApiKeyExchange } from '../../lambdas/wiring/api-keys';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
@@ -63,7 +63,7 @@ it('spec 3.1: a revocation committed after the exchange read the key leaves that
   };
   const response = await exchangeApiKey({ apiKey: key }, new TokenRequestActivity('203.0.113.7', systemClock, cryptoRandom), racing);
   const jti = String(decodeJwt(response.access_token).jti);
-  expect(await getOAuth().tokens.getTokenRecord(jti, nowEpoch())).toMatchObject({ jti, apiKeyId: keyId });
+  expect(await getTokenStore().getTokenRecord(jti, nowEpoch())).toMatchObject({ jti, apiKeyId: keyId });
   // The next exchange reads the revocation.
   const next = await exchangeKey({ bearer: key });
   expect(next.status).toBe(401);
@@ -82,7 +82,7 @@ it('spec 3.1: concurrent exchanges and a revocation: every success is recorded, 
   for (const r of results) expect([200, 401]).toContain(r.status);
   for (const r of successes) {
     const jti = String(decodeJwt(String(r.body.access_token)).jti);
-    expect(await getOAuth().tokens.getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });
+    expect(await getTokenStore().getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });
   }
   const rows = await keyActivityOf(clientId);
   expect(rows.filter((row) => row.success)).toHaveLength(successes.length + 1);
@@ -120,7 +120,7 @@ describe('the exchange\'s writes fail apart: the token record decides', () => {
     const { outcome, keyId, clientId, errors } = await exchangeWith({ stampLastUsed: () => Promise.reject(new Error('ProvisionedThroughputExceeded')) });
     const response = await outcome;
     const jti = String(decodeJwt(response.access_token).jti);
-    expect(await getOAuth().tokens.getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });
+    expect(await getTokenStore().getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });
     expect((await keyActivityOf(clientId)).map((row) => row.success)).toEqual([true]);
     expect((await storedKey(keyId))?.lastUsedAt).toBeUndefined();
     expect(errors).toEqual([{ message: 'lastUsedAt stamp failed after retries', fields: expect.objectContaining({ apiKeyId: keyId }) }]);

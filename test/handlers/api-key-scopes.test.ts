@@ -4,7 +4,7 @@
  */
 import { decodeJwt } from 'jose';
 import { handler as patchClient } from '../../lambdas/handlers/admin/clients-update';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, storedKey, useOutbox } from '../support/api-keys';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
@@ -74,7 +74,7 @@ describe('spec 2.5 rule 3: a scope ungranted from the client is removed from eve
     // An exchange with the client as it was: the next one must read the client anew.
     expect((await exchangeKey({ bearer: key })).body.scope).toBe('read write');
     // Only the client write, as if the ungrant hook had not run (yet).
-    await getOAuth().clientRepository.update(client.clientId, { scopes: ['read'] });
+    await getClientRepository().update(client.clientId, { scopes: ['read'] });
     expect((await storedKey(keyId))?.scopes).toEqual(['read', 'write']);
     const result = await exchangeKey({ bearer: key });
     expect(result.status).toBe(200);

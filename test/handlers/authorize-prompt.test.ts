@@ -13,7 +13,7 @@ import { handler as completeHandler } from '../../lambdas/handlers/authorize-com
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { sessionCookieName } from '../../lambdas/http/cookies';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
 import { authorizeQuery, browserHeaders, createClient, createUser, form, hiddenField, locationOf, pkcePair, unique, type TestUser } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 import { postToken } from '../support/token-fixtures';
@@ -36,7 +36,7 @@ beforeAll(async () => {
 async function sessionSignedInAgo(ageSeconds: number, user = alice): Promise<string> {
   const id = randomBytes(32).toString('base64url');
   const authTime = nowEpoch() - ageSeconds;
-  await getOAuth().sessions.createSession(id, { userId: user.user.id, authTime, expiresAtEpoch: nowEpoch() + 3600 }, new Date().toISOString());
+  await getSessions().createSession(id, { userId: user.user.id, authTime, expiresAtEpoch: nowEpoch() + 3600 }, new Date().toISOString());
   return `${sessionCookieName(issuer)}=${id}`;
 }
 
@@ -104,7 +104,7 @@ describe('prompt=login and max_age: sign in again (OIDC Core 3.1.2.1)', () => {
     expect(isSignInForm(page)).toBe(true);
     const before = nowEpoch();
     const params = redirectParams(await signInStep(hiddenField(page.body, 'request_id')));
-    const code = await getOAuth().tokens.getCode(params.get('code')!, nowEpoch());
+    const code = await getTokenStore().getCode(params.get('code')!, nowEpoch());
     expect(code?.authTime).toBeGreaterThanOrEqual(before);
   });
 

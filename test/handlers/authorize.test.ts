@@ -9,7 +9,7 @@ import { handler as completeHandler } from '../../lambdas/handlers/authorize-com
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositories';
 import {
   authorizeQuery,
   browserHeaders,
@@ -230,7 +230,7 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
     const code = location.searchParams.get('code')!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const stored = await getOAuth().tokens.getCode(code, started);
+    const stored = await getTokenStore().getCode(code, started);
     expect(stored).toMatchObject({
       clientId: staticClient.clientId,
       userId: alice.user.id,
@@ -251,7 +251,7 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
   it('grants the client scopes when scope is omitted, and records the registered redirect URI when it is omitted', async () => {
     const requestId = hiddenField((await authorize(authorizeQuery(singleUriClient, { scope: undefined, redirect_uri: undefined }))).body, 'request_id');
     const code = locationOf(await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password })).searchParams.get('code')!;
-    const stored = await getOAuth().tokens.getCode(code, Math.floor(Date.now() / 1000));
+    const stored = await getTokenStore().getCode(code, Math.floor(Date.now() / 1000));
     expect(stored).toMatchObject({ scopes: ['openid', 'email'], redirectUri: singleUriClient.redirectUris[0] });
   });
 
@@ -377,7 +377,7 @@ describe('Consent for dynamically registered clients (spec 4.3) and POST /api/au
     const dave = await createUser([dcrEnvironment]);
     const cookie = await sessionCookie(dave);
     const requestId = hiddenField((await authorize(authorizeQuery(dynamicClient), { Cookie: cookie })).body, 'request_id');
-    await getOAuth().environments.revoke(dave.user.id, dcrEnvironment);
+    await getEnvironments().revoke(dave.user.id, dcrEnvironment);
     expectErrorRedirect(await complete({ request_id: requestId, decision: 'approve' }, cookie), 'access_denied', dynamicClient.redirectUris[0]);
   });
 });

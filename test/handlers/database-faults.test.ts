@@ -9,7 +9,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { User } from '../../lambdas/core/model';
 import { handler as registerHandler } from '../../lambdas/handlers/register';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
@@ -90,7 +90,7 @@ const dynamicClientsNamed = async (name: string) => {
   const found: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await getOAuth().clientRepository.list('dynamic', 100, cursor);
+    const page = await getClientRepository().list('dynamic', 100, cursor);
     found.push(...page.items.filter((c) => c.name === name).map((c) => c.clientId));
     cursor = page.next;
   } while (cursor);
@@ -111,7 +111,7 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
     expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
     expect(result.statusCode).toBe(201);
     const clientId = String(jsonBody(result).client_id);
-    expect(await getOAuth().clientRepository.get(clientId)).toMatchObject({ clientId, name: 'Fault test', registrationType: 'dynamic' });
+    expect(await getClientRepository().get(clientId)).toMatchObject({ clientId, name: 'Fault test', registrationType: 'dynamic' });
   });
 
   it('the client write unconfirmed on every attempt: 503 with Retry-After, and no client left behind', async () => {

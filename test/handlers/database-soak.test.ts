@@ -19,7 +19,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { User } from '../../lambdas/core/model';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import { handler as registerHandler } from '../../lambdas/handlers/register';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, listKeysAs, revokeKeyAs, storedKey } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
@@ -177,9 +177,9 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
     const acknowledged = chainsRun.filter((c) => c.lastRefresh);
     expect(acknowledged.length).toBeGreaterThan(0);
     for (const chain of acknowledged) {
-      const stored = await getOAuth().tokens.getRefreshToken(chain.lastRefresh!, Math.floor(Date.now() / 1000));
+      const stored = await getTokenStore().getRefreshToken(chain.lastRefresh!, Math.floor(Date.now() / 1000));
       expect(stored).toBeDefined();
-      expect(await getOAuth().tokens.isFamilyRevoked(stored!.familyId)).toBe(false);
+      expect(await getTokenStore().isFamilyRevoked(stored!.familyId)).toBe(false);
       expect(await isActive(chain.lastAccess!)).toBe(true);
       // The last token the client holds still rotates, unless a rotation answered 503 but landed.
       if (stored!.rotatedAtEpoch === undefined) expect((await refresh(chain.client.client, chain.lastRefresh!)).status).toBe(200);
@@ -191,7 +191,7 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
     const all: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await getOAuth().clientRepository.list('dynamic', 100, cursor);
+      const page = await getClientRepository().list('dynamic', 100, cursor);
       all.push(...page.items.filter((c) => c.name === `soak ${run}`).map((c) => c.clientId));
       cursor = page.next;
     } while (cursor);

@@ -8,7 +8,7 @@ import { mintAccessToken } from '../../lambdas/core/tokens';
 import { attemptOf } from '../support/tokens';
 import type { Client, User } from '../../lambdas/core/model';
 import { getContainer } from '../../lambdas/wiring/container';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
@@ -106,7 +106,7 @@ describe('RFC 7662 2.2: active false', () => {
       { issuer: config.baseUrl, signer: await getSigner(), clock: past, random },
     );
     // A record that outlives the token, so only `exp` can make it inactive.
-    await getOAuth().tokens.recordIssued({
+    await getTokenStore().recordIssued({
       token: { jti: minted.jti, clientId: app.clientId, sub: user.id, expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600 },
       activity: { requestType: 'authorization_code', clientId: app.clientId, ip: 'test', success: true, durationMs: 0, ...attemptOf() },
     });
@@ -116,8 +116,8 @@ describe('RFC 7662 2.2: active false', () => {
 
   it('for a token whose family was revoked', async () => {
     const tokens = await signedIn(app, user);
-    const refresh = await getOAuth().tokens.getRefreshToken(String(tokens.refresh_token), Math.floor(Date.now() / 1000));
-    await getOAuth().tokens.revokeFamily(refresh!.familyId, Math.floor(Date.now() / 1000));
+    const refresh = await getTokenStore().getRefreshToken(String(tokens.refresh_token), Math.floor(Date.now() / 1000));
+    await getTokenStore().revokeFamily(refresh!.familyId, Math.floor(Date.now() / 1000));
     expect((await introspectWith(resourceServer, String(tokens.access_token))).body).toEqual({ active: false });
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import { handler } from '../../lambdas/handlers/register';
 import { resetContainer } from '../../lambdas/wiring/container';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
@@ -51,13 +51,13 @@ describe('POST /api/register (RFC 7591, spec 4.2)', () => {
 
   it('places the client in DCR_ENVIRONMENT_ID, marked dynamic, listed under registration type dynamic (spec 2.7)', async () => {
     const { client_id } = jsonBody(await register(valid)) as { client_id: string };
-    const stored = await getOAuth().clientRepository.get(client_id);
+    const stored = await getClientRepository().get(client_id);
     expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: process.env.DCR_ENVIRONMENT_ID });
     expect(stored).not.toHaveProperty('secretHash');
     let cursor: string | undefined;
     const listed: string[] = [];
     do {
-      const page = await getOAuth().clientRepository.list('dynamic', 100, cursor);
+      const page = await getClientRepository().list('dynamic', 100, cursor);
       listed.push(...page.items.map((c) => c.clientId));
       cursor = page.next;
     } while (cursor);
@@ -171,13 +171,13 @@ describe('unused dynamic clients expire (DCR_CLIENT_EXPIRY_DAYS, default 30)', (
       (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `CLIENT#${client_id}`, sk: 'CLIENT' } }))).Item?.ttl as number | undefined;
     const expected = Math.floor(Date.now() / 1000) + 30 * 86_400;
     expect(Math.abs((await ttlOf())! - expected)).toBeLessThan(60);
-    await getOAuth().clientRepository.markUsed(client_id);
+    await getClientRepository().markUsed(client_id);
     expect(await ttlOf()).toBeUndefined();
-    expect(await getOAuth().clientRepository.get(client_id)).toBeDefined();
+    expect(await getClientRepository().get(client_id)).toBeDefined();
   });
 
   it('treats a client past its expiry as absent, before TTL deletes it', async () => {
-    const { clientRepository } = getOAuth();
+    const clientRepository = getClientRepository();
     const clientId = `tgc_expired${randomUUID().slice(0, 8)}`;
     await clientRepository.create(
       { clientId, name: 'x', type: 'public', environmentId: 'env_dcrtest', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], scopes: [], registrationType: 'dynamic', admin: false, test: false, createdAt: new Date().toISOString() },

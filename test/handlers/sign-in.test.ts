@@ -6,7 +6,7 @@ import { handler as sessionHandler } from '../../lambdas/handlers/session';
 import { handler as signInPageHandler } from '../../lambdas/handlers/sign-in-page';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as signOutHandler } from '../../lambdas/handlers/sign-out';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getHasher } from '../../lambdas/wiring/repositories';
 import { browserHeaders, cookieOf, createUser, form, type TestUser } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
@@ -94,7 +94,7 @@ describe('POST /api/auth/signin', () => {
   });
 
   it('answers an unknown email and a wrong password identically, spending one Argon2id verification on each', async () => {
-    const hasher = getOAuth().hasher;
+    const hasher = getHasher();
     const dummy = jest.spyOn(hasher, 'verifyDummy');
     const verify = jest.spyOn(hasher, 'verify');
     const email = `nobody-${alice.user.email!}`;

@@ -23,7 +23,7 @@ import {
   verifyAsResourceServer,
   type TestClient,
 } from '../support/token-fixtures';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import type { User } from '../../lambdas/core/model';
 
 let environmentId: string;
@@ -177,7 +177,7 @@ describe('RFC 6749 5.2 invalid_grant: the code does not hold', () => {
   it('a user whose environment access was revoked after authorization (spec 8)', async () => {
     const leaving = await createUser([environmentId]);
     const code = await issueCode(app.client, leaving);
-    await getOAuth().environments.revoke(leaving.id, environmentId);
+    await getEnvironments().revoke(leaving.id, environmentId);
     const { status, body } = await redeem(app.client, code);
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_grant');
@@ -209,7 +209,7 @@ describe('spec 4.3 and 8: dynamic clients answer to DCR_ENVIRONMENT_ID at author
     const recordEnvironment = await createEnvironment();
     const { client } = await createClient({ environmentId: recordEnvironment });
     const dynamic = { ...client, clientId: `${client.clientId}d`, registrationType: 'dynamic' as const };
-    await getOAuth().clientRepository.create(dynamic);
+    await getClientRepository().create(dynamic);
     const insider = await createUser([dcrEnvironment]);
     const outsider = await createUser([recordEnvironment]);
     expect((await redeem(dynamic, await issueCode(dynamic, insider))).status).toBe(200);
@@ -229,7 +229,7 @@ describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
   it('must be sent by a client with several registered URIs: omitted, the code does not hold', async () => {
     const { client } = await createClient({ environmentId });
     const twoUris = { ...client, clientId: `${client.clientId}x`, redirectUris: [redirectUri, 'https://app.example.test/second'] };
-    await getOAuth().clientRepository.create(twoUris);
+    await getClientRepository().create(twoUris);
     const code = await issueCode(twoUris, user);
     const answer = await postToken({ grant_type: 'authorization_code', client_id: twoUris.clientId, code: code.code, code_verifier: code.verifier });
     expect(answer.status).toBe(400);

@@ -3,7 +3,7 @@
  * client_secret_basic and client_secret_post, scopes within the client's, `resource` as
  * aud, no `sub`, no refresh token; the verified-secret cache keeps Argon2id off repeats.
  */
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getHasher } from '../../lambdas/wiring/repositories';
 import { headerOf } from '../support/events';
 import {
   activityOf,
@@ -61,7 +61,7 @@ describe('a confidential client (RFC 6749 4.4.2)', () => {
 
   it('verifies a repeated secret from the cache, without Argon2id (issue 3, Speed)', async () => {
     const fresh = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
-    const verify = jest.spyOn(getOAuth().hasher, 'verify');
+    const verify = jest.spyOn(getHasher(), 'verify');
     try {
       expect((await postToken(grant, viaBasic(fresh))).status).toBe(200);
       expect((await postToken(grant, viaBasic(fresh))).status).toBe(200);

@@ -4,7 +4,7 @@
  * and the environment re-check on every rotation.
  */
 import type { User } from '../../lambdas/core/model';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import {
   activityOf,
   claimsOf,
@@ -122,14 +122,14 @@ describe('environment access, re-checked on every rotation (spec 8)', () => {
     const second = await refresh(client, String(first.refresh_token));
     expect(second.status).toBe(200);
 
-    await getOAuth().environments.revoke(member.id, environmentId);
+    await getEnvironments().revoke(member.id, environmentId);
     const refused = await refresh(client, String(second.body.refresh_token));
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('invalid_grant');
     const rows = await activityOf(client.clientId);
     expect(rows.find((r) => !r.success)?.reason).toMatch(/lost access to environment/);
 
-    await getOAuth().environments.grant(member.id, environmentId, new Date().toISOString());
+    await getEnvironments().grant(member.id, environmentId, new Date().toISOString());
     expect((await refresh(client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
   });
 
@@ -137,7 +137,7 @@ describe('environment access, re-checked on every rotation (spec 8)', () => {
     const { client } = await newApp();
     const member = await createUser([environmentId]);
     const first = await signedIn(client, member);
-    await getOAuth().users.delete(member);
+    await getUsers().delete(member);
     const refused = await refresh(client, String(first.refresh_token));
     expect(refused.body.error).toBe('invalid_grant');
   });

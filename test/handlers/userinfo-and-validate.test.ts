@@ -6,7 +6,7 @@
 import { handler as userinfo } from '../../lambdas/handlers/userinfo';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import type { Client, User } from '../../lambdas/core/model';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
   basic,
@@ -73,7 +73,7 @@ describe('GET /api/userinfo: claims by scope (OIDC Core 5.3.2, 5.4)', () => {
   it('401 invalid_token once the user is deleted', async () => {
     const leaving = await createUser([environmentId]);
     const tokens = await signedIn(app, leaving, { scopes: ['openid'] });
-    await getOAuth().users.delete(leaving);
+    await getUsers().delete(leaving);
     expect((await getUserinfo(String(tokens.access_token))).statusCode).toBe(401);
   });
 });
@@ -104,8 +104,8 @@ describe('RFC 6750 3.1: both endpoints refuse a bad bearer token with a challeng
       async () => {
         const tokens = await signedIn(app, user);
         const now = Math.floor(Date.now() / 1000);
-        const found = await getOAuth().tokens.getRefreshToken(String(tokens.refresh_token), now);
-        await getOAuth().tokens.revokeFamily(found!.familyId, now);
+        const found = await getTokenStore().getRefreshToken(String(tokens.refresh_token), now);
+        await getTokenStore().revokeFamily(found!.familyId, now);
         return String(tokens.access_token);
       },
       'Bearer error="invalid_token"',

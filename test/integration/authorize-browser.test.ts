@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '../../lambdas/core/model';
 import { verifyPkce } from '../../lambdas/core/pkce';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getTokenStore } from '../../lambdas/wiring/repositories';
 import { authorizeQuery, hiddenField, pkcePair, unique } from '../support/authorization';
 
 let app: LocalApp;
@@ -46,8 +46,8 @@ beforeAll(async () => {
     registrationType: 'dynamic',
   };
   // startLocalApp pointed this process's wiring at its tables.
-  await getOAuth().clientRepository.create(client);
-  await getOAuth().clientRepository.create(dynamicClient);
+  await getClientRepository().create(client);
+  await getClientRepository().create(dynamicClient);
 });
 
 afterAll(async () => {
@@ -100,7 +100,7 @@ describe('authorization code flow over HTTP against the local server', () => {
     expect(location.searchParams.get('iss')).toBe(app.url);
     const code = location.searchParams.get('code')!;
 
-    const stored = await getOAuth().tokens.getCode(code, Math.floor(Date.now() / 1000));
+    const stored = await getTokenStore().getCode(code, Math.floor(Date.now() / 1000));
     expect(stored).toMatchObject({ clientId: client.clientId, userId: app.bootstrap.admin.userId, resource: 'https://mcp.example.test/' });
     expect(verifyPkce(verifier, stored!.codeChallenge)).toBe(true);
 

@@ -12,7 +12,7 @@ import { handler as listKeys } from '../../lambdas/handlers/admin/api-keys-list'
 import { handler as revokeKey } from '../../lambdas/handlers/admin/api-keys-revoke';
 import { handler as exchange } from '../../lambdas/handlers/api-key-token';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { callAdmin } from './admin-calls';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 
@@ -90,4 +90,4 @@ export async function exchangeKey(call: ExchangeCall): Promise<Result> {
 
 export const storedKey = (keyId: string) => getApiKeyStore().get(keyId);
 export const auditOf = (clientId: string) => getApiKeyStore().auditOf(clientId);
-export const keyActivityOf = async (clientId: string) => (await getOAuth().tokens.activityOf(clientId)).filter((r) => r.requestType === 'api key');
+export const keyActivityOf = async (clientId: string) => (await getTokenStore().activityOf(clientId)).filter((r) => r.requestType === 'api key');

@@ -7,7 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client, User } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getEnvironments, getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from './events';
 
 export const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -18,7 +18,9 @@ export interface TestUser {
 }
 
 export async function createUser(environmentIds: readonly string[], name = 'Test User'): Promise<TestUser> {
-  const { users, environments, hasher } = getOAuth();
+  const users = getUsers();
+  const environments = getEnvironments();
+  const hasher = getHasher();
   const password = randomBytes(12).toString('base64url');
   const id = unique('usr_');
   const user: User = {
@@ -50,7 +52,7 @@ export async function createClient(overrides: Partial<Client> = {}): Promise<Cli
     createdAt: new Date().toISOString(),
     ...overrides,
   };
-  await getOAuth().clientRepository.create(client);
+  await getClientRepository().create(client);
   return client;
 }
 

@@ -13,7 +13,7 @@ import type { Client, GrantType, User } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { handler as token } from '../../lambdas/handlers/token';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 
@@ -27,15 +27,15 @@ const nowEpoch = () => Math.floor(Date.now() / 1000);
 
 export async function createEnvironment(): Promise<string> {
   const id = unique('env_t');
-  await getOAuth().environments.create({ id, name: id, dcr: false, createdAt: nowIso() });
+  await getEnvironments().create({ id, name: id, dcr: false, createdAt: nowIso() });
   return id;
 }
 
 export async function createUser(environmentIds: readonly string[], overrides: Partial<User> = {}): Promise<User> {
   const id = unique('usr_t');
   const user: User = { id, email: `${id}@example.test`, name: `User ${id}`, admin: false, test: false, createdAt: nowIso(), ...overrides };
-  await getOAuth().users.create(user);
-  for (const environmentId of environmentIds) await getOAuth().environments.grant(id, environmentId, nowIso());
+  await getUsers().create(user);
+  for (const environmentId of environmentIds) await getEnvironments().grant(id, environmentId, nowIso());
   return user;
 }
 
@@ -61,7 +61,7 @@ export async function createClient(options: ClientOptions): Promise<TestClient> 
     clientId: unique('tgc_'),
     name: 'Test client',
     type,
-    ...(secret ? { secretHash: await getOAuth().hasher.hash(secret) } : {}),
+    ...(secret ? { secretHash: await getHasher().hash(secret) } : {}),
     environmentId: options.environmentId,
     redirectUris: [redirectUri],
     grantTypes: options.grantTypes ?? ['authorization_code', 'refresh_token'],
@@ -72,7 +72,7 @@ export async function createClient(options: ClientOptions): Promise<TestClient> 
     ...(options.introspectAll ? { introspectAll: true } : {}),
     createdAt: nowIso(),
   };
-  await getOAuth().clientRepository.create(client);
+  await getClientRepository().create(client);
   return { client, secret };
 }
 
@@ -87,7 +87,7 @@ export interface CodeOptions {
 export async function issueCode(client: Client, user: User, options: CodeOptions = {}): Promise<{ code: string; verifier: string }> {
   const code = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
-  await getOAuth().tokens.saveCode(code, {
+  await getTokenStore().saveCode(code, {
     clientId: client.clientId,
     userId: user.id,
     scopes: options.scopes ?? ['openid', 'profile', 'email', 'read'],
@@ -198,4 +198,4 @@ export async function storedFor(clientId: string): Promise<{ tokenRecords: numbe
   return { tokenRecords: count('JTI#'), refreshTokens: count('RT#'), families: count('FAMILY#') };
 }
 
-export const activityOf = (clientId: string) => getOAuth().tokens.activityOf(clientId);
+export const activityOf = (clientId: string) => getTokenStore().activityOf(clientId);

@@ -10,7 +10,7 @@ import { newId } from '../../lambdas/core/ids';
 import type { Client, User } from '../../lambdas/core/model';
 import { mintAccessToken } from '../../lambdas/core/tokens';
 import { getContainer } from '../../lambdas/wiring/container';
-import { getOAuth } from '../../lambdas/wiring/oauth';
+import { getClientRepository, getEnvironments, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 
 export const uniqueSuffix = () => randomUUID().slice(0, 8);
@@ -18,7 +18,7 @@ export const uniqueSuffix = () => randomUUID().slice(0, 8);
 export async function createTestEnvironment(name = `Test ${uniqueSuffix()}`): Promise<string> {
   const { random, clock } = getContainer();
   const id = newId('env_', random);
-  await getOAuth().environments.create({ id, name, dcr: false, createdAt: new Date(clock.now()).toISOString() });
+  await getEnvironments().create({ id, name, dcr: false, createdAt: new Date(clock.now()).toISOString() });
   return id;
 }
 
@@ -46,7 +46,7 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
     createdAt: new Date(clock.now()).toISOString(),
     ...overrides,
   };
-  await getOAuth().clientRepository.create(client);
+  await getClientRepository().create(client);
   return client;
 }
 
@@ -62,9 +62,9 @@ export async function createTestUser(overrides: Partial<User> = {}, environmentI
     createdAt: new Date(clock.now()).toISOString(),
     ...overrides,
   };
-  await getOAuth().users.create(user);
+  await getUsers().create(user);
   for (const environmentId of environmentIds ?? [await testFileEnvironment()]) {
-    await getOAuth().environments.grant(user.id, environmentId, user.createdAt);
+    await getEnvironments().grant(user.id, environmentId, user.createdAt);
   }
   return user;
 }
@@ -86,7 +86,7 @@ export async function issueTestToken(request: TestTokenRequest): Promise<{ token
     { clientId: request.clientId, sub: request.sub, scopes: request.scopes ?? [], resource: request.resource, apiKeyId: request.apiKeyId },
     { issuer: config.baseUrl, signer: await getSigner(), clock, random },
   );
-  await getOAuth().tokens.recordIssued({
+  await getTokenStore().recordIssued({
     token: {
       jti: minted.jti,
       clientId: request.clientId,

@@ -33,7 +33,7 @@ export async function authenticateApiKey(presented: string | undefined, activity
     await deps.hasher.verifyDummy(presented ?? '');
     throw invalidApiKey(presented ? 'malformed API key' : 'no API key presented');
   }
-  activity.apiKeyId = parsed.keyId;
+  activity.forKey(parsed.keyId);
   // The cache holds the stored hash a presented key last verified against (keyed by a
   // SHA-256 of the whole key) and the key's client and user, which never change: a repeat
   // exchange skips Argon2id and reads all three records in one round trip. The key record
@@ -46,8 +46,8 @@ export async function authenticateApiKey(presented: string | undefined, activity
     await deps.hasher.verifyDummy(parsed.secret);
     throw invalidApiKey(`unknown key id ${parsed.keyId}`);
   }
-  activity.clientId = key.clientId;
-  activity.userId = key.userId;
+  activity.forClientId(key.clientId);
+  activity.forUser(key.userId);
   // A key never changes its hash, client or user; checking all three keeps a mismatch (an id
   // reused after deletion, say) from ever pairing this key with another key's parties.
   const fromCache =

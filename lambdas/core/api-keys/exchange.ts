@@ -56,7 +56,7 @@ export async function exchangeApiKey(
   activity: TokenRequestActivity,
   deps: ExchangeDependencies,
 ): Promise<TokenResponse> {
-  activity.requestType = 'api key';
+  activity.ofType('api key');
   const { key, parties } = await authenticateApiKey(request.apiKey, activity, deps);
   if (parties.client) activity.forClient(parties.client);
   const requested = parseScope(request.scope);

@@ -1,18 +1,19 @@
 /**
- * The one activity row of a token request (spec 2.7, 6): filled in as the request learns
- * who it is for, then written inside the issuance write on success, or alone on failure.
+ * The one activity row of a token request (spec 2.7, 6). Each step tells it what it learned
+ * about the attempt (its type, client, user, key) through the methods below; the row is then
+ * written inside the issuance write on success, or alone on failure.
  */
 import { newId } from '../ids';
 import type { ActivityRow, Client } from '../model';
 import type { Clock, RandomSource } from '../ports';
 
 export class TokenRequestActivity {
-  requestType: ActivityRow['requestType'] = 'unknown';
-  clientId?: string;
-  environmentId?: string;
-  userId?: string;
+  private requestType: ActivityRow['requestType'] = 'unknown';
+  private clientId?: string;
+  private environmentId?: string;
+  private userId?: string;
   /** The presented API key's id (key exchanges), known or not: the activity log names it. */
-  apiKeyId?: string;
+  private apiKeyId?: string;
 
   /**
    * Names this attempt's row in storage: a success row that landed before its request failed
@@ -31,10 +32,28 @@ export class TokenRequestActivity {
     this.attemptId = newId('', random);
   }
 
+  ofType(requestType: ActivityRow['requestType']): void {
+    this.requestType = requestType;
+  }
+
   /** Called once the client record is found, even before its secret is checked. */
   forClient(client: Pick<Client, 'clientId' | 'environmentId'>): void {
     this.clientId = client.clientId;
     this.environmentId = client.environmentId;
+  }
+
+  /** The client as far as it is known (an API key names its client before the client is read). */
+  forClientId(clientId: string): void {
+    this.clientId = clientId;
+  }
+
+  forUser(userId: string): void {
+    this.userId = userId;
+  }
+
+  /** The presented key's id, whether or not such a key exists. */
+  forKey(apiKeyId: string): void {
+    this.apiKeyId = apiKeyId;
   }
 
   row(success: boolean, reason?: string): ActivityRow {

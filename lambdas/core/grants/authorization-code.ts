@@ -66,7 +66,7 @@ export async function authorizationCodeGrant(
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const found = await loadCode(request.code, nowEpoch, deps);
-  activity.userId = found.userId;
+  activity.forUser(found.userId);
   await refuseReuse(found, nowEpoch, deps);
   checkBinding(found, client, request);
   const resource = confirmResource(request.resource, found.resource);

@@ -67,7 +67,7 @@ export async function refreshTokenGrant(
   const nowEpoch = epochSeconds(deps.clock.now());
   const requested = parseScope(request.scope);
   const found = await loadRefreshToken(request.refreshToken, nowEpoch, deps);
-  activity.userId = found.userId;
+  activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
   if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
   const scopes = narrowScopes(requested, stillGranted(found.scopes, client));

@@ -3,7 +3,8 @@
  * (a self-service caller: only its own), with status; never a secret or its hash.
  */
 import { listApiKeys } from '../../core/api-keys/list-and-revoke';
-import { clientKeysHandler, pageRequest, pathParameter } from '../../http/admin-endpoint';
+import { pageRequest, pathParameter } from '../../http/admin-endpoint';
+import { clientKeysHandler } from '../../wiring/handler';
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -4,7 +4,8 @@
  * A self-service caller naming another user's key gets 404.
  */
 import { revokeApiKey } from '../../core/api-keys/list-and-revoke';
-import { clientKeysHandler, pathParameter } from '../../http/admin-endpoint';
+import { pathParameter } from '../../http/admin-endpoint';
+import { clientKeysHandler } from '../../wiring/handler';
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
-import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { jsonInput } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

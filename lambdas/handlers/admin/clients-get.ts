@@ -1,6 +1,7 @@
 /** GET /api/admin/clients/{client_id}: never the secret or its hash. */
 import { getClient } from '../../core/admin/clients';
-import { adminHandler, pathParameter } from '../../http/admin-endpoint';
+import { pathParameter } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

@@ -1,7 +1,8 @@
 /** GET /api/admin/clients?registration_type=static|dynamic (default static)&limit&cursor */
 import * as z from 'zod/mini';
 import { listClients } from '../../core/admin/clients';
-import { adminHandler, pageRequest } from '../../http/admin-endpoint';
+import { pageRequest } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { clientView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';
-import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -1,7 +1,8 @@
 /** POST /api/admin/environments: `{ name, id? }` → 201 the environment. */
 import * as z from 'zod/mini';
 import { createEnvironment } from '../../core/admin/environments';
-import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { jsonInput } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

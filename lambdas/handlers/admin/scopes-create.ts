@@ -1,7 +1,8 @@
 /** POST /api/admin/scopes: `{ name, description?, discoverable? }` → 201 the scope. */
 import * as z from 'zod/mini';
 import { createScope } from '../../core/admin/scopes';
-import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { jsonInput } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

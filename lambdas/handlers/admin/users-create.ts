@@ -1,7 +1,8 @@
 /** POST /api/admin/users: `{ name, email?, password?, admin?, test? }` → 201 the user. */
 import * as z from 'zod/mini';
 import { createUser } from '../../core/admin/users';
-import { adminHandler, jsonInput } from '../../http/admin-endpoint';
+import { jsonInput } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

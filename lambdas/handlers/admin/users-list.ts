@@ -1,6 +1,7 @@
 /** GET /api/admin/users?limit&cursor */
 import { listUsers } from '../../core/admin/users';
-import { adminHandler, pageRequest } from '../../http/admin-endpoint';
+import { pageRequest } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { pageView, userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

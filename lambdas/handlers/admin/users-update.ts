@@ -1,7 +1,8 @@
 /** PATCH /api/admin/users/{user_id}: any of `{ name, email, password, admin, test }` → 200 the user. */
 import * as z from 'zod/mini';
 import { updateUser } from '../../core/admin/users';
-import { adminHandler, jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { jsonInput, pathParameter } from '../../http/admin-endpoint';
+import { adminHandler } from '../../wiring/handler';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -1,5 +1,6 @@
 /**
- * The OAuth services of a container: repositories over DynamoDB, the hasher and the
+ * The repositories and secret checks of a container, one getter each so a handler bundles
+ * only what it uses: repositories over DynamoDB, the hasher and the
  * verified-secret cache. Client records are read afresh (strongly consistent) on every
  * use, never from a per-container cache: once DELETE /api/admin/clients/{id} has returned,
  * no container anywhere may issue that client a token. What stays cached is what a deletion
@@ -12,25 +13,12 @@ import { DynamoSessionStore } from '../adapters/dynamodb/session-store';
 import { DynamoTokenStore } from '../adapters/dynamodb/token-store';
 import { DynamoUserRepository } from '../adapters/dynamodb/user-repository';
 import { isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../core/client-metadata-document';
-import { newId } from '../core/ids';
 import type { Client } from '../core/model';
 import type { HashMethod } from '../config/settings';
 import type { Hasher } from '../core/ports';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
 import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
-
-export interface OAuthServices {
-  /** The client as stored now (strongly consistent), resolving Client ID Metadata Documents when enabled. */
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
-  readonly clientRepository: DynamoClientRepository;
-  readonly users: DynamoUserRepository;
-  readonly environments: DynamoEnvironmentRepository;
-  readonly tokens: DynamoTokenStore;
-  readonly sessions: DynamoSessionStore;
-  readonly hasher: Hasher;
-  readonly secretCache: VerifiedSecretCache;
-}
 
 /**
  * argon2 is native and ships only with the functions whose route row says `hashes`; a
@@ -67,18 +55,16 @@ function clientResolver(clientRepository: DynamoClientRepository): (clientId: st
   };
 }
 
-export const getOAuth = perContainer((): OAuthServices => {
-  const { config, clock, random } = getContainer();
-  const { db, tables } = getStorage();
-  const clientRepository = new DynamoClientRepository(db, tables.main);
-  return {
-    findClient: clientResolver(clientRepository),
-    clientRepository,
-    users: new DynamoUserRepository(db, tables.main),
-    environments: new DynamoEnvironmentRepository(db, tables.main),
-    tokens: new DynamoTokenStore(db, tables),
-    sessions: new DynamoSessionStore(db, tables.ephemeral),
-    hasher: lazyHasher(config.hashMethod),
-    secretCache: new VerifiedSecretCache(),
-  };
-});
+const table = (name: 'main' | 'ephemeral') => getStorage().tables[name];
+
+export const getClientRepository = /* @__PURE__ */ perContainer(() => new DynamoClientRepository(getStorage().db, table('main')));
+/** The client as stored now (strongly consistent), resolving Client ID Metadata Documents when enabled. */
+export const getClientFinder = /* @__PURE__ */ perContainer(() => clientResolver(getClientRepository()));
+export const findClient = (clientId: string): Promise<Client | undefined> => getClientFinder()(clientId);
+export const getUsers = /* @__PURE__ */ perContainer(() => new DynamoUserRepository(getStorage().db, table('main')));
+export const getEnvironments = /* @__PURE__ */ perContainer(() => new DynamoEnvironmentRepository(getStorage().db, table('main')));
+export const getTokenStore = /* @__PURE__ */ perContainer(() => new DynamoTokenStore(getStorage().db, getStorage().tables));
+export const getSessions = /* @__PURE__ */ perContainer(() => new DynamoSessionStore(getStorage().db, table('ephemeral')));
+export const getHasher = /* @__PURE__ */ perContainer((): Hasher => lazyHasher(getContainer().config.hashMethod));
+/** Client secrets verified here before (a repeat request skips Argon2id). */
+export const getSecretCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache());

@@ -1,0 +1,19 @@
+/** What client authentication, bearer checks and the admin caller check read, from this container. */
+import type { ClientAuthDependencies } from '../core/client-auth';
+import type { AdminAuthDependencies } from '../http/admin-auth';
+import type { BearerDependencies } from '../http/bearer';
+import { getContainer } from './container';
+import { findClient, getClientRepository, getHasher, getSecretCache, getTokenStore, getUsers } from './repositories';
+import { getVerifier } from './signing';
+
+export const getBearerDependencies = (): BearerDependencies => ({
+  issuer: getContainer().config.baseUrl,
+  clock: getContainer().clock,
+  verifier: getVerifier,
+  tokens: getTokenStore(),
+  clients: getClientRepository(),
+});
+
+export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), findClient, users: getUsers() });
+
+export const getClientAuthDependencies = (): ClientAuthDependencies => ({ findClient, hasher: getHasher(), secretCache: getSecretCache() });

@@ -1,0 +1,11 @@
+/** What the authorization steps (lambdas/http/authorize-flow.ts) read and write, from this container. */
+import type { AuthorizeFlowDependencies } from '../http/authorize-flow';
+import { getEnvironments, getSessions, getTokenStore } from './repositories';
+import { getStorage } from './storage';
+
+export const getAuthorizeFlowDependencies = (): AuthorizeFlowDependencies => ({
+  sessions: getSessions(),
+  codes: getTokenStore(),
+  environments: getEnvironments(),
+  scopes: getStorage().scopes,
+});
