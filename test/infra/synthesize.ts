@@ -11,12 +11,20 @@ export interface Synthesized {
   readonly template: Template;
 }
 
+export interface SynthesizeOptions {
+  /** Run esbuild (and npm for native modules) for every function. @default false */
+  readonly bundle?: boolean;
+  /** Cloud assembly folder; the caller removes it. @default - a temp folder CDK picks */
+  readonly outdir?: string;
+}
+
 /**
  * `bundle: false` (the default) skips esbuild through the `aws:cdk:bundling-stacks`
  * context: the template is the same, only the asset contents are placeholders.
  */
-export function synthesize(context: Record<string, unknown> = {}, { bundle = false } = {}): Synthesized {
+export function synthesize(context: Record<string, unknown> = {}, { bundle = false, outdir }: SynthesizeOptions = {}): Synthesized {
   const app = new App({
+    outdir,
     context: { ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }), MAIL_FROM: 'no-reply@example.org', ...context },
   });
   const stack = new AuthorizationServerStack(app, 'Test', stackPropsFromContext(app));
