@@ -2,20 +2,30 @@
  * The one test file that runs esbuild (every other infra test skips bundling): it reads the
  * function packages `cdk deploy` would upload, as Lambda's ARM64 runtime would load them.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { routes } from '../../lambdas/routes';
 import { esmRequireBanner, nativeModules } from '../../lib/bundling';
 import { elfMachine, elfMachineAarch64, filesUnder, functionPackages, resolveNativeBinding, type FunctionPackage } from './function-packages';
-import { synthesize } from './synthesize';
 
 let outdir: string;
 let packages: FunctionPackage[];
 
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'cdk.out-bundling-'));
-  synthesize({}, { bundle: true, outdir }).app.synth();
+  const verbose = Boolean(process.env.VERBOSE_TESTS);
+  try {
+    execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'synthesize-bundled.ts'), outdir], {
+      stdio: verbose ? 'inherit' : 'pipe',
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    const output = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`bundled synth failed:\n${output.slice(-8000)}`);
+  }
   packages = functionPackages(outdir);
 }, 240_000);
 

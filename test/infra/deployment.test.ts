@@ -8,7 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { ConfigError } from '../../lambdas/config/settings';
 import { seededEnvironmentIds } from '../../lib/authorization-server';
 import { stackPropsFromContext } from '../../lib/deployment-options';
-import { logicalId, resources, roleStatements, actionsOf, synthesize, type Synthesized } from './synthesize';
+import { actionsOf, assemblyDir, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
 const fullContext = {
   MAIL_FROM: 'auth@mail.example.net',
@@ -190,7 +190,7 @@ describe('operations', () => {
 
 describe('deploy-time options', () => {
   const read = (context: Record<string, string>) => () =>
-    stackPropsFromContext(new App({ context: { MAIL_FROM: 'a@example.org', ...context } }));
+    stackPropsFromContext(new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ...context } }));
 
   test('invalid values are reported together, each naming the option', () => {
     try {

@@ -1,4 +1,7 @@
 /** Builds the stack the way bin/app.ts does, from context, for template assertions. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { App, CfnResource, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -21,7 +24,7 @@ export interface Synthesized {
 export interface SynthesizeOptions {
   /** Run esbuild (and npm for native modules) for every function. @default false */
   readonly bundle?: boolean;
-  /** Cloud assembly folder; the caller removes it. @default - a temp folder CDK picks */
+  /** Cloud assembly folder; the caller removes it. @default - a temp folder removed after the test file */
   readonly outdir?: string;
   /** Route rows instead of the route table. @default the route table */
   readonly routes?: readonly Route[];
@@ -31,9 +34,24 @@ export interface SynthesizeOptions {
  * `bundle: false` (the default) skips esbuild through the `aws:cdk:bundling-stacks`
  * context: the template is the same, only the asset contents are placeholders.
  */
+/** Cloud assembly folders made here, removed once the test file is done. */
+const assemblies: string[] = [];
+if (typeof afterAll === 'function') {
+  afterAll(() => {
+    for (const dir of assemblies.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/** A temp folder for a cloud assembly, removed after the test file. */
+export function assemblyDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cdk.out-test-'));
+  assemblies.push(dir);
+  return dir;
+}
+
 export function synthesize(context: Record<string, unknown> = {}, { bundle = false, outdir, routes }: SynthesizeOptions = {}): Synthesized {
   const app = new App({
-    outdir,
+    outdir: outdir ?? assemblyDir(),
     context: { ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }), MAIL_FROM: 'no-reply@example.org', ...context },
   });
   const stack = new AuthorizationServerStack(app, 'Test', { ...stackPropsFromContext(app), ...(routes ? { routes } : {}) });
