@@ -1,7 +1,9 @@
 /**
  * The AuthorizationServer construct: the whole service in one piece. The HTTP surface
  * comes from the route table (lambdas/routes.ts): one function and one API method per
- * row, each function granted only what its row names.
+ * row, each function granted only what its row names. The functions live in one nested
+ * stack per route family (lib/route-families.ts) to keep every template far from
+ * CloudFormation's 500-resource cap; the API, tables and the rest stay in this stack.
  *
  * Decisions a deployer should know (docs/deployment.md has the full guide):
  * - Tables, the JWKS bucket, the signing-key and admin-credential secrets and log groups
@@ -19,10 +21,11 @@
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
  */
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -31,7 +34,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
-import { fallbackHandler, jobs, routes, type Route, type TableName } from '../lambdas/routes';
+import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { AdminBootstrap } from './admin-bootstrap';
 import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
@@ -39,6 +42,7 @@ import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey } from './jwks';
 import { KeyRotation } from './key-rotation';
+import { routeFamily } from './route-families';
 import { Mail } from './mail';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { settingsEnvironment, type ServiceSettings } from './service-settings';
@@ -128,6 +132,12 @@ export interface AuthorizationServerProps {
    * @default - none: alarms are visible in the console only
    */
   readonly alarmTopic?: sns.ITopic;
+  /**
+   * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
+   * to check that the templates keep room for the routes still to come.
+   * @default the route table of lambdas/routes.ts
+   */
+  readonly routes?: readonly Route[];
 }
 
 /** Ids the deploy-time seed gives its two environments (DCR_ENVIRONMENT_ID may override the second). */
@@ -136,8 +146,10 @@ export const seededEnvironmentIds = { defaultId: 'env_default', dcrId: 'env_dcr'
 export class AuthorizationServer extends Construct {
   readonly api: apigateway.RestApi;
   readonly tables: Readonly<Record<TableName, dynamodb.TableV2>>;
-  /** Route functions by route name (`routes[i].name`). */
+  /** Route functions by route name (`routes[i].name`), each in its family's nested stack. */
   readonly functions: Readonly<Record<string, NodejsFunction>>;
+  /** The nested stacks holding the route functions, by family (lib/route-families.ts). */
+  readonly functionStacks: Readonly<Record<string, NestedStack>>;
   /** Scheduled job functions by job name (`jobs[i].name`). */
   readonly jobFunctions: Readonly<Record<string, NodejsFunction>>;
   /** Answers 404/405 for everything no route row takes. */
@@ -263,9 +275,14 @@ export class AuthorizationServer extends Construct {
       environment[definition.envVar] = this.tables[definition.name].tableName;
     }
 
+    const routes = props.routes ?? routeTable;
     const functions: Record<string, NodejsFunction> = {};
+    const functionStacks: Record<string, NestedStack> = {};
+    const apiGateway = new iam.ServicePrincipal('apigateway.amazonaws.com');
     for (const route of routes) {
-      const fn = serviceFunction(this, route.name, {
+      const family = routeFamily(route);
+      const familyStack = (functionStacks[family.id] ??= new NestedStack(this, family.id, { description: family.description }));
+      const fn = serviceFunction(familyStack, route.name, {
         entry: handlerEntry(route.handler),
         description: `${route.method} ${route.path}`,
         environment:
@@ -275,13 +292,26 @@ export class AuthorizationServer extends Construct {
         hashes: route.hashes,
       });
       this.grant(fn, route, signingKey.secret);
-      // No test-invoke permission: it would double the Lambda permissions (the stack's largest
-      // resource type) for the console's Test button only; CloudFormation caps a stack at 500.
-      const integration = new apigateway.LambdaIntegration(fn, { allowTestInvoke: false });
+      // One invoke permission, beside the function, for its one method. Named with the stage
+      // as a string, not the Stage resource: the stage depends on the deployment, which
+      // depends on the methods, which depend on this nested stack. No test-invoke permission:
+      // it would double the permissions for the console's Test button only.
+      fn.addPermission('ApiInvoke', {
+        principal: apiGateway,
+        sourceArn: this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]*\}/g, '*'), stageName),
+      });
+      // A Lambda proxy integration without LambdaIntegration's own permission, which it
+      // would put beside the method, in the parent template.
+      const integration = new apigateway.AwsIntegration({
+        proxy: true,
+        service: 'lambda',
+        path: `2015-03-31/functions/${fn.functionArn}/invocations`,
+      });
       this.api.root.resourceForPath(route.path).addMethod(route.method, integration);
       functions[route.name] = fn;
     }
     this.functions = functions;
+    this.functionStacks = functionStacks;
 
     // Unmatched methods on routed paths (405) and unknown paths (404). The fallback
     // reads no table but still gets the environment: it loads the same configuration.
@@ -324,6 +354,7 @@ export class AuthorizationServer extends Construct {
     this.webAcl = new ApiWebAcl(this, 'Waf', {
       stageArn: this.api.deploymentStage.stageArn,
       stageName,
+      routes,
       adminAllowlist: props.adminAllowlist,
       botControl: props.botControl,
       logRetention,

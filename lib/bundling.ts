@@ -20,6 +20,35 @@ export const esmRequireBanner = "import { createRequire } from 'module';const re
 export const nativeModules = ['argon2'] as const;
 
 /**
+ * The machine the functions run on (lib/functions.ts: ARM64; Lambda's Amazon Linux is glibc),
+ * in node-gyp-build's vocabulary: `prebuilds/<platform>-<arch>/<name>.<tags>.node`.
+ */
+export const nativeTarget = { platform: 'linux', arch: 'arm64', libc: 'glibc' } as const;
+
+/**
+ * What makes a native module's package the same on every build machine (x86-64 or ARM64,
+ * with or without a compiler): npm runs no install script, so nothing is compiled for the
+ * build machine (argon2's would build `build/Release/argon2.node`, which node-gyp-build
+ * prefers to `prebuilds/`); then lib/prune-native-packages.cjs keeps only the target's
+ * prebuilt binaries and stops the build when a native package has none.
+ * test/infra/bundling.test.ts loads the packaged module as Lambda would and checks the ELF.
+ */
+function nativeModuleBundling(): Pick<BundlingOptions, 'nodeModules' | 'environment' | 'commandHooks'> {
+  return {
+    nodeModules: [...nativeModules],
+    environment: { npm_config_ignore_scripts: 'true' },
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      // Forward slashes: `inputDir` is the project root locally and /asset-input in Docker.
+      afterBundling: (inputDir, outputDir) => [
+        `node "${inputDir}/lib/prune-native-packages.cjs" "${outputDir}" ${nativeTarget.platform}-${nativeTarget.arch} ${nativeTarget.libc}`,
+      ],
+    },
+  };
+}
+
+/**
  * esbuild settings, in esbuild's own vocabulary, for callers that run esbuild directly.
  * The Node.js 22 target also suits the Node.js 24 runtime and the Node.js 20 machines
  * the benchmark runs on, which parse the same syntax.
@@ -53,7 +82,6 @@ export function functionBundling({ hashes = false }: FunctionBundlingOptions = {
     banner: esmRequireBanner,
     sourceMap: esbuildSettings.sourcemap,
     externalModules: hashes ? [...nativeModules] : [],
-    // npm installs argon2 into the package; its prebuilt binaries cover linux-arm64.
-    ...(hashes ? { nodeModules: [...nativeModules] } : {}),
+    ...(hashes ? nativeModuleBundling() : {}),
   };
 }

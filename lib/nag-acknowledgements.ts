@@ -5,7 +5,7 @@
  * is fixed in the constructs themselves; test/infra/nag.test.ts fails on any finding
  * not acknowledged here. cdk-nag 3 reads CDK's own acknowledgements (Validations).
  */
-import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Names, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { AuthorizationServer } from './authorization-server';
 
@@ -117,10 +117,15 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',
   );
 
-  // Function roles: the AWS managed basic execution policy and the tables' index ARNs.
-  const tableIndexes = Object.values(server.tables).map((table) => `Resource::${arnOf(table)}/index/*`);
+  // Function roles: the AWS managed basic execution policy and the tables' index ARNs. In a
+  // nested stack (the route families) a table's ARN arrives as the parameter CDK names
+  // `reference-to-<unique id of the table resource>Arn` (aws-cdk-lib core/private/refs).
+  const tables = Object.values(server.tables);
+  const rootIndexes = tables.map((table) => `Resource::${arnOf(table)}/index/*`);
+  const nestedIndexes = tables.map((table) => `Resource::<referenceto${Names.nodeUniqueId(table.node.defaultChild!.node)}Arn>/index/*`);
   for (const child of server.node.findAll()) {
     if (child.node.id !== 'ServiceRole') continue;
+    const tableIndexes = Stack.of(child) === stack ? rootIndexes : nestedIndexes;
     ack(
       child,
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

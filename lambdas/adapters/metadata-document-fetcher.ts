@@ -7,23 +7,32 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { metadataDocumentLimits } from '../core/client-metadata-document';
 
-const privateRanges = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) privateRanges.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) privateRanges.addSubnet(net, prefix, 'ipv6');
+/** IPv6 global unicast (RFC 4291 2.4, IANA): the only IPv6 block a public host can be in. */
+const ipv6GlobalUnicast = ipaddr.parseCIDR('2000::/3');
 
+/**
+ * An allow-list: true only for a public unicast address. ipaddr.js (maintained, with IANA's
+ * special-purpose registries) names every special range; an address in any of them is
+ * refused, which covers private, loopback, link-local (cloud metadata at 169.254.169.254),
+ * unique-local (fd00:ec2::254), CGNAT, documentation, multicast, and the IPv6 forms that
+ * carry an IPv4 address (6to4, Teredo, NAT64). IPv6 outside 2000::/3 is refused too, which
+ * takes in the deprecated IPv4-compatible form (::127.0.0.1) and whatever IANA assigns later.
+ * An IPv4-mapped address (::ffff:a.b.c.d) is judged as the IPv4 address it connects to.
+ */
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !privateRanges.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address) === 0) return false;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return false;
+  }
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || parsed.match(ipv6GlobalUnicast);
 }
 
 export class MetadataDocumentFetchError extends Error {
@@ -37,9 +46,14 @@ export interface FetchedDocument {
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-function guardedLookup(allowPrivate: boolean) {
+/** Every address a host name resolves to; the system resolver unless a test injects answers. */
+export type HostLookup = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemLookup: HostLookup = (hostname, callback) => lookup(hostname, { all: true }, callback);
+
+function guardedLookup(allowPrivate: boolean, lookupHost: HostLookup) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
-    lookup(hostname, { all: true }, (error, addresses) => {
+    lookupHost(hostname, (error, addresses) => {
       if (error) return callback(error, '');
       const usable = addresses.filter((a) => allowPrivate || isPublicAddress(a.address));
       if (usable.length === 0 || usable.length !== addresses.length) {
@@ -55,6 +69,7 @@ export function fetchMetadataDocument(
   url: string,
   allowPrivateAddresses = false,
   timeoutMs: number = metadataDocumentLimits.timeoutMs,
+  lookupHost: HostLookup = systemLookup,
 ): Promise<FetchedDocument> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
@@ -71,7 +86,7 @@ export function fetchMetadataDocument(
     const request = client.get(
       target,
       {
-        lookup: guardedLookup(allowPrivateAddresses) as never,
+        lookup: guardedLookup(allowPrivateAddresses, lookupHost) as never,
         // A fresh connection every time: a pooled one would skip the address check.
         agent: false,
         headers: { accept: 'application/json' },

@@ -8,7 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { ConfigError } from '../../lambdas/config/settings';
 import { seededEnvironmentIds } from '../../lib/authorization-server';
 import { stackPropsFromContext } from '../../lib/deployment-options';
-import { logicalId, resources, roleStatements, actionsOf, synthesize, type Synthesized } from './synthesize';
+import { actionsOf, assemblyDir, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
 const fullContext = {
   MAIL_FROM: 'auth@mail.example.net',
@@ -32,7 +32,7 @@ beforeAll(() => {
 });
 
 const healthEnv = (s: Synthesized) =>
-  resources(s.template, 'AWS::Lambda::Function')[logicalId(s.stack, s.stack.server.functions.Health!)]!.Properties.Environment.Variables;
+  resources(s.template, 'AWS::Lambda::Function')[logicalId(s.stack.server.functions.Health!)]!.Properties.Environment.Variables;
 const bootstrapProps = (s: Synthesized) => Object.values(resources(s.template, 'Custom::AdminBootstrap'))[0]!.Properties;
 
 describe('JWKS on CloudFront', () => {
@@ -61,30 +61,30 @@ describe('JWKS on CloudFront', () => {
     expect(config.CorsConfig).toMatchObject({ AccessControlAllowOrigins: { Items: ['*'] }, AccessControlAllowCredentials: false });
     const [distribution] = Object.values(resources(minimal.template, 'AWS::CloudFront::Distribution'));
     expect(distribution!.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({
-      Ref: logicalId(minimal.stack, minimal.stack.server.jwks.node.findChild('ResponseHeaders')),
+      Ref: logicalId(minimal.stack.server.jwks.node.findChild('ResponseHeaders')),
     });
   });
 });
 
 describe('key rotation', () => {
   test('a daily EventBridge schedule runs the rotation function with the rotation period and cache TTL', () => {
-    const fnId = logicalId(minimal.stack, minimal.stack.server.keyRotation.function);
+    const fnId = logicalId(minimal.stack.server.keyRotation.function);
     minimal.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'cron(41 3 * * ? *)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
     const env = resources(minimal.template, 'AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables;
     expect(env).toMatchObject({ KEY_ROTATION_DAYS: '30', JWKS_MAX_AGE_SECONDS: '300', JWKS_OBJECT_KEY: 'jwks.json', SIGNING_ALG: 'RS256' });
-    const fullEnv = resources(full.template, 'AWS::Lambda::Function')[logicalId(full.stack, full.stack.server.keyRotation.function)]!.Properties.Environment.Variables;
+    const fullEnv = resources(full.template, 'AWS::Lambda::Function')[logicalId(full.stack.server.keyRotation.function)]!.Properties.Environment.Variables;
     expect(fullEnv).toMatchObject({ KEY_ROTATION_DAYS: '45', SIGNING_ALG: 'ES256' });
   });
 
   test('it may read and write the signing secret, read and put jwks.json, and invalidate the distribution; nothing else', () => {
-    const statements = roleStatements(minimal.template, logicalId(minimal.stack, minimal.stack.server.keyRotation.function));
+    const statements = roleStatements(minimal.template, logicalId(minimal.stack.server.keyRotation.function));
     const actions = statements.flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 's3:PutObject', 'cloudfront:CreateInvalidation']));
     expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([]);
-    const bucketId = logicalId(minimal.stack, minimal.stack.server.jwks.bucket);
+    const bucketId = logicalId(minimal.stack.server.jwks.bucket);
     for (const s of statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')))) {
       for (const resource of [s.Resource].flat()) {
         // The bucket itself (for GetBucket*/List*) or its jwks.json object, nothing else.
@@ -105,18 +105,18 @@ describe('first-admin bootstrap', () => {
       ClientIdPrefix: 'tgc_',
     });
     expect(bootstrapProps(full)).toMatchObject({ AdminEmail: 'ops@example.net', DcrEnvironmentId: 'env_mcp' });
-    const secretId = logicalId(minimal.stack, minimal.stack.server.adminBootstrap.secret);
+    const secretId = logicalId(minimal.stack.server.adminBootstrap.secret);
     expect(resources(minimal.template, 'AWS::SecretsManager::Secret')[secretId]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     expect(bootstrapProps(minimal).SecretId).toEqual({ Ref: secretId });
   });
 
   test('the handler ships argon2 and may write only the main table and its secret', () => {
     const handler = minimal.stack.server.adminBootstrap.node.findChild('Handler');
-    const actions = roleStatements(minimal.template, logicalId(minimal.stack, handler)).flatMap(actionsOf);
+    const actions = roleStatements(minimal.template, logicalId(handler)).flatMap(actionsOf);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'secretsmanager:PutSecretValue']));
-    const text = JSON.stringify(roleStatements(minimal.template, logicalId(minimal.stack, handler)));
-    expect(text).not.toContain(logicalId(minimal.stack, minimal.stack.server.tables.ephemeral));
-    expect(text).not.toContain(logicalId(minimal.stack, minimal.stack.server.signingKeySecret));
+    const text = JSON.stringify(roleStatements(minimal.template, logicalId(handler)));
+    expect(text).not.toContain(logicalId(minimal.stack.server.tables.ephemeral));
+    expect(text).not.toContain(logicalId(minimal.stack.server.signingKeySecret));
   });
 
   test('DCR_ENVIRONMENT_ID is the seeded DCR environment: env_dcr by default, or the given id', () => {
@@ -126,7 +126,7 @@ describe('first-admin bootstrap', () => {
 
   test('the outputs name the credentials secret and carry no credential', () => {
     const outputs = minimal.template.toJSON().Outputs;
-    expect(outputs.AdminCredentialsSecretArn.Value).toEqual({ Ref: logicalId(minimal.stack, minimal.stack.server.adminBootstrap.secret) });
+    expect(outputs.AdminCredentialsSecretArn.Value).toEqual({ Ref: logicalId(minimal.stack.server.adminBootstrap.secret) });
     expect(JSON.stringify(outputs)).not.toMatch(/password|clientSecret/i);
   });
 });
@@ -153,7 +153,7 @@ describe('mail', () => {
 describe('operations', () => {
   test('access logs go to a log group; execution logs at ERROR without bodies; the account logging role is set and retained', () => {
     const [stage] = Object.values(resources(minimal.template, 'AWS::ApiGateway::Stage'));
-    expect(stage!.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(minimal.stack, minimal.stack.server.accessLogs), 'Arn'] });
+    expect(stage!.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(minimal.stack.server.accessLogs), 'Arn'] });
     expect(JSON.parse(stage!.Properties.AccessLogSetting.Format)).toMatchObject({ requestId: '$context.requestId', ip: '$context.identity.sourceIp', status: '$context.status' });
     expect(stage!.Properties.MethodSettings).toEqual([expect.objectContaining({ LoggingLevel: 'ERROR', DataTraceEnabled: false })]);
     minimal.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
@@ -190,7 +190,7 @@ describe('operations', () => {
 
 describe('deploy-time options', () => {
   const read = (context: Record<string, string>) => () =>
-    stackPropsFromContext(new App({ context: { MAIL_FROM: 'a@example.org', ...context } }));
+    stackPropsFromContext(new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ...context } }));
 
   test('invalid values are reported together, each naming the option', () => {
     try {

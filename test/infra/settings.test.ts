@@ -8,7 +8,7 @@ import { logicalId, resources, synthesize } from './synthesize';
 const root = path.resolve(__dirname, '../..');
 const healthVariables = (context: Record<string, unknown>) => {
   const { stack, template } = synthesize(context);
-  return resources(template, 'AWS::Lambda::Function')[logicalId(stack, stack.server.functions.Health!)]!.Properties.Environment
+  return resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties.Environment
     .Variables;
 };
 
@@ -37,12 +37,12 @@ describe('settings from CDK context', () => {
 
   test('BASE_URL defaults to the API URL built from the API id, not the stage (no dependency cycle)', () => {
     const { stack, template } = synthesize();
-    const variables = resources(template, 'AWS::Lambda::Function')[logicalId(stack, stack.server.functions.Health!)]!.Properties
+    const variables = resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties
       .Environment.Variables;
     const baseUrl = JSON.stringify(variables.BASE_URL);
-    expect(baseUrl).toContain(logicalId(stack, stack.server.api));
+    expect(baseUrl).toContain(logicalId(stack.server.api));
     expect(baseUrl).toContain('/prod');
-    expect(baseUrl).not.toContain(logicalId(stack, stack.server.api.deploymentStage));
+    expect(baseUrl).not.toContain(logicalId(stack.server.api.deploymentStage));
     expect(JSON.stringify(variables.JWKS_CDN_BASE_URL)).toContain('DomainName');
   });
 

@@ -4,7 +4,7 @@
  * function. Tests isolate themselves with unique ids rather than restarting anything.
  * Workers inherit process.env from here.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
@@ -25,6 +25,11 @@ export default async function globalSetup(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'authz-test-'));
   const signingKeyFile = join(dir, 'signing-keys.json');
   await writeFile(signingKeyFile, JSON.stringify(await generateKeySet('RS256')), { mode: 0o600 });
+  // Every temp folder the run makes (os.tmpdir() in the workers, and in the `npm start`
+  // processes they spawn: local-server data, cloud assemblies) lands inside `dir`, which the
+  // teardown removes, so a run leaves nothing behind even where a test cannot clean up.
+  const scratch = join(dir, 'tmp');
+  await mkdir(scratch);
 
   Object.assign(process.env, {
     DYNAMODB_ENDPOINT: dynamo.endpoint,
@@ -32,6 +37,7 @@ export default async function globalSetup(): Promise<void> {
     ...tableEnv(tables),
     SIGNING_KEY_FILE: signingKeyFile,
     TEST_TMP_DIR: dir,
+    TMPDIR: scratch,
     BASE_URL: 'https://auth.example.test',
     JWKS_CDN_BASE_URL: 'https://jwks.example.test',
     MAIL_FROM: 'no-reply@example.test',

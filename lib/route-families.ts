@@ -1,0 +1,36 @@
+/**
+ * Which nested stack holds a route's function. CloudFormation caps a template at 500
+ * resources, and each route row costs about eight (function, role, policy, log group,
+ * invoke permission, method, the fallback's ANY method, path resources); one template
+ * would pass that within a few dozen more rows. So each family's functions, with their
+ * roles, policies, log groups and invoke permissions, live in a nested stack of their own,
+ * while the API (resources, methods, the one deployment) stays in the parent: a method
+ * change then redeploys the stage as before, and `cdk deploy` still deploys everything.
+ *
+ * Families follow the path, so a new row lands in one without further code; the last
+ * family takes whatever the others do not.
+ */
+import type { Route } from '../lambdas/routes';
+
+export interface RouteFamily {
+  /** Construct id of the nested stack (stable: renaming it replaces the functions). */
+  readonly id: string;
+  readonly description: string;
+  readonly matches: (route: Route) => boolean;
+}
+
+export const routeFamilies: readonly RouteFamily[] = [
+  { id: 'AdminApiFunctions', description: 'Admin API (/api/admin/*)', matches: (r) => r.path.startsWith('/api/admin/') },
+  { id: 'TokenFunctions', description: 'Token endpoints (/api/token*)', matches: (r) => r.path.startsWith('/api/token') },
+  {
+    id: 'BrowserFunctions',
+    description: 'Sign-in, authorization and the dashboard (/api/auth/*, /api/authorize*, /dashboard*)',
+    matches: (r) => ['/api/auth/', '/api/authorize', '/dashboard'].some((prefix) => r.path.startsWith(prefix)),
+  },
+  { id: 'PublicFunctions', description: 'Discovery, registration, userinfo and other public endpoints', matches: () => true },
+];
+
+/** The family of a route row: the first whose rule matches. */
+export function routeFamily(route: Route): RouteFamily {
+  return routeFamilies.find((family) => family.matches(route))!;
+}
