@@ -64,7 +64,7 @@ describe('route table → functions and methods', () => {
     for (const id of [...routes.map((r) => functionId(r.name)), logicalId(synthesized.stack.server.fallbackFunction)]) {
       const fn = resources(synthesized.template, 'AWS::Lambda::Function')[id]!;
       expect(fn.Properties.Architectures).toEqual(['arm64']);
-      const major = Number(/^nodejs(\d+)\.x$/.exec(fn.Properties.Container)?.[1]);
+      const major = Number(/^nodejs(\d+)\.x$/.exec(fn.Properties.Runtime)?.[1]);
       expect(major).toBeGreaterThanOrEqual(22);
     }
   });
