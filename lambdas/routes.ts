@@ -35,14 +35,14 @@ export type TableAccess = 'read' | 'write';
 /** AWS WAF rate-based rules accept only these evaluation windows (seconds). */
 export type WafWindowSeconds = 60 | 120 | 300 | 600;
 
-/** A per-client-IP rate rule at the edge (spec section 8). */
+/** A per-client-IP rate rule at the edge (behaviour EDGE-1..EDGE-4). */
 export interface EdgeRule {
   /** Requests allowed per window; AWS WAF requires at least 10. */
   readonly limit: number;
   readonly windowSeconds: WafWindowSeconds;
   /** `block` for JSON APIs and mail-sending endpoints; `challenge` only for browser form posts. */
   readonly action: 'block' | 'challenge';
-  /** The spec row this rule implements, and how it was fitted to WAF's bounds. */
+  /** The behaviour rule this implements (docs/behaviour/limits.md), and how it was fitted to WAF's bounds. */
   readonly rationale: string;
 }
 
@@ -78,7 +78,7 @@ export { endpointPaths };
 
 const none = {} as const;
 const adminTables = { main: 'write', ephemeral: 'write', activity: 'write' } as const;
-/** The admin API: bearer tokens of admin clients or admin users (spec 5). */
+/** The admin API: bearer tokens of admin clients or admin users (behaviour ADMIN-1). */
 const admin = (name: string, method: HttpMethod, path: string, handler: string, extra: Partial<Route> = {}): Route => ({
   name,
   method,
@@ -115,7 +115,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: none,
   },
-  // Dynamic client registration (spec 4.2, RFC 7591).
+  // Dynamic client registration (behaviour REG-1..REG-5, RFC 7591).
   {
     name: 'Register',
     method: 'POST',
@@ -123,9 +123,9 @@ export const routes: readonly Route[] = [
     handler: 'register',
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
+    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
   },
-  // Sign-in (spec 4.10 /api/auth/*): a server-rendered page and its form post.
+  // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
   { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
   {
     name: 'SignIn',
@@ -135,7 +135,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
   {
     name: 'SignOut',
@@ -144,10 +144,10 @@ export const routes: readonly Route[] = [
     handler: 'sign-out',
     auth: 'session',
     tables: { ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
   { name: 'Session', method: 'GET', path: endpointPaths.session, handler: 'session', auth: 'session', tables: { main: 'read', ephemeral: 'read' } },
-  // Authorization (spec 4.3): the request, the sign-in step, the consent step.
+  // Authorization (behaviour AUTHZ-1..AUTHZ-11): the request, the sign-in step, the consent step.
   {
     name: 'Authorize',
     method: 'GET',
@@ -164,7 +164,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
   },
   {
     name: 'AuthorizeComplete',
@@ -173,9 +173,9 @@ export const routes: readonly Route[] = [
     handler: 'authorize-complete',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'spec 8: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
   },
-  // Tokens (spec 4.4, 4.9): grants, introspection (RFC 7662), revocation (RFC 7009).
+  // Tokens (behaviour TOKEN-1, INTRO-1, REVOKE-1): grants, introspection (RFC 7662), revocation (RFC 7009).
   {
     name: 'Token',
     method: 'POST',
@@ -185,9 +185,9 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     signs: true,
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'spec 8: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
   },
-  // API-key exchange (spec 4.5): not an OAuth grant, so apart from /api/token. It reads the
+  // API-key exchange (behaviour KEYX-1): not an OAuth grant, so apart from /api/token. It reads the
   // key, client and user from main, writes the token record (ephemeral) and activity row in one
   // batch, and stamps the key's lastUsedAt (main).
   {
@@ -203,7 +203,7 @@ export const routes: readonly Route[] = [
       limit: 30,
       windowSeconds: 60,
       action: 'block',
-      rationale: 'spec 8: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
+      rationale: 'behaviour EDGE-1: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
     },
   },
   {
@@ -215,7 +215,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'read' },
     verifiesTokens: true,
     hashes: true,
-    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'not in spec 8: client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
+    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1 (added to the original spec): client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
   },
   {
     name: 'Revoke',
@@ -225,9 +225,9 @@ export const routes: readonly Route[] = [
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (spec 8: about 30 / 1 minute): client authentication costs an Argon2id verification' },
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (behaviour EDGE-1: about 30 / 1 minute): client authentication costs an Argon2id verification' },
   },
-  // Bearer-protected (spec 4.10).
+  // Bearer-protected (behaviour BEARER-1).
   {
     name: 'UserInfo',
     method: 'GET',
@@ -236,7 +236,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { main: 'read', ephemeral: 'read' },
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'spec 8: never blocked outright, light limiting only' },
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: never blocked outright, light limiting only' },
   },
   {
     name: 'ValidateToken',
@@ -246,9 +246,9 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { ephemeral: 'read' },
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'spec 8: never blocked outright, light limiting only' },
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: never blocked outright, light limiting only' },
   },
-  // Admin API (spec 4.10 /api/admin/*).
+  // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).
   admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),
   admin('AdminCreateUser', 'POST', '/api/admin/users', 'users-create', { hashes: true }),
   admin('AdminGetUser', 'GET', '/api/admin/users/{user_id}', 'users-get'),
@@ -267,7 +267,7 @@ export const routes: readonly Route[] = [
   admin('AdminGetClient', 'GET', '/api/admin/clients/{client_id}', 'clients-get'),
   admin('AdminUpdateClient', 'PATCH', '/api/admin/clients/{client_id}', 'clients-update'),
   admin('AdminDeleteClient', 'DELETE', '/api/admin/clients/{client_id}', 'clients-delete'),
-  // API keys (spec 4.6 to 4.8): admin or self-service callers. Bearer checks read main and
+  // API keys (behaviour KEYM-1..KEYM-7): admin or self-service callers. Bearer checks read main and
   // ephemeral; create hashes the secret and mails self-service users; create and revoke
   // write the audit entry (activity) with the key change.
   admin('AdminCreateApiKey', 'POST', '/api/admin/clients/{client_id}/api-keys', 'api-keys-create', {
@@ -295,7 +295,7 @@ export interface ScheduledJob {
 
 export const jobs: readonly ScheduledJob[] = [
   {
-    // Spec 8: registration counters are pruned by a daily job, besides their TTL.
+    // Behaviour REG-7: registration counters are pruned by a daily job, besides their TTL.
     name: 'PruneRegistrationCounters',
     handler: 'prune-registration-counters',
     dailyAt: { hour: 0, minute: 17 },

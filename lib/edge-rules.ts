@@ -13,7 +13,7 @@
  * bounds bursts more tightly). When no candidate reaches 10 (a rate under 10 per
  * 600 s, one a minute), WAF cannot express it: the strictest setting, 10 per 600 s,
  * is used and flagged `looser`, and the service itself must hold the real limit.
- * Example: spec 8's "about 5 / 5 minutes" (1 a minute) becomes 10 per 600 s, the same
+ * Example: behaviour EDGE-3's "about 5 / 5 minutes" (1 a minute) becomes 10 per 600 s, the same
  * long-run rate with a burst of 10 instead of 5.
  * A fitted row is reported at synth (an annotation) and fails the unit test that every
  * row is exactly representable, so the row states its WAF values and reason in code.

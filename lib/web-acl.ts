@@ -1,5 +1,5 @@
 /**
- * The regional WAF web ACL on the API stage: the edge protections of spec section 8.
+ * The regional WAF web ACL on the API stage: the edge protections of behaviour EDGE-1..EDGE-4.
  *
  * Evaluation order (lowest priority number first; the first terminating match wins):
  *   0  AllowPublicDocuments  GET discovery documents and /api/health: allowed before any
@@ -9,7 +9,7 @@
  *  10+ Rate-<route>          one rate-based rule per route row with `edge`, per client IP,
  *                            scoped to the row's method and path (lib/edge-rules.ts).
  *  next AllowTokenChecks     GET /api/userinfo and /api/token/validate: after their light rate
- *                            rules, allowed past the managed groups (spec 8: never blocked).
+ *                            rules, allowed past the managed groups (behaviour EDGE-2: never blocked).
  *  then AWS managed groups   IP reputation, known bad inputs, common rule set, and Bot Control
  *                            when enabled (scoped to browser paths: it blocks HTTP libraries,
  *                            which is what OAuth clients and SDKs are).
@@ -64,7 +64,7 @@ export const publicDocumentPaths: readonly string[] = [
   endpointPaths.openidConfiguration,
   endpointPaths.health,
 ];
-/** Bearer-checked GET paths: only their own light rate rules apply (spec 8). */
+/** Bearer-checked GET paths: only their own light rate rules apply (behaviour EDGE-2). */
 export const lightlyLimitedPaths: readonly string[] = [endpointPaths.userinfo, endpointPaths.validate];
 /** Headers never written to the WAF log: they carry tokens, API keys, client secrets and sessions. */
 export const redactedHeaders = ['authorization', 'cookie'] as const;
@@ -148,7 +148,7 @@ export class ApiWebAcl extends Construct {
       Annotations.of(this).addWarningV2(
         'authorization-server:no-admin-allowlist',
         '!!! NO ADMIN IP ALLOWLIST: /dashboard* and /api/admin/* are reachable from any address (admin tokens still required). ' +
-          'Spec 8 recommends restricting them: set ADMIN_ALLOWED_CIDRS (comma-separated CIDRs) or the adminAllowlist prop. !!!',
+          'Behaviour EDGE-4 recommends restricting them: set ADMIN_ALLOWED_CIDRS (comma-separated CIDRs) or the adminAllowlist prop. !!!',
       );
     }
     this.adminIpSets = ipSets;

@@ -4,7 +4,7 @@ import type { Mailer } from '../core/ports';
 
 /**
  * Bounded well inside the function's 10 s: when SES hangs, the send fails in time for the
- * caller to revoke the key it was announcing (spec 3.1), instead of the function timing out
+ * caller to revoke the key it was announcing (behaviour KEY-14), instead of the function timing out
  * with the key still active.
  */
 const boundedClient = () =>

@@ -124,7 +124,7 @@ export interface ServiceConfig {
   readonly jwksUri: string;
   readonly mailFrom: string;
   readonly dcr: {
-    /** Spec 3.2: enabled exactly when DCR_ENVIRONMENT_ID is set and DCR_ENABLED is not false. */
+    /** Behaviour CONFIG-3: enabled exactly when DCR_ENVIRONMENT_ID is set and DCR_ENABLED is not false. */
     readonly enabled: boolean;
     readonly environmentId: string | undefined;
     readonly rateLimitPerDay: number;

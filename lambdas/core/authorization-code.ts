@@ -1,7 +1,7 @@
 /**
  * Issuing an authorization code (OAuth 2.1 4.1.2): 256 random bits, stored only as a digest
  * (token store), bound to the client, redirect URI, PKCE challenge, resource and user, and
- * short-lived (lifetimes.authorizationCode, at most 10 minutes per the spec).
+ * short-lived (lifetimes.authorizationCode; behaviour CLAIM-3).
  */
 import type { AuthorizationRequest } from './authorization-request';
 import { newSecret } from './ids';
@@ -37,7 +37,7 @@ export function newAuthorizationCode(
 }
 
 /**
- * The environment a user must have been granted to authorize this client (spec 4.3):
+ * The environment a user must have been granted to authorize this client (behaviour ENV-1):
  * for dynamically registered clients, the configured DCR environment.
  */
 export function requiredEnvironment(client: Client, dcrEnvironmentId: string | undefined): string {

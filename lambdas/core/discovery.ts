@@ -20,7 +20,7 @@ export function authorizationServerMetadata(
     issuer: config.baseUrl,
     authorization_endpoint: url(endpointPaths.authorize),
     token_endpoint: url(endpointPaths.token),
-    // Spec 3.2: advertised only while dynamic registration is enabled.
+    // Behaviour DISC-3: advertised only while dynamic registration is enabled.
     ...(config.dcr.enabled ? { registration_endpoint: url(endpointPaths.register) } : {}),
     jwks_uri: config.jwksUri,
     introspection_endpoint: url(endpointPaths.introspect),

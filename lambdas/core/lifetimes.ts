@@ -1,9 +1,9 @@
 /** Lifetimes, in seconds. */
 export const lifetimes = {
-  /** Access tokens of every grant, and key-minted tokens (spec 2.6: 3600). */
+  /** Access tokens of every grant, and key-minted tokens (behaviour CLAIM-3: 3600). */
   accessToken: 3600,
   idToken: 3600,
-  /** OAuth 2.1 4.1.2: short; redeemed right after the redirect. At most 10 minutes (spec). */
+  /** OAuth 2.1 4.1.2: short; redeemed right after the redirect. At most 10 minutes (behaviour CLAIM-3). */
   authorizationCode: 300,
   /** Sign-in to consent: the pending authorization request. */
   authorizationRequest: 600,
@@ -12,7 +12,7 @@ export const lifetimes = {
   session: 12 * 3600,
   /** Activity and audit rows are kept this long, then TTL removes them. */
   activityRetention: 90 * 24 * 3600,
-  /** Spec 2.6 and 8: a key-minted access token lives exactly this long, never refreshed. */
+  /** Behaviour CLAIM-3: a key-minted access token lives exactly this long, never refreshed. */
   apiKeyToken: 3600,
   /** Admin audit rows (api_key.create / api_key.revoke) are kept this long. */
   auditRetention: 365 * 24 * 3600,

@@ -13,13 +13,13 @@ export interface Environment {
 
 export interface User {
   readonly id: string;
-  /** Lower-cased; unique. Optional: a user without one cannot receive mail (spec 3.1). */
+  /** Lower-cased; unique. Optional: a user without one cannot receive mail (behaviour KEY-14). */
   readonly email?: string;
   readonly name: string;
   /** Argon2id PHC string; absent for users who cannot sign in with a password. */
   readonly passwordHash?: string;
   readonly admin: boolean;
-  /** Test users may be bound only to test clients (spec 2.4). */
+  /** Test users may be bound only to test clients (behaviour KEY-3). */
   readonly test: boolean;
   readonly createdAt: string;
   readonly updatedAt?: string;
@@ -92,7 +92,7 @@ export interface Session {
   readonly expiresAtEpoch: number;
 }
 
-/** One row per token request (spec 2.7 "Token activity log"), success or failure. */
+/** One row per token request (behaviour LOG-1 "Token activity log"), success or failure. */
 export interface ActivityRow {
   readonly requestType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'api key' | 'unknown';
   readonly clientId?: string;
@@ -120,14 +120,14 @@ export interface IssuedToken {
   readonly expiresAtEpoch: number;
 }
 
-/** Who created an API key (spec 2.4 "created by"): an admin caller or the bound user itself. */
+/** Who created an API key (behaviour KEY-2 "created by"): an admin caller or the bound user itself. */
 export type ApiKeyCreator =
   | { readonly kind: 'admin-client'; readonly clientId: string }
   | { readonly kind: 'admin-user'; readonly userId: string }
   | { readonly kind: 'user'; readonly userId: string };
 
 /**
- * A long-lived API key (spec 2.4). The secret exists only as `secretHash` (Argon2id PHC);
+ * A long-lived API key (behaviour KEY-2). The secret exists only as `secretHash` (Argon2id PHC);
  * revocation is a soft delete, so the record outlives it and audit rows keep resolving.
  */
 export interface ApiKey {
@@ -137,7 +137,7 @@ export interface ApiKey {
   /** Mandatory: the `sub` of every token the key mints. */
   readonly userId: string;
   readonly name?: string;
-  /** Snapshot of the client's scopes at creation (spec 2.5), only ever narrowed afterwards. */
+  /** Snapshot of the client's scopes at creation (behaviour KEY-11), only ever narrowed afterwards. */
   readonly scopes: readonly string[];
   readonly secretHash: string;
   readonly createdAt: string;
@@ -150,7 +150,7 @@ export interface ApiKey {
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 
-/** An admin audit log entry (spec 2.7, 6): written in the same transaction as the key change. */
+/** An admin audit log entry (behaviour LOG-4): written in the same transaction as the key change. */
 export interface AuditEntry {
   readonly type: 'api_key.create' | 'api_key.revoke';
   readonly clientId: string;

@@ -1,5 +1,5 @@
 /**
- * Redirect URI registration rules (OAuth 2.1 section 2.3.1, spec 2.1): an absolute URI
+ * Redirect URI registration rules (OAuth 2.1 section 2.3.1, behaviour REG-4): an absolute URI
  * compared later by exact string match, so no wildcards, no fragment; `https`, or `http`
  * only on a loopback host (RFC 8252 section 7.3, native apps on the same machine).
  * Shared by the admin API and dynamic registration.

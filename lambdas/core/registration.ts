@@ -1,5 +1,5 @@
 /**
- * RFC 7591 dynamic client registration for public clients (spec 2.1, 2.2, 7): MCP clients
+ * RFC 7591 dynamic client registration for public clients (behaviour REG-3..REG-5): MCP clients
  * register themselves and become public, PKCE-only clients in the DCR environment.
  */
 import * as z from 'zod/mini';
@@ -101,7 +101,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
   };
 }
 
-/** RFC 7591 3.2.1 (spec 2.2): no secret of any kind for a public client. */
+/** RFC 7591 3.2.1 (behaviour REG-5): no secret of any kind for a public client. */
 export function registrationResponse(client: Client, registration: ValidatedRegistration): Record<string, unknown> {
   return {
     client_id: client.clientId,

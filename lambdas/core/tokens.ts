@@ -18,11 +18,11 @@ export interface TokenDependencies {
 
 export interface AccessTokenRequest {
   readonly clientId: string;
-  /** Absent for client_credentials (spec 2.6). */
+  /** Absent for client_credentials (behaviour CLAIM-1). */
   readonly sub?: string;
   readonly scopes: readonly string[];
   readonly resource?: string;
-  /** Key-minted tokens carry their key (spec 2.4). */
+  /** Key-minted tokens carry their key (behaviour KEYX-6). */
   readonly apiKeyId?: string;
   readonly lifetime?: number;
 }

@@ -1,7 +1,7 @@
 /**
  * Claims about the user released by scope (OIDC Core 5.4): `profile` releases `name`,
  * `email` releases `email` and `email_verified`. Nothing verifies addresses yet (the
- * email-verification endpoints of spec 4.10 are a later issue), so `email_verified` is
+ * email-verification endpoints of behaviour SIGNIN-8 are a later issue), so `email_verified` is
  * false rather than a claim we cannot back.
  */
 import type { User } from './model';

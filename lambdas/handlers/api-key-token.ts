@@ -1,5 +1,5 @@
 /**
- * POST /api/token/api-key (spec 4.5): an API key for a one-hour access token. Every
+ * POST /api/token/api-key (behaviour KEYX-1): an API key for a one-hour access token. Every
  * attempt writes one activity row (request type `api key`): in the same batch as the
  * token record on success, alone with the real reason on failure.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/authorize (spec 4.3, OAuth 2.1 4.1.1): validates the request in two phases
+ * GET /api/authorize (behaviour AUTHZ-1..AUTHZ-7, OAuth 2.1 4.1.1): validates the request in two phases
  * (client and redirect URI first, shown as a page; the rest redirected with its error),
  * then continues with the signed-in user, or stores the request and shows the sign-in form.
  */

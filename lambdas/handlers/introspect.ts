@@ -1,5 +1,5 @@
 /**
- * POST /api/token/introspect (RFC 7662, spec 4.9), for confidential clients: each may
+ * POST /api/token/introspect (RFC 7662, behaviour INTRO-1..INTRO-4), for confidential clients: each may
  * introspect the tokens issued to it, and a client an administrator flagged `introspect_all`
  * (a resource server) every token; anything else is `active: false`. With `resource`, a token
  * minted for another resource is inactive; without it, `aud` is returned for the caller to check.

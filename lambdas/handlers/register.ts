@@ -1,7 +1,7 @@
 /**
- * POST /api/register: RFC 7591 dynamic client registration (spec 4.2). The order matters:
- * enablement (spec 3.2), then the per-IP daily cap, which counts every attempt including
- * malformed and rejected ones (spec 8), then validation, then the write.
+ * POST /api/register: RFC 7591 dynamic client registration (behaviour REG-2). The order matters:
+ * enablement (behaviour REG-1), then the per-IP daily cap, which counts every attempt including
+ * malformed and rejected ones (behaviour REG-6), then validation, then the write.
  */
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
 import { AccessDeniedError, InvalidClientMetadataError, OAuthError, TooManyRequestsError } from '../core/errors';

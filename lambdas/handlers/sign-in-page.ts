@@ -1,4 +1,4 @@
-/** GET /api/auth/signin: the sign-in form (spec 4.10 /api/auth/*); works without JavaScript. */
+/** GET /api/auth/signin: the sign-in form (behaviour SIGNIN-1 /api/auth/*); works without JavaScript. */
 import { safeReturnTo } from '../core/sign-in';
 import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../http/html';

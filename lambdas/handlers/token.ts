@@ -1,7 +1,7 @@
 /**
- * POST /api/token (RFC 6749 3.2, spec 4.4): form only; the grant type (lambdas/core/grants
+ * POST /api/token (RFC 6749 3.2, behaviour TOKEN-1, TOKEN-2): form only; the grant type (lambdas/core/grants
  * registry), client authentication, then the grant with its own parameters. Every request,
- * success or failure, writes one activity row (spec 2.7): inside the issuance write on
+ * success or failure, writes one activity row (behaviour TOKEN-5, LOG-1): inside the issuance write on
  * success, alone here on failure.
  */
 import { TokenRequestActivity } from '../core/grants/activity';
@@ -18,7 +18,7 @@ import { getClientAuthDependencies } from '../wiring/authentication';
 import { getTokenStore } from '../wiring/repositories';
 
 export const handler = httpHandler(async (event, container) => {
-  // Spec design: the client IP is API Gateway's view of the peer, never a forwarded header.
+  // The client IP is API Gateway's view of the peer, never a forwarded header (a header is the caller's to forge).
   const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
   try {
     const form = parseBody(event, ['form']) as FormFields;

@@ -1,5 +1,5 @@
 /**
- * GET /api/userinfo (OIDC Core 5.3, spec 4.10): a user's token with the `openid` scope;
+ * GET /api/userinfo (OIDC Core 5.3, behaviour BEARER-2): a user's token with the `openid` scope;
  * `sub` plus the claims its scopes release (core/user-claims). Errors carry the RFC 6750 3
  * challenge.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/token/validate (spec 4.10): a service checks a bearer token of this server
+ * GET /api/token/validate (behaviour BEARER-4): a service checks a bearer token of this server
  * (audience: the issuer, like every endpoint of its own) and gets the claims it needs.
  * Resource-bound tokens are checked at the resource with the JWKS, or by introspection
  * with `resource`.

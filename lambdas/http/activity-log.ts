@@ -1,5 +1,5 @@
 /**
- * The failure row of a token request (spec 2.7, 6): one activity row per attempt; a
+ * The failure row of a token request (behaviour LOG-1, LOG-2): one activity row per attempt; a
  * success writes its row inside the issuance write, a failure writes it here with the
  * real reason. A failed log write must not hide the request's own failure.
  */

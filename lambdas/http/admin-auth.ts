@@ -1,9 +1,9 @@
 /**
- * Who may call /api/admin/* (spec 5): an admin API client's token (client_credentials,
+ * Who may call /api/admin/* (behaviour ADMIN-1, ADMIN-2): an admin API client's token (client_credentials,
  * no `sub`), or an admin user's token; both must carry the `admin` scope, so an admin
  * user who signs in to an ordinary client does not hand it admin powers. Every other
  * valid token gets one and the same refusal, so admin configuration cannot be probed.
- * Self-service callers (API keys, spec 5's three conditions, and a client an administrator
+ * Self-service callers (API keys, behaviour KEYM-2's conditions, among them a client an administrator
  * created) are decided by the caller of `requireAdmin` through `selfServiceClientId`.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -49,7 +49,7 @@ export async function requireAdmin(
     const user = await users.get(claims.sub);
     if (user?.admin) return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
   }
-  // Spec 5: issued by the client in the path, carries a sub, not minted by an API key.
+  // Behaviour KEYM-2: issued by the client in the path, carries a sub, not minted by an API key.
   if (options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id) {
     // Self-service is for clients an administrator created. Anyone can register a dynamic
     // client (or publish a metadata document): one consent to such a client must not become

@@ -1,5 +1,5 @@
 /**
- * Maps an admin API caller to the manager of a client's keys (spec 5): admin clients and
+ * Maps an admin API caller to the manager of a client's keys (behaviour KEYM-1): admin clients and
  * admin users manage any key; a self-service caller (requireAdmin with the path's client)
  * manages only its own user's keys.
  */

@@ -20,7 +20,7 @@ export function adminEndpoint(endpoint: AdminEndpoint, auth: () => AdminAuthDepe
 }
 
 /**
- * The API-key routes (spec 4.6 to 4.8, 5): besides admin callers, a self-service caller
+ * The API-key routes (behaviour KEYM-1..KEYM-7): besides admin callers, a self-service caller
  * whose token was issued by the client of the path. Its refusal is the same as any other
  * non-admin token's (lambdas/http/admin-auth.ts).
  */

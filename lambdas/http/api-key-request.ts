@@ -1,5 +1,5 @@
 /**
- * The inputs of POST /api/token/api-key (spec 4.5): the key from `Authorization: Bearer`
+ * The inputs of POST /api/token/api-key (behaviour KEYX-2): the key from `Authorization: Bearer`
  * or an `api_key` field of a form or JSON body; the header wins when both are present.
  * Any Authorization header counts as the presented credential, so a malformed one fails
  * as a bad key (the uniform 401), never falling back to the body.
@@ -14,7 +14,7 @@ import { validate } from './validate';
 const optional = (max: number) => z.optional(z.string().check(z.maxLength(max)));
 const fields = z.object({ scope: optional(2048), resource: optional(2048) });
 
-/** Spec 7: a malformed key, wherever it is, fails like any other bad key; never a 400 of its own. */
+/** Behaviour KEYX-3: a malformed key, wherever it is, fails like any other bad key; never a 400 of its own. */
 function presentedBodyKey(body: unknown): string | undefined {
   const value = (body as { api_key?: unknown } | undefined)?.api_key;
   if (value === undefined) return undefined;

@@ -1,7 +1,7 @@
 /**
  * The "decide" step shared by GET /api/authorize (already signed in), POST /api/authorize
  * (just signed in) and POST /api/authorize/complete (consent given): check the user's
- * environment grant (spec 4.3), ask for consent from dynamically registered clients, and
+ * environment grant (behaviour ENV-1), ask for consent from dynamically registered clients, and
  * issue the code with a 303 to the registered redirect URI (OAuth 2.1 4.1.2, RFC 9207).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
@@ -72,7 +72,7 @@ export function mustSignInAgain(prompt: InteractionRules | undefined, authTime: 
   return prompt.maxAgeSeconds !== undefined && nowEpoch - authTime > prompt.maxAgeSeconds;
 }
 
-/** Spec 4.3: without a grant of the client's environment the authorization is rejected. */
+/** Behaviour ENV-1: without a grant of the client's environment the authorization is rejected. */
 export async function hasEnvironmentAccess(
   container: Container,
   environments: AuthorizeFlowDependencies['environments'],

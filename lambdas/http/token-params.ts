@@ -11,7 +11,7 @@ const clientFields = { client_id: z.optional(formField.required(2000)), client_s
 
 export const tokenRequestParams = z.object({ grant_type: formField.required(128), ...clientFields });
 
-/** RFC 7662 2.1 and RFC 7009 2.1; `resource` (spec 4.9) only for introspection. */
+/** RFC 7662 2.1 and RFC 7009 2.1; `resource` (behaviour INTRO-3) only for introspection. */
 export const tokenOperationParams = z.object({
   token: formField.required(8192),
   token_type_hint: formField.optional(128),

@@ -1,5 +1,5 @@
 /**
- * Daily: deletes the per-IP registration counters of past days (spec 8). TTL would
+ * Daily: deletes the per-IP registration counters of past days (behaviour REG-7). TTL would
  * remove them too, but up to days late; the job keeps the table small and predictable.
  */
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';

@@ -1,7 +1,7 @@
 /**
  * For resource servers (an MCP server, an API) that rely on this authorization server:
  * validate bearer tokens against the published JWKS, requiring our issuer and the
- * resource's own URL as audience (spec 5, RFC 9068 section 4), and describe the resource
+ * resource's own URL as audience (behaviour RS-1, RFC 9068 section 4), and describe the resource
  * with RFC 9728 protected resource metadata so clients can discover where to get tokens.
  *
  * Depends only on `jose`; no call to the authorization server per request (the JWKS is

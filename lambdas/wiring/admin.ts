@@ -27,7 +27,7 @@ export const getAdmin = perContainer((): AdminDependencies => {
     clientIdPrefix: config.clientIdPrefix,
     adminScope,
     dcrEnvironmentId: config.dcr.environmentId,
-    // Spec 2.5 rule 3 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
+    // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
   };
 });

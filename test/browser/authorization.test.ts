@@ -3,7 +3,7 @@
  * playwright-core, against the local server. What the HTTP-level tests
  * (test/integration/authorize-browser.test.ts) cannot show: the browser's own form posts
  * (the Origin it sends from a no-referrer page, SameSite cookies), redirects it follows
- * itself, and the pages' Content-Security-Policy as the browser enforces it. Spec 4.3;
+ * itself, and the pages' Content-Security-Policy as the browser enforces it. Behaviour AUTHZ-1..AUTHZ-9;
  * OAuth 2.1 4.1; RFC 7636; RFC 9207.
  *
  * Run with `npm run test:browser` (not part of `npm test`: a fresh machine has no Chromium).

@@ -3,7 +3,7 @@
  * would (README "API keys"): an admin creates a key, the service exchanges it (header and
  * body), a resource server validates the token, the user manages its own keys and reads
  * the notification in the outbox, a failed notification revokes the key, and a revoked
- * key fails exactly like an unknown one (spec 4.5 to 4.8, 3.1, 5, 7).
+ * key fails exactly like an unknown one (behaviour KEYX-3, KEYM-1..KEYM-7, KEY-8).
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,7 +80,7 @@ it('README walk-through: an admin creates a key, a service exchanges it, a resou
   expect(revoked.status).toBe(200);
   expect(revoked.json.status).toBe('revoked');
 
-  // Spec 7: the revoked key now fails exactly like a key id that never existed.
+  // Behaviour KEYX-3: the revoked key now fails exactly like a key id that never existed.
   const afterRevoke = await call('POST', '/api/token/api-key', { token: apiKey });
   const unknown = await call('POST', '/api/token/api-key', { token: `tgk_${'0'.repeat(16)}_${String(created.json.secret)}` });
   expect(afterRevoke.status).toBe(401);
@@ -88,10 +88,10 @@ it('README walk-through: an admin creates a key, a service exchanges it, a resou
   expect([...afterRevoke.headers.entries()].filter(([n]) => n !== 'date')).toEqual([...unknown.headers.entries()].filter(([n]) => n !== 'date'));
 });
 
-it('spec 5 condition 3: a token minted by an API key cannot manage keys, refused like any non-admin token', async () => {
+it('behaviour KEYM-2 condition 3: a token minted by an API key cannot manage keys, refused like any non-admin token', async () => {
   const bootstrapKey = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId, scopes: ['email'] } });
   const keyToken = String((await call('POST', '/api/token/api-key', { token: String(bootstrapKey.json.api_key) })).json.access_token);
-  // A token minted by a key is refused, word for word like any non-admin token (spec 5 condition 3).
+  // A token minted by a key is refused, word for word like any non-admin token (behaviour KEYM-2 condition 3).
   const refused = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: keyToken, body: {} });
   const plain = await call('GET', '/api/admin/users', { token: keyToken });
   expect(refused.status).toBe(403);

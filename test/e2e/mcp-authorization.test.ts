@@ -128,7 +128,7 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4.2, 4.3)', () => {
+describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5, CLAIM-2, AUTHZ-8, ENV-1)', () => {
   it('discovers, registers, signs in with consent, gets a token whose aud is the MCP server, and calls a tool', async () => {
     const user = await createUser([app.bootstrap.environments.dcrId]);
     const provider = new MemoryProvider();
@@ -163,7 +163,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (spec 1.1, 1.2, 4
     expect(elsewhere.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
-  it('spec 4.3: a user without the DCR environment is rejected at authorization although registration succeeded, on a page (RFC 9700 4.11.2)', async () => {
+  it('behaviour ENV-1: a user without the DCR environment is rejected at authorization although registration succeeded, on a page (RFC 9700 4.11.2)', async () => {
     const outsider = await createUser([app.bootstrap.environments.defaultId]);
     const provider = new MemoryProvider();
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');

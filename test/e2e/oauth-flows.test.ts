@@ -2,7 +2,7 @@
  * Every OAuth flow against the local server with an independent, spec-strict client
  * library (oauth4webapi), set up through the admin API as an operator would, with the
  * sign-in form driven as a browser drives it, and tokens validated at a resource server
- * with jose (through this project's resource-server helper). Spec 4.3, 4.4, 4.9, 5.
+ * with jose (through this project's resource-server helper). Behaviour AUTHZ-6, CODE-3, INTRO-3, RS-1.
  */
 import * as oauth from 'oauth4webapi';
 import { randomUUID } from 'node:crypto';
@@ -137,7 +137,7 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
     await expect(oauth.processRefreshTokenResponse(as, publicClient, afterReuse)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('introspection (RFC 7662, spec 4.9) is active for the bound resource and inactive for another or after revocation', async () => {
+  it('introspection (RFC 7662, behaviour INTRO-3) is active for the bound resource and inactive for another or after revocation', async () => {
     const tokens = await authorize();
     // A resource server: a confidential client an administrator allowed to introspect every token.
     const resourceServer = await admin('POST', '/api/admin/clients', {
@@ -165,7 +165,7 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
     expect((await introspect(tokens.access_token, resource)).active).toBe(false);
   });
 
-  it('client_credentials (spec 4.4): a token with no sub, for the admin client', async () => {
+  it('client_credentials (behaviour CC-2): a token with no sub, for the admin client', async () => {
     const { clientId, clientSecret } = app.bootstrap.adminClient;
     const response = await oauth.clientCredentialsGrantRequest(
       as,

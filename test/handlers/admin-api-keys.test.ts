@@ -1,5 +1,5 @@
 /**
- * /api/admin/clients/{client_id}/api-keys by admin callers (spec 4.6 to 4.8, 3.1, 2.4, 6):
+ * /api/admin/clients/{client_id}/api-keys by admin callers (behaviour KEYM-5..KEYM-7, KEY-5..KEY-8, KEY-16):
  * create (secret once, audit entry in the same transaction), list (never secrets, status,
  * pagination), revoke (soft delete, first timestamp kept), the user-deletion hook.
  */
@@ -26,8 +26,8 @@ beforeAll(async () => {
 
 const keyFormat = /^tgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/;
 
-describe('spec 3.1 (none) → active: create via the admin route', () => {
-  it('returns the key with its secret once (201), stores only an Argon2id hash (spec 2.4, 4.6)', async () => {
+describe('behaviour KEY-6 (none) → active: create via the admin route', () => {
+  it('returns the key with its secret once (201), stores only an Argon2id hash (behaviour KEY-2, KEYM-5)', async () => {
     const client = await createTestClient({ scopes: ['read', 'write'] });
     const user = await createTestUser();
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
@@ -52,7 +52,7 @@ describe('spec 3.1 (none) → active: create via the admin route', () => {
     expect(await getHasher().verify(stored.secretHash, String(body.secret))).toBe(true);
   });
 
-  it('writes api_key.create to the admin audit log: key id, bound user, scopes, never the secret (spec 6)', async () => {
+  it('writes api_key.create to the admin audit log: key id, bound user, scopes, never the secret (behaviour KEY-16)', async () => {
     const client = await createTestClient({ scopes: ['read', 'write'] });
     const user = await createTestUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
@@ -74,7 +74,7 @@ describe('spec 3.1 (none) → active: create via the admin route', () => {
     expect(body.created_by).toEqual({ type: 'admin-user', user_id: adminUser.id });
   });
 
-  it('sends no mail on the admin path (spec 6)', async () => {
+  it('sends no mail on the admin path (behaviour KEY-14)', async () => {
     const client = await createTestClient({ scopes: ['read'] });
     const user = await createTestUser();
     const before = outboxMails(outbox).length;
@@ -101,7 +101,7 @@ describe('spec 3.1 (none) → active: create via the admin route', () => {
   });
 });
 
-describe('spec 4.6: create input rules', () => {
+describe('behaviour KEYM-5: create input rules', () => {
   let clientId: string;
   let userId: string;
   beforeAll(async () => {
@@ -113,7 +113,7 @@ describe('spec 4.6: create input rules', () => {
     ['no userId from an admin caller', {}, /^userId: required/],
     ['an unknown userId', { userId: 'usr_nobody' }, /^userId: no user/],
     ['scopes the client does not hold', { scopes: ['read', 'delete'] }, /^scopes: not granted to the client: "delete"/],
-    ['an expiresAt in the past (spec 2.4: in the future)', { expiresAt: '2001-01-01T00:00:00Z' }, /^expiresAt: must be in the future/],
+    ['an expiresAt in the past (behaviour KEYM-5: in the future)', { expiresAt: '2001-01-01T00:00:00Z' }, /^expiresAt: must be in the future/],
     ['an expiresAt that is not ISO 8601', { expiresAt: 'tomorrow' }, /^expiresAt: must be an ISO 8601 timestamp/],
     ['an unknown field', { secret: 'mine' }, /unknown field "secret"/],
   ])('refuses %s with 400 and writes nothing', async (_what, body, description) => {
@@ -130,7 +130,7 @@ describe('spec 4.6: create input rules', () => {
     expect((await createKeyAs(admin, 'tgc_nobody', { userId })).status).toBe(404);
   });
 
-  it('spec 2.4: a test user may be bound only to a test client', async () => {
+  it('behaviour KEY-3: a test user may be bound only to a test client', async () => {
     const production = await createTestClient({ scopes: ['read'], test: false });
     const testClient = await createTestClient({ scopes: ['read'], test: true });
     const testUser = await createTestUser({ test: true });
@@ -149,7 +149,7 @@ describe('spec 4.6: create input rules', () => {
   });
 });
 
-describe('spec 4.7: list', () => {
+describe('behaviour KEYM-6: list', () => {
   it('never returns secrets or hashes, shows status active/expired/revoked, and pages with next_cursor', async () => {
     const client = await createTestClient({ scopes: ['read'] });
     const user = await createTestUser();
@@ -188,7 +188,7 @@ describe('spec 4.7: list', () => {
   });
 });
 
-describe('spec 3.1 active → revoked and revoked → revoked: DELETE', () => {
+describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', () => {
   it('revokes (200, status revoked), writes api_key.revoke, and the next exchange fails', async () => {
     const client = await createTestClient({ scopes: ['read'] });
     const user = await createTestUser();
@@ -241,7 +241,7 @@ describe('spec 3.1 active → revoked and revoked → revoked: DELETE', () => {
   });
 });
 
-describe('spec 3.1 active → expired: time passes expiresAt', () => {
+describe('behaviour KEY-7 active → expired: time passes expiresAt', () => {
   it('exchanges until expiresAt, then fails like any other failure; the list shows expired', async () => {
     const client = await createTestClient({ scopes: ['read'] });
     const user = await createTestUser();

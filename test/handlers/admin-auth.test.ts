@@ -1,5 +1,5 @@
 /**
- * Who may call /api/admin/* (spec 5): an admin API client's token or an admin user's
+ * Who may call /api/admin/* (behaviour ADMIN-1, ADMIN-2): an admin API client's token or an admin user's
  * token, both with the `admin` scope. Every other valid token gets one identical 403, so
  * admin configuration cannot be probed; no or a bad token is 401 invalid_token.
  */

@@ -135,7 +135,7 @@ describe('GET /api/admin/clients', () => {
     return ids;
   }
 
-  it('filters by registration type (spec 2.7): static by default, dynamic on request', async () => {
+  it('filters by registration type (behaviour ADMIN-14): static by default, dynamic on request', async () => {
     const staticId = String(jsonBody(await create({ type: 'confidential' })).client_id);
     const dynamic = await createTestClient({ type: 'public', registrationType: 'dynamic', grantTypes: ['authorization_code'], redirectUris: ['https://d.example.test/cb'] });
     const staticIds = await allClientIds({});
@@ -170,7 +170,7 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
     expect((await patch('tgc_nobody', { name: 'x' })).statusCode).toBe(404);
   });
 
-  it('restricts the API keys to the granted scopes after every scope change, once the client is written (spec 2.5 rule 3)', async () => {
+  it('restricts the API keys to the granted scopes after every scope change, once the client is written (behaviour KEY-12)', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile', 'email'] })).client_id);
     const calls: { clientId: string; granted: readonly string[]; clientScopes?: readonly string[] }[] = [];
     const apiKeys: ApiKeyHooks = {

@@ -1,5 +1,5 @@
 /**
- * POST /api/token/api-key (spec 4.5, 2.4, 2.6, 6, 7, 8): the key from the header or the
+ * POST /api/token/api-key (behaviour KEYX-1..KEYX-8, CLAIM-3): the key from the header or the
  * body, the token it mints, the activity row of every attempt, and the verified-key cache.
  */
 import { decodeJwt } from 'jose';
@@ -29,8 +29,8 @@ async function newKey(scopes = ['read', 'write'], body: Record<string, unknown> 
   return { client, user, key: String(created.body.api_key), keyId: String(created.body.key_id) };
 }
 
-describe('spec 4.5: a valid key is exchanged for a one-hour access token', () => {
-  it('answers token_type Bearer, a JWT, expires_in 3600 and the scope, and never a refresh token (spec 4.5, 8)', async () => {
+describe('behaviour KEYX-6: a valid key is exchanged for a one-hour access token', () => {
+  it('answers token_type Bearer, a JWT, expires_in 3600 and the scope, and never a refresh token (behaviour KEYX-6, CLAIM-3)', async () => {
     const { key, client } = await newKey();
     const { status, body } = await exchangeKey({ bearer: key });
     expect(status).toBe(200);
@@ -41,7 +41,7 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
     expect(claims.client_id).toBe(client.clientId);
   });
 
-  it('mints sub = the bound user, api_key_id = the key, aud = resource (spec 2.4, 2.6, RFC 8707)', async () => {
+  it('mints sub = the bound user, api_key_id = the key, aud = resource (behaviour KEYX-6, CLAIM-1, RFC 8707)', async () => {
     const { key, keyId, user } = await newKey();
     const { status, body } = await exchangeKey({ bearer: key, fields: { resource: resourceA } });
     expect(status).toBe(200);
@@ -49,13 +49,13 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
     expect(claims).toMatchObject({ iss: issuer(), sub: user.id, aud: resourceA, api_key_id: keyId });
   });
 
-  it('without resource the aud is the issuer (spec 2.6)', async () => {
+  it('without resource the aud is the issuer (behaviour CLAIM-2)', async () => {
     const { key } = await newKey();
     const { body } = await exchangeKey({ bearer: key });
     expect(decodeJwt(String(body.access_token)).aud).toBe(issuer());
   });
 
-  it('records the issued token with its api_key_id (spec 2.4)', async () => {
+  it('records the issued token with its api_key_id (behaviour KEYX-6)', async () => {
     const { key, keyId, user } = await newKey();
     const { body } = await exchangeKey({ bearer: key });
     const jti = String(decodeJwt(String(body.access_token)).jti);
@@ -63,7 +63,7 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
     expect(record).toMatchObject({ jti, apiKeyId: keyId, sub: user.id });
   });
 
-  it('stamps last_used_at on a success, to the second (spec 2.4, 4.5)', async () => {
+  it('stamps last_used_at on a success, to the second (behaviour KEYX-7, 4.5)', async () => {
     const { key, keyId } = await newKey();
     expect((await storedKey(keyId))?.lastUsedAt).toBeUndefined();
     const before = usedAtSecond(Date.now());
@@ -93,7 +93,7 @@ describe('spec 4.5: a valid key is exchanged for a one-hour access token', () =>
   });
 });
 
-describe('spec 4.5: where the key comes from', () => {
+describe('behaviour KEYX-2: where the key comes from', () => {
   it('accepts the key in a form body field api_key', async () => {
     const { key } = await newKey();
     expect((await exchangeKey({ fields: { api_key: key } })).status).toBe(200);
@@ -141,7 +141,7 @@ describe('spec 4.5: where the key comes from', () => {
   });
 });
 
-describe('spec 2.5: scope snapshot rules at the exchange', () => {
+describe('behaviour KEY-13: scope snapshot rules at the exchange', () => {
   it('rule 5: a request may narrow the key\'s scopes', async () => {
     const { key } = await newKey();
     const { status, body } = await exchangeKey({ bearer: key, fields: { scope: 'write' } });
@@ -150,7 +150,7 @@ describe('spec 2.5: scope snapshot rules at the exchange', () => {
     expect(decodeJwt(String(body.access_token)).scope).toBe('write');
   });
 
-  it('rule 5: a request may never widen them: invalid_scope (spec 7)', async () => {
+  it('rule 5: a request may never widen them: invalid_scope (behaviour KEYX-4)', async () => {
     const { key } = await newKey(['read', 'write', 'admin-ish'], { scopes: ['read'] });
     const { status, body } = await exchangeKey({ bearer: key, fields: { scope: 'read write' } });
     expect(status).toBe(400);
@@ -158,7 +158,7 @@ describe('spec 2.5: scope snapshot rules at the exchange', () => {
   });
 });
 
-describe('spec 6: one activity row per attempt, request type "api key", the real reason', () => {
+describe('behaviour LOG-1, LOG-2: one activity row per attempt, request type "api key", the real reason', () => {
   it('a success writes one row with the key, client, user and environment', async () => {
     const { key, keyId, client, user } = await newKey();
     await exchangeKey({ bearer: key });
@@ -224,7 +224,7 @@ it('a 401 carries a WWW-Authenticate challenge (RFC 7235 3.1)', async () => {
   expect(headerOf(result.result, 'www-authenticate')).toBe('Bearer realm="api-key"');
 });
 
-describe('spec 2.4: a test user may be bound only to a test client', () => {
+describe('behaviour KEY-3: a test user may be bound only to a test client', () => {
   it('stops minting when the bound user is later flagged as a test user, for a non-test client', async () => {
     const client = await createTestClient({ scopes: ['read'], test: false });
     const user = await createTestUser({ test: false });
@@ -240,7 +240,7 @@ describe('spec 2.4: a test user may be bound only to a test client', () => {
   });
 });
 
-describe('spec 4.5: every check is made on records read in the exchange itself', () => {
+describe('behaviour KEYX-5: every check is made on records read in the exchange itself', () => {
   it('a repeat exchange is one read round trip (key, client and user together) and one batch write', async () => {
     const { key } = await newKey();
     expect((await exchangeKey({ bearer: key })).status).toBe(200); // verified: now in the cache
@@ -276,7 +276,7 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
   it.each([
     ['first exchange', false],
     ['repeat exchange', true],
-  ])('issue 18.2 / spec 8: a user who lost the client\'s environment mints nothing: the uniform 401, the reason in the activity log (%s)', async (_, verifiedBefore) => {
+  ])('issue 18.2 / behaviour ENV-2: a user who lost the client\'s environment mints nothing: the uniform 401, the reason in the activity log (%s)', async (_, verifiedBefore) => {
     const { key, keyId, client, user } = await newKey();
     if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
     await getEnvironments().revoke(user.id, client.environmentId);
@@ -296,7 +296,7 @@ describe('spec 4.5: every check is made on records read in the exchange itself',
   });
 });
 
-describe('spec 6: one activity row per attempt, whatever part of the success write landed', () => {
+describe('behaviour LOG-1: one activity row per attempt, whatever part of the success write landed', () => {
   it('a token record that fails after the success row landed leaves one row: the failure', async () => {
     const { key, client } = await newKey();
     const tokens = getTokenStore();

@@ -1,5 +1,5 @@
 /**
- * Spec 7 / 4.5: malformed, unknown, revoked, expired and wrong-secret keys get the same
+ * Behaviour KEYX-3: malformed, unknown, revoked, expired and wrong-secret keys get the same
  * HTTP 401 invalid_client (same status, body and headers) and cost the same: exactly one
  * Argon2id verification each (a dummy one where no hash exists), so key ids cannot be
  * enumerated. DESIGN "Traps": a TTL-expired record still present is treated as absent.
@@ -81,7 +81,7 @@ async function cases(): Promise<Case[]> {
   ];
 }
 
-describe('spec 7: every bad key gets the identical 401 invalid_client', () => {
+describe('behaviour KEYX-3: every bad key gets the identical 401 invalid_client', () => {
   let all: Case[];
   let results: Result[];
   const hashing = { verify: 0, dummy: 0 };
@@ -134,7 +134,7 @@ describe('spec 7: every bad key gets the identical 401 invalid_client', () => {
     expect(readsPerCase).toEqual(all.map((c) => (c.name.startsWith('malformed') ? 0 : 1)));
   });
 
-  it('the activity log records the real reason of each (spec 6)', async () => {
+  it('the activity log records the real reason of each (behaviour LOG-2)', async () => {
     for (const c of all.filter((c) => c.clientId)) {
       const rows = await keyActivityOf(c.clientId!);
       const failures = rows.filter((r) => !r.success);
@@ -148,7 +148,7 @@ it('a record past its TTL is absent to the store, before DynamoDB deletes it (DE
   expect(await getApiKeyStore().get(keyId)).toBeUndefined();
 });
 
-describe('spec 7: a malformed key in the body fails like any other bad key', () => {
+describe('behaviour KEYX-3: a malformed key in the body fails like any other bad key', () => {
   it.each([
     ['an oversized string', JSON.stringify({ api_key: 'x'.repeat(600) })],
     ['a number', JSON.stringify({ api_key: 42 })],

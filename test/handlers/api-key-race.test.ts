@@ -1,5 +1,5 @@
 /**
- * A revocation racing an exchange (spec 3.1 "effective on the next exchange"). Every check
+ * A revocation racing an exchange (behaviour KEY-8 "effective on the next exchange"). Every check
  * is made on the records the exchange reads, strongly consistent: a revocation that
  * committed before that read is seen; an exchange that read the key first completes, like
  * one that finished a moment earlier, and its token is recorded with its api_key_id (and,
@@ -46,7 +46,7 @@ function storeWith(store: ApiKeyExchangeStore, overrides: Partial<ApiKeyExchange
   };
 }
 
-it('spec 3.1: a revocation committed after the exchange read the key leaves that exchange whole: token returned and recorded', async () => {
+it('behaviour KEY-8: a revocation committed after the exchange read the key leaves that exchange whole: token returned and recorded', async () => {
   const { key, keyId, clientId } = await activeKey();
   const deps = await getApiKeyExchange();
   const store = deps.store;
@@ -70,7 +70,7 @@ it('spec 3.1: a revocation committed after the exchange read the key leaves that
   expect(next.body.error).toBe('invalid_client');
 });
 
-it('spec 3.1: concurrent exchanges and a revocation: every success is recorded, every exchange after it fails', async () => {
+it('behaviour KEY-8: concurrent exchanges and a revocation: every success is recorded, every exchange after it fails', async () => {
   const { key, keyId, clientId } = await activeKey();
   expect((await exchangeKey({ bearer: key })).status).toBe(200); // verified once: the rest race from the cache
   const exchanges = Array.from({ length: 12 }, () => exchangeKey({ bearer: key }));
@@ -90,7 +90,7 @@ it('spec 3.1: concurrent exchanges and a revocation: every success is recorded, 
   for (const r of after) expect(r.status).toBe(401);
 });
 
-it('spec 3.1: tokens minted before a revocation stay valid for their remaining hour', async () => {
+it('behaviour KEY-8: tokens minted before a revocation stay valid for their remaining hour', async () => {
   const { key, keyId, clientId } = await activeKey();
   const token = String((await exchangeKey({ bearer: key })).body.access_token);
   expect((await revokeKeyAs(admin, clientId, keyId)).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Spec 2.5, all five scope snapshot rules, through the admin API (create, PATCH client
+ * Behaviour KEY-11..KEY-13, all five scope snapshot rules, through the admin API (create, PATCH client
  * scopes) and the exchange.
  */
 import { decodeJwt } from 'jose';
@@ -28,7 +28,7 @@ async function keyFor(clientScopes: string[], body: Record<string, unknown> = {}
 const setClientScopes = (clientId: string, scopes: string[]) =>
   callAdmin(patchClient, { token: admin, method: 'PATCH', pathParameters: { client_id: clientId }, body: { scopes } });
 
-describe('spec 2.5 rule 1: no scopes selected → all the client\'s scopes of that moment', () => {
+describe('behaviour KEY-11: no scopes selected → all the client\'s scopes of that moment', () => {
   it.each([['omitted', {}], ['empty', { scopes: [] }]])('scopes %s', async (_what, body) => {
     const { scopes, key } = await keyFor(['read', 'write'], body);
     expect(scopes).toEqual(['read', 'write']);
@@ -42,7 +42,7 @@ describe('spec 2.5 rule 1: no scopes selected → all the client\'s scopes of th
   });
 });
 
-describe('spec 2.5 rule 2: a scope granted to the client later is not added', () => {
+describe('behaviour KEY-12: a scope granted to the client later is not added', () => {
   it('the key keeps its snapshot; asking for the new scope is invalid_scope', async () => {
     const { client, key, keyId } = await keyFor(['read']);
     expect((await setClientScopes(client.clientId, ['read', 'extra'])).statusCode).toBe(200);
@@ -53,7 +53,7 @@ describe('spec 2.5 rule 2: a scope granted to the client later is not added', ()
   });
 });
 
-describe('spec 2.5 rule 3: a scope ungranted from the client is removed from every key that held it', () => {
+describe('behaviour KEY-12: a scope ungranted from the client is removed from every key that held it', () => {
   it('PATCH /api/admin/clients removes it from all the client\'s keys, and the exchange no longer mints it', async () => {
     const client = await createTestClient({ scopes: ['read', 'write', 'delete'] });
     const user = await createTestUser();
@@ -84,7 +84,7 @@ describe('spec 2.5 rule 3: a scope ungranted from the client is removed from eve
   });
 });
 
-describe('spec 2.5 rule 4: a key whose scopes were all ungranted mints nothing', () => {
+describe('behaviour KEY-13: a key whose scopes were all ungranted mints nothing', () => {
   it('it does not fall back to the client\'s current scopes', async () => {
     const { client, key, keyId } = await keyFor(['read', 'write'], { scopes: ['write'] });
     expect((await setClientScopes(client.clientId, ['read'])).statusCode).toBe(200);
@@ -96,8 +96,8 @@ describe('spec 2.5 rule 4: a key whose scopes were all ungranted mints nothing',
   });
 });
 
-describe('spec 2.5 rule 5: an exchange may narrow, never widen', () => {
-  it('narrows to a subset; a scope outside the key is invalid_scope (spec 7)', async () => {
+describe('behaviour KEY-13: an exchange may narrow, never widen', () => {
+  it('narrows to a subset; a scope outside the key is invalid_scope (behaviour KEYX-4)', async () => {
     const { key } = await keyFor(['read', 'write', 'delete'], { scopes: ['read', 'write'] });
     expect((await exchangeKey({ bearer: key, fields: { scope: 'read' } })).body.scope).toBe('read');
     const widened = await exchangeKey({ bearer: key, fields: { scope: 'read delete' } });

@@ -1,5 +1,5 @@
 /**
- * Self-service key management (spec 5, 3.1, 4.6 to 4.8, 6, 7): a signed-in user's own
+ * Self-service key management (behaviour KEYM-1..KEYM-7, KEY-14): a signed-in user's own
  * token, issued by the client of the path, with a `sub`, not minted by an API key. Each of
  * the three conditions failing alone gets the refusal a plain non-admin token gets, word
  * for word. Self-service creation mails the user, and fails (key revoked) when it cannot.
@@ -24,7 +24,7 @@ beforeAll(async () => {
   own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
 });
 
-describe('spec 5: a self-service caller qualifies only when all three conditions hold', () => {
+describe('behaviour KEYM-2: a self-service caller qualifies only when all three conditions hold', () => {
   let plainRefusal: { status: number; body: string };
   beforeAll(async () => {
     // The reference: a plain non-admin token at an admin route that has no self-service.
@@ -95,7 +95,7 @@ describe('issue 18: self-service is only for clients an administrator created', 
 });
 
 describe('issue 18: a self-service key never carries more than the caller\'s own token', () => {
-  it('without scopes: the spec 2.5 snapshot intersected with the token\'s scopes (client: read write; token: read → key: read)', async () => {
+  it('without scopes: the behaviour KEY-11 snapshot intersected with the token\'s scopes (client: read write; token: read → key: read)', async () => {
     const created = await createKeyAs(own, client.clientId, {});
     expect(created.status).toBe(201);
     expect(created.body.scopes).toEqual(['read']);
@@ -128,7 +128,7 @@ describe('issue 18: a self-service key never carries more than the caller\'s own
   });
 });
 
-describe('spec 5: a self-service caller is confined to its own user', () => {
+describe('behaviour KEYM-4: a self-service caller is confined to its own user', () => {
   it('userId in the body is refused with 400', async () => {
     const result = await createKeyAs(own, client.clientId, { userId: user.id });
     expect(result.status).toBe(400);
@@ -158,7 +158,7 @@ describe('spec 5: a self-service caller is confined to its own user', () => {
     expect(second.body.next_cursor).toBeUndefined();
   });
 
-  it('spec 4.8 / 7: revoking another user\'s key is 404, never 403, and leaves it active', async () => {
+  it('behaviour KEYM-4: revoking another user\'s key is 404, never 403, and leaves it active', async () => {
     const other = await createTestUser();
     const theirs = (await createKeyAs(admin, client.clientId, { userId: other.id })).body;
     const result = await revokeKeyAs(own, client.clientId, String(theirs.key_id));
@@ -173,7 +173,7 @@ describe('spec 5: a self-service caller is confined to its own user', () => {
   });
 });
 
-describe('spec 3.1 / 6: self-service creation mails the bound user', () => {
+describe('behaviour KEY-14: self-service creation mails the bound user', () => {
   it('the user is emailed the client, key id, scopes and expiry, never the secret', async () => {
     const expiresAt = '2099-01-01T00:00:00.000Z';
     const created = await createKeyAs(own, client.clientId, { scopes: ['read'], expiresAt });
@@ -199,7 +199,7 @@ describe('spec 3.1 / 6: self-service creation mails the bound user', () => {
     expect((await revokeKeyAs(own, client.clientId, String(created.body.key_id))).status).toBe(200);
   });
 
-  it('spec 3.1 / 7: a user with no email gets 400 and nothing is written', async () => {
+  it('behaviour KEY-14 / 7: a user with no email gets 400 and nothing is written', async () => {
     const silent = await createTestUser({ email: undefined });
     const token = (await issueTestToken({ clientId: client.clientId, sub: silent.id, scopes: ['read'] })).token;
     const mailsBefore = outboxMails(outbox).length;
@@ -212,7 +212,7 @@ describe('spec 3.1 / 6: self-service creation mails the bound user', () => {
     expect(outboxMails(outbox).length).toBe(mailsBefore);
   });
 
-  it('spec 3.1 active → revoked: when the mail cannot be delivered, the key is revoked and the call fails (503)', async () => {
+  it('behaviour KEY-14 active → revoked: when the mail cannot be delivered, the key is revoked and the call fails (503)', async () => {
     const target = await createTestUser();
     const token = (await issueTestToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
     // Fault injection in the local mailer: a file where the outbox folder should be.

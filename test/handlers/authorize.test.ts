@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint (spec 4.3; OAuth 2.1 4.1; RFC 6749 4.1.2.1; RFC 7636; RFC 8707;
+ * The authorization endpoint (behaviour AUTHZ-1..AUTHZ-9; OAuth 2.1 4.1; RFC 6749 4.1.2.1; RFC 7636; RFC 8707;
  * RFC 9207): the never-redirect checks, each error row that applies, the sign-in step, the
  * environment rule, code issuance, and consent for dynamically registered clients.
  */
@@ -189,7 +189,7 @@ describe('GET /api/authorize: later errors redirect with error, state and iss (R
     expect(headerOf(result, 'location')!.startsWith(`${redirectUri}&error=unsupported_response_type&`)).toBe(true);
   });
 
-  it('access_denied when the signed-in user was not granted the client environment (spec 4.3)', async () => {
+  it('access_denied when the signed-in user was not granted the client environment (behaviour ENV-1)', async () => {
     expectErrorRedirect(await authorize(authorizeQuery(staticClient), { Cookie: bobCookie }), 'access_denied');
   });
 });
@@ -240,7 +240,7 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
       codeChallenge: challenge,
       nonce: 'n-1',
     });
-    // Spec: codes live at most 10 minutes.
+    // Behaviour CLAIM-3: codes live at most 10 minutes.
     expect(stored!.expiresAtEpoch - started).toBeLessThanOrEqual(600);
 
     // The request id is single use: replaying the sign-in post issues nothing.
@@ -259,7 +259,7 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
     expectNoRedirect(await signInStep({ request_id: 'A'.repeat(43), email: alice.user.email!, password: alice.password }));
   });
 
-  it('access_denied for a user without the client environment, after signing them in (spec 4.3)', async () => {
+  it('access_denied for a user without the client environment, after signing them in (behaviour ENV-1)', async () => {
     const requestId = hiddenField((await authorize(authorizeQuery(staticClient))).body, 'request_id');
     const result = await signInStep({ request_id: requestId, email: bob.user.email!, password: bob.password });
     expectErrorRedirect(result, 'access_denied');
@@ -283,7 +283,7 @@ describe('GET /api/authorize with a session: static clients get the code at once
   });
 });
 
-describe('Consent for dynamically registered clients (spec 4.3) and POST /api/authorize/complete', () => {
+describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9) and POST /api/authorize/complete', () => {
   const consentPage = () => authorize(authorizeQuery(dynamicClient), { Cookie: aliceCookie });
 
   it('shows a consent page naming the client (escaped), its redirect host and scopes, warning that it registered itself', async () => {
@@ -348,7 +348,7 @@ describe('Consent for dynamically registered clients (spec 4.3) and POST /api/au
     expect((await complete({ request_id: requestId, decision: 'approve' }, aliceCookie)).statusCode).toBe(303);
   });
 
-  it('checks the DCR environment for dynamic clients, not the client record (spec 4.3); with no user action, a page, not a redirect', async () => {
+  it('checks the DCR environment for dynamic clients, not the client record (behaviour ENV-1); with no user action, a page, not a redirect', async () => {
     const carol = await createUser([dynamicClient.environmentId]);
     const result = await authorize(authorizeQuery(dynamicClient), { Cookie: await sessionCookie(carol) });
     expect(result.statusCode).toBe(403);

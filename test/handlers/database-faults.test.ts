@@ -1,8 +1,8 @@
 /**
  * DynamoDB misbehaving (issue 19), one fault aimed at one operation through the fault double
  * (test/support/dynamo-faults.ts): a failed read is not a fact (RFC 9700 4.14.2 revokes on
- * reuse, spec 8 on a lost environment grant, never on an error), and a write retried by the
- * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, spec 8).
+ * reuse, behaviour ENV-3 on a lost environment grant, never on an error), and a write retried by the
+ * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, behaviour REG-8).
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -44,7 +44,7 @@ afterEach(() => faults.uninstall());
 const isActive = async (accessToken: unknown) =>
   (await introspectWith(resourceServer, String(accessToken), { resource: resourceA })).body.active === true;
 
-describe('refresh with the user record unreadable (RFC 9700 4.14.2, spec 8: revoke on a fact, not an error)', () => {
+describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour ENV-3: revoke on a fact, not an error)', () => {
   it('answers 503 temporarily_unavailable with Retry-After, revokes nothing, and the same refresh token then rotates', async () => {
     const { client } = await createClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
@@ -124,7 +124,7 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
     expect(await dynamicClientsNamed(name)).toEqual([]);
   });
 
-  it('the per-IP counter (spec 8): one request counts once, so the cap of 10 lets 10 registrations through', async () => {
+  it('the per-IP counter (behaviour REG-8): one request counts once, so the cap of 10 lets 10 registrations through', async () => {
     const ip = freshIp();
     faults.fail({ operation: 'UpdateItem', phase: 'after', times: 1, where: (a) => touches(a, 'DCRRATE#') });
     expect((await register(ip)).statusCode).toBe(201);
@@ -140,7 +140,7 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
 const isKeyCreate = (a: Attempt) =>
   String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith('APIKEY#');
 
-describe('API key create whose every attempt lost its reply (spec 4.6, 6; docs/admin-api.md)', () => {
+describe('API key create whose every attempt lost its reply (behaviour KEY-15; docs/admin-api.md)', () => {
   it('answers 503 and leaves no active key: what was written is revoked, with its audit entries, and the secret was never shown', async () => {
     const admin = (await adminClientToken()).token;
     const client = await createTestClient({ scopes: ['read'] });

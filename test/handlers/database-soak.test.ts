@@ -2,7 +2,7 @@
  * A bounded soak under DynamoDB trouble (issue 19): 35% of all DynamoDB attempts fail, half
  * before they reach the database, half with their reply lost after it (the fault double,
  * test/support/dynamo-faults.ts), over code + refresh chains (OAuth 2.1 4.1, 4.3),
- * registrations (RFC 7591, spec 8), API key create / exchange / revoke (spec 4.5-4.8) and
+ * registrations (RFC 7591, behaviour REG-6), API key create / exchange / revoke (behaviour KEYX-1, KEYM-5..KEYM-7) and
  * client_credentials (OAuth 2.1 4.2). Calls are made one after another, so the seed fixes the
  * run. Then, with the faults off, what was acknowledged and what was refused is checked:
  *
@@ -187,7 +187,7 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
     }
   });
 
-  it('registration: each acknowledged client is stored, no refused one is, and the cap counts each request at most once (spec 8)', async () => {
+  it('registration: each acknowledged client is stored, no refused one is, and the cap counts each request at most once (behaviour REG-8)', async () => {
     const all: string[] = [];
     let cursor: string | undefined;
     do {
@@ -221,7 +221,7 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
         expect(stored!.revokedAt).toBeDefined();
         expect((await exchangeKey({ bearer: key.key })).status).toBe(401);
       }
-      // Spec 4.8: tokens minted before a revocation live out their hour.
+      // Behaviour KEY-8: tokens minted before a revocation live out their hour.
       if (key.exchangedToken) expect(await isActive(key.exchangedToken)).toBe(true);
     }
   });

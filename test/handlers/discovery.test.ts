@@ -11,7 +11,7 @@ beforeAll(async () => {
   await scopes.createScope({ name: 'admin', description: 'Administration', discoverable: false });
 });
 
-describe('GET /.well-known/oauth-authorization-server (RFC 8414, spec 4.1)', () => {
+describe('GET /.well-known/oauth-authorization-server (RFC 8414, behaviour DISC-1, DISC-2)', () => {
   const event = apiGatewayEvent({ path: '/.well-known/oauth-authorization-server' });
 
   it('answers 200 with the issuer, endpoints and scopes read from DynamoDB', async () => {
@@ -25,7 +25,7 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414, spec 4.1)', () 
     expect(body.scopes_supported).not.toContain('admin');
   });
 
-  it('is public and cacheable (spec 4.1), with the JSON security headers', async () => {
+  it('is public and cacheable (behaviour DISC-1), with the JSON security headers', async () => {
     const result = await metadataHandler(event, lambdaContext);
     expect(headerOf(result, 'cache-control')).toBe('public, max-age=300');
     expect(headerOf(result, 'content-type')).toBe('application/json; charset=utf-8');
@@ -33,7 +33,7 @@ describe('GET /.well-known/oauth-authorization-server (RFC 8414, spec 4.1)', () 
   });
 });
 
-describe('GET /.well-known/openid-configuration (spec 4.1)', () => {
+describe('GET /.well-known/openid-configuration (behaviour DISC-1)', () => {
   it('answers 200 with the same issuer and the OIDC fields, cacheable', async () => {
     const result = await openIdHandler(apiGatewayEvent({ path: '/.well-known/openid-configuration' }), lambdaContext);
     expect(result.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { handler as fallback } from '../../lambdas/handlers/fallback';
 import { handler as health } from '../../lambdas/handlers/health';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
-describe('GET /api/health (spec 4.10)', () => {
+describe('GET /api/health (behaviour HTTP-5)', () => {
   it('answers 200 ok, never cached', async () => {
     const result = await health(apiGatewayEvent({ path: '/api/health' }), lambdaContext);
     expect(result.statusCode).toBe(200);

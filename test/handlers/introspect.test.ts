@@ -1,5 +1,5 @@
 /**
- * POST /api/token/introspect (RFC 7662, spec 4.9): confidential clients only; `resource`
+ * POST /api/token/introspect (RFC 7662, behaviour INTRO-1..INTRO-4): confidential clients only; `resource`
  * makes a token minted for another resource inactive; expired, revoked and foreign
  * tokens are `active: false`.
  */
@@ -60,7 +60,7 @@ describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
 });
 
 describe('RFC 7662 2.2: an active token', () => {
-  it('answers its claims when the resource matches (spec 4.9)', async () => {
+  it('answers its claims when the resource matches (behaviour INTRO-3)', async () => {
     const tokens = await signedIn(app, user, { scopes: ['openid', 'read'], resource: resourceA });
     const { status, body, result } = await introspectWith(resourceServer, String(tokens.access_token), { resource: resourceA });
     expect(status).toBe(200);
@@ -93,7 +93,7 @@ describe('RFC 7662 2.2: an active token', () => {
 });
 
 describe('RFC 7662 2.2: active false', () => {
-  it('for a token minted for another resource (spec 4.9)', async () => {
+  it('for a token minted for another resource (behaviour INTRO-3)', async () => {
     const tokens = await signedIn(app, user, { resource: resourceA });
     expect((await introspectWith(resourceServer, String(tokens.access_token), { resource: resourceB })).body).toEqual({ active: false });
   });

@@ -30,8 +30,8 @@ beforeAll(async () => {
   await scopes.createScope({ name: 'admin', description: 'admin', discoverable: false });
 });
 
-describe('POST /api/register (RFC 7591, spec 4.2)', () => {
-  it('registers a public client: 201, prefixed client_id, echoed metadata, token_endpoint_auth_method none, no secret (spec 2.2)', async () => {
+describe('POST /api/register (RFC 7591, behaviour REG-2, REG-3)', () => {
+  it('registers a public client: 201, prefixed client_id, echoed metadata, token_endpoint_auth_method none, no secret (behaviour REG-5)', async () => {
     const result = await register({ ...valid, scope: 'openid email' });
     expect(result.statusCode).toBe(201);
     const body = jsonBody(result);
@@ -49,7 +49,7 @@ describe('POST /api/register (RFC 7591, spec 4.2)', () => {
     expect(headerOf(result, 'cache-control')).toBe('no-store');
   });
 
-  it('places the client in DCR_ENVIRONMENT_ID, marked dynamic, listed under registration type dynamic (spec 2.7)', async () => {
+  it('places the client in DCR_ENVIRONMENT_ID, marked dynamic, listed under registration type dynamic (behaviour REG-5)', async () => {
     const { client_id } = jsonBody(await register(valid)) as { client_id: string };
     const stored = await getClientRepository().get(client_id);
     expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: process.env.DCR_ENVIRONMENT_ID });
@@ -81,13 +81,13 @@ describe('POST /api/register (RFC 7591, spec 4.2)', () => {
     ['an over-long client_name', { ...valid, client_name: 'x'.repeat(201) }],
     ['a JSON array', [valid]],
     ['a body that is not JSON', '{"redirect_uris": ['],
-  ])('spec 7: %s is invalid_client_metadata (400)', async (_case, body) => {
+  ])('behaviour REG-3: %s is invalid_client_metadata (400)', async (_case, body) => {
     const result = await register(body);
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_client_metadata');
   });
 
-  it('spec 7: a form-encoded body is invalid_client_metadata too', async () => {
+  it('behaviour REG-2: a form-encoded body is invalid_client_metadata too', async () => {
     const result = await register('redirect_uris=https://a.example/cb', freshIp(), 'application/x-www-form-urlencoded');
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_client_metadata');
@@ -102,7 +102,7 @@ describe('POST /api/register (RFC 7591, spec 4.2)', () => {
     ['a relative URI', { redirect_uris: ['/callback'] }],
     ['a custom scheme', { redirect_uris: ['myapp://callback'] }],
     ['too many', { redirect_uris: Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`) }],
-  ])('spec 7: a redirect URI list that is %s is invalid_redirect_uri (400)', async (_case, body) => {
+  ])('behaviour REG-3, REG-4: a redirect URI list that is %s is invalid_redirect_uri (400)', async (_case, body) => {
     const result = await register(body);
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_redirect_uri');
@@ -114,7 +114,7 @@ describe('POST /api/register (RFC 7591, spec 4.2)', () => {
   });
 });
 
-describe('per-IP daily registration cap (spec 8: DCR_RATE_LIMIT_PER_DAY, default 10)', () => {
+describe('per-IP daily registration cap (behaviour REG-6: DCR_RATE_LIMIT_PER_DAY, default 10)', () => {
   it('counts rejected and malformed attempts, then answers 429 too_many_requests with Retry-After', async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) expect((await register('not json', ip)).statusCode).toBe(400);
@@ -138,7 +138,7 @@ describe('per-IP daily registration cap (spec 8: DCR_RATE_LIMIT_PER_DAY, default
   });
 });
 
-describe('registration availability (spec 3.2)', () => {
+describe('registration availability (behaviour REG-1)', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env.DCR_ENABLED = saved.DCR_ENABLED;

@@ -93,7 +93,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
     expect(noSecret.body.error).toBe('invalid_client');
   });
 
-  it('writes one activity row for the success, with client, environment, user and source IP (spec 2.7)', async () => {
+  it('writes one activity row for the success, with client, environment, user and source IP (behaviour LOG-1, LOG-2)', async () => {
     const client = await createClient({ environmentId });
     const code = await issueCode(client.client, user);
     const { status } = await postToken(
@@ -174,7 +174,7 @@ describe('RFC 6749 5.2 invalid_grant: the code does not hold', () => {
     expect((await redeem(app.client, code)).status).toBe(200);
   });
 
-  it('a user whose environment access was revoked after authorization (spec 8)', async () => {
+  it('a user whose environment access was revoked after authorization (behaviour ENV-2)', async () => {
     const leaving = await createUser([environmentId]);
     const code = await issueCode(app.client, leaving);
     await getEnvironments().revoke(leaving.id, environmentId);
@@ -203,7 +203,7 @@ describe('RFC 6749 4.1.2 and 10.5: a code used twice', () => {
   });
 });
 
-describe('spec 4.3 and 8: dynamic clients answer to DCR_ENVIRONMENT_ID at authorization, redemption and refresh alike', () => {
+describe('behaviour ENV-1, ENV-2: dynamic clients answer to DCR_ENVIRONMENT_ID at authorization, redemption and refresh alike', () => {
   it('redeems for a user holding the DCR environment, and refuses one holding only the client record’s environment', async () => {
     const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
     const recordEnvironment = await createEnvironment();

@@ -1,5 +1,5 @@
 /**
- * POST /api/token, grant_type=client_credentials (RFC 6749 4.4, spec 2.6 and 4.4):
+ * POST /api/token, grant_type=client_credentials (RFC 6749 4.4, behaviour CC-2):
  * client_secret_basic and client_secret_post, scopes within the client's, `resource` as
  * aud, no `sub`, no refresh token; the verified-secret cache keeps Argon2id off repeats.
  */
@@ -31,7 +31,7 @@ const viaBasic = (c: TestClient, secret = c.secret!) => ({ headers: { Authorizat
 const viaPost = (c: TestClient, secret = c.secret!) => ({ client_id: c.client.clientId, client_secret: secret });
 
 describe('a confidential client (RFC 6749 4.4.2)', () => {
-  it('client_secret_basic: a JWT a resource server verifies with the JWKS, aud = resource, no sub (spec 2.6)', async () => {
+  it('client_secret_basic: a JWT a resource server verifies with the JWKS, aud = resource, no sub (behaviour CC-2)', async () => {
     const { status, body } = await postToken({ ...grant, resource: resourceA }, viaBasic(service));
     expect(status).toBe(200);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read write' });

@@ -74,7 +74,7 @@ const rows: Row[] = [
     }),
   },
   {
-    name: 'invalid_request 415: a JSON body (spec 4.4: form-encoded only)',
+    name: 'invalid_request 415: a JSON body (behaviour TOKEN-1: form-encoded only)',
     error: 'invalid_request',
     status: 415,
     request: (c) => ({ fields: {}, call: { headers: json, body: JSON.stringify(codeFields(c)) } }),

@@ -1,6 +1,6 @@
 /**
  * POST /api/token, grant_type=refresh_token (RFC 6749 6, OAuth 2.1 4.3, RFC 9700 4.14.2,
- * RFC 8707 2.2, spec 8): rotation, reuse detection, scope narrowing, the resource binding,
+ * RFC 8707 2.2, behaviour REFRESH-5): rotation, reuse detection, scope narrowing, the resource binding,
  * and the environment re-check on every rotation.
  */
 import type { User } from '../../lambdas/core/model';
@@ -96,7 +96,7 @@ describe('scope (RFC 6749 6)', () => {
   });
 });
 
-describe('the resource binding across rotation (RFC 8707 2.2, spec 4.4)', () => {
+describe('the resource binding across rotation (RFC 8707 2.2, behaviour REFRESH-4)', () => {
   it('carries aud over, accepts the bound resource repeated, refuses another with invalid_target', async () => {
     const { client } = await newApp();
     const first = await signedIn(client, user, { resource: resourceA });
@@ -114,7 +114,7 @@ describe('the resource binding across rotation (RFC 8707 2.2, spec 4.4)', () => 
   });
 });
 
-describe('environment access, re-checked on every rotation (spec 8)', () => {
+describe('environment access, re-checked on every rotation (behaviour REFRESH-5)', () => {
   it('refuses once access is revoked, and a later re-grant does not revive the sign-in', async () => {
     const { client } = await newApp();
     const member = await createUser([environmentId]);

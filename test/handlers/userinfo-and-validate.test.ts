@@ -1,5 +1,5 @@
 /**
- * GET /api/userinfo (OIDC Core 5.3) and GET /api/token/validate (spec 4.10): bearer
+ * GET /api/userinfo (OIDC Core 5.3) and GET /api/token/validate (behaviour BEARER-4): bearer
  * tokens of this server (aud = issuer); claims by scope; failures are 401 with the
  * RFC 6750 3 challenge (403 insufficient_scope for a token without `openid`).
  */

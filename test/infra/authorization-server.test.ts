@@ -35,7 +35,7 @@ describe('route table → functions and methods', () => {
     }
   });
 
-  test('spec 8: each scheduled job runs daily from an EventBridge rule, with only its own table grants', () => {
+  test('behaviour REG-7: each scheduled job runs daily from an EventBridge rule, with only its own table grants', () => {
     for (const job of jobs) {
       const fnId = logicalId(synthesized.stack.server.jobFunctions[job.name]!);
       synthesized.template.hasResourceProperties('AWS::Events::Rule', {

@@ -1,5 +1,5 @@
 /**
- * Spec 8 at the edge: every WAF rule against the route rows it derives from, the admin
+ * Behaviour EDGE-1 at the edge: every WAF rule against the route rows it derives from, the admin
  * allowlist, the never-blocked paths, the managed groups, logging redaction, and how a
  * rate outside WAF's bounds is fitted (lib/edge-rules.ts).
  */
@@ -31,11 +31,11 @@ describe('edge rates are representable in AWS WAF', () => {
       exact: true,
       suggestion: `${edge.limit} per ${edge.windowSeconds} s`,
     });
-    expect(edge.rationale).toMatch(/spec 8/);
+    expect(edge.rationale).toMatch(/behaviour EDGE-1/);
   });
 
   test('a rate WAF cannot express is fitted to the nearest stricter-or-equal setting', () => {
-    // Spec 8: "about 5 / 5 minutes" is one a minute; 10 per 600 s is the same rate.
+    // Behaviour EDGE-3: "about 5 / 5 minutes" is one a minute; 10 per 600 s is the same rate.
     expect(fitRate(5, 300)).toEqual({ limit: 10, windowSeconds: 600, exact: false, looser: false });
     // "about 10 / 5 minutes" is representable as it stands.
     expect(fitRate(10, 300)).toMatchObject({ limit: 10, windowSeconds: 300, exact: true });
@@ -54,7 +54,7 @@ describe('edge rates are representable in AWS WAF', () => {
   });
 
   test('a fitted row is deployed fitted and announced at synth', () => {
-    const row: Route = { ...edgeRows[0]!, name: 'EmailVerificationRequest', path: '/api/users/email-verification/request', edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'spec 8: about 5 / 5 minutes' } };
+    const row: Route = { ...edgeRows[0]!, name: 'EmailVerificationRequest', path: '/api/users/email-verification/request', edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'behaviour EDGE-1: about 5 / 5 minutes' } };
     const [fitted] = edgeRateRules([row], 'prod');
     expect(fitted).toMatchObject({ limit: 10, windowSeconds: 600, requested: { limit: 5, windowSeconds: 300, looser: false } });
   });

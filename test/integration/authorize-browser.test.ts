@@ -1,7 +1,7 @@
 /**
  * The authorization code flow through the local server over HTTP, driven as a browser
  * drives it: no JavaScript, form posts, redirects read by hand (redirect: 'manual') and
- * the session cookie carried between requests. Spec 4.3; OAuth 2.1 4.1; RFC 7636; RFC 9207.
+ * the session cookie carried between requests. Behaviour AUTHZ-1..AUTHZ-9; OAuth 2.1 4.1; RFC 7636; RFC 9207.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '../../lambdas/core/model';

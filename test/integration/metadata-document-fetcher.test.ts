@@ -73,7 +73,7 @@ describe('client metadata document fetching (SSRF guards)', () => {
     await expect(fetchMetadataDocument(`${base}/slow`, true, 200)).rejects.toThrow(/timed out/);
   });
 
-  // Spec: a Client ID Metadata Document URL is chosen by the client, so the fetch must reach
+  // Behaviour CIMD-3: a Client ID Metadata Document URL is chosen by the client, so the fetch must reach
   // only public unicast addresses (an allow-list: anything not known public is refused).
   const nonPublic: readonly (readonly [string, string])[] = [
     ['IPv4 loopback', '127.0.0.1'],

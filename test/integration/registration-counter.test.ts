@@ -4,7 +4,7 @@ import { clientNetwork, DynamoRegistrationCounter } from '../../lambdas/adapters
 import { handler as pruneJob } from '../../lambdas/jobs/prune-registration-counters';
 import { getStorage } from '../../lambdas/wiring/storage';
 
-describe('registration counters (spec 8: stored in the database, pruned by a daily job)', () => {
+describe('registration counters (behaviour REG-7: stored in the database, pruned by a daily job)', () => {
   const day = 86_400_000;
 
   it('starts a new count each UTC day, and Retry-After points at the end of the day', async () => {

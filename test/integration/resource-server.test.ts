@@ -1,6 +1,6 @@
 /**
  * The resource-server helper against the local server's published JWKS, as an MCP server
- * would use it: issuer and audience are required (spec 5), and RFC 9728 metadata points
+ * would use it: issuer and audience are required (behaviour RS-1), and RFC 9728 metadata points
  * clients at the authorization server.
  */
 import { randomUUID } from 'node:crypto';
@@ -59,7 +59,7 @@ async function rejection(promise: Promise<unknown>): Promise<BearerTokenError> {
   throw new Error('expected the token to be rejected');
 }
 
-describe('resource-server helper (spec 5, RFC 9068 4, RFC 9728)', () => {
+describe('resource-server helper (behaviour RS-1, RFC 9068 4, RFC 9728)', () => {
   const verifierFor = (overrides: Partial<Parameters<typeof createAccessTokenVerifier>[0]> = {}) =>
     createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource, ...overrides });
 

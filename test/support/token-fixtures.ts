@@ -137,7 +137,7 @@ export async function postToken(fields: Record<string, string>, call: FormCall =
   return answer(await token(formEvent('/api/token', fields, call), lambdaContext));
 }
 
-/** The code grant of a public client (client_id + code_verifier, spec 5). */
+/** The code grant of a public client (client_id + code_verifier, behaviour TOKEN-3). */
 export async function redeem(client: Client, code: { code: string; verifier: string }, extra: Record<string, string> = {}) {
   return postToken({
     grant_type: 'authorization_code',

@@ -1,5 +1,5 @@
 /**
- * Spec 2.4 / 8 and DESIGN "Traps": the key is `tgk_<16 hex key id>_<43 base64url secret>`,
+ * Behaviour KEY-1, LIMIT-3 and DESIGN "Traps": the key is `tgk_<16 hex key id>_<43 base64url secret>`,
  * parsed with one strict pattern (secrets contain `_`, so no split on `_`).
  */
 import { cryptoRandom } from '../../lambdas/adapters/system';
@@ -8,7 +8,7 @@ import { keyStatus } from '../../lambdas/core/api-keys/status';
 
 const fixed = (fill: number) => ({ bytes: (n: number) => new Uint8Array(n).fill(fill) });
 
-describe('spec 2.4: the key format', () => {
+describe('behaviour KEY-1: the key format', () => {
   it('is the prefix, 8 random bytes in hex, and 32 random bytes in base64url', () => {
     const { key, keyId, secret } = newApiKey(cryptoRandom);
     expect(apiKeyPrefix).toBe('tgk');
@@ -38,7 +38,7 @@ describe('spec 2.4: the key format', () => {
   });
 });
 
-describe('spec 3.1: status', () => {
+describe('behaviour KEY-5: status', () => {
   const now = Date.parse('2030-01-01T00:00:00Z');
   it.each([
     [{}, 'active'],

@@ -16,7 +16,7 @@ function problemsOf(env: Record<string, string | undefined>): readonly string[] 
   throw new Error('expected a ConfigError');
 }
 
-describe('settings (spec 2.7)', () => {
+describe('settings (behaviour CONFIG-2)', () => {
   it('applies the documented defaults: DCR cap 10, OTP attempts 5, Argon2id, RS256', () => {
     const config = loadConfig({ ...base, DCR_ENVIRONMENT_ID: 'env_1' });
     expect(config.dcr.rateLimitPerDay).toBe(10);
@@ -37,7 +37,7 @@ describe('settings (spec 2.7)', () => {
     [{ DCR_ENVIRONMENT_ID: 'env_1', DCR_ENABLED: 'false' }, false],
     [{ DCR_ENABLED: 'true' }, false],
     [{ DCR_ENVIRONMENT_ID: '' }, false],
-  ])('spec 3.2: DCR enablement for %j is %s', (dcr, enabled) => {
+  ])('behaviour CONFIG-3: DCR enablement for %j is %s', (dcr, enabled) => {
     expect(loadConfig({ ...base, ...dcr }).dcr.enabled).toBe(enabled);
   });
 

@@ -7,7 +7,7 @@ const scopes = [
   { name: 'admin', description: '', discoverable: false },
 ];
 
-describe('authorization server metadata (RFC 8414 section 2, spec 2.3)', () => {
+describe('authorization server metadata (RFC 8414 section 2, behaviour DISC-2)', () => {
   const metadata = authorizationServerMetadata(loadConfig({ ...env, DCR_ENVIRONMENT_ID: 'env_1' }), scopes);
 
   it('derives every endpoint from the issuer and the JWKS from the CDN address', () => {
@@ -35,7 +35,7 @@ describe('authorization server metadata (RFC 8414 section 2, spec 2.3)', () => {
   });
 
   it.each([{}, { DCR_ENVIRONMENT_ID: 'env_1', DCR_ENABLED: 'false' }])(
-    'spec 3.2: omits registration_endpoint while DCR is disabled (%j)',
+    'behaviour DISC-3: omits registration_endpoint while DCR is disabled (%j)',
     (dcr) => {
       expect(authorizationServerMetadata(loadConfig({ ...env, ...dcr }), scopes)).not.toHaveProperty('registration_endpoint');
     },

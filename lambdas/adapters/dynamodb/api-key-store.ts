@@ -158,7 +158,7 @@ export class DynamoApiKeyStore {
     return { items, ...(page.next ? { next: page.next } : {}) };
   }
 
-  /** One round trip: the key, and with `bound` its client and user too (spec 4.5; see the exchange). */
+  /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
     const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound)]);
@@ -246,7 +246,7 @@ export class DynamoApiKeyStore {
   }
 
   /**
-   * Spec 2.5 rule 3: every key of the client keeps only the `granted` scopes. Optimistic per key (the write expects the scopes it read), so it is idempotent
+   * Behaviour KEY-12: every key of the client keeps only the `granted` scopes. Optimistic per key (the write expects the scopes it read), so it is idempotent
    * and safe to repeat. Keys written in the last moments may be missed by the index query;
    * the exchange's intersection with the client's scopes covers them.
    */

@@ -104,7 +104,7 @@ export class DynamoClientRepository {
     return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor);
   }
 
-  /** Replaces the granted scopes; the caller narrows API keys (spec 2.5 rule 3). */
+  /** Replaces the granted scopes; the caller narrows API keys (behaviour KEY-12). */
   async updateScopes(clientId: string, scopes: readonly string[]): Promise<Client | undefined> {
     try {
       const { Attributes } = await this.db.send(
@@ -127,7 +127,7 @@ export class DynamoClientRepository {
   /**
    * Sets the name and/or the granted scopes in one conditional update. Returns the record
    * before and after, so the caller knows exactly which scopes this write ungranted
-   * (spec 2.5 rule 3: they are then removed from the client's API keys).
+   * (behaviour KEY-12: they are then removed from the client's API keys).
    */
   async update(
     clientId: string,

@@ -8,7 +8,7 @@ import { keys, mainItems, partitions } from './keys';
 const envKey = keys.environment;
 const grantKey = keys.environmentGrant;
 
-/** Environments, and their grants to users (`users_environments`, spec 2.7). */
+/** Environments, and their grants to users (`users_environments`, behaviour ADMIN-9). */
 export class DynamoEnvironmentRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,

@@ -28,7 +28,7 @@ export interface CounterResult {
 }
 
 /**
- * Per-IP, per-UTC-day registration counters (spec 8) in the ephemeral table. The
+ * Per-IP, per-UTC-day registration counters (behaviour REG-6, REG-7) in the ephemeral table. The
  * increment is one conditional update, so under any concurrency no more than `cap`
  * attempts are let through. TTL removes old counters; a daily job prunes them too.
  */

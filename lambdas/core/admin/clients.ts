@@ -112,7 +112,7 @@ export function listClients(
 /**
  * Renames the client and/or replaces its granted scopes. The client is written first,
  * then its API keys are narrowed: the key exchange also intersects with the client's
- * current scopes (spec 2.5), so a failure between the two never mints an ungranted scope.
+ * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
 export async function updateClient(
   deps: AdminDependencies,
@@ -133,7 +133,7 @@ export async function updateClient(
   });
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
-  // narrowing finds no difference, and must still repair the keys (spec 2.5 rule 3).
+  // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
   if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
 }

@@ -1,4 +1,4 @@
-/** Admin operations on environments and their grants to users (`users_environments`, spec 2.7). */
+/** Admin operations on environments and their grants to users (`users_environments`, behaviour ADMIN-9). */
 import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { Environment } from '../model';
@@ -71,7 +71,7 @@ export async function grantEnvironment(deps: AdminDependencies, userId: string, 
 
 /**
  * Idempotent. Tokens already issued stay valid until they expire, but the next refresh
- * rotation re-checks the grant and fails (spec 8), as does the next authorization.
+ * rotation re-checks the grant and fails (behaviour ENV-2), as does the next authorization.
  */
 export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string): Promise<void> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);

@@ -67,7 +67,7 @@ export interface ClientStore {
  */
 export interface ApiKeyHooks {
   /**
-   * Spec 2.5 rule 3: every key of the client keeps only scopes the client still holds.
+   * Behaviour KEY-12: every key of the client keeps only scopes the client still holds.
    * Given the whole granted set, not a difference, so a retried call repairs a failed one.
    */
   restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void>;

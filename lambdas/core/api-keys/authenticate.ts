@@ -1,5 +1,5 @@
 /**
- * Authenticating a presented API key (spec 4.5, 7). Malformed, unknown, revoked, expired
+ * Authenticating a presented API key (behaviour KEYX-3). Malformed, unknown, revoked, expired
  * and wrong-secret keys all fail with the same InvalidClientError (same status, body and
  * headers), and each failure spends exactly one Argon2id verification, real or dummy, so
  * the response time does not tell an unknown key id from a known one either. The real
@@ -73,7 +73,7 @@ export async function authenticateApiKey(presented: string | undefined, activity
 }
 
 /**
- * Spec 8 asks that access be re-checked on every rotation; a key is the same kind of
+ * Behaviour ENV-2 asks that access be re-checked on every rotation; a key is the same kind of
  * long-lived credential, so every exchange re-checks the user's grant of the client's
  * environment. A repeat exchange read it with the key (its environment is remembered in the
  * binding); a first one, or one whose client now answers to another environment, reads it here.

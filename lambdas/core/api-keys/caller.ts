@@ -1,5 +1,5 @@
 /**
- * Who manages a client's keys (spec 4.6 to 4.8, 5): an admin caller, who names the bound
+ * Who manages a client's keys (behaviour KEYM-1..KEYM-7): an admin caller, who names the bound
  * user, or a self-service caller, confined to its own user. lambdas/http decides which.
  */
 import type { ApiKeyCreator } from '../model';

@@ -1,8 +1,8 @@
 /**
- * Creating an API key (spec 2.4, 2.5, 3.1, 4.6). Admin callers name the bound user;
+ * Creating an API key (behaviour KEY-6, KEY-11, KEY-14, KEYM-5). Admin callers name the bound user;
  * self-service callers are bound to themselves, must have an email address (else 400 and
  * nothing is written), and are mailed after the key is written. If that mail cannot be
- * delivered the key is revoked and the call fails (spec 3.1), so no one holds a key its
+ * delivered the key is revoked and the call fails (behaviour KEY-14), so no one holds a key its
  * user was never told about.
  */
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
@@ -43,7 +43,7 @@ async function boundUser(deps: ApiKeyAdminDependencies, manager: KeyManager, inp
     if (input.userId !== undefined) throw bad('userId: not accepted from a self-service caller; the key is bound to your own user.');
     const user = await deps.users.get(manager.userId);
     if (!user) throw bad('Your user no longer exists.');
-    // Spec 3.1 / 7: no email, no notification, so no key (checked before anything is written).
+    // Behaviour KEY-14: no email, no notification, so no key (checked before anything is written).
     if (!user.email) throw bad('Your user has no email address, so the key cannot be announced to you; no key was created.');
     return user;
   }
@@ -111,7 +111,7 @@ async function createOrUndo(deps: ApiKeyAdminDependencies, key: ApiKey, audit: A
 export async function createApiKey(deps: ApiKeyCreateDependencies, manager: KeyManager, clientId: string, input: NewApiKeyInput): Promise<CreatedApiKey> {
   const client = await requireClient(deps, clientId);
   const user = await boundUser(deps, manager, input);
-  // Spec 2.4: a test user may be bound only to a test client.
+  // Behaviour KEY-3: a test user may be bound only to a test client.
   if (user.test && !client.test) throw bad('userId: a test user may be bound only to a test client.');
   const created = await writeKey(deps, manager, client, user, input);
   if (manager.kind === 'self-service') await notify(deps, created.key, client, user);
@@ -136,7 +136,7 @@ async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Clien
   }
 }
 
-/** Spec 3.1 "notification email cannot be delivered": 503, the key is already revoked. */
+/** Behaviour KEY-14 "notification email cannot be delivered": 503, the key is already revoked. */
 export class MailUndeliverableError extends TemporarilyUnavailableError {
   constructor(keyId: string, cause: unknown) {
     super(

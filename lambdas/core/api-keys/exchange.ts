@@ -1,11 +1,11 @@
 /**
- * POST /api/token/api-key (spec 4.5): an API key for a one-hour access token. Not an OAuth
- * grant: no refresh token, `sub` = the bound user, `api_key_id` names the key (spec 2.4, 2.6).
+ * POST /api/token/api-key (behaviour KEYX-1): an API key for a one-hour access token. Not an OAuth
+ * grant: no refresh token, `sub` = the bound user, `api_key_id` names the key (behaviour KEYX-6, CLAIM-1).
  *
  * Every check is made on records read in this exchange, strongly consistent: the key
  * (active, secret), its client (exists, still grants each minted scope) and its user (exists,
  * still holds the client's environment, not a test user of a non-test client). A revocation, an ungrant or a user deletion that
- * committed before that read is therefore seen: "effective on the next exchange" (spec 3.1).
+ * committed before that read is therefore seen: "effective on the next exchange" (behaviour KEY-8).
  * An exchange that read the key before a revocation committed may still return its token,
  * exactly like one that finished a moment earlier; both stay valid for their hour, and both
  * are recorded with their api_key_id.
@@ -34,7 +34,7 @@ export interface ApiKeyExchangeRequest {
 }
 
 /**
- * lastUsedAt is kept to the second (spec 2.4 "stamped on each successful exchange"): every
+ * lastUsedAt is kept to the second (behaviour KEYX-7 "stamped on each successful exchange"): every
  * success leaves the second it happened in, and a write that would store the value already
  * there is skipped, so a busy key costs one stamp per second, not one per exchange.
  */
@@ -46,7 +46,7 @@ function requireParties(keyId: string, { client, user, environment }: KeyParties
   if (!client) throw invalidApiKey(`the client of key ${keyId} no longer exists`);
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
-  // Spec 2.4: a test user may be bound only to a test client, also when flagged after the key was issued.
+  // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
   if (user.test && !client.test) throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
   return { client, user };
 }
@@ -62,7 +62,7 @@ export async function exchangeApiKey(
   const requested = parseScope(request.scope);
   const resource = parseResource(request.resource);
   const { client } = requireParties(key.keyId, parties);
-  // Spec 2.5 rule 3: intersected with the client's scopes as read now, so a removal whose
+  // Behaviour KEY-12: intersected with the client's scopes as read now, so a removal whose
   // per-key clean-up has not reached this key yet still never mints the scope.
   const scopes = exchangeScopes(requested, key, client);
   const access = await mintAccessToken(

@@ -1,5 +1,5 @@
 /**
- * The presented API key (spec 2.4): `tgk_<key id>_<secret>`, key id 8 random bytes in hex,
+ * The presented API key (behaviour KEY-1): `tgk_<key id>_<secret>`, key id 8 random bytes in hex,
  * secret 32 random bytes in base64url (43 characters, no padding). Base64url secrets
  * contain `_`, so the key is parsed with one anchored pattern, never split on `_`.
  */

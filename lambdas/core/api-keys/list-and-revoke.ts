@@ -1,5 +1,5 @@
 /**
- * Listing and revoking a client's keys (spec 4.7, 4.8, 3.1). A self-service caller sees
+ * Listing and revoking a client's keys (behaviour KEYM-4, KEYM-6, KEYM-7). A self-service caller sees
  * and revokes only its own keys; another user's key is 404, never 403, so key ids of
  * other users cannot be probed.
  */

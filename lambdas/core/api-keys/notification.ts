@@ -1,5 +1,5 @@
 /**
- * The mail to the bound user after a self-service key creation (spec 3.1, 6): client, key
+ * The mail to the bound user after a self-service key creation (behaviour KEY-14): client, key
  * id, scopes and expiry, so a key the user did not create is noticed, and what the user can
  * do about it: who can revoke the key and how. Never the secret.
  */

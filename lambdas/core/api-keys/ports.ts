@@ -84,7 +84,7 @@ export interface ApiKeyAdminDependencies {
   readonly random: RandomSource;
 }
 
-/** Self-service creation also mails the bound user (spec 3.1). */
+/** Self-service creation also mails the bound user (behaviour KEY-14). */
 export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
   readonly mailer: Mailer;
   /** The issuer (`{base_url}`): the mail names the address that revokes the key. */

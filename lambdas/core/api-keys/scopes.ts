@@ -1,5 +1,5 @@
 /**
- * The scope snapshot rules of spec 2.5:
+ * The scope snapshot rules of behaviour KEY-11..KEY-13:
  *  1. no scopes selected at creation: the key gets all the client's scopes of that moment
  *     (for a self-service caller, those its own token carries);
  *  2. a scope granted to the client later is not added (the snapshot is stored, never recomputed);

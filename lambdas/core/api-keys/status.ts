@@ -1,4 +1,4 @@
-/** Spec 3.1: a key is active, expired (time passed expiresAt) or revoked (soft delete). */
+/** Behaviour KEY-5: a key is active, expired (time passed expiresAt) or revoked (soft delete). */
 import type { ApiKey, ApiKeyStatus } from '../model';
 
 export function keyStatus(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, nowMs: number): ApiKeyStatus {

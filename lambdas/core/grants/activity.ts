@@ -1,5 +1,5 @@
 /**
- * The one activity row of a token request (spec 2.7, 6). Each step tells it what it learned
+ * The one activity row of a token request (behaviour LOG-1, LOG-2). Each step tells it what it learned
  * about the attempt (its type, client, user, key) through the methods below; the row is then
  * written inside the issuance write on success, or alone on failure.
  */

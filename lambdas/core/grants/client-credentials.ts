@@ -1,7 +1,7 @@
 /**
  * The client_credentials grant (RFC 6749 4.4): confidential clients only (checked by
  * assertClientMayUse), scopes within the client's, an optional resource as `aud`, no
- * `sub` (spec 2.6) and no refresh token (RFC 6749 4.4.3). Nothing is consumed, so the
+ * `sub` (behaviour CC-2) and no refresh token (RFC 6749 4.4.3). Nothing is consumed, so the
  * token record and the activity row go in one batch write.
  */
 import * as z from 'zod/mini';

@@ -42,7 +42,7 @@ export interface GrantDependencies extends TokenDependencies {
   readonly store: GrantStore;
   readonly users: UserDirectory;
   readonly environments: EnvironmentAccess;
-  /** Dynamic clients' users need this environment, whatever the client record says (spec 4.3). */
+  /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
   readonly dcrEnvironmentId?: string;
   /**
    * Marks a dynamic client as used, so it no longer expires unused; never fails the request

@@ -1,7 +1,7 @@
 /**
  * The refresh_token grant (RFC 6749 6, OAuth 2.1 4.3, RFC 9700 4.14.2): every use rotates
  * the token; a rotated token used again revokes its whole family; the user's environment
- * access is re-checked every time (spec 8); scopes may narrow (never widen) and the
+ * access is re-checked every time (behaviour REFRESH-5); scopes may narrow (never widen) and the
  * resource binding carries over (RFC 8707 2.2).
  */
 import * as z from 'zod/mini';

@@ -5,7 +5,7 @@ import type { RandomSource } from '../ports';
 
 /**
  * Scopes of a grant that the client still holds: a scope ungranted from the client after
- * sign-in is no longer issued (as spec 2.5 rule 3 does for API keys).
+ * sign-in is no longer issued (as behaviour KEY-12 does for API keys).
  */
 export function stillGranted(scopes: readonly string[], client: Pick<Client, 'scopes'>): string[] {
   return scopes.filter((scope) => client.scopes.includes(scope));

@@ -1,5 +1,5 @@
 /**
- * POST /api/admin/clients/{client_id}/api-keys (spec 4.6): `{ userId?, name?, expiresAt?,
+ * POST /api/admin/clients/{client_id}/api-keys (behaviour KEYM-5): `{ userId?, name?, expiresAt?,
  * scopes? }` → 201 the key with `api_key` (the full key) and `secret`, this one time only.
  * Admin callers must name `userId`; self-service callers must not, and are mailed.
  */

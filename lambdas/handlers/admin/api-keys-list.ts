@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/clients/{client_id}/api-keys?limit&cursor (spec 4.7): the client's keys
+ * GET /api/admin/clients/{client_id}/api-keys?limit&cursor (behaviour KEYM-6): the client's keys
  * (a self-service caller: only its own), with status; never a secret or its hash.
  */
 import { listApiKeys } from '../../core/api-keys/list-and-revoke';

@@ -1,5 +1,5 @@
 /**
- * DELETE /api/admin/clients/{client_id}/api-keys/{key_id} (spec 4.8, 3.1): revokes the key
+ * DELETE /api/admin/clients/{client_id}/api-keys/{key_id} (behaviour KEYM-7, KEY-8): revokes the key
  * (a soft delete) → 200 the key, status `revoked`. Repeating it keeps the first revoked_at.
  * A self-service caller naming another user's key gets 404.
  */

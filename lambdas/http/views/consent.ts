@@ -1,5 +1,5 @@
 /**
- * Consent for dynamically registered clients (spec 4.3), and for any client whose request
+ * Consent for dynamically registered clients (behaviour AUTHZ-8), and for any client whose request
  * says prompt=consent (OIDC Core 3.1.2.1). Anyone can register a dynamic client, under any
  * name, so the page names it, shows where the browser will be sent (the redirect host, which
  * the name cannot fake) and, for a self-registered one, says plainly that nobody vetted it.
