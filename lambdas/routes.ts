@@ -42,7 +42,7 @@ export interface EdgeRule {
   readonly windowSeconds: WafWindowSeconds;
   /** `block` for JSON APIs and mail-sending endpoints; `challenge` only for browser form posts. */
   readonly action: 'block' | 'challenge';
-  /** The behaviour rule this implements (docs/behaviour/limits.md), and how it was fitted to WAF's bounds. */
+  /** The rule of docs/behaviour/limits.md this implements (its id, e.g. `EDGE-1`), and how it was fitted to WAF's bounds. */
   readonly rationale: string;
 }
 
@@ -123,7 +123,7 @@ export const routes: readonly Route[] = [
     handler: 'register',
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
+    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
   { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
@@ -135,7 +135,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
   {
     name: 'SignOut',
@@ -144,7 +144,7 @@ export const routes: readonly Route[] = [
     handler: 'sign-out',
     auth: 'session',
     tables: { ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
   { name: 'Session', method: 'GET', path: endpointPaths.session, handler: 'session', auth: 'session', tables: { main: 'read', ephemeral: 'read' } },
   // Authorization (behaviour AUTHZ-1..AUTHZ-11): the request, the sign-in step, the consent step.
@@ -164,7 +164,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
   },
   {
     name: 'AuthorizeComplete',
@@ -173,7 +173,7 @@ export const routes: readonly Route[] = [
     handler: 'authorize-complete',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'behaviour EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
+    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
   },
   // Tokens (behaviour TOKEN-1, INTRO-1, REVOKE-1): grants, introspection (RFC 7662), revocation (RFC 7009).
   {
@@ -185,7 +185,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     signs: true,
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
   },
   // API-key exchange (behaviour KEYX-1): not an OAuth grant, so apart from /api/token. It reads the
   // key, client and user from main, writes the token record (ephemeral) and activity row in one
@@ -203,7 +203,7 @@ export const routes: readonly Route[] = [
       limit: 30,
       windowSeconds: 60,
       action: 'block',
-      rationale: 'behaviour EDGE-1: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
+      rationale: 'EDGE-1: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
     },
   },
   {
@@ -215,7 +215,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'read' },
     verifiesTokens: true,
     hashes: true,
-    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1 (added to the original spec): client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
+    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'EDGE-1 (added): client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
   },
   {
     name: 'Revoke',
@@ -225,7 +225,7 @@ export const routes: readonly Route[] = [
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (behaviour EDGE-1: about 30 / 1 minute): client authentication costs an Argon2id verification' },
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (EDGE-1: about 30 / 1 minute): client authentication costs an Argon2id verification' },
   },
   // Bearer-protected (behaviour BEARER-1).
   {
@@ -236,7 +236,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { main: 'read', ephemeral: 'read' },
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: never blocked outright, light limiting only' },
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
   },
   {
     name: 'ValidateToken',
@@ -246,7 +246,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { ephemeral: 'read' },
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'behaviour EDGE-1: never blocked outright, light limiting only' },
+    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
   },
   // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).
   admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),

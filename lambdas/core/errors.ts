@@ -23,7 +23,7 @@ export abstract class OAuthError extends Error {
     readonly reason: string = description,
     options: OAuthErrorOptions = {},
   ) {
-    super(`${description}${reason !== description ? ` (${reason})` : ''}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(`${description}${reason !== description ? ` (${reason})` : ''}`, options);
     this.name = new.target.name;
     this.headers = options.headers ?? {};
   }

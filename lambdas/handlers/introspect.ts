@@ -15,7 +15,8 @@ import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
-import { getBearerDependencies, getClientAuthDependencies } from '../wiring/authentication';
+import { getBearerDependencies } from '../wiring/bearer';
+import { getClientAuthDependencies } from '../wiring/client-auth';
 
 export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;

@@ -11,7 +11,7 @@ import { httpHandler } from '../wiring/handler';
 import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { getTokenStore } from '../wiring/repositories';
-import { getClientAuthDependencies } from '../wiring/authentication';
+import { getClientAuthDependencies } from '../wiring/client-auth';
 
 /** Access tokens are JWTs (three dot-separated parts); refresh tokens are opaque, without dots. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);

@@ -14,7 +14,7 @@ import { jsonResponse } from '../http/response';
 import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { getGrantDependencies } from '../wiring/grants';
-import { getClientAuthDependencies } from '../wiring/authentication';
+import { getClientAuthDependencies } from '../wiring/client-auth';
 import { getTokenStore } from '../wiring/repositories';
 
 export const handler = httpHandler(async (event, container) => {

@@ -10,7 +10,7 @@ import { requireBearer } from '../http/bearer';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
 import { getUsers } from '../wiring/repositories';
-import { getBearerDependencies } from '../wiring/authentication';
+import { getBearerDependencies } from '../wiring/bearer';
 
 const invalidToken = (description: string, reason: string) =>
   new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });

@@ -7,7 +7,7 @@
 import { requireBearer } from '../http/bearer';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getBearerDependencies } from '../wiring/authentication';
+import { getBearerDependencies } from '../wiring/bearer';
 
 export const handler = httpHandler(async (event) => {
   const claims = await requireBearer(event, getBearerDependencies());

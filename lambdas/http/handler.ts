@@ -84,9 +84,11 @@ function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProx
   };
 }
 
-export function createHttpHandler(endpoint: Endpoint, getContainer: ContainerGetter): LambdaHandler {
-  // onError runs in reverse order: map the error first, then log it, then add headers.
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use([securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
-    .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;
-}
+/** The handler factory for one container getter (lambdas/wiring/handler.ts makes the one in use). */
+export const handlerFactory =
+  (getContainer: ContainerGetter) =>
+  (endpoint: Endpoint): LambdaHandler =>
+    // onError runs in reverse order: map the error first, then log it, then add headers.
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use([securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
+      .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;

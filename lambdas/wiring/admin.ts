@@ -11,7 +11,7 @@ import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
 
-export const getAdmin = perContainer((): AdminDependencies => {
+export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
   const { config, clock, random } = getContainer();
   const { db, tables } = getStorage();
   return {

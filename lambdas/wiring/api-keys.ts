@@ -11,13 +11,13 @@ import { getClientRepository, getHasher, getTokenStore, getUsers } from './repos
 import { getSigner } from './signing';
 import { getStorage } from './storage';
 
-export const getApiKeyStore = perContainer((): DynamoApiKeyStore => {
+export const getApiKeyStore = /* @__PURE__ */ perContainer((): DynamoApiKeyStore => {
   const { db, tables } = getStorage();
   const { random, clock } = getContainer();
   return new DynamoApiKeyStore(db, tables, () => newId('', random), () => Math.floor(clock.now() / 1000));
 });
 
-const getKeyCache = perContainer(() => new VerifiedSecretCache<KeyBinding>());
+const getKeyCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
 export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
   const { config, clock, random, log } = getContainer();

@@ -8,7 +8,7 @@ import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
 import { getContainer, perContainer } from './container';
 
-export const getMailer = perContainer((env): Mailer => {
+export const getMailer = /* @__PURE__ */ perContainer((env): Mailer => {
   const { config, clock } = getContainer();
   const outbox = env.MAIL_OUTBOX_DIR?.trim();
   return outbox ? createOutboxMailer(outbox, config.mailFrom, () => clock.now()) : createSesMailer(config.mailFrom);

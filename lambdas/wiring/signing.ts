@@ -10,7 +10,7 @@ import { getContainer, perContainer } from './container';
  * rotated key set is picked up without a Secrets Manager call per request. Key rotation
  * (adapters/signing/rotation.ts) waits out this cache, so both read the one constant.
  */
-const getSignerLoader = perContainer((env) => {
+const getSignerLoader = /* @__PURE__ */ perContainer((env) => {
   const source = keySourceFromEnv(env);
   return cachedLoader(async () => createSigner(await source()), signingKeyCacheMs, getContainer().clock);
 });
@@ -20,7 +20,7 @@ const getSignerLoader = perContainer((env) => {
  * `verifiesTokens`): in AWS they read the public JWKS from the CDN like a resource server.
  * Locally and in tests the key file is at hand, and its public half is used.
  */
-const getVerifierLoader = perContainer((env) => {
+const getVerifierLoader = /* @__PURE__ */ perContainer((env) => {
   if (!env.SIGNING_KEY_FILE && !env.SIGNING_KEY_SECRET_ARN) {
     const verifier = createRemoteVerifier(getContainer().config.jwksUri);
     return async () => verifier;

@@ -12,7 +12,7 @@ export interface Storage {
   readonly scopes: () => Promise<readonly ScopeDefinition[]>;
 }
 
-export const getStorage = perContainer((env): Storage => {
+export const getStorage = /* @__PURE__ */ perContainer((env): Storage => {
   const db = createDocumentClient({ endpoint: env.DYNAMODB_ENDPOINT, region: env.AWS_REGION });
   const tables = tableNamesFromEnv(env);
   const scopeRepository = new DynamoScopeRepository(db, tables.main);

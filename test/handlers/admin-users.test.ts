@@ -11,7 +11,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
 import { adminClientToken, attemptOf, createTestClient, issueTestToken, uniqueSuffix } from '../support/tokens';
-import { getBearerDependencies } from '../../lambdas/wiring/authentication';
+import { getBearerDependencies } from '../../lambdas/wiring/bearer';
 
 let token: string;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { createApiKey } from '../../core/api-keys/create';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
-import { clientKeysHandler } from '../../wiring/handler';
+import { clientKeysHandler } from '../../wiring/admin-handler';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../http/admin-views';

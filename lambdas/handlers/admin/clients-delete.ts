@@ -1,7 +1,7 @@
 /** DELETE /api/admin/clients/{client_id} → 204; its keys are revoked and its tokens stop at once (core/admin/clients). */
 import { deleteClient } from '../../core/admin/clients';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { getAdmin } from '../../wiring/admin';
 

@@ -1,7 +1,7 @@
 /** GET /api/admin/clients/{client_id}: never the secret or its hash. */
 import { getClient } from '../../core/admin/clients';
 import { pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { createEnvironment } from '../../core/admin/environments';
 import { jsonInput } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

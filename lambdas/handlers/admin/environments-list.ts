@@ -1,7 +1,7 @@
 /** GET /api/admin/environments?limit&cursor */
 import { listEnvironments } from '../../core/admin/environments';
 import { pageRequest } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { environmentView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { createScope } from '../../core/admin/scopes';
 import { jsonInput } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

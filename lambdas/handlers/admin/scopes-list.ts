@@ -1,6 +1,6 @@
 /** GET /api/admin/scopes: the whole catalog (small; no pagination). */
 import { listScopes } from '../../core/admin/scopes';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

@@ -1,7 +1,7 @@
 /** PUT /api/admin/users/{user_id}/environments/{environment_id}: idempotent → 200 the grant. */
 import { grantEnvironment } from '../../core/admin/environments';
 import { pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 

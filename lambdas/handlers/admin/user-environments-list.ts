@@ -1,7 +1,7 @@
 /** GET /api/admin/users/{user_id}/environments: the environments granted to the user. */
 import { listUserEnvironments } from '../../core/admin/environments';
 import { pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

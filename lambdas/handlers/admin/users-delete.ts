@@ -1,7 +1,7 @@
 /** DELETE /api/admin/users/{user_id}: also ends their sessions and refresh tokens → 204. */
 import { deleteUser } from '../../core/admin/users';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) => {

@@ -1,7 +1,7 @@
 /** GET /api/admin/users/{user_id} */
 import { getUser } from '../../core/admin/users';
 import { pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

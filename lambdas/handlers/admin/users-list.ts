@@ -1,7 +1,7 @@
 /** GET /api/admin/users?limit&cursor */
 import { listUsers } from '../../core/admin/users';
 import { pageRequest } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { pageView, userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';

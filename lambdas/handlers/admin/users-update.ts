@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { updateUser } from '../../core/admin/users';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
-import { adminHandler } from '../../wiring/handler';
+import { adminHandler } from '../../wiring/admin-handler';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';

@@ -1,9 +1,8 @@
-/** What client authentication, bearer checks and the admin caller check read, from this container. */
-import type { ClientAuthDependencies } from '../core/client-auth';
+/** What bearer checks and the admin caller check read, from this container. */
 import type { AdminAuthDependencies } from '../http/admin-auth';
 import type { BearerDependencies } from '../http/bearer';
 import { getContainer } from './container';
-import { findClient, getClientRepository, getHasher, getSecretCache, getTokenStore, getUsers } from './repositories';
+import { findClient, getClientRepository, getTokenStore, getUsers } from './repositories';
 import { getVerifier } from './signing';
 
 export const getBearerDependencies = (): BearerDependencies => ({
@@ -16,4 +15,3 @@ export const getBearerDependencies = (): BearerDependencies => ({
 
 export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), findClient, users: getUsers() });
 
-export const getClientAuthDependencies = (): ClientAuthDependencies => ({ findClient, hasher: getHasher(), secretCache: getSecretCache() });
