@@ -23,6 +23,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -347,6 +348,11 @@ export class AuthorizationServer extends Construct {
     // Verifiers read the public JWKS from the CDN (runtime/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
+    // Background work (lambdas/runtime/background.ts). A policy of its own: the function's default
+    // policy naming the function's ARN would make the function depend on itself.
+    if (route.invokesSelf) {
+      new iam.Policy(fn, 'InvokeSelf', { roles: [fn.role!], statements: [new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] })] });
+    }
   }
 
   private grantTables(fn: NodejsFunction, tables: Route['tables']): void {

@@ -37,6 +37,6 @@ export const handler = httpHandler(
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
     // Re-checked: the grant may have been revoked while the consent page was open.
     if (!(await hasEnvironmentAccess(runtime, client, userId))) return redirectError(runtime, pending, noEnvironmentAccess(userId, client));
-    return issueCode(runtime, pending, { userId, authTime: current.session.authTime });
+    return issueCode(runtime, pending, { userId, authTime: current.session.authTime, amr: current.session.amr });
   }),
 );

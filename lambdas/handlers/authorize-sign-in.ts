@@ -4,7 +4,7 @@
  */
 import type { PendingAuthorization } from '../core/authorization-request';
 import { InvalidRequestError } from '../core/errors';
-import { verifyCredentials } from '../core/sign-in';
+import { signInWithPassword } from '../core/account/password-attempts';
 import { decide, expiredRequest } from '../http/authorize-flow';
 import { parseBody } from '../http/body';
 import { authorizeSignInForm, badCredentials } from '../http/forms';
@@ -13,24 +13,26 @@ import { formTarget, htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
+import { secondFactorStep } from '../http/second-factor';
 import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../routes';
+import { getPasswordSignIn } from '../runtime/account';
 import { getOAuth } from '../runtime/oauth';
 
 export const handler = httpHandler(
   withErrorPages(async (event, runtime) => {
     assertSameOrigin(event, runtime.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
-    const { sessions, users, hasher, findClient } = getOAuth();
+    const { sessions, findClient } = getOAuth();
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
     const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(runtime.clock.now() / 1000));
     if (!pending) throw expiredRequest();
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
-    const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
+    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       runtime.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
       const view = {
@@ -44,13 +46,15 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
+    const codeStep = await secondFactorStep(event, runtime, user, { requestId: form.request_id, redirectUri: pending.redirectUri });
+    if (codeStep) return codeStep;
     const { session, setCookie } = await startSession(event, runtime, user.id);
     return decide({
       runtime,
       client,
       request: pending,
       requestId: form.request_id,
-      user: { userId: user.id, authTime: session.authTime },
+      user: { userId: user.id, authTime: session.authTime, amr: session.amr },
       headers: { 'Set-Cookie': setCookie },
     });
   }),

@@ -48,7 +48,7 @@ export const handler = httpHandler(
     const current = await currentSession(event, runtime);
     const nowEpoch = Math.floor(runtime.clock.now() / 1000);
     if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
-      const user = { userId: current.session.userId, authTime: current.session.authTime };
+      const user = { userId: current.session.userId, authTime: current.session.authTime, amr: current.session.amr };
       return decide({ runtime, client: client!, request, user, interactive: false });
     }
     if (request.prompt?.none) {

@@ -117,7 +117,7 @@ async function askConsent(
   const id = requestId ?? newRequestId(runtime);
   const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(runtime) + lifetimes.authorizationRequest;
   // The consent post is honoured only for this user (authorize-complete checks it).
-  const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, expiresAtEpoch };
+  const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, ...(user.amr ? { amr: user.amr } : {}), expiresAtEpoch };
   const [, catalog] = await Promise.all([getOAuth().sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), getStorage().scopes()]);
   const url = new URL(request.redirectUri);
   const page = consentPage({

@@ -43,12 +43,13 @@ export async function startSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
   runtime: Runtime,
   userId: string,
+  amr: readonly string[] = ['pwd'],
 ): Promise<{ readonly session: Session; readonly setCookie: string }> {
   const { sessions } = getOAuth();
   const previous = sessionIdOf(event, runtime);
   const now = runtime.clock.now();
   const authTime = Math.floor(now / 1000);
-  const session: Session = { userId, authTime, expiresAtEpoch: authTime + lifetimes.session };
+  const session: Session = { userId, authTime, amr: [...amr], expiresAtEpoch: authTime + lifetimes.session };
   const id = newSecret(runtime.random);
   await Promise.all([
     sessions.createSession(id, session, new Date(now).toISOString()),

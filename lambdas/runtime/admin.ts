@@ -6,6 +6,8 @@
 import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
 import { adminScope } from '../bootstrap/seed';
 import type { AdminDependencies } from '../core/admin/ports';
+import { notifyPasswordChanged } from '../core/account/password-change';
+import { getPasswordChange } from './account';
 import { getApiKeyStore } from './api-keys';
 import { getRuntime, perContainer } from './base';
 import { getOAuth } from './oauth';
@@ -30,5 +32,10 @@ export const getAdmin = perContainer((): AdminDependencies => {
     dcrEnvironmentId: config.dcr.environmentId,
     // Spec 2.5 rule 3 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
+    // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
+    notifyPasswordChanged: async (user, addresses) => {
+      const { mailer, log } = getPasswordChange();
+      await notifyPasswordChanged({ mailer, log }, user, addresses);
+    },
   };
 });

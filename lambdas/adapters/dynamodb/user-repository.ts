@@ -11,7 +11,7 @@ import { deleteQueried, queryIndexPage, type Page } from './pages';
 const userKey = (id: string) => ({ pk: `USER#${id}`, sk: 'USER' });
 const emailKey = (email: string) => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' });
 
-export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test'>>;
+export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test' | 'emailVerifiedAt' | 'credentialVersion'>>;
 
 /**
  * Users in the main table. Email uniqueness is a separate `EMAIL#<email>` item written in

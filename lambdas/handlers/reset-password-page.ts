@@ -1,0 +1,22 @@
+/**
+ * GET /reset-password?token=… (spec 4.10, issue 12): the page of a mailed link. It only looks
+ * the link up: mail scanners open links before the user does, so a GET must not use it up.
+ * A dead link (expired, used, replaced by a newer one, or outlived by a password or address
+ * change) gets a page offering a new one.
+ */
+import { findResetLink } from '../core/account/password-reset';
+import { resetTokenQuery } from '../http/account-forms';
+import { httpHandler } from '../http/handler';
+import { htmlResponse } from '../http/html';
+import { resetLinkDeadPage, resetPasswordPage } from '../http/views/account';
+import { getPasswordReset } from '../runtime/account';
+
+export const handler = httpHandler(async (event, runtime) => {
+  const query = resetTokenQuery.safeParse(event.queryStringParameters ?? {});
+  const found = query.success ? await findResetLink(getPasswordReset(), query.data.token) : undefined;
+  if (!found) {
+    runtime.log.info('reset link refused', { reason: query.success ? 'dead link' : 'malformed token' });
+    return htmlResponse(400, resetLinkDeadPage());
+  }
+  return htmlResponse(200, resetPasswordPage({ token: query.data!.token }));
+});
