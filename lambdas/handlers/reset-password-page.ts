@@ -7,7 +7,8 @@
 import { findResetLink } from '../core/account/password-reset';
 import { resetTokenQuery } from '../http/account-forms';
 import { httpHandler } from '../http/handler';
-import { htmlResponse } from '../http/html';
+import { InvalidGrantError } from '../core/errors';
+import { htmlResponse, wantsHtml } from '../http/html';
 import { resetLinkDeadPage, resetPasswordPage } from '../http/views/account';
 import { getPasswordReset } from '../runtime/account';
 
@@ -15,7 +16,10 @@ export const handler = httpHandler(async (event, runtime) => {
   const query = resetTokenQuery.safeParse(event.queryStringParameters ?? {});
   const found = query.success ? await findResetLink(getPasswordReset(), query.data.token) : undefined;
   if (!found) {
-    runtime.log.info('reset link refused', { reason: query.success ? 'dead link' : 'malformed token' });
+    const reason = query.success ? 'dead link' : 'malformed token';
+    runtime.log.info('reset link refused', { reason });
+    // A caller that did not ask for a page (a tool, a scanner) gets the OAuth error shape.
+    if (!wantsHtml(event)) throw new InvalidGrantError('This link has expired or was already used. Ask for a new one.', reason);
     return htmlResponse(400, resetLinkDeadPage());
   }
   return htmlResponse(200, resetPasswordPage({ token: query.data!.token }));
