@@ -12,6 +12,7 @@
  */
 
 import { endpointPaths } from './core/paths';
+import { accountPaths } from './core/account/paths';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -68,6 +69,11 @@ export interface Route {
   readonly sendsMail?: boolean;
   /** Verifies or computes Argon2id hashes; the native module ships with the function. */
   readonly hashes?: boolean;
+  /**
+   * Runs work off the request path by invoking its own function asynchronously (may call
+   * lambda:InvokeFunction on itself; lambdas/runtime/background.ts).
+   */
+  readonly invokesSelf?: boolean;
   /** Edge rate rule; absent means no per-route rule (managed rule groups still apply). */
   readonly edge?: EdgeRule;
 }
@@ -135,6 +141,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
+    sendsMail: true, // the sign-in code (issue 12), only after a correct password
     edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
   },
   {
@@ -164,6 +171,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
+    sendsMail: true, // the sign-in code (issue 12), only after a correct password
     edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
   },
   {
@@ -248,11 +256,85 @@ export const routes: readonly Route[] = [
     verifiesTokens: true,
     edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
   },
-  // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).
+  // Account security by mail (issue 12; spec 2.7, 4.10, 8): the sign-in code, email
+  // verification, password reset. Rows that send mail Block at the edge (spec 8); Challenge only
+  // where the post is a browser form that sends none. Where spec 8's rate is under WAF's floor
+  // (about 5 / 5 minutes), the row states the fitted 10 / 600 s and the service enforces the rest.
+  {
+    name: 'SignInCode',
+    method: 'POST',
+    path: accountPaths.signInCode,
+    handler: 'sign-in-code',
+    auth: 'none',
+    tables: { main: 'write', ephemeral: 'write' },
+    hashes: true,
+    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form that sends no mail, so Challenge' },
+  },
+  {
+    name: 'SignInCodeResend',
+    method: 'POST',
+    path: accountPaths.signInCodeResend,
+    handler: 'sign-in-code-resend',
+    auth: 'none',
+    tables: { main: 'read', ephemeral: 'write' },
+    hashes: true,
+    sendsMail: true,
+    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; sends mail, so Block (the service allows one a minute per user)' },
+  },
+  {
+    name: 'EmailVerificationRequest',
+    method: 'POST',
+    path: accountPaths.emailVerificationRequest,
+    handler: 'email-verification-request',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'write' },
+    verifiesTokens: true,
+    hashes: true,
+    sendsMail: true,
+    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per user' },
+  },
+  {
+    name: 'EmailVerificationVerify',
+    method: 'POST',
+    path: accountPaths.emailVerificationVerify,
+    handler: 'email-verification-verify',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write' },
+    verifiesTokens: true,
+    hashes: true,
+    edge: { limit: 10, windowSeconds: 300, action: 'block', rationale: 'EDGE-1: about 10 / 5 minutes; a JSON API, so Block (429)' },
+  },
+  { name: 'ForgotPasswordPage', method: 'GET', path: accountPaths.forgotPassword, handler: 'forgot-password-page', auth: 'none', tables: none },
+  {
+    name: 'ForgotPassword',
+    method: 'POST',
+    path: accountPaths.forgotPassword,
+    handler: 'forgot-password',
+    auth: 'none',
+    // The request counts sends (ephemeral); its background half reads the user and stores the link.
+    tables: { main: 'read', ephemeral: 'write' },
+    sendsMail: true,
+    invokesSelf: true,
+    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: POST /forgot-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per address' },
+  },
+  { name: 'ResetPasswordPage', method: 'GET', path: accountPaths.resetPassword, handler: 'reset-password-page', auth: 'none', tables: { main: 'read', ephemeral: 'read' } },
+  {
+    name: 'ResetPassword',
+    method: 'POST',
+    path: accountPaths.resetPassword,
+    handler: 'reset-password',
+    auth: 'none',
+    tables: { main: 'write', ephemeral: 'write' },
+    hashes: true,
+    sendsMail: true,
+    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block' },
+  },
+  admin('AdminSendPasswordReset', 'POST', '/api/admin/users/{user_id}/password-reset', 'users-password-reset', { sendsMail: true }),
+  // Admin API (spec 4.10 /api/admin/*).
   admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),
   admin('AdminCreateUser', 'POST', '/api/admin/users', 'users-create', { hashes: true }),
   admin('AdminGetUser', 'GET', '/api/admin/users/{user_id}', 'users-get'),
-  admin('AdminUpdateUser', 'PATCH', '/api/admin/users/{user_id}', 'users-update', { hashes: true }),
+  admin('AdminUpdateUser', 'PATCH', '/api/admin/users/{user_id}', 'users-update', { hashes: true, sendsMail: true }),
   admin('AdminDeleteUser', 'DELETE', '/api/admin/users/{user_id}', 'users-delete'),
   admin('AdminListUserEnvironments', 'GET', '/api/admin/users/{user_id}/environments', 'user-environments-list'),
   admin('AdminGrantEnvironment', 'PUT', '/api/admin/users/{user_id}/environments/{environment_id}', 'user-environments-grant'),

@@ -266,7 +266,9 @@ export class ApiWebAcl extends Construct {
       resourceArn: this.webAcl.attrArn,
       // WAF wants the log group ARN without the `:*` suffix logGroupArn carries.
       logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: this.logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-      redactedFields: redactedHeaders.map((name) => ({ singleHeader: { Name: name } })),
+      // The query string too: a password-reset link carries its token there (GET /reset-password?token=…).
+      // WAF redacts a field for every request, not per path, so all query strings are redacted.
+      redactedFields: [...redactedHeaders.map((name) => ({ singleHeader: { Name: name } })), { queryString: {} }],
     });
   }
 }

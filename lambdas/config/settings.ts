@@ -13,6 +13,8 @@ export type HashMethod = (typeof hashMethods)[number];
 export const signingAlgorithms = ['RS256', 'ES256'] as const;
 export type SigningAlgorithm = (typeof signingAlgorithms)[number];
 export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
+export const mfaPolicies = ['off', 'admins', 'everyone'] as const;
+export type MfaPolicy = (typeof mfaPolicies)[number];
 export type LogLevel = (typeof logLevels)[number];
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -91,6 +93,18 @@ export const settings = {
     accepts: 'a whole number from 1 to 100',
     description: 'Attempts allowed per email/MFA one-time code.',
   },
+  MFA_POLICY: {
+    schema: z._default(z.enum(mfaPolicies), 'admins'),
+    accepts: mfaPolicies.map((p) => `"${p}"`).join(', '),
+    description:
+      'Who must enter a 6-digit code mailed to them after a correct password: nobody, `admins` (every user who can call the admin API) or `everyone`.',
+  },
+  REQUIRE_VERIFIED_EMAIL: {
+    schema: z._default(boolean, false),
+    accepts: '"true" or "false"',
+    description:
+      'When `true`, a user whose address is not verified gets a mailed code at sign-in; entering it verifies the address. Users without an address cannot sign in.',
+  },
   HASH_METHOD: {
     schema: z._default(z.enum(hashMethods), 'argon2id'),
     accepts: hashMethods.map((m) => `"${m}"`).join(' or '),
@@ -136,6 +150,8 @@ export interface ServiceConfig {
   /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
   readonly localMode: boolean;
   readonly mfaOtpMaxAttempts: number;
+  readonly mfaPolicy: MfaPolicy;
+  readonly requireVerifiedEmail: boolean;
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
   readonly clientIdPrefix: string;
@@ -203,6 +219,8 @@ export function loadConfig(env: Source): ServiceConfig {
     clientIdMetadataDocuments: s.CLIENT_ID_METADATA_DOCUMENTS && environmentId !== undefined,
     localMode: s.BASE_URL.startsWith('http:'),
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
+    mfaPolicy: s.MFA_POLICY,
+    requireVerifiedEmail: s.REQUIRE_VERIFIED_EMAIL,
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,
     clientIdPrefix: s.CLIENT_ID_PREFIX,

@@ -13,6 +13,8 @@ export interface SignedInUser {
   readonly userId: string;
   /** Epoch seconds of the sign-in (ID token auth_time). */
   readonly authTime: number;
+  /** RFC 8176 authentication methods of that sign-in (ID token amr). */
+  readonly amr?: readonly string[];
 }
 
 export function newAuthorizationCode(
@@ -31,6 +33,7 @@ export function newAuthorizationCode(
     ...(request.redirectUriNamed ? { redirectUriNamed: true } : {}),
     codeChallenge: request.codeChallenge,
     ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
+    ...(user.amr ? { amr: [...user.amr] } : {}),
     expiresAtEpoch: nowEpoch + lifetimes.authorizationCode,
   };
   return { code: newSecret(random), value };

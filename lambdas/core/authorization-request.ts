@@ -46,6 +46,7 @@ export interface PendingAuthorization extends AuthorizationRequest {
   /** Set once the user is known; the consent step is honoured only for this user. */
   readonly userId?: string;
   readonly authTime?: number;
+  readonly amr?: readonly string[];
   readonly expiresAtEpoch: number;
 }
 

@@ -23,6 +23,13 @@ export interface User {
   readonly test: boolean;
   readonly createdAt: string;
   readonly updatedAt?: string;
+  /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
+  readonly emailVerifiedAt?: string;
+  /**
+   * Incremented by every password change (issue 12): a reset link or a pending second-factor
+   * challenge remembers the value it was issued under and dies when it moves. Absent means 0.
+   */
+  readonly credentialVersion?: number;
 }
 
 export type ClientType = 'public' | 'confidential';
@@ -74,6 +81,8 @@ export interface AuthorizationCode extends Grant {
   readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
+  /** How the user authenticated (RFC 8176), for the ID token's `amr`. */
+  readonly amr?: readonly string[];
   readonly expiresAtEpoch: number;
   /** Set when redeemed; a second redemption finds it and revokes this family. */
   readonly familyId?: string;
@@ -89,6 +98,8 @@ export interface RefreshToken extends Grant {
 export interface Session {
   readonly userId: string;
   readonly authTime: number;
+  /** RFC 8176 methods of the sign-in that started it (`pwd`; `pwd otp mfa` with an emailed code). */
+  readonly amr?: readonly string[];
   readonly expiresAtEpoch: number;
 }
 

@@ -57,6 +57,8 @@ export interface IdTokenRequest {
   readonly clientId: string;
   readonly sub: string;
   readonly authTime: number;
+  /** RFC 8176 authentication method references of the sign-in. */
+  readonly amr?: readonly string[];
   readonly nonce?: string;
   /** Claims released by the granted scopes (profile: name; email: email). */
   readonly claims?: Record<string, unknown>;
@@ -71,6 +73,7 @@ export async function mintIdToken(request: IdTokenRequest, deps: TokenDependenci
       sub: request.sub,
       aud: request.clientId,
       auth_time: request.authTime,
+      ...(request.amr?.length ? { amr: [...request.amr] } : {}),
       ...(request.nonce ? { nonce: request.nonce } : {}),
       ...request.claims,
     },

@@ -40,6 +40,6 @@ export const handler = httpHandler(
     // Re-checked: the grant may have been revoked while the consent page was open.
     const flow = getAuthorizeFlowDependencies();
     if (!(await hasEnvironmentAccess(container, flow.environments, client, userId))) return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime });
+    return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime, amr: current.session.amr });
   }),
 );

@@ -4,7 +4,7 @@
  */
 import type { PendingAuthorization } from '../core/authorization-request';
 import { InvalidRequestError } from '../core/errors';
-import { verifyCredentials } from '../core/sign-in';
+import { signInWithPassword } from '../core/account/password-attempts';
 import { decide, expiredRequest } from '../http/authorize-flow';
 import { parseBody } from '../http/body';
 import { authorizeSignInForm, badCredentials } from '../http/forms';
@@ -13,11 +13,13 @@ import { formTarget, htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
+import { secondFactorStep } from '../http/second-factor';
 import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { findClient, getClientFinder, getHasher, getSessions, getUsers } from '../wiring/repositories';
+import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
+import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
 export const handler = httpHandler(
@@ -25,8 +27,6 @@ export const handler = httpHandler(
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
     const sessions = getSessions();
-    const users = getUsers();
-    const hasher = getHasher();
     const findClient = getClientFinder();
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
     const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
@@ -34,7 +34,7 @@ export const handler = httpHandler(
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
-    const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
+    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
       const view = {
@@ -48,6 +48,8 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
+    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { requestId: form.request_id, redirectUri: pending.redirectUri });
+    if (codeStep) return codeStep;
     const { session, setCookie } = await startSession(event, container, sessions, user.id);
     return decide({
       container,
@@ -55,7 +57,7 @@ export const handler = httpHandler(
       client,
       request: pending,
       requestId: form.request_id,
-      user: { userId: user.id, authTime: session.authTime },
+      user: { userId: user.id, authTime: session.authTime, amr: session.amr },
       headers: { 'Set-Cookie': setCookie },
     });
   }),

@@ -49,7 +49,7 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessions());
     const nowEpoch = Math.floor(container.clock.now() / 1000);
     if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
-      const user = { userId: current.session.userId, authTime: current.session.authTime };
+      const user = { userId: current.session.userId, authTime: current.session.authTime, amr: current.session.amr };
       return decide({ container, deps: getAuthorizeFlowDependencies(), client: client!, request, user, interactive: false });
     }
     if (request.prompt?.none) {

@@ -2,7 +2,8 @@
  * POST /api/auth/signin: email and password (form-encoded). Success starts a session and
  * sends the browser to `return_to` (same-origin paths only) or shows who is signed in.
  */
-import { safeReturnTo, verifyCredentials } from '../core/sign-in';
+import { signInWithPassword } from '../core/account/password-attempts';
+import { safeReturnTo } from '../core/sign-in';
 import { parseBody } from '../http/body';
 import { redirect } from '../http/redirect';
 import { badCredentials, signInForm } from '../http/forms';
@@ -11,27 +12,29 @@ import { htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
+import { secondFactorStep } from '../http/second-factor';
 import { startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getHasher, getSessions, getUsers } from '../wiring/repositories';
+import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
+import { getSessions } from '../wiring/repositories';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInForm, parseBody(event, ['form']));
     const returnTo = safeReturnTo(form.return_to);
-    const users = getUsers();
-    const hasher = getHasher();
-    const user = await verifyCredentials({ findUserByEmail: (email) => users.findByEmail(email), hasher }, form.email, form.password);
+    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
       return wantsHtml(event)
         ? htmlResponse(401, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }))
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
+    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { returnTo });
+    if (codeStep) return codeStep;
     const { setCookie } = await startSession(event, container, getSessions(), user.id);
     const headers = { 'Set-Cookie': setCookie };
     if (returnTo) return redirect(returnTo, headers);

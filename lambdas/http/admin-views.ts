@@ -14,6 +14,7 @@ export const userView = (user: User) => ({
   admin: user.admin,
   test: user.test,
   has_password: user.passwordHash !== undefined,
+  email_verified: user.emailVerifiedAt !== undefined,
   created_at: user.createdAt,
   updated_at: user.updatedAt ?? null,
 });

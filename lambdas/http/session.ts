@@ -51,11 +51,12 @@ export async function startSession(
   container: Container,
   sessions: SessionStore,
   userId: string,
+  amr: readonly string[] = ['pwd'],
 ): Promise<{ readonly session: Session; readonly setCookie: string }> {
   const previous = sessionIdOf(event, container);
   const now = container.clock.now();
   const authTime = Math.floor(now / 1000);
-  const session: Session = { userId, authTime, expiresAtEpoch: authTime + lifetimes.session };
+  const session: Session = { userId, authTime, amr: [...amr], expiresAtEpoch: authTime + lifetimes.session };
   const id = newSecret(container.random);
   await Promise.all([
     sessions.createSession(id, session, new Date(now).toISOString()),

@@ -6,6 +6,8 @@
 import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
 import { adminScope } from '../bootstrap/seed';
 import type { AdminDependencies } from '../core/admin/ports';
+import { notifyPasswordChanged } from '../core/account/password-change';
+import { getPasswordChange } from './account';
 import { getApiKeyStore } from './api-keys';
 import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
@@ -29,5 +31,10 @@ export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
     dcrEnvironmentId: config.dcr.environmentId,
     // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
+    // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
+    notifyPasswordChanged: async (user, addresses) => {
+      const { mailer, log } = getPasswordChange();
+      await notifyPasswordChanged({ mailer, log }, user, addresses);
+    },
   };
 });

@@ -185,9 +185,9 @@ describe('never blocked, allowlist, managed groups', () => {
     expect(Annotations.fromStack(full.stack).findWarning('*', Match.stringLikeRegexp('NO ADMIN IP ALLOWLIST'))).toEqual([]);
   });
 
-  test('WAF logs go to an aws-waf-logs-* log group with the Authorization and Cookie headers redacted', () => {
+  test('WAF logs go to an aws-waf-logs-* log group with the Authorization and Cookie headers and the query string (reset tokens) redacted', () => {
     const [logging] = Object.values(resources(minimal.template, 'AWS::WAFv2::LoggingConfiguration'));
-    expect(logging!.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'cookie' } }]);
+    expect(logging!.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'cookie' } }, { QueryString: {} }]);
     const [logGroup] = Object.values(resources(minimal.template, 'AWS::Logs::LogGroup')).filter((g) => JSON.stringify(g.Properties.LogGroupName ?? '').includes('aws-waf-logs-'));
     expect(JSON.stringify(logGroup!.Properties.LogGroupName)).toMatch(/^\{"Fn::Join":\["",\["aws-waf-logs-Test-/);
     expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');

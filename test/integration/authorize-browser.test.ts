@@ -19,7 +19,9 @@ beforeAll(async () => {
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `authz-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+    // These sign in the seeded admin to test authorization itself; the mailed code is tested in
+    // test/handlers/sign-in-code.test.ts and test/browser/account.test.ts.
+    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
   });
   const base = {
     type: 'public' as const,

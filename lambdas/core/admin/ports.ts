@@ -11,7 +11,7 @@ export interface Page<T> {
   readonly next?: string;
 }
 
-export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test'>>;
+export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test' | 'emailVerifiedAt' | 'credentialVersion'>>;
 
 export interface UserStore {
   get(id: string): Promise<User | undefined>;
@@ -98,6 +98,8 @@ export interface AdminDependencies {
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
   readonly apiKeys?: ApiKeyHooks;
+  /** Tells the user (these addresses) that their password changed (issue 12); never fails the change. */
+  readonly notifyPasswordChanged?: (user: User, addresses: readonly string[]) => Promise<void>;
 }
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

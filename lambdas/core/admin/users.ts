@@ -2,6 +2,7 @@
 import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
+import { nextCredentialVersion } from '../account/password-change';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -60,7 +61,9 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
     ...(update.email !== undefined ? { email: update.email } : {}),
     ...(update.admin !== undefined ? { admin: update.admin } : {}),
     ...(update.test !== undefined ? { test: update.test } : {}),
-    ...(update.password !== undefined ? { passwordHash: await deps.hasher.hash(update.password) } : {}),
+    ...(update.password !== undefined ? { passwordHash: await deps.hasher.hash(update.password), credentialVersion: nextCredentialVersion(current) } : {}),
+    // A new address is not verified; the old one's verification says nothing about it.
+    ...(update.email !== undefined && update.email !== current.email ? { emailVerifiedAt: undefined } : {}),
   };
   try {
     const updated = await deps.users.update(current, changes, isoNow(deps.clock));
@@ -68,6 +71,8 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
       // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
       await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
       await deps.sessions.deleteSessionsOf(id);
+      // The old address too: if the address changed with the password, its owner must hear of it.
+      await deps.notifyPasswordChanged?.(updated, [current.email, updated.email].filter((e): e is string => e !== undefined));
     }
     return updated;
   } catch (error) {

@@ -1,4 +1,5 @@
 /** The sign-in form: a plain HTML form post, no JavaScript. The password is never echoed back. */
+import { accountPaths } from '../../core/account/paths';
 import { html, page, type Html } from '../html';
 
 export interface SignInView {
@@ -25,6 +26,7 @@ ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a href="${accountPaths.forgotPassword}">Forgot your password?</a></p>`,
   );
 }

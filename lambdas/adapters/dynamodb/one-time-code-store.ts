@@ -1,0 +1,208 @@
+/**
+ * Mailed one-time codes in the ephemeral table (docs/storage-schema.md): sign-in challenges
+ * (`MFA#<sha256(challenge id)>`) and email verification codes (`EMAILVERIFY#<userId>`).
+ * Both hold `codeHash` (Argon2id), `maxAttempts`, `expiresAtEpoch` (= `ttl`) and the set
+ * `attemptTokens`: counting an attempt adds its token under the condition that the set is
+ * smaller than `maxAttempts`, so concurrent guesses cannot overrun the cap, and the SDK's
+ * resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
+import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
+import type { AttemptCount } from '../../core/account/one-time-code';
+import type { StoredCode } from '../../core/account/stored-code';
+import type { PhysicalTableNames } from './client';
+import { digest, isConditionFailure, withoutKeys } from './items';
+
+type Key = { readonly pk: string; readonly sk: string };
+
+const challengeKey = (challengeId: string): Key => ({ pk: `MFA#${digest(challengeId)}`, sk: 'MFA' });
+const verificationKey = (userId: string): Key => ({ pk: `EMAILVERIFY#${userId}`, sk: 'EMAILVERIFY' });
+const userKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' });
+
+const codeAttributes = new Set(['attemptTokens', 'consumedBy']);
+function toRecord<T>(item: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(withoutKeys<Record<string, unknown>>(item)).filter(([name]) => !codeAttributes.has(name))) as T;
+}
+
+/** A live, unused code item (TTL deletes late, so `expiresAtEpoch` is compared too). */
+function liveCode<T>(item: Record<string, unknown> | undefined, nowEpoch: number): T | undefined {
+  if (!item || item.consumedBy !== undefined || Number(item.expiresAtEpoch) <= nowEpoch) return undefined;
+  return toRecord<T>(item);
+}
+
+async function countAttempt<T extends StoredCode>(
+  db: DynamoDBDocumentClient,
+  table: string,
+  key: Key,
+  attemptToken: string,
+  nowEpoch: number,
+): Promise<AttemptCount & { item?: T }> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'ADD attemptTokens :token',
+        ConditionExpression:
+          'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
+          '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts) AND NOT contains(attemptTokens, :one)',
+        ExpressionAttributeValues: { ':token': new Set([attemptToken]), ':one': attemptToken, ':now': nowEpoch },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { kind: 'counted', used: (Attributes!.attemptTokens as Set<string>).size, item: toRecord<T>(Attributes!) };
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
+    const old = raw ? unmarshall(raw) : undefined;
+    if (!old || old.consumedBy !== undefined || Number(old.expiresAtEpoch) <= nowEpoch) return { kind: 'absent' };
+    const tokens = (old.attemptTokens as Set<string> | undefined) ?? new Set<string>();
+    // This very update, resent by the SDK after its reply was lost: it was counted once.
+    if (tokens.has(attemptToken)) return { kind: 'counted', used: tokens.size, item: toRecord<T>(old) };
+    return { kind: 'exhausted' };
+  }
+}
+
+export class DynamoChallengeStore implements ChallengeStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async save(id: string, challenge: SignInChallenge): Promise<void> {
+    // A fresh 256-bit id: no condition needed, and a resend of the put writes the same item.
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...challengeKey(id), ...challenge, ttl: challenge.expiresAtEpoch } }));
+  }
+
+  async get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: challengeKey(id), ConsistentRead: true }));
+    return liveCode<SignInChallenge>(Item, nowEpoch);
+  }
+
+  countAttempt(id: string, attemptToken: string, nowEpoch: number) {
+    return countAttempt<SignInChallenge>(this.db, this.table, challengeKey(id), attemptToken, nowEpoch);
+  }
+
+  /** The claim pattern of session-store.ts: a per-call token lets the SDK's resend through as the same claim. */
+  async consume(id: string, nowEpoch: number): Promise<boolean> {
+    const claim = randomUUID();
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: challengeKey(id),
+          UpdateExpression: 'SET consumedBy = :claim',
+          ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
+          ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: challengeKey(id),
+          // Idempotent as a whole: a resend sets the same values.
+          UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
+          ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: challengeKey(id) }));
+  }
+}
+
+export class DynamoVerificationStore implements VerificationStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: PhysicalTableNames,
+  ) {}
+
+  async save(userId: string, code: VerificationCode): Promise<void> {
+    // Replaces the user's earlier code and its attempts: only the newest code works.
+    await this.db.send(new PutCommand({ TableName: this.tables.ephemeral, Item: { ...verificationKey(userId), ...code, ttl: code.expiresAtEpoch } }));
+  }
+
+  countAttempt(userId: string, attemptToken: string, nowEpoch: number) {
+    return countAttempt<VerificationCode>(this.db, this.tables.ephemeral, verificationKey(userId), attemptToken, nowEpoch);
+  }
+
+  async delete(userId: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tables.ephemeral, Key: verificationKey(userId) }));
+  }
+
+  /** Sets emailVerifiedAt (and updatedAt) while the user's address is still `email`. */
+  async markVerified(userId: string, email: string, verifiedAt: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tables.main,
+          Key: userKey(userId),
+          UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND email = :email',
+          ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async confirm(code: VerificationCode, verifiedAt: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          // Idempotent for 10 minutes: the SDK's resend after a lost reply is not a second, failing use.
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.tables.ephemeral,
+                Key: verificationKey(code.userId),
+                ConditionExpression: 'codeHash = :hash AND email = :email',
+                ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
+              },
+            },
+            {
+              Update: {
+                TableName: this.tables.main,
+                Key: userKey(code.userId),
+                // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
+                UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+                ConditionExpression: 'attribute_exists(pk) AND email = :email',
+                ExpressionAttributeValues: { ':at': verifiedAt, ':email': code.email },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Per-user and per-address counters of the account flows (ephemeral table,
+ * docs/storage-schema.md): mail sends (`SENDRATE#…`) and failed passwords (`PWFAIL#…`).
+ */
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { PasswordAttemptStore } from '../../core/account/password-attempts';
+import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
+import { isOwnWrite } from './items';
+
+/**
+ * The send times of the last hour, in one item per subject, changed by optimistic
+ * concurrency (`version`): of two concurrent sends that would each be the last allowed,
+ * one wins and the other reads again. The put carries a per-call `writeToken`, so the
+ * SDK's resend of a put that landed is recognised as this call's own.
+ */
+export class DynamoSendRate implements SendRateStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision> {
+    const key = { pk: `SENDRATE#${subject}`, sk: 'SENDRATE' };
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+      const history = ((Item?.sends as number[] | undefined) ?? []).filter((at) => at > nowEpoch - 3600);
+      const decision = decideSend(history, policy, nowEpoch);
+      if (!decision.allowed) return decision;
+      const writeToken = randomUUID();
+      const version = Number(Item?.version ?? 0);
+      try {
+        await this.db.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { ...key, sends: [...history, nowEpoch], version: version + 1, writeToken, ttl: nowEpoch + 3600 },
+            ConditionExpression: Item ? 'version = :seen' : 'attribute_not_exists(pk)',
+            ...(Item ? { ExpressionAttributeValues: { ':seen': version } } : {}),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return decision;
+      } catch (error) {
+        if (isOwnWrite(error, writeToken)) return decision;
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      }
+    }
+    // Still contended after several reads: someone is sending to this subject right now.
+    return { allowed: false, retryAfterSeconds: 60 };
+  }
+}
+
+/**
+ * One item per account and 15-minute window holding the set `slots` of attempts in flight
+ * or failed; a slot is taken under `size(slots) < :max`, so parallel guesses cannot overrun
+ * the ceiling, and given back (set DELETE, idempotent) by a correct password.
+ */
+export class DynamoPasswordAttempts implements PasswordAttemptStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  private key(subject: string, window: number) {
+    return { pk: `PWFAIL#${subject}#${window}`, sk: 'PWFAIL' };
+  }
+
+  async take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(subject, window),
+          UpdateExpression: 'ADD slots :token SET #ttl = :ttl',
+          ConditionExpression: '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':token': new Set([attemptToken]), ':one': attemptToken, ':max': max, ':ttl': expiresAtEpoch },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      // The SDK's resend of this very update: the slot is ours.
+      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+      return old?.slots?.SS?.includes(attemptToken) ?? false;
+    }
+  }
+
+  async release(subject: string, window: number, attemptToken: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: this.key(subject, window),
+        UpdateExpression: 'DELETE slots :token',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
+      }),
+    ).catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+  }
+}

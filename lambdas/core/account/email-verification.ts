@@ -1,0 +1,84 @@
+/**
+ * Email verification (spec 4.10 /api/users/email-verification/*, issue 12): a code mailed to
+ * the user's current address, with the one-time code rules (ten minutes, attempts capped and
+ * counted atomically, single use). The code is bound to the user (one item per user; a new
+ * request replaces it) and to the address it went to: confirming it sets `emailVerifiedAt`
+ * only while the user's address is still that one.
+ */
+import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '../errors';
+import type { User } from '../model';
+import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import { codeMail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
+import { verificationCodeRate, type SendRateStore } from './send-rate';
+import { checkStoredCode, type CodeAttemptStore, type StoredCode } from './stored-code';
+
+export interface VerificationCode extends StoredCode {
+  readonly userId: string;
+  /** The address the code was sent to. */
+  readonly email: string;
+}
+
+export interface VerificationStore extends CodeAttemptStore<VerificationCode> {
+  /** Replaces any earlier code of the user. */
+  save(userId: string, code: VerificationCode): Promise<void>;
+  /**
+   * One transaction: the code item is deleted (it must still hold `codeHash`) and the user
+   * gets `emailVerifiedAt`, only if their address is still `email`. False when either failed.
+   */
+  confirm(code: VerificationCode, verifiedAt: string): Promise<boolean>;
+}
+
+export interface EmailVerificationDependencies {
+  readonly codes: VerificationStore;
+  readonly sendRate: SendRateStore;
+  readonly hasher: Hasher;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly maxAttempts: number;
+}
+
+export type VerificationRequestResult = { readonly kind: 'already-verified' } | { readonly kind: 'sent'; readonly expiresIn: number };
+
+export async function requestVerification(deps: EmailVerificationDependencies, user: User): Promise<VerificationRequestResult> {
+  // Checked before anything is written: no address, nothing stored and no mail.
+  if (!user.email) throw new InvalidRequestError('This account has no email address to verify.', `user ${user.id} has no email`);
+  if (user.emailVerifiedAt !== undefined) return { kind: 'already-verified' };
+  const nowEpoch = Math.floor(deps.clock.now() / 1000);
+  const rate = await deps.sendRate.take(`EMAILVERIFY#${user.id}`, verificationCodeRate, nowEpoch);
+  if (!rate.allowed) {
+    throw new TooManyRequestsError('A code was sent recently; wait before asking for another.', rate.retryAfterSeconds, `verification rate for ${user.id}`);
+  }
+  const code = newOneTimeCode(deps.random);
+  await deps.codes.save(user.id, {
+    userId: user.id,
+    email: user.email,
+    codeHash: await deps.hasher.hash(code),
+    maxAttempts: deps.maxAttempts,
+    expiresAtEpoch: nowEpoch + oneTimeCodeLifetimeSeconds,
+  });
+  try {
+    await deps.mailer.send({ to: user.email, ...codeMail(code, 'verification') });
+  } catch (error) {
+    // A code nobody received must not linger as a target for guesses.
+    await deps.codes.delete(user.id);
+    throw error;
+  }
+  return { kind: 'sent', expiresIn: oneTimeCodeLifetimeSeconds };
+}
+
+/** One answer for every failure: wrong, expired, used, out of attempts, or for another address. */
+const refused = (reason: string) => new InvalidGrantError('The code is wrong, expired or already used. Request a new code.', reason);
+
+export async function confirmVerification(deps: EmailVerificationDependencies, user: User, code: string): Promise<void> {
+  const check = await checkStoredCode(deps, deps.codes, user.id, code);
+  if (check.kind === 'expired') throw refused(check.reason);
+  if (check.kind === 'wrong') throw refused(`wrong code, ${check.triesLeft} attempts left`);
+  if (check.item.email !== user.email) {
+    await deps.codes.delete(user.id);
+    throw refused('the address changed since the code was sent');
+  }
+  if (!(await deps.codes.confirm(check.item, new Date(deps.clock.now()).toISOString()))) {
+    throw refused('code used concurrently, or the address changed while confirming');
+  }
+}

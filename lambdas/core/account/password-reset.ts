@@ -1,0 +1,111 @@
+/**
+ * Password reset by mailed link (spec 4.10 /forgot-password, /reset-password; spec 8; issue 12).
+ *
+ * - The token is 256 random bits; the store keys it by its SHA-256 digest, so a table dump
+ *   holds no usable link. It lives `resetLinkLifetimeSeconds`.
+ * - Looking a link up (the GET a mail scanner may prefetch) consumes nothing.
+ * - Redeeming is one transaction: the token item deleted (single use), the user's pointer
+ *   must still name this digest (a newer request replaced it: older links are dead), and the
+ *   user updated only if their credentialVersion and address are still those the link was
+ *   issued for (any password change since, by any path, kills the link).
+ * - No session is started afterwards: the user signs in, and the second factor applies.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidRequestError } from '../errors';
+import { newSecret } from '../ids';
+import type { User } from '../model';
+import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import { afterPasswordChange, nextCredentialVersion, type PasswordChangeDependencies } from './password-change';
+
+/** Spec/ASVS: at most an hour; half of that is plenty for a mail round trip. */
+export const resetLinkLifetimeSeconds = 1800;
+
+export interface ResetLink {
+  readonly userId: string;
+  /** The address the link was mailed to. */
+  readonly email: string;
+  readonly credentialVersion: number;
+  readonly expiresAtEpoch: number;
+}
+
+export interface ResetLinkStore {
+  /** Stores the link and makes it the user's only live one (replacing the pointer). */
+  issue(digest: string, link: ResetLink): Promise<void>;
+  /** The live link of this digest that is still the user's newest; nothing is consumed. */
+  find(digest: string, nowEpoch: number): Promise<ResetLink | undefined>;
+  /** The user as stored now (strongly consistent). */
+  currentUser(userId: string): Promise<User | undefined>;
+  /** The single-use transaction described above; false when any condition failed. */
+  redeem(digest: string, link: ResetLink, change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string }, nowEpoch: number): Promise<boolean>;
+}
+
+export interface PasswordResetDependencies extends PasswordChangeDependencies {
+  readonly links: ResetLinkStore;
+  readonly hasher: Hasher;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** The issuer: links are built from configuration, never from a request's Host header. */
+  readonly baseUrl: string;
+  readonly resetPagePath: string;
+}
+
+export const resetTokenDigest = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+const epoch = (clock: Clock) => Math.floor(clock.now() / 1000);
+
+/** Issues a link for the user and mails it to their address. */
+export async function sendResetLink(deps: PasswordResetDependencies, user: User): Promise<{ readonly expiresIn: number }> {
+  if (!user.email) throw new InvalidRequestError('This user has no email address to send a link to.', `user ${user.id} has no email`);
+  const token = newSecret(deps.random);
+  await deps.links.issue(resetTokenDigest(token), {
+    userId: user.id,
+    email: user.email,
+    credentialVersion: user.credentialVersion ?? 0,
+    expiresAtEpoch: epoch(deps.clock) + resetLinkLifetimeSeconds,
+  });
+  // base64url needs no escaping in a query.
+  const url = `${deps.baseUrl}${deps.resetPagePath}?token=${token}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Reset your password',
+    text: `Someone asked to reset the password of your account. To choose a new one, open:\n\n${url}\n\nThe link works once, for 30 minutes. If you did not ask for it, ignore this mail: your password stays as it is.\n`,
+  });
+  return { expiresIn: resetLinkLifetimeSeconds };
+}
+
+/**
+ * The work behind POST /forgot-password, run off the request path (the answer is sent
+ * before it starts, so its time tells nothing): an unknown address, or a user without a
+ * password-capable account, gets nothing, and nobody learns which.
+ */
+export async function sendResetLinkTo(
+  deps: PasswordResetDependencies & { readonly findUserByEmail: (email: string) => Promise<User | undefined> },
+  email: string,
+): Promise<'sent' | 'no such account'> {
+  const user = await deps.findUserByEmail(email);
+  if (!user?.email || !user.passwordHash) return 'no such account';
+  await sendResetLink(deps, user);
+  return 'sent';
+}
+
+/** The link, when it is live, the user's newest, and the user's address and password are unchanged since. */
+export async function findResetLink(deps: Pick<PasswordResetDependencies, 'links' | 'clock'>, token: string): Promise<{ link: ResetLink; user: User } | undefined> {
+  const link = await deps.links.find(resetTokenDigest(token), epoch(deps.clock));
+  if (!link) return undefined;
+  const user = await deps.links.currentUser(link.userId);
+  if (!user || user.email !== link.email || (user.credentialVersion ?? 0) !== link.credentialVersion) return undefined;
+  return { link, user };
+}
+
+/** Sets the new password once; false when the link is not (or no longer) good. */
+export async function resetPassword(deps: PasswordResetDependencies, token: string, password: string): Promise<boolean> {
+  const found = await findResetLink(deps, token);
+  if (!found) return false;
+  const passwordHash = await deps.hasher.hash(password);
+  const at = new Date(deps.clock.now()).toISOString();
+  const redeemed = await deps.links.redeem(resetTokenDigest(token), found.link, { passwordHash, credentialVersion: nextCredentialVersion(found.user), at }, epoch(deps.clock));
+  if (!redeemed) return false;
+  await afterPasswordChange(deps, found.user, [found.link.email]);
+  return true;
+}

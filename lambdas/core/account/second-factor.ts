@@ -1,0 +1,157 @@
+/**
+ * The emailed second factor at sign-in (issue 12). After a correct password, when the policy
+ * applies to the user (MFA_POLICY) or their address still needs verifying
+ * (REQUIRE_VERIFIED_EMAIL), no session starts: a challenge is stored and a code mailed. The
+ * challenge id (256 bits) is the browser's handle; the store keeps only its digest. Only the
+ * right code, within its attempts and ten minutes, for the same user, address and password
+ * (credentialVersion), starts the session, with amr `pwd otp mfa` (RFC 8176).
+ */
+import { createHash } from 'node:crypto';
+import type { MfaPolicy } from '../../config/settings';
+import { TooManyRequestsError } from '../errors';
+import { newSecret } from '../ids';
+import type { User } from '../model';
+import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import { codeMail, maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
+import { signInCodeRate, signInCodeResendRate, type SendRatePolicy, type SendRateStore } from './send-rate';
+import { checkStoredCode, type CodeAttemptStore, type CodeCheck, type StoredCode } from './stored-code';
+
+/** RFC 8176: a password and a one-time code, so multiple factors. */
+export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
+export const passwordAmr = ['pwd'] as const;
+
+export interface SignInChallenge extends StoredCode {
+  readonly userId: string;
+  /** The address the code went to; the user's address must still be this one. */
+  readonly email: string;
+  /** The user's credentialVersion at the password check: a password change since kills the challenge. */
+  readonly credentialVersion: number;
+  /** A correct code also verifies the address (REQUIRE_VERIFIED_EMAIL). */
+  readonly verifiesEmail: boolean;
+  /** Where the sign-in page would have sent the browser (already a safe same-origin path). */
+  readonly returnTo?: string;
+  /** SHA-256 of the authorization request id: the code page posts the id back, and it must match. */
+  readonly requestDigest?: string;
+}
+
+export interface ChallengeStore extends CodeAttemptStore<SignInChallenge> {
+  save(id: string, challenge: SignInChallenge): Promise<void>;
+  get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined>;
+  /** Single use: true for exactly one caller (a resend of the same claim included). */
+  consume(id: string, nowEpoch: number): Promise<boolean>;
+  /** A new code for a live challenge, its attempts reset; false when it is gone. */
+  replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean>;
+}
+
+export interface SecondFactorDependencies {
+  readonly challenges: ChallengeStore;
+  readonly sendRate: SendRateStore;
+  readonly hasher: Hasher;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** MFA_OTP_MAX_ATTEMPTS */
+  readonly maxAttempts: number;
+  /** Sets emailVerifiedAt while the user's address is still `email` (REQUIRE_VERIFIED_EMAIL challenges). */
+  readonly markEmailVerified?: (userId: string, email: string, at: string) => Promise<boolean>;
+}
+
+export type SecondFactorNeed =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'code'; readonly email: string; readonly verifiesEmail: boolean }
+  /** A code is required but there is no address to send it to. */
+  | { readonly kind: 'impossible' };
+
+export function secondFactorNeed(user: User, policy: MfaPolicy, requireVerifiedEmail: boolean): SecondFactorNeed {
+  const mfa = policy === 'everyone' || (policy === 'admins' && user.admin);
+  const verifiesEmail = requireVerifiedEmail && user.emailVerifiedAt === undefined;
+  if (!mfa && !verifiesEmail) return { kind: 'none' };
+  return user.email ? { kind: 'code', email: user.email, verifiesEmail } : { kind: 'impossible' };
+}
+
+export const requestDigest = (requestId: string): string => createHash('sha256').update(requestId).digest('base64url');
+
+const epoch = (clock: Clock) => Math.floor(clock.now() / 1000);
+
+async function mailCode(deps: SecondFactorDependencies, userId: string, email: string, policy: SendRatePolicy, nowEpoch: number) {
+  const rate = await deps.sendRate.take(`OTP#${userId}`, policy, nowEpoch);
+  if (!rate.allowed) {
+    throw new TooManyRequestsError(
+      `Too many codes were sent to this account. Try again in ${Math.ceil(rate.retryAfterSeconds / 60)} minute(s).`,
+      rate.retryAfterSeconds,
+      `sign-in code rate for user ${userId}`,
+    );
+  }
+  const code = newOneTimeCode(deps.random);
+  return { code, codeHash: await deps.hasher.hash(code), send: () => deps.mailer.send({ to: email, ...codeMail(code, 'sign-in') }) };
+}
+
+export interface StartedChallenge {
+  readonly challengeId: string;
+  readonly maskedEmail: string;
+}
+
+/** After a correct password: store a challenge and mail its code. Throws TooManyRequestsError when throttled. */
+export async function startChallenge(
+  deps: SecondFactorDependencies,
+  user: User,
+  need: Extract<SecondFactorNeed, { kind: 'code' }>,
+  continuation: { readonly returnTo?: string; readonly requestId?: string },
+): Promise<StartedChallenge> {
+  const nowEpoch = epoch(deps.clock);
+  const mail = await mailCode(deps, user.id, need.email, signInCodeRate, nowEpoch);
+  const challengeId = newSecret(deps.random);
+  await deps.challenges.save(challengeId, {
+    userId: user.id,
+    email: need.email,
+    codeHash: mail.codeHash,
+    maxAttempts: deps.maxAttempts,
+    credentialVersion: user.credentialVersion ?? 0,
+    verifiesEmail: need.verifiesEmail,
+    ...(continuation.returnTo ? { returnTo: continuation.returnTo } : {}),
+    ...(continuation.requestId ? { requestDigest: requestDigest(continuation.requestId) } : {}),
+    expiresAtEpoch: nowEpoch + oneTimeCodeLifetimeSeconds,
+  });
+  await mail.send();
+  return { challengeId, maskedEmail: maskEmail(need.email) };
+}
+
+/** A new code for the challenge (the old one stops working). Undefined when the challenge is gone. */
+export async function resendCode(deps: SecondFactorDependencies, challengeId: string): Promise<SignInChallenge | undefined> {
+  const nowEpoch = epoch(deps.clock);
+  const challenge = await deps.challenges.get(challengeId, nowEpoch);
+  if (!challenge) return undefined;
+  const mail = await mailCode(deps, challenge.userId, challenge.email, signInCodeResendRate, nowEpoch);
+  if (!(await deps.challenges.replaceCode(challengeId, mail.codeHash, nowEpoch + oneTimeCodeLifetimeSeconds, nowEpoch))) return undefined;
+  await mail.send();
+  return challenge;
+}
+
+/**
+ * Checks the code; on a match the challenge is consumed (single use) and then held against
+ * the user as stored now: same address, same password version. The caller starts the session.
+ */
+export async function completeChallenge(
+  deps: SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> },
+  challengeId: string,
+  code: string,
+  requestId: string | undefined,
+): Promise<CodeCheck<SignInChallenge> | { readonly kind: 'mismatch'; readonly reason: string }> {
+  const nowEpoch = epoch(deps.clock);
+  const found = await deps.challenges.get(challengeId, nowEpoch);
+  if (!found) return { kind: 'expired', reason: 'no live challenge' };
+  // Bound to its continuation: a challenge of one authorization request cannot finish another.
+  if ((found.requestDigest ?? '') !== (requestId ? requestDigest(requestId) : '')) return { kind: 'mismatch', reason: 'request id differs' };
+  const check = await checkStoredCode(deps, deps.challenges, challengeId, code);
+  if (check.kind !== 'match') return check;
+  if (!(await deps.challenges.consume(challengeId, nowEpoch))) return { kind: 'expired', reason: 'challenge used concurrently' };
+  const user = await deps.currentUser(check.item.userId);
+  if (!user || user.email !== check.item.email || (user.credentialVersion ?? 0) !== check.item.credentialVersion) {
+    return { kind: 'expired', reason: 'user deleted, address or password changed since the code was sent' };
+  }
+  if (check.item.verifiesEmail && deps.markEmailVerified) {
+    // The code reached this address, which is what verification proves.
+    await deps.markEmailVerified(user.id, check.item.email, new Date(deps.clock.now()).toISOString());
+  }
+  return check;
+}

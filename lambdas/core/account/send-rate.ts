@@ -1,0 +1,34 @@
+/**
+ * How often the service itself sends mail to one user or address (issue 12): not only the
+ * edge, whose per-IP rules a botnet spreads thin. A send is allowed when the previous one
+ * is at least `minIntervalSeconds` old and fewer than `perHour` went out in the last hour.
+ */
+export interface SendRatePolicy {
+  readonly minIntervalSeconds: number;
+  readonly perHour: number;
+}
+
+export type SendRateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
+
+export interface SendRateStore {
+  /** Records a send for `subject` when the policy allows it (atomically), else says when to retry. */
+  take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision>;
+}
+
+/** Sign-in codes: one per password sign-in, ten an hour; a resend waits a minute. */
+export const signInCodeRate: SendRatePolicy = { minIntervalSeconds: 0, perHour: 10 };
+export const signInCodeResendRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 10 };
+/** Research brief section 2 (pilcrow): one a minute, five an hour. */
+export const verificationCodeRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 5 };
+export const passwordResetRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 5 };
+
+/** Pure: the decision for a history of send times (epoch seconds). */
+export function decideSend(history: readonly number[], policy: SendRatePolicy, nowEpoch: number): SendRateDecision {
+  const recent = history.filter((at) => at > nowEpoch - 3600).sort((a, b) => a - b);
+  const last = recent[recent.length - 1];
+  if (last !== undefined && nowEpoch - last < policy.minIntervalSeconds) {
+    return { allowed: false, retryAfterSeconds: policy.minIntervalSeconds - (nowEpoch - last) };
+  }
+  if (recent.length >= policy.perHour) return { allowed: false, retryAfterSeconds: recent[recent.length - policy.perHour]! + 3600 - nowEpoch };
+  return { allowed: true };
+}

@@ -1,0 +1,6 @@
+/** GET /forgot-password (spec 4.10, issue 12): the form asking for the account's address; linked from the sign-in page. */
+import { httpHandler } from '../wiring/handler';
+import { htmlResponse } from '../http/html';
+import { forgotPasswordPage } from '../http/views/account';
+
+export const handler = httpHandler(async () => htmlResponse(200, forgotPasswordPage()));

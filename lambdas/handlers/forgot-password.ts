@@ -1,0 +1,51 @@
+/**
+ * POST /forgot-password (spec 4.10 and 8, issue 12; form: email). One answer, the same page,
+ * status and headers, whether or not an account has that address (spec 8; OWASP Forgot
+ * Password Cheat Sheet), and no timing a client can use: the request only validates, counts
+ * the address's sends and hands the address to a background job (lambdas/wiring/background.ts),
+ * which looks it up, issues the link and mails it after the response has gone. Throttled per
+ * address by the service (a minute apart, five an hour): the same 429 for any address.
+ */
+import type { Context } from 'aws-lambda';
+import { sendResetLinkTo } from '../core/account/password-reset';
+import { passwordResetRate } from '../core/account/send-rate';
+import { TooManyRequestsError } from '../core/errors';
+import { digest } from '../adapters/dynamodb/items';
+import { forgotPasswordForm } from '../http/account-forms';
+import { parseBody } from '../http/body';
+import type { LambdaHandler } from '../http/handler';
+import { httpHandler } from '../wiring/handler';
+import { htmlResponse, wantsHtml } from '../http/html';
+import { withErrorPages } from '../http/page-errors';
+import { jsonResponse } from '../http/response';
+import { assertSameOrigin } from '../http/same-origin';
+import { validate } from '../http/validate';
+import { resetLinkSentPage } from '../http/views/account';
+import { getPasswordReset, getSendRate } from '../wiring/account';
+import { getContainer } from '../wiring/container';
+import { dispatchInBackground, isBackgroundInvocation, type BackgroundJob } from '../wiring/background';
+
+/** The background half: never tells the requester anything, so it only logs. */
+export async function runPasswordResetJob(job: BackgroundJob): Promise<void> {
+  const outcome = await sendResetLinkTo(getPasswordReset(), job.email);
+  getContainer().log.info('password reset request handled', { outcome });
+}
+
+const endpoint = httpHandler(
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
+    const { email } = validate(forgotPasswordForm, parseBody(event, ['form']));
+    const nowEpoch = Math.floor(container.clock.now() / 1000);
+    const rate = await getSendRate().take(`RESET#${digest(email)}`, passwordResetRate, nowEpoch);
+    if (!rate.allowed) {
+      throw new TooManyRequestsError('A link was asked for this address moments ago. Check your mail, or try again later.', rate.retryAfterSeconds, 'reset rate per address');
+    }
+    await dispatchInBackground({ kind: 'password-reset-mail', email }, runPasswordResetJob);
+    return wantsHtml(event)
+      ? htmlResponse(200, resetLinkSentPage())
+      : jsonResponse(200, { message: 'If an account exists for that address, a link to reset its password was sent.' });
+  }),
+);
+
+export const handler = (async (event: unknown, context: Context) =>
+  isBackgroundInvocation(event) ? runPasswordResetJob(event.backgroundJob) : endpoint(event as never, context)) as LambdaHandler;

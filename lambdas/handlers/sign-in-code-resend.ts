@@ -1,0 +1,41 @@
+/**
+ * POST /api/auth/otp/resend: a new code for a pending sign-in challenge (form: challenge_id,
+ * request_id within an authorization). The old code stops working and the attempts start
+ * over; sends are throttled per user by the service (a minute apart, ten an hour).
+ */
+import type { PendingAuthorization } from '../core/authorization-request';
+import { maskEmail } from '../core/account/one-time-code';
+import { resendCode } from '../core/account/second-factor';
+import { InvalidGrantError } from '../core/errors';
+import { resendCodeForm } from '../http/account-forms';
+import { expiredRequest } from '../http/authorize-flow';
+import { parseBody } from '../http/body';
+import { httpHandler } from '../wiring/handler';
+import { formTarget, htmlResponse, wantsHtml } from '../http/html';
+import { withErrorPages } from '../http/page-errors';
+import { jsonResponse } from '../http/response';
+import { assertSameOrigin } from '../http/same-origin';
+import { validate } from '../http/validate';
+import { codeExpiredPage, codePage } from '../http/views/account';
+import { getSecondFactor } from '../wiring/account';
+import { getSessions } from '../wiring/repositories';
+
+export const handler = httpHandler(
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
+    const form = validate(resendCodeForm, parseBody(event, ['form']));
+    const nowEpoch = Math.floor(container.clock.now() / 1000);
+    const pending = form.request_id ? await getSessions().getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch) : undefined;
+    if (form.request_id && !pending) throw expiredRequest();
+    const challenge = await resendCode(getSecondFactor(), form.challenge_id);
+    if (!challenge) {
+      if (!wantsHtml(event)) throw new InvalidGrantError('This sign-in has expired. Sign in again.', 'no live challenge');
+      return htmlResponse(400, codeExpiredPage(pending !== undefined));
+    }
+    container.log.info('sign-in code sent again', { userId: challenge.userId });
+    const maskedEmail = maskEmail(challenge.email);
+    if (!wantsHtml(event)) return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: 600 });
+    const view = { challengeId: form.challenge_id, maskedEmail, notice: 'We sent a new code. The previous one no longer works.', ...(form.request_id ? { requestId: form.request_id } : {}) };
+    return htmlResponse(200, codePage(view), { formTargets: [pending ? formTarget(pending.redirectUri) : undefined] });
+  }),
+);

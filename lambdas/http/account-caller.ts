@@ -1,0 +1,44 @@
+/**
+ * Who calls the user's own account endpoints (/api/users/*, issue 12): the signed-in user
+ * (the session cookie, with the same-origin check of a cookie-authenticated post), or a
+ * user's own bearer token. A token must identify a user (`sub`) and must not have been
+ * minted by an API key (spec 5's rule for self-service: a key cannot act for the account
+ * beyond its scopes). A bearer header, when present, decides; the cookie is not consulted.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { AccessDeniedError, InvalidTokenError } from '../core/errors';
+import type { User } from '../core/model';
+import type { Container } from '../core/ports';
+import { header } from './body';
+import { requireBearer, type BearerDependencies } from './bearer';
+import { assertSameOrigin } from './same-origin';
+import { currentSession, type SessionStore } from './session';
+
+const unauthenticated = (reason: string) =>
+  new InvalidTokenError('Sign in, or present a bearer access token of the user.', reason, { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/** What finding the caller reads: the bearer check, the sessions, the user as stored now. */
+export interface AccountCallerDependencies {
+  readonly bearer: BearerDependencies;
+  readonly sessions: SessionStore;
+  readonly currentUser: (userId: string) => Promise<User | undefined>;
+}
+
+export async function requireAccountUser(event: APIGatewayProxyEvent, container: Container, deps: AccountCallerDependencies): Promise<User> {
+  let userId: string;
+  if (header(event, 'authorization') !== undefined) {
+    const claims = await requireBearer(event, deps.bearer);
+    if (!claims.sub) throw new AccessDeniedError('This token does not act for a user.', `token of client ${claims.client_id} has no sub`);
+    if (claims.api_key_id) throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
+    userId = claims.sub;
+  } else {
+    const current = await currentSession(event, container, deps.sessions);
+    if (!current) throw unauthenticated('no session and no bearer token');
+    assertSameOrigin(event, container.config.baseUrl);
+    userId = current.session.userId;
+  }
+  // Strongly consistent: the address may have changed a moment ago.
+  const user = await deps.currentUser(userId);
+  if (!user) throw unauthenticated(`user ${userId} no longer exists`);
+  return user;
+}

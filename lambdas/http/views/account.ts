@@ -1,0 +1,106 @@
+/**
+ * The account pages of issue 12: the sign-in code, forgot password, reset password. Plain
+ * HTML forms, no JavaScript (lambdas/http/html.ts sets a CSP without script). Passwords and
+ * codes are never echoed back.
+ */
+import { accountPaths } from '../../core/account/paths';
+import { endpointPaths } from '../../core/paths';
+import { html, page, type Html } from '../html';
+
+export interface CodeView {
+  readonly challengeId: string;
+  readonly maskedEmail: string;
+  /** Within an authorization: the request id, posted back with the code. */
+  readonly requestId?: string;
+  readonly error?: string;
+  readonly notice?: string;
+}
+
+export function codePage(view: CodeView): Html {
+  const hidden = html`<input type="hidden" name="challenge_id" value="${view.challengeId}">${
+    view.requestId ? html`<input type="hidden" name="request_id" value="${view.requestId}">` : ''
+  }`;
+  return page(
+    'Enter your code',
+    html`<p>Enter the 6-digit code we sent to <strong>${view.maskedEmail}</strong>. It works for 10 minutes.</p>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+${view.notice ? html`<p role="status">${view.notice}</p>` : ''}
+<form method="post" action="${accountPaths.signInCode}">
+${hidden}
+<label for="code">Code</label>
+<input id="code" name="code" type="text" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus>
+<button type="submit">Continue</button>
+</form>
+<form method="post" action="${accountPaths.signInCodeResend}">
+${hidden}
+<button type="submit">Send a new code</button>
+</form>`,
+  );
+}
+
+export function codeExpiredPage(insideAuthorization: boolean): Html {
+  return page(
+    'Sign in again',
+    html`<p>This code has expired or has been used up.</p>
+${
+  insideAuthorization
+    ? html`<p>Return to the application you came from and sign in again.</p>`
+    : html`<p><a href="${endpointPaths.signIn}">Sign in again</a></p>`
+}`,
+  );
+}
+
+export function forgotPasswordPage(view: { readonly email?: string; readonly error?: string } = {}): Html {
+  return page(
+    'Forgot your password?',
+    html`<p>Enter the email address of your account. We will send you a link to choose a new password.</p>
+${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="${accountPaths.forgotPassword}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${view.email ?? ''}">
+<button type="submit">Send the link</button>
+</form>
+<p><a href="${endpointPaths.signIn}">Back to sign-in</a></p>`,
+  );
+}
+
+/** The one answer to every accepted forgot-password post, whether or not the address has an account. */
+export function resetLinkSentPage(): Html {
+  return page(
+    'Check your mail',
+    html`<p>If an account exists for that address, we have sent it a link to choose a new password. The link works once, for 30 minutes.</p>
+<p>No mail? Check your spam folder, or ask again in a few minutes.</p>
+<p><a href="${endpointPaths.signIn}">Back to sign-in</a></p>`,
+  );
+}
+
+export function resetPasswordPage(view: { readonly token: string; readonly error?: string }): Html {
+  return page(
+    'Choose a new password',
+    html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
+<form method="post" action="${accountPaths.resetPassword}">
+<input type="hidden" name="token" value="${view.token}">
+<label for="password">New password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="256" required>
+<label for="password_confirmation">New password, again</label>
+<input id="password_confirmation" name="password_confirmation" type="password" autocomplete="new-password" minlength="8" maxlength="256" required>
+<button type="submit">Set the new password</button>
+</form>`,
+  );
+}
+
+export function resetLinkDeadPage(): Html {
+  return page(
+    'This link no longer works',
+    html`<p>The link has expired, was already used, or a newer link or a password change replaced it.</p>
+<p><a href="${accountPaths.forgotPassword}">Ask for a new link</a></p>`,
+  );
+}
+
+export function passwordChangedPage(): Html {
+  return page(
+    'Password changed',
+    html`<p>Your password was changed, and every device signed in with the old one was signed out. We have sent you a mail about it.</p>
+<p><a href="${endpointPaths.signIn}">Sign in</a> with the new password.</p>`,
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * The account flows of a container (issue 12): second factor at sign-in, failed-password
+ * ceiling, email verification and password reset, wired to the DynamoDB stores, the hasher,
+ * the mailer, the clock and randomness.
+ */
+import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynamodb/one-time-code-store';
+import { DynamoPasswordAttempts, DynamoSendRate } from '../adapters/dynamodb/rate-stores';
+import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
+import type { EmailVerificationDependencies } from '../core/account/email-verification';
+import type { PasswordSignInDependencies } from '../core/account/password-attempts';
+import type { PasswordChangeDependencies } from '../core/account/password-change';
+import type { PasswordResetDependencies } from '../core/account/password-reset';
+import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { User } from '../core/model';
+import { accountPaths } from '../core/account/paths';
+import { getContainer, perContainer } from './container';
+import { getMailer } from './mail';
+import { getHasher, getSessions, getTokenStore, getUsers } from './repositories';
+import { getStorage } from './storage';
+import type { AccountCallerDependencies } from '../http/account-caller';
+import { getBearerDependencies } from './bearer';
+
+const getStores = perContainer(() => {
+  const { db, tables } = getStorage();
+  return {
+    challenges: new DynamoChallengeStore(db, tables.ephemeral),
+    verification: new DynamoVerificationStore(db, tables),
+    sendRate: new DynamoSendRate(db, tables.ephemeral),
+    passwordAttempts: new DynamoPasswordAttempts(db, tables.ephemeral),
+    resetLinks: new DynamoResetLinkStore(db, tables),
+  };
+});
+
+export function getPasswordSignIn(): PasswordSignInDependencies {
+  const { clock, random } = getContainer();
+  const users = getUsers();
+  const hasher = getHasher();
+  return { findUserByEmail: (email) => users.findByEmail(email), hasher, attempts: getStores().passwordAttempts, clock, random };
+}
+
+export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
+  const { config, clock, random } = getContainer();
+  const stores = getStores();
+  return {
+    challenges: stores.challenges,
+    sendRate: stores.sendRate,
+    hasher: getHasher(),
+    mailer: getMailer(),
+    clock,
+    random,
+    maxAttempts: config.mfaOtpMaxAttempts,
+    // Strongly consistent: a password or address change a moment ago must count.
+    currentUser: (id) => stores.resetLinks.currentUser(id),
+    markEmailVerified: (userId, email, at) => stores.verification.markVerified(userId, email, at),
+  };
+}
+
+export function getEmailVerification(): EmailVerificationDependencies {
+  const { config, clock, random } = getContainer();
+  const stores = getStores();
+  return { codes: stores.verification, sendRate: stores.sendRate, hasher: getHasher(), mailer: getMailer(), clock, random, maxAttempts: config.mfaOtpMaxAttempts };
+}
+
+export function getPasswordChange(): PasswordChangeDependencies {
+  const { clock, log } = getContainer();
+  const sessions = getSessions();
+  const tokens = getTokenStore();
+  return { sessions, tokens, mailer: getMailer(), clock, log };
+}
+
+export function getPasswordReset(): PasswordResetDependencies & { readonly findUserByEmail: (email: string) => Promise<User | undefined> } {
+  const { config, random } = getContainer();
+  const users = getUsers();
+  const hasher = getHasher();
+  return {
+    ...getPasswordChange(),
+    links: getStores().resetLinks,
+    hasher,
+    random,
+    baseUrl: config.baseUrl,
+    resetPagePath: accountPaths.resetPassword,
+    findUserByEmail: (email) => users.findByEmail(email),
+  };
+}
+
+export const getSendRate = () => getStores().sendRate;
+/** Who calls the user's own account endpoints (lambdas/http/account-caller.ts). */
+export const getAccountCaller = (): AccountCallerDependencies => {
+  const users = getStores().resetLinks;
+  return { bearer: getBearerDependencies(), sessions: getSessions(), currentUser: (id) => users.currentUser(id) };
+};
