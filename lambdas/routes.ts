@@ -233,7 +233,7 @@ export const routes: readonly Route[] = [
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'as POST /api/token (EDGE-1: about 30 / 1 minute): client authentication costs an Argon2id verification' },
+    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: as POST /api/token, about 30 / 1 minute; client authentication costs an Argon2id verification' },
   },
   // Bearer-protected (behaviour BEARER-1).
   {

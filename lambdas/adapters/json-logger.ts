@@ -6,7 +6,7 @@
 import type { LogLevel } from '../config/settings';
 import type { LogFields, Logger } from '../core/ports';
 
-const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 50 };
 const secretLike = /pass(word)?|secret|token|authorization|cookie|api_?key|^code$|code_verifier|private/i;
 
 function redact(value: unknown, depth: number): unknown {
@@ -25,7 +25,7 @@ export function createLogger(
   base: LogFields = {},
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Logger {
-  const emit = (at: LogLevel, message: string, fields?: LogFields) => {
+  const emit = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
     if (order[at] < order[level]) return;
     const entry = { level: at, time: new Date().toISOString(), message, ...base, ...(redact(fields ?? {}, 0) as object) };
     write(JSON.stringify(entry));

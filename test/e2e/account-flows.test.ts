@@ -60,7 +60,7 @@ beforeAll(async () => {
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `acct-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MAIL_OUTBOX_DIR: outbox },
   });
   const issuer = new URL(app.url);
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));

@@ -27,7 +27,7 @@ beforeAll(async () => {
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `e2e-keys-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: undefined },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MAIL_OUTBOX_DIR: undefined },
   });
   adminToken = await ccToken(app.url, app.bootstrap.adminClient.clientId, app.bootstrap.adminClient.clientSecret, 'admin');
   await call('POST', '/api/admin/scopes', { token: adminToken, body: { name: 'reports:read' } });

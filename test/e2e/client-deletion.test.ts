@@ -28,7 +28,7 @@ let serverB: LocalApp;
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/local-server-process.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, TABLE_PREFIX: tablePrefix, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, TABLE_PREFIX: tablePrefix, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: process.env.LOG_LEVEL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,7 +52,7 @@ beforeAll(async () => {
     dataDir,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error', MAIL_OUTBOX_DIR: undefined },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MAIL_OUTBOX_DIR: undefined },
   });
 }, 60_000);
 

@@ -107,7 +107,7 @@ beforeAll(async () => {
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `mcp-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
   mcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
   otherMcp = await startMcpServer(app.url, `${app.url}/jwks.json`);

@@ -36,7 +36,7 @@ beforeAll(async () => {
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
   const issuer = new URL(app.url);
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));

@@ -21,7 +21,7 @@ beforeAll(async () => {
     tablePrefix: `authz-${randomUUID().slice(0, 8)}-`,
     // These sign in the seeded admin to test authorization itself; the mailed code is tested in
     // test/handlers/sign-in-code.test.ts and test/browser/account.test.ts.
-    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
   const base = {
     type: 'public' as const,

@@ -14,7 +14,7 @@ import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 let app: LocalApp;
 let dataDir: string;
 const tablePrefix = `local-${randomUUID().slice(0, 8)}-`;
-const baseEnv = { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' };
+const baseEnv = { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL };
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'authz-local-test-'));

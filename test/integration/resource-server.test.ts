@@ -32,7 +32,7 @@ beforeAll(async () => {
     dataDir,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: `rs-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
   keySet = await fileKeySource(join(dataDir, 'signing-keys.json'))();
   signer = await createSigner(keySet);

@@ -43,6 +43,7 @@ export default async function globalSetup(): Promise<void> {
     MAIL_FROM: 'no-reply@example.test',
     DCR_ENVIRONMENT_ID: 'env_dcrtest',
     HASH_METHOD: 'argon2id-fast',
-    LOG_LEVEL: 'warn',
+    // Expected refusals log at error level; VERBOSE_TESTS=1 shows them (README "Tests").
+    LOG_LEVEL: process.env.VERBOSE_TESTS ? 'warn' : 'silent',
   });
 }

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     dataDir: process.env.DATA_DIR,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
     tablePrefix: process.env.TABLE_PREFIX,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error', MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR },
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR },
   });
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
   process.stdout.write(`${JSON.stringify({ url: app.url })}\n`);
