@@ -71,7 +71,7 @@ export interface Route {
   readonly hashes?: boolean;
   /**
    * Runs work off the request path by invoking its own function asynchronously (may call
-   * lambda:InvokeFunction on itself; lambdas/runtime/background.ts).
+   * lambda:InvokeFunction on itself; lambdas/wiring/background.ts).
    */
   readonly invokesSelf?: boolean;
   /** Edge rate rule; absent means no per-route rule (managed rule groups still apply). */
@@ -256,10 +256,12 @@ export const routes: readonly Route[] = [
     verifiesTokens: true,
     edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
   },
-  // Account security by mail (issue 12; spec 2.7, 4.10, 8): the sign-in code, email
-  // verification, password reset. Rows that send mail Block at the edge (spec 8); Challenge only
-  // where the post is a browser form that sends none. Where spec 8's rate is under WAF's floor
-  // (about 5 / 5 minutes), the row states the fitted 10 / 600 s and the service enforces the rest.
+  // Account security by mail (issue 12; behaviour MFA-1..MFA-8, VERIFY-1..VERIFY-6,
+  // RESET-1..RESET-7): the sign-in code, email verification, password reset. Rows that send mail
+  // Block at the edge (behaviour EDGE-5); Challenge only where the post is a browser form that
+  // sends none. Where a row's rate (behaviour EDGE-1) is under WAF's floor (about 5 / 5 minutes),
+  // the row states the fitted 10 / 600 s (behaviour EDGE-3) and the service enforces the rest
+  // (behaviour LIMIT-4).
   {
     name: 'SignInCode',
     method: 'POST',
@@ -329,8 +331,9 @@ export const routes: readonly Route[] = [
     sendsMail: true,
     edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block' },
   },
+  // Behaviour ADMIN-17: an admin mails a user a reset link.
   admin('AdminSendPasswordReset', 'POST', '/api/admin/users/{user_id}/password-reset', 'users-password-reset', { sendsMail: true }),
-  // Admin API (spec 4.10 /api/admin/*).
+  // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).
   admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list'),
   admin('AdminCreateUser', 'POST', '/api/admin/users', 'users-create', { hashes: true }),
   admin('AdminGetUser', 'GET', '/api/admin/users/{user_id}', 'users-get'),

@@ -378,7 +378,7 @@ export class AuthorizationServer extends Construct {
     // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
-    // Background work (lambdas/runtime/background.ts). A policy of its own: the function's default
+    // Background work (lambdas/wiring/background.ts). A policy of its own: the function's default
     // policy naming the function's ARN would make the function depend on itself.
     if (route.invokesSelf) {
       new iam.Policy(fn, 'InvokeSelf', { roles: [fn.role!], statements: [new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] })] });

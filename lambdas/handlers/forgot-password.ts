@@ -1,10 +1,11 @@
 /**
- * POST /forgot-password (spec 4.10 and 8, issue 12; form: email). One answer, the same page,
- * status and headers, whether or not an account has that address (spec 8; OWASP Forgot
+ * POST /forgot-password (issue 12; form: email). One answer, the same page,
+ * status and headers, whether or not an account has that address (behaviour RESET-1; OWASP Forgot
  * Password Cheat Sheet), and no timing a client can use: the request only validates, counts
  * the address's sends and hands the address to a background job (lambdas/wiring/background.ts),
  * which looks it up, issues the link and mails it after the response has gone. Throttled per
- * address by the service (a minute apart, five an hour): the same 429 for any address.
+ * address by the service (a minute apart, five an hour): the same 429 for any address
+ * (behaviour RESET-2).
  */
 import type { Context } from 'aws-lambda';
 import { sendResetLinkTo } from '../core/account/password-reset';

@@ -1,5 +1,5 @@
 /**
- * GET /reset-password?token=… (spec 4.10, issue 12): the page of a mailed link. It only looks
+ * GET /reset-password?token=… (behaviour RESET-4, issue 12): the page of a mailed link. It only looks
  * the link up: mail scanners open links before the user does, so a GET must not use it up.
  * A dead link (expired, used, replaced by a newer one, or outlived by a password or address
  * change) gets a page offering a new one.

@@ -1,5 +1,5 @@
 /**
- * POST /reset-password (spec 4.10 and 8, issue 12; form: token, password,
+ * POST /reset-password (behaviour RESET-5, RESET-7; issue 12; form: token, password,
  * password_confirmation): sets the new password once. Then the user's sessions are deleted,
  * their refresh token families revoked and a "password changed" mail sent
  * (core/account/password-change.ts). No session is started: the user signs in with the new

@@ -1,7 +1,8 @@
 /**
  * POST /api/auth/otp/resend: a new code for a pending sign-in challenge (form: challenge_id,
  * request_id within an authorization). The old code stops working and the attempts start
- * over; sends are throttled per user by the service (a minute apart, ten an hour).
+ * over; sends are throttled per user by the service (a minute apart, ten an hour;
+ * behaviour MFA-7, MFA-8).
  */
 import type { PendingAuthorization } from '../core/authorization-request';
 import { maskEmail } from '../core/account/one-time-code';

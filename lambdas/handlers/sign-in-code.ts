@@ -1,8 +1,8 @@
 /**
- * POST /api/auth/otp: the mailed code of a sign-in (issue 12; form: challenge_id, code, and
- * request_id within an authorization). The right code starts the session (amr pwd otp mfa,
- * RFC 8176) and the sign-in continues as after a password alone: to return_to, or on with
- * the authorization (consent, redirect with code, state and iss).
+ * POST /api/auth/otp: the mailed code of a sign-in (behaviour MFA-4..MFA-6; issue 12; form:
+ * challenge_id, code, and request_id within an authorization). The right code starts the session
+ * (amr pwd otp mfa, RFC 8176) and the sign-in continues as after a password alone: to return_to, or
+ * on with the authorization (consent, redirect with code, state and iss).
  */
 import type { PendingAuthorization } from '../core/authorization-request';
 import { completeChallenge, passwordAndCodeAmr } from '../core/account/second-factor';

@@ -1,7 +1,7 @@
 /**
- * The step between a correct password and a session (issue 12), shared by the sign-in page
- * (POST /api/auth/signin) and the sign-in step of an authorization (POST /api/authorize):
- * when a code is needed, no session starts and the code page is the answer.
+ * The step between a correct password and a session (behaviour MFA-1, MFA-2; issue 12), shared by
+ * the sign-in page (POST /api/auth/signin) and the sign-in step of an authorization (POST
+ * /api/authorize): when a code is needed, no session starts and the code page is the answer.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { secondFactorNeed, startChallenge, type SecondFactorDependencies } from '../core/account/second-factor';

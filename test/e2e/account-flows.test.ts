@@ -3,7 +3,7 @@
  * outbox folder as a user reads their inbox, and oauth4webapi as the client: an admin's
  * sign-in with the mailed code inside an authorization code flow (ID token amr and auth_time,
  * RFC 8176, OIDC Core 2), then a password reset that ends everything the old password started
- * (spec 8; ASVS 6.3.7): the refresh token gets invalid_grant, the session is gone, the old
+ * (behaviour RESET-7; OWASP ASVS 6.3.7): the refresh token gets invalid_grant, the session is gone, the old
  * password is refused.
  */
 import * as oauth from 'oauth4webapi';
@@ -122,7 +122,7 @@ async function authorizeWithCode(): Promise<{ tokens: oauth.TokenEndpointRespons
   return { tokens: await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: nonce, requireIdToken: true }), cookie };
 }
 
-describe('sign-in with the mailed code inside the authorization code flow', () => {
+describe('sign-in with the mailed code inside the authorization code flow (behaviour MFA-6, CLAIM-11)', () => {
   it('the code redeems; the ID token says how and when the user authenticated (amr pwd otp mfa, auth_time)', async () => {
     const before = Math.floor(Date.now() / 1000);
     const { tokens } = await authorizeWithCode();
@@ -134,7 +134,7 @@ describe('sign-in with the mailed code inside the authorization code flow', () =
   });
 });
 
-describe('password reset ends what the old password started', () => {
+describe('password reset ends what the old password started (behaviour RESET-7)', () => {
   it('after the reset: the old refresh token gets invalid_grant, the old session is gone, the old password is refused', async () => {
     const { tokens, cookie } = await authorizeWithCode();
     expect((await fetch(`${app.url}/api/auth/session`, { headers: { cookie } })).status).toBe(200);

@@ -1,5 +1,6 @@
 /**
- * Email verification (issue 12; spec 4.10 /api/users/email-verification/request and /verify):
+ * Email verification (issue 12; behaviour VERIFY-1..VERIFY-6:
+ * /api/users/email-verification/request and /verify):
  * who may call (the session, or the user's own bearer token with sub, not key-minted), no
  * address → 400 with nothing written, already verified → no mail, the code's rules and its
  * binding to the address, email_verified in userinfo, the per-user throttle, bad input.
@@ -34,7 +35,7 @@ const verify = (headers: Record<string, string>, body: unknown) =>
   );
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-describe('POST /api/users/email-verification/request', () => {
+describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY-3)', () => {
   it("with the user's bearer token: 202 expires_in 600, one mail with a 6-digit code, only its hash stored", async () => {
     const who = await createAccountUser();
     const result = await requestCode(bearer(await tokenOf(who)));
@@ -92,7 +93,7 @@ describe('POST /api/users/email-verification/request', () => {
   });
 });
 
-describe('POST /api/users/email-verification/verify', () => {
+describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-6)', () => {
   it('the right code: 200 email_verified true; userinfo says so (OIDC Core 5.1); the code is single use', async () => {
     const who = await createAccountUser();
     const token = await tokenOf(who);
@@ -108,7 +109,7 @@ describe('POST /api/users/email-verification/verify', () => {
     expect(jsonBody(again).error).toBe('invalid_grant');
   });
 
-  it('5 wrong codes: the code item is gone and the right code is refused (spec 8: 5 attempts)', async () => {
+  it('5 wrong codes: the code item is gone and the right code is refused (behaviour VERIFY-4, MFA-4: 5 attempts)', async () => {
     const who = await createAccountUser();
     const token = await tokenOf(who);
     await requestCode(bearer(token));

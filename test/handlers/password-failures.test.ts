@@ -1,7 +1,7 @@
 /**
- * Failed passwords slow down per account, never a permanent lockout, and an unknown account
- * gets the same answers (issue 12; ASVS 6.1.1, 6.3.1): a ceiling of 10 failures per account per
- * 15-minute window, taken atomically before the password is checked.
+ * Failed passwords slow down per account, never a permanent lockout, and an unknown account gets
+ * the same answers (issue 12; behaviour PWFAIL-1, PWFAIL-2; OWASP ASVS 6.1.1, 6.3.1): a ceiling of
+ * 10 failures per account per 15-minute window, taken atomically before the password is checked.
  */
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   if (intoWindow > 840) await new Promise((resolve) => setTimeout(resolve, (900 - intoWindow + 1) * 1000));
 }, 70_000);
 
-describe('the per-account ceiling', () => {
+describe('the per-account ceiling (behaviour PWFAIL-1, PWFAIL-2)', () => {
   it(`after ${failuresPerWindow} wrong passwords even the right one gets 429 with Retry-After; an unknown address gets the same sequence and page`, async () => {
     const who = await createAccountUser();
     const ghost = `${unique('ghost')}@example.test`;

@@ -1,6 +1,6 @@
 /**
- * Password reset (issue 12; spec 4.10, spec 8 "single use; invalidated on any password
- * change", "the same response whether or not the address exists"): the forgot-password answer
+ * Password reset (issue 12; behaviour RESET-1..RESET-7, ADMIN-17: single use, invalidated
+ * on any password change, the same response whether or not the address exists): the forgot-password answer
  * for known and unknown addresses (page, status, headers, and time, as a median ratio), the
  * per-address throttle, a GET that consumes nothing, one POST, older links killed by a newer
  * one and by an admin password change, what a reset ends (sessions, refresh families) and
@@ -46,7 +46,7 @@ async function requestLink(who: AccountUser): Promise<string> {
 const headersWithoutDate = (result: APIGatewayProxyResult) => Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'date'));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-describe('GET /forgot-password', () => {
+describe('GET /forgot-password (behaviour RESET-1)', () => {
   it('is a form posting to /forgot-password, no script, and the sign-in page links to it', async () => {
     const page = await forgotPageHandler(apiGatewayEvent({ path: '/forgot-password' }), lambdaContext);
     expect(page.statusCode).toBe(200);
@@ -57,7 +57,7 @@ describe('GET /forgot-password', () => {
   });
 });
 
-describe('POST /forgot-password answers the same for every address (spec 8)', () => {
+describe('POST /forgot-password answers the same for every address (behaviour RESET-1, RESET-2)', () => {
   it('known and unknown address: same status, headers (but Date) and body; mail only for the known one, sent after the answer', async () => {
     const who = await createAccountUser();
     const unknown = `${unique('nobody')}@example.test`;
@@ -128,7 +128,7 @@ describe('POST /forgot-password answers the same for every address (spec 8)', ()
   });
 });
 
-describe('the link (spec 8: single use; a newer link or any password change kills it)', () => {
+describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any password change kills it)', () => {
   it('GET twice consumes nothing; the first POST sets the password; a second POST is refused', async () => {
     const who = await createAccountUser();
     const token = await requestLink(who);
@@ -215,7 +215,7 @@ describe('the link (spec 8: single use; a newer link or any password change kill
   });
 });
 
-describe('POST /api/admin/users/{user_id}/password-reset', () => {
+describe('POST /api/admin/users/{user_id}/password-reset (behaviour ADMIN-17)', () => {
   it('202 with expires_in and no link in the response; the user gets the mail', async () => {
     const who = await createAccountUser();
     const result = await callAdmin(sendLinkHandler, { token: adminToken, method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } });

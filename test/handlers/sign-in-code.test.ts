@@ -1,6 +1,6 @@
 /**
- * The emailed second factor at sign-in (issue 12; spec 2.7 MFA_OTP_MAX_ATTEMPTS, spec 8 code
- * attempts and lifetime; RFC 8176 amr): both sign-in paths, the attempt cap under parallel
+ * The emailed second factor at sign-in (issue 12; behaviour MFA-1..MFA-8, CONFIG-11
+ * MFA_OTP_MAX_ATTEMPTS; RFC 8176 amr): both sign-in paths, the attempt cap under parallel
  * guesses, single use, the bindings of a code (challenge, authorization request, user,
  * address, password), the resend throttle, and bad input. Against DynamoDB Local, mail in the
  * outbox.
@@ -49,7 +49,7 @@ async function passwordStep(overrides = {}): Promise<{ who: AccountUser; challen
 
 const wrongCode = (right: string) => String((Number(right) + 1) % 1_000_000).padStart(6, '0');
 
-describe('MFA_POLICY=admins (the default): the sign-in page', () => {
+describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MFA-2, MFA-6)', () => {
   it('a correct password starts no session: the code page names the masked address, one mail holds the code, the table only its hash', async () => {
     const { who, challengeId, page } = await passwordStep();
     expect(headerOf(page, 'set-cookie')).toBeUndefined();
@@ -107,7 +107,7 @@ describe('MFA_POLICY=admins (the default): the sign-in page', () => {
   });
 });
 
-describe('the sign-in step of /api/authorize continues after the code exactly as after a password', () => {
+describe('the sign-in step of /api/authorize continues after the code exactly as after a password (behaviour MFA-5, MFA-6)', () => {
   it('code page, then 303 to the redirect URI with code, state and iss (RFC 9207)', async () => {
     const who = await createAccountUser({ admin: true }, [environmentId]);
     const started = await authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }), lambdaContext);
@@ -144,7 +144,7 @@ describe('the sign-in step of /api/authorize continues after the code exactly as
   });
 });
 
-describe('attempts (spec 2.7 MFA_OTP_MAX_ATTEMPTS = 5, spec 8)', () => {
+describe('attempts (behaviour MFA-4: MFA_OTP_MAX_ATTEMPTS = 5)', () => {
   it('4 wrong codes, then the right one: signed in; each wrong code says how many tries are left', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
@@ -180,7 +180,7 @@ describe('attempts (spec 2.7 MFA_OTP_MAX_ATTEMPTS = 5, spec 8)', () => {
   });
 });
 
-describe('single use and bindings', () => {
+describe('single use and bindings (behaviour MFA-5, MFA-6)', () => {
   it('a used code is refused the second time; two parallel posts of the right code start one session', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
@@ -219,7 +219,7 @@ describe('single use and bindings', () => {
   });
 });
 
-describe('resend (throttled per user by the service)', () => {
+describe('resend (throttled per user by the service; behaviour MFA-7, MFA-8)', () => {
   it('a resend within a minute of the last code is 429 with Retry-After, and sends nothing', async () => {
     const { who, challengeId } = await passwordStep();
     const result = await resend(challengeId);

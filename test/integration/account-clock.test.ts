@@ -1,6 +1,7 @@
 /**
  * The time rules of the account flows, with an injected clock against the real DynamoDB
- * stores (issue 12; spec 8): a code lives exactly 10 minutes, a resend waits a minute and
+ * stores (issue 12; behaviour MFA-3, MFA-4, MFA-7, MFA-8,
+ * PWFAIL-1, RESET-3): a code lives exactly 10 minutes, a resend waits a minute and
  * replaces the code, the attempt cap follows MFA_OTP_MAX_ATTEMPTS and counts evaluations
  * exactly under parallel guesses, the failed-password window ends, a reset link lives 30
  * minutes.
@@ -57,7 +58,7 @@ async function challenge(maxAttempts = 5) {
   return { d, user, challengeId, code: codeIn(sent[sent.length - 1]) };
 }
 
-describe('code lifetime: 10 minutes (spec 8)', () => {
+describe('code lifetime: 10 minutes (behaviour MFA-3)', () => {
   it('accepted at 599 s', async () => {
     const { d, challengeId, code } = await challenge();
     now = start + 599_000;
@@ -73,7 +74,7 @@ describe('code lifetime: 10 minutes (spec 8)', () => {
   });
 });
 
-describe('attempt cap (spec 2.7)', () => {
+describe('attempt cap (behaviour MFA-4, CONFIG-11)', () => {
   it('20 parallel wrong guesses: exactly 5 verifications run', async () => {
     const { d, challengeId, code } = await challenge();
     evaluations = 0;
@@ -93,7 +94,7 @@ describe('attempt cap (spec 2.7)', () => {
   });
 });
 
-describe('resend', () => {
+describe('resend (behaviour MFA-7, MFA-8)', () => {
   it('refused within 60 s; at 61 s a new code replaces the old one and gets 10 fresh minutes and fresh attempts', async () => {
     const { d, challengeId, code } = await challenge();
     await completeChallenge(d, challengeId, other(code), undefined);
@@ -122,7 +123,7 @@ describe('resend', () => {
   });
 });
 
-describe('failed passwords: a per-account ceiling per 15-minute window, never a lockout', () => {
+describe('failed passwords: a per-account ceiling per 15-minute window, never a lockout (behaviour PWFAIL-1)', () => {
   const signInDeps = () => {
     const { db, tables } = getStorage();
     const users = getUsers();
@@ -146,7 +147,7 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
   });
 });
 
-describe('reset link lifetime', () => {
+describe('reset link lifetime (behaviour RESET-3)', () => {
   it('found at 1799 s, dead at 1800 s (30 minutes, under the hour ASVS allows)', async () => {
     now = start;
     const { user } = await createAccountUser();

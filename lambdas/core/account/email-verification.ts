@@ -1,9 +1,9 @@
 /**
- * Email verification (spec 4.10 /api/users/email-verification/*, issue 12): a code mailed to
- * the user's current address, with the one-time code rules (ten minutes, attempts capped and
- * counted atomically, single use). The code is bound to the user (one item per user; a new
- * request replaces it) and to the address it went to: confirming it sets `emailVerifiedAt`
- * only while the user's address is still that one.
+ * Email verification (behaviour VERIFY-2..VERIFY-6, issue 12): a code mailed to the user's current
+ * address, with the one-time code rules of behaviour MFA-3, MFA-4 (ten minutes, attempts capped and
+ * counted atomically, single use). The code is bound to the user (one item per user; a new request
+ * replaces it) and to the address it went to: confirming it sets `emailVerifiedAt` only while the
+ * user's address is still that one.
  */
 import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '../errors';
 import type { User } from '../model';

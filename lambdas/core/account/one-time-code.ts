@@ -1,12 +1,12 @@
 /**
- * Mailed one-time codes (issue 12, spec 8): six digits from a CSPRNG, valid ten minutes,
+ * Mailed one-time codes (issue 12; behaviour MFA-3, MFA-4): six digits from a CSPRNG, valid ten minutes,
  * stored only as an Argon2id hash, a fixed number of attempts counted atomically by the
  * store. A code is good only for the item it was issued into (its challenge, or the user's
  * verification item) and the address it went to (ASVS 6.5.x, 6.6.2).
  */
 import type { RandomSource } from '../ports';
 
-/** Spec 8: "Email/MFA one-time code lifetime: 10 minutes". */
+/** Behaviour MFA-3: a mailed code lives 10 minutes. */
 export const oneTimeCodeLifetimeSeconds = 600;
 
 export const oneTimeCodePattern = /^[0-9]{6}$/;

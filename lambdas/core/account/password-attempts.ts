@@ -1,6 +1,6 @@
 /**
- * Failed passwords slow down per account (issue 12; ASVS 6.1.1, 6.3.1): at most
- * `failuresPerWindow` wrong passwords per account in a 15-minute window, then sign-in for that
+ * Failed passwords slow down per account (behaviour PWFAIL-1, PWFAIL-2; issue 12; ASVS 6.1.1,
+ * 6.3.1): at most `failuresPerWindow` wrong passwords per account in a 15-minute window, then sign-in for that
  * account waits for the next window. Never a permanent lockout, so nobody can lock a user out
  * for longer than the window. Counted per submitted address, known or not, so an unknown
  * address gets exactly the same answers as a real one.

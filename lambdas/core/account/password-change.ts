@@ -1,6 +1,6 @@
 /**
  * What follows every password change, whatever the path (admin API, reset link, a future
- * account page): the user's sign-in sessions are deleted, their refresh token families
+ * account page; behaviour RESET-7): the user's sign-in sessions are deleted, their refresh token families
  * revoked, and the user is told by mail (ASVS 6.3.7, 7.4.3). Outstanding reset links and
  * pending sign-in challenges die by themselves: they remember the credentialVersion they
  * were issued under, and the change incremented it.

@@ -1,5 +1,6 @@
 /**
- * Password reset by mailed link (spec 4.10 /forgot-password, /reset-password; spec 8; issue 12).
+ * Password reset by mailed link (/forgot-password, /reset-password; behaviour RESET-1..RESET-7;
+ * issue 12).
  *
  * - The token is 256 random bits; the store keys it by its SHA-256 digest, so a table dump
  *   holds no usable link. It lives `resetLinkLifetimeSeconds`.
@@ -17,7 +18,10 @@ import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import { afterPasswordChange, nextCredentialVersion, type PasswordChangeDependencies } from './password-change';
 
-/** Spec/ASVS: at most an hour; half of that is plenty for a mail round trip. */
+/**
+ * Behaviour RESET-3: issue 12 and OWASP ASVS allow at most an hour; half of that is plenty for
+ * a mail round trip.
+ */
 export const resetLinkLifetimeSeconds = 1800;
 
 export interface ResetLink {

@@ -1,6 +1,7 @@
 /**
- * Paths of the account pages and endpoints (spec 4.10), relative to the issuer: the route
- * rows, the pages' form actions and the mailed links use these one spellings.
+ * Paths of the account pages and endpoints (the endpoint table of docs/behaviour/account.md),
+ * relative to the issuer: the route rows, the pages' form actions and the mailed links use
+ * these one spellings.
  */
 export const accountPaths = {
   signInCode: '/api/auth/otp',

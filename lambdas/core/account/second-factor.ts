@@ -1,9 +1,9 @@
 /**
- * The emailed second factor at sign-in (issue 12). After a correct password, when the policy
- * applies to the user (MFA_POLICY) or their address still needs verifying
+ * The emailed second factor at sign-in (behaviour MFA-1..MFA-8, issue 12). After a correct
+ * password, when the policy applies to the user (MFA_POLICY) or their address still needs verifying
  * (REQUIRE_VERIFIED_EMAIL), no session starts: a challenge is stored and a code mailed. The
- * challenge id (256 bits) is the browser's handle; the store keeps only its digest. Only the
- * right code, within its attempts and ten minutes, for the same user, address and password
+ * challenge id (256 bits) is the browser's handle; the store keeps only its digest. Only the right
+ * code, within its attempts and ten minutes, for the same user, address and password
  * (credentialVersion), starts the session, with amr `pwd otp mfa` (RFC 8176).
  */
 import { createHash } from 'node:crypto';

@@ -15,10 +15,10 @@ export interface SendRateStore {
   take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision>;
 }
 
-/** Sign-in codes: one per password sign-in, ten an hour; a resend waits a minute. */
+/** Behaviour MFA-8. Sign-in codes: one per password sign-in, ten an hour; a resend waits a minute. */
 export const signInCodeRate: SendRatePolicy = { minIntervalSeconds: 0, perHour: 10 };
 export const signInCodeResendRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 10 };
-/** Research brief section 2 (pilcrow): one a minute, five an hour. */
+/** Behaviour VERIFY-3, RESET-2: one a minute, five an hour. */
 export const verificationCodeRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 5 };
 export const passwordResetRate: SendRatePolicy = { minIntervalSeconds: 60, perHour: 5 };
 

@@ -1,8 +1,8 @@
 /**
  * Checking a presented code against a stored one, the same way for sign-in challenges and
  * email verification: count the attempt first (atomically, in the store), and only a counted
- * attempt is compared, so N parallel guesses evaluate at most the cap (spec 2.7
- * MFA_OTP_MAX_ATTEMPTS). The comparison is an Argon2id verification of the stored hash.
+ * attempt is compared, so N parallel guesses evaluate at most the cap (behaviour MFA-4,
+ * VERIFY-4: MFA_OTP_MAX_ATTEMPTS). The comparison is an Argon2id verification of the stored hash.
  */
 import { newId } from '../ids';
 import type { Clock, Hasher, RandomSource } from '../ports';

@@ -1,5 +1,5 @@
 /**
- * POST /api/admin/users/{user_id}/password-reset (issue 12; ASVS 6.4.6): mails the user a
+ * POST /api/admin/users/{user_id}/password-reset (behaviour ADMIN-17; issue 12; ASVS 6.4.6): mails the user a
  * reset link. The admin never sets or sees the password this way, and the response carries
  * no link. 202 `{ expires_in }`; 400 for a user without an address; 404 for no such user.
  */
