@@ -5,7 +5,7 @@
  * behaviour MFA-7, MFA-8).
  */
 import type { PendingAuthorization } from '../core/authorization-request';
-import { maskEmail } from '../core/account/one-time-code';
+import { maskEmail, oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
 import { resendCode } from '../core/account/second-factor';
 import { InvalidGrantError } from '../core/errors';
 import { resendCodeForm } from '../http/account-forms';
@@ -35,7 +35,7 @@ export const handler = httpHandler(
     }
     container.log.info('sign-in code sent again', { userId: challenge.userId });
     const maskedEmail = maskEmail(challenge.email);
-    if (!wantsHtml(event)) return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: 600 });
+    if (!wantsHtml(event)) return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });
     const view = { challengeId: form.challenge_id, maskedEmail, notice: 'We sent a new code. The previous one no longer works.', ...(form.request_id ? { requestId: form.request_id } : {}) };
     return htmlResponse(200, codePage(view), { formTargets: [pending ? formTarget(pending.redirectUri) : undefined] });
   }),

@@ -11,6 +11,7 @@ import type { Container } from '../core/ports';
 import { formTarget, htmlResponse, wantsHtml } from './html';
 import { jsonResponse } from './response';
 import { codePage } from './views/account';
+import { oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
 
 export interface Continuation {
   /** The sign-in page's safe return_to. */
@@ -39,7 +40,7 @@ export async function secondFactorStep(
   const started = await startChallenge(secondFactor(), user, need, continuation);
   container.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
   if (!wantsHtml(event)) {
-    return jsonResponse(200, { second_factor: 'email_otp', challenge_id: started.challengeId, sent_to: started.maskedEmail, expires_in: 600 });
+    return jsonResponse(200, { second_factor: 'email_otp', challenge_id: started.challengeId, sent_to: started.maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });
   }
   const view = { challengeId: started.challengeId, maskedEmail: started.maskedEmail, ...(continuation.requestId ? { requestId: continuation.requestId } : {}) };
   return htmlResponse(200, codePage(view), { formTargets: [continuation.redirectUri ? formTarget(continuation.redirectUri) : undefined] });
