@@ -28,7 +28,8 @@ const firstExchanges = Number(process.env.BENCH_FIRST_KEYS ?? 300);
 const repeatKeys = 10;
 const failureSamples = 40;
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 async function json(url: string, init: RequestInit): Promise<Record<string, unknown>> {
   const response = await fetch(url, init);
@@ -92,15 +93,25 @@ export async function apiKeysBench(): Promise<string> {
     const { clientId: adminId, clientSecret: adminSecret } = bootstrap.adminClient;
     const ccHeaders = { authorization: basic(adminId, adminSecret), 'content-type': 'application/x-www-form-urlencoded' };
     const admin = String(
-      (await json(`${base}/api/token`, { method: 'POST', headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' })).access_token,
+      (await json(`${base}/api/token`, { method: 'POST', headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' }))
+        .access_token,
     );
     const adminHeaders = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
     const client = await json(`${base}/api/admin/clients`, {
       method: 'POST',
       headers: adminHeaders,
-      body: JSON.stringify({ type: 'confidential', name: 'Bench', environment_id: bootstrap.environments.defaultId, scopes: ['email', 'profile'] }),
+      body: JSON.stringify({
+        type: 'confidential',
+        name: 'Bench',
+        environment_id: bootstrap.environments.defaultId,
+        scopes: ['email', 'profile'],
+      }),
     });
-    const user = await json(`${base}/api/admin/users`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ name: 'Bench', email: `bench-${Date.now()}@example.test` }) });
+    const user = await json(`${base}/api/admin/users`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ name: 'Bench', email: `bench-${Date.now()}@example.test` }),
+    });
     const keysUrl = `${base}/api/admin/clients/${String(client.client_id)}/api-keys`;
     const createKey = async () => json(keysUrl, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ userId: user.id }) });
 
@@ -122,7 +133,9 @@ export async function apiKeysBench(): Promise<string> {
     let nextRepeat = 0;
     const repeatTarget = {
       url: exchangeUrl,
-      headersFor: (context: Record<string, unknown>) => ({ authorization: `Bearer ${(context.key ??= repeat[nextRepeat++ % repeat.length]) as string}` }),
+      headersFor: (context: Record<string, unknown>) => ({
+        authorization: `Bearer ${(context.key ??= repeat[nextRepeat++ % repeat.length]) as string}`,
+      }),
     };
     const oneKey = { url: exchangeUrl, headers: { authorization: `Bearer ${repeat[0]}` } };
     const cc = { url: `${base}/api/token`, headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' };

@@ -48,20 +48,30 @@ const basic = (id: string, secret: string) =>
 export async function clientCredentialsBench(): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'authz-bench-'));
   const [ourPort, refPort] = [await freePort(), await freePort()];
-  const ours = await start(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
-    PORT: String(ourPort),
-    DATA_DIR: dataDir,
-    HASH_METHOD: 'argon2id',
-    LOG_LEVEL: 'info',
-  }, 'Press Ctrl-C');
+  const ours = await start(
+    join(projectRoot, 'node_modules', '.bin', 'tsx'),
+    ['bin/local.ts'],
+    {
+      PORT: String(ourPort),
+      DATA_DIR: dataDir,
+      HASH_METHOD: 'argon2id',
+      LOG_LEVEL: 'info',
+    },
+    'Press Ctrl-C',
+  );
   const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapFile;
   const { clientId, clientSecret } = bootstrap.adminClient;
-  const reference = await start(process.execPath, ['bench/reference/oidc-provider-server.mjs'], {
-    PORT: String(refPort),
-    CLIENT_ID: clientId,
-    CLIENT_SECRET: clientSecret,
-    RESOURCE: 'https://api.example.test',
-  }, 'ready');
+  const reference = await start(
+    process.execPath,
+    ['bench/reference/oidc-provider-server.mjs'],
+    {
+      PORT: String(refPort),
+      CLIENT_ID: clientId,
+      CLIENT_SECRET: clientSecret,
+      RESOURCE: 'https://api.example.test',
+    },
+    'ready',
+  );
 
   const request = (port: number, path: string) => ({
     url: `http://127.0.0.1:${port}${path}`,

@@ -14,7 +14,6 @@ import { median } from './load';
 const runs = Number(process.env.BENCH_IMPORT_RUNS ?? 7);
 const outDir = join(projectRoot, '.bench', 'bundles');
 
-
 /** Milliseconds to import the bundle in a new process (module load and top-level code only). */
 function importTime(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;

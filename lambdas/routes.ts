@@ -129,7 +129,12 @@ export const routes: readonly Route[] = [
     handler: 'register',
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/register about 10 / 1 minute; JSON API, so Block (429)' },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-1: POST /api/register about 10 / 1 minute; JSON API, so Block (429)',
+    },
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
   { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
@@ -142,7 +147,12 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
     sendsMail: true, // the sign-in code (issue 12), only after a correct password
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge',
+    },
   },
   {
     name: 'SignOut',
@@ -151,9 +161,21 @@ export const routes: readonly Route[] = [
     handler: 'sign-out',
     auth: 'session',
     tables: { ephemeral: 'write' },
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge' },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form, so Challenge',
+    },
   },
-  { name: 'Session', method: 'GET', path: endpointPaths.session, handler: 'session', auth: 'session', tables: { main: 'read', ephemeral: 'read' } },
+  {
+    name: 'Session',
+    method: 'GET',
+    path: endpointPaths.session,
+    handler: 'session',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'read' },
+  },
   // Authorization (behaviour AUTHZ-1..AUTHZ-11): the request, the sign-in step, the consent step.
   {
     name: 'Authorize',
@@ -172,7 +194,12 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
     sendsMail: true, // the sign-in code (issue 12), only after a correct password
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge' },
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge',
+    },
   },
   {
     name: 'AuthorizeComplete',
@@ -181,7 +208,12 @@ export const routes: readonly Route[] = [
     handler: 'authorize-complete',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: { limit: 30, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge' },
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge',
+    },
   },
   // Tokens (behaviour TOKEN-1, INTRO-1, REVOKE-1): grants, introspection (RFC 7662), revocation (RFC 7009).
   {
@@ -193,7 +225,12 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     signs: true,
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/token about 30 / 1 minute; JSON API, so Block (429)' },
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-1: POST /api/token about 30 / 1 minute; JSON API, so Block (429)',
+    },
   },
   // API-key exchange (behaviour KEYX-1): not an OAuth grant, so apart from /api/token. It reads the
   // key, client and user from main, writes the token record (ephemeral) and activity row in one
@@ -211,7 +248,8 @@ export const routes: readonly Route[] = [
       limit: 30,
       windowSeconds: 60,
       action: 'block',
-      rationale: 'EDGE-1: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
+      rationale:
+        'EDGE-1: POST /api/token about 30 / 1 minute, applied to the key exchange (a token endpoint; slows key guessing); JSON API, so Block (429)',
     },
   },
   {
@@ -223,7 +261,13 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'read' },
     verifiesTokens: true,
     hashes: true,
-    edge: { limit: 300, windowSeconds: 60, action: 'block', rationale: 'EDGE-1 (added): client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling' },
+    edge: {
+      limit: 300,
+      windowSeconds: 60,
+      action: 'block',
+      rationale:
+        'EDGE-1 (added): client authentication costs an Argon2id verification even for unknown clients; resource servers may call often, so a generous ceiling',
+    },
   },
   {
     name: 'Revoke',
@@ -233,7 +277,12 @@ export const routes: readonly Route[] = [
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 30, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: as POST /api/token, about 30 / 1 minute; client authentication costs an Argon2id verification' },
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-1: as POST /api/token, about 30 / 1 minute; client authentication costs an Argon2id verification',
+    },
   },
   // Bearer-protected (behaviour BEARER-1).
   {
@@ -270,7 +319,12 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
-    edge: { limit: 10, windowSeconds: 60, action: 'challenge', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form that sends no mail, so Challenge' },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; a browser form that sends no mail, so Challenge',
+    },
   },
   {
     name: 'SignInCodeResend',
@@ -281,7 +335,12 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
     sendsMail: true,
-    edge: { limit: 10, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; sends mail, so Block (the service allows one a minute per user)' },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; sends mail, so Block (the service allows one a minute per user)',
+    },
   },
   {
     name: 'EmailVerificationRequest',
@@ -293,7 +352,13 @@ export const routes: readonly Route[] = [
     verifiesTokens: true,
     hashes: true,
     sendsMail: true,
-    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per user' },
+    edge: {
+      limit: 10,
+      windowSeconds: 600,
+      action: 'block',
+      rationale:
+        'EDGE-1: about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per user',
+    },
   },
   {
     name: 'EmailVerificationVerify',
@@ -306,7 +371,14 @@ export const routes: readonly Route[] = [
     hashes: true,
     edge: { limit: 10, windowSeconds: 300, action: 'block', rationale: 'EDGE-1: about 10 / 5 minutes; a JSON API, so Block (429)' },
   },
-  { name: 'ForgotPasswordPage', method: 'GET', path: accountPaths.forgotPassword, handler: 'forgot-password-page', auth: 'none', tables: none },
+  {
+    name: 'ForgotPasswordPage',
+    method: 'GET',
+    path: accountPaths.forgotPassword,
+    handler: 'forgot-password-page',
+    auth: 'none',
+    tables: none,
+  },
   {
     name: 'ForgotPassword',
     method: 'POST',
@@ -317,9 +389,22 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'write' },
     sendsMail: true,
     invokesSelf: true,
-    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: POST /forgot-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per address' },
+    edge: {
+      limit: 10,
+      windowSeconds: 600,
+      action: 'block',
+      rationale:
+        'EDGE-1: POST /forgot-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block; the service allows 1 a minute, 5 an hour per address',
+    },
   },
-  { name: 'ResetPasswordPage', method: 'GET', path: accountPaths.resetPassword, handler: 'reset-password-page', auth: 'none', tables: { main: 'read', ephemeral: 'read' } },
+  {
+    name: 'ResetPasswordPage',
+    method: 'GET',
+    path: accountPaths.resetPassword,
+    handler: 'reset-password-page',
+    auth: 'none',
+    tables: { main: 'read', ephemeral: 'read' },
+  },
   {
     name: 'ResetPassword',
     method: 'POST',
@@ -329,7 +414,12 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
     sendsMail: true,
-    edge: { limit: 10, windowSeconds: 600, action: 'block', rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block' },
+    edge: {
+      limit: 10,
+      windowSeconds: 600,
+      action: 'block',
+      rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block',
+    },
   },
   // Behaviour ADMIN-17: an admin mails a user a reset link.
   admin('AdminSendPasswordReset', 'POST', '/api/admin/users/{user_id}/password-reset', 'users-password-reset', { sendsMail: true }),

@@ -44,7 +44,8 @@ export class AuthorizationServerStack extends Stack {
     });
     // Where the credentials are, never the credentials themselves.
     new CfnOutput(this, 'AdminCredentialsSecretArn', {
-      description: 'Secrets Manager secret with the first admin user and admin API client (aws secretsmanager get-secret-value --secret-id <this>)',
+      description:
+        'Secrets Manager secret with the first admin user and admin API client (aws secretsmanager get-secret-value --secret-id <this>)',
       value: this.server.adminBootstrap.secret.secretArn,
     });
     new CfnOutput(this, 'WafLogGroupName', {

@@ -285,8 +285,7 @@ export class AuthorizationServer extends Construct {
       const fn = serviceFunction(familyStack, route.name, {
         entry: handlerEntry(route.handler),
         description: `${route.method} ${route.path}`,
-        environment:
-          route.signs ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
+        environment: route.signs ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
         memorySize,
         logRetention,
         hashes: route.hashes,
@@ -381,7 +380,10 @@ export class AuthorizationServer extends Construct {
     // Background work (lambdas/wiring/background.ts). A policy of its own: the function's default
     // policy naming the function's ARN would make the function depend on itself.
     if (route.invokesSelf) {
-      new iam.Policy(fn, 'InvokeSelf', { roles: [fn.role!], statements: [new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] })] });
+      new iam.Policy(fn, 'InvokeSelf', {
+        roles: [fn.role!],
+        statements: [new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] })],
+      });
     }
   }
 

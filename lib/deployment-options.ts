@@ -37,7 +37,13 @@ export const deploymentOptions = {
     description: 'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: not restricted, synth warns.',
   },
   WAF_BOT_CONTROL: {
-    schema: z._default(z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true')), false),
+    schema: z._default(
+      z.pipe(
+        z.enum(['true', 'false']),
+        z.transform((v) => v === 'true'),
+      ),
+      false,
+    ),
     accepts: '"true" or "false"',
     description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
   },

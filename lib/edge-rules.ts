@@ -45,7 +45,9 @@ export function fitRate(limit: number, windowSeconds: number): FittedRate {
   const candidates = wafWindows
     .map((w) => ({ windowSeconds: w, limit: Math.floor((limit * w) / windowSeconds + 1e-9) }))
     .filter((c) => c.limit >= wafMinimumLimit)
-    .sort((a, b) => Math.abs(a.windowSeconds - windowSeconds) - Math.abs(b.windowSeconds - windowSeconds) || a.windowSeconds - b.windowSeconds);
+    .sort(
+      (a, b) => Math.abs(a.windowSeconds - windowSeconds) - Math.abs(b.windowSeconds - windowSeconds) || a.windowSeconds - b.windowSeconds,
+    );
   const best = candidates[0];
   if (!best) return { limit: wafMinimumLimit, windowSeconds: 600, exact: false, looser: true };
   return { ...best, exact: false, looser: false };

@@ -7,7 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { functionBundling, projectRoot } from './bundling';
 
 /** Node.js 24 (newer than the required 22): supported by Lambda until 2028. */

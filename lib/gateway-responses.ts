@@ -25,8 +25,18 @@ export const gatewayErrors: readonly GatewayError[] = [
   { type: apigateway.ResponseType.WAF_FILTERED, status: 403, error: 'access_denied', description: 'The request was blocked.' },
   { type: apigateway.ResponseType.REQUEST_TOO_LARGE, status: 413, error: 'invalid_request', description: 'The request body is too large.' },
   { type: apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: 415, error: 'invalid_request', description: 'Unsupported content type.' },
-  { type: apigateway.ResponseType.INTEGRATION_TIMEOUT, status: 504, error: 'temporarily_unavailable', description: 'The server took too long to answer.' },
-  { type: apigateway.ResponseType.INTEGRATION_FAILURE, status: 502, error: 'server_error', description: 'The server could not handle the request.' },
+  {
+    type: apigateway.ResponseType.INTEGRATION_TIMEOUT,
+    status: 504,
+    error: 'temporarily_unavailable',
+    description: 'The server took too long to answer.',
+  },
+  {
+    type: apigateway.ResponseType.INTEGRATION_FAILURE,
+    status: 502,
+    error: 'server_error',
+    description: 'The server could not handle the request.',
+  },
 ];
 
 /** Header values are API Gateway mapping expressions: literals are single-quoted. */

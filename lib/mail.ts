@@ -63,6 +63,10 @@ export class Mail extends Construct {
   }
 
   private configurationSetArn(): string {
-    return this.identity.stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: this.configurationSet.configurationSetName });
+    return this.identity.stack.formatArn({
+      service: 'ses',
+      resource: 'configuration-set',
+      resourceName: this.configurationSet.configurationSetName,
+    });
   }
 }

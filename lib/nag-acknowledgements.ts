@@ -33,32 +33,84 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'lambda_function_public_access_prohibited_check',
     'CT.LAMBDA.PR.2: every invoke permission names its caller (apigateway.amazonaws.com, events.amazonaws.com) with a SourceArn; the rule cannot resolve a SourceArn built with Fn::Join.',
   );
-  guard(server, 'lambda_inside_vpc_check', 'CT.LAMBDA.PR.3: the functions reach only AWS service endpoints (DynamoDB, Secrets Manager, SES, S3); a VPC would add NAT or endpoint cost and cold-start latency and protect no private resource.');
+  guard(
+    server,
+    'lambda_inside_vpc_check',
+    'CT.LAMBDA.PR.3: the functions reach only AWS service endpoints (DynamoDB, Secrets Manager, SES, S3); a VPC would add NAT or endpoint cost and cold-start latency and protect no private resource.',
+  );
   guard(
     server,
     'cloudwatch_log_group_retention_period_check',
     'CT.CLOUDWATCH.PR.2: retention is the logRetention prop, one month by default (the logs hold client IPs: kept no longer than operations need); set it to a year or more where this control applies.',
   );
-  guard(server, 'cloudwatch_log_group_encrypted_check', 'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.');
-  guard(server, 'api_gw_xray_enabled_check', 'CT.APIGATEWAY.PR.4: X-Ray tracing is off to keep per-request cost down; access logs and the functions’ structured logs carry the request id for tracing a call.');
+  guard(
+    server,
+    'cloudwatch_log_group_encrypted_check',
+    'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.',
+  );
+  guard(
+    server,
+    'api_gw_xray_enabled_check',
+    'CT.APIGATEWAY.PR.4: X-Ray tracing is off to keep per-request cost down; access logs and the functions’ structured logs carry the request id for tracing a call.',
+  );
   const alarms = server.alarms;
   if (!alarms.notifying) {
-    guard(alarms, 'cloudwatch_alarm_action_check', 'CT.CLOUDWATCH.PR.1: no alarm topic was configured (ALARM_TOPIC_ARN / alarmTopic), so the alarms are visible in the console only; configure one to be notified.');
+    guard(
+      alarms,
+      'cloudwatch_alarm_action_check',
+      'CT.CLOUDWATCH.PR.1: no alarm topic was configured (ALARM_TOPIC_ARN / alarmTopic), so the alarms are visible in the console only; configure one to be notified.',
+    );
   }
   const distribution = server.jwks.distribution;
-  guard(distribution, 'cloudfront_default_root_object_configured_check', 'CT.CLOUDFRONT.PR.1: the distribution serves /jwks.json only; the root path answers 403 from the private bucket, which is the intent.');
-  guard(distribution, 'cloudfront_access_logs_enabled_check', 'CT.CLOUDFRONT.PR.5: requests for the public JWKS carry no credentials; CloudFront metrics show its use (same reason as AwsSolutions-CFR3).');
-  guard(distribution, 'cloudfront_origin_failover_enabled_check', 'CT.CLOUDFRONT.PR.3: one regional S3 origin, as for the rest of the stack; resource servers cache the JWKS, so a short origin outage does not stop token validation.');
+  guard(
+    distribution,
+    'cloudfront_default_root_object_configured_check',
+    'CT.CLOUDFRONT.PR.1: the distribution serves /jwks.json only; the root path answers 403 from the private bucket, which is the intent.',
+  );
+  guard(
+    distribution,
+    'cloudfront_access_logs_enabled_check',
+    'CT.CLOUDFRONT.PR.5: requests for the public JWKS carry no credentials; CloudFront metrics show its use (same reason as AwsSolutions-CFR3).',
+  );
+  guard(
+    distribution,
+    'cloudfront_origin_failover_enabled_check',
+    'CT.CLOUDFRONT.PR.3: one regional S3 origin, as for the rest of the stack; resource servers cache the JWKS, so a short origin outage does not stop token validation.',
+  );
   for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
-    guard(distribution, rule, 'CT.CLOUDFRONT.PR.6/7/8: the default *.cloudfront.net certificate is used unless JWKS_CDN_BASE_URL names a custom domain; the JWKS is public data.');
+    guard(
+      distribution,
+      rule,
+      'CT.CLOUDFRONT.PR.6/7/8: the default *.cloudfront.net certificate is used unless JWKS_CDN_BASE_URL names a custom domain; the JWKS is public data.',
+    );
   }
   const bucket = server.jwks.bucket;
-  guard(bucket, 's3_bucket_default_encryption_kms_check', 'CT.S3.PR.10: the bucket holds only public keys; SSE-S3 encryption at rest suffices and keeps CloudFront origin access simple.');
-  guard(bucket, 's3_bucket_logging_enabled_check', 'CT.S3.PR.2: one public object written only by the signing-key functions (same reason as AwsSolutions-S1).');
-  guard(bucket, 's3_event_notifications_enabled_check', 'CT.S3.PR.4: no consumer of bucket events; publications are logged by the functions that make them.');
-  guard(bucket, 's3_bucket_object_lock_enabled_check', 'CT.S3.PR.9: jwks.json is rewritten on every rotation; versioning keeps the history, object lock would only block that.');
+  guard(
+    bucket,
+    's3_bucket_default_encryption_kms_check',
+    'CT.S3.PR.10: the bucket holds only public keys; SSE-S3 encryption at rest suffices and keeps CloudFront origin access simple.',
+  );
+  guard(
+    bucket,
+    's3_bucket_logging_enabled_check',
+    'CT.S3.PR.2: one public object written only by the signing-key functions (same reason as AwsSolutions-S1).',
+  );
+  guard(
+    bucket,
+    's3_event_notifications_enabled_check',
+    'CT.S3.PR.4: no consumer of bucket events; publications are logged by the functions that make them.',
+  );
+  guard(
+    bucket,
+    's3_bucket_object_lock_enabled_check',
+    'CT.S3.PR.9: jwks.json is rewritten on every rotation; versioning keeps the history, object lock would only block that.',
+  );
   for (const rule of ['s3_lifecycle_policy_check', 's3_version_lifecycle_policy_check']) {
-    guard(bucket, rule, 'CT.S3.PR.3/6: a few kilobytes per rotation; every past key set is kept on purpose as the audit trail of published keys.');
+    guard(
+      bucket,
+      rule,
+      'CT.S3.PR.3/6: a few kilobytes per rotation; every past key set is kept on purpose as the audit trail of published keys.',
+    );
   }
 }
 
@@ -87,13 +139,21 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
 
   // JWKS distribution and bucket
   const distribution = server.jwks.distribution;
-  ack(distribution, 'CFR1', 'The JWKS holds public keys that resource servers anywhere must fetch; a geo restriction would break token validation and protect nothing.');
+  ack(
+    distribution,
+    'CFR1',
+    'The JWKS holds public keys that resource servers anywhere must fetch; a geo restriction would break token validation and protect nothing.',
+  );
   ack(
     distribution,
     'CFR2',
     'One static public document from S3, GET/HEAD only, cached at the edge and covered by Shield Standard; a CLOUDFRONT-scope web ACL must live in us-east-1 (a second stack) and has nothing to inspect.',
   );
-  ack(distribution, 'CFR3', 'Requests for the public JWKS carry no credentials; CloudFront metrics show its use, and an access-log bucket would be the only ACL-enabled bucket of the stack.');
+  ack(
+    distribution,
+    'CFR3',
+    'Requests for the public JWKS carry no credentials; CloudFront metrics show its use, and an access-log bucket would be the only ACL-enabled bucket of the stack.',
+  );
   ack(
     distribution,
     'CFR4',
@@ -134,7 +194,11 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     const policy = child.node.tryFindChild('DefaultPolicy');
     if (!policy) continue;
     for (const index of tableIndexes) {
-      ack(policy, `IAM5[${index}]`, 'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.');
+      ack(
+        policy,
+        `IAM5[${index}]`,
+        'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.',
+      );
     }
   }
 
@@ -156,8 +220,11 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   for (const [fn, findings] of s3Wildcards) {
     const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
     for (const finding of findings) {
-      ack(policy, `IAM5[${finding}]`, 'CDK bucket grants (grantRead/grantPut) expand to these S3 action groups; the resource is jwks.json of the JWKS bucket only.');
+      ack(
+        policy,
+        `IAM5[${finding}]`,
+        'CDK bucket grants (grantRead/grantPut) expand to these S3 action groups; the resource is jwks.json of the JWKS bucket only.',
+      );
     }
   }
 }
-

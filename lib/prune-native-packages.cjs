@@ -59,6 +59,8 @@ for (const dir of packageFolders(path.join(packageDir, 'node_modules'))) {
   if (native && !binaries.some((file) => file.endsWith('.node'))) missing.push(path.basename(dir));
 }
 if (missing.length > 0) {
-  console.error(`No prebuilt ${target} (${libc}) binary in: ${missing.join(', ')}. A binary built on this machine would not load on Lambda; see "Native modules" in the README.`);
+  console.error(
+    `No prebuilt ${target} (${libc}) binary in: ${missing.join(', ')}. A binary built on this machine would not load on Lambda; see "Native modules" in the README.`,
+  );
   process.exit(1);
 }

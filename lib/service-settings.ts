@@ -31,7 +31,10 @@ export function settingsFromContext(scope: Construct): ServiceSettings {
     const value: unknown = scope.node.tryGetContext(name);
     if (value !== undefined && value !== null) values[name] = String(value);
   }
-  parseSettings(values, settingNames.filter((name) => values[name]?.trim() || !deployTimeDefaults.has(name)));
+  parseSettings(
+    values,
+    settingNames.filter((name) => values[name]?.trim() || !deployTimeDefaults.has(name)),
+  );
   return values as ServiceSettings;
 }
 

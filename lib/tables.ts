@@ -5,7 +5,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { tableDefinitions, tableNames } from '../lambdas/adapters/dynamodb/table-definitions';
 import type { TableName } from '../lambdas/routes';
 

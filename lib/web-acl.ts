@@ -138,10 +138,9 @@ export class ApiWebAcl extends Construct {
         name: 'AdminAllowlist',
         priority: 1,
         action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: accessDeniedBody } } },
-        statement: and(
-          pathMatches(alternatives(adminPrefixes.map((p) => prefixPattern(p, stage)))),
-          { notStatement: { statement: or(inAllowlist) } },
-        ),
+        statement: and(pathMatches(alternatives(adminPrefixes.map((p) => prefixPattern(p, stage)))), {
+          notStatement: { statement: or(inAllowlist) },
+        }),
         visibilityConfig: visibility(`${metricPrefix}-admin-allowlist`),
       });
     } else {
@@ -163,7 +162,12 @@ export class ApiWebAcl extends Construct {
         },
       },
     });
-    const rateRule = (name: string, rule: EdgeRateRule, limit: number, action: wafv2.CfnWebACL.RuleActionProperty): wafv2.CfnWebACL.RuleProperty => ({
+    const rateRule = (
+      name: string,
+      rule: EdgeRateRule,
+      limit: number,
+      action: wafv2.CfnWebACL.RuleActionProperty,
+    ): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority: priority++,
       action,
@@ -198,7 +202,10 @@ export class ApiWebAcl extends Construct {
       visibilityConfig: visibility(`${metricPrefix}-token-checks`),
     });
 
-    const managed = (name: string, extra: Partial<wafv2.CfnWebACL.ManagedRuleGroupStatementProperty> = {}): wafv2.CfnWebACL.RuleProperty => ({
+    const managed = (
+      name: string,
+      extra: Partial<wafv2.CfnWebACL.ManagedRuleGroupStatementProperty> = {},
+    ): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority: priority++,
       overrideAction: { none: {} },
@@ -226,7 +233,10 @@ export class ApiWebAcl extends Construct {
         managed('AWSManagedRulesBotControlRuleSet', {
           managedRuleGroupConfigs: [{ awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } }],
           scopeDownStatement: pathMatches(
-            alternatives([...browserPaths.map((p) => pathPattern(p, stage)), ...adminPrefixes.filter((p) => p === '/dashboard').map((p) => prefixPattern(p, stage))]),
+            alternatives([
+              ...browserPaths.map((p) => pathPattern(p, stage)),
+              ...adminPrefixes.filter((p) => p === '/dashboard').map((p) => prefixPattern(p, stage)),
+            ]),
           ),
         }),
       );
@@ -265,7 +275,14 @@ export class ApiWebAcl extends Construct {
     new wafv2.CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
       // WAF wants the log group ARN without the `:*` suffix logGroupArn carries.
-      logDestinationConfigs: [stack.formatArn({ service: 'logs', resource: 'log-group', resourceName: this.logGroup.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      logDestinationConfigs: [
+        stack.formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: this.logGroup.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
       // The query string too: a password-reset link carries its token there (GET /reset-password?token=…).
       // WAF redacts a field for every request, not per path, so all query strings are redacted.
       redactedFields: [...redactedHeaders.map((name) => ({ singleHeader: { Name: name } })), { queryString: {} }],

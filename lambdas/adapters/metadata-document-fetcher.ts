@@ -117,6 +117,8 @@ export function fetchMetadataDocument(
     const overall = setTimeout(() => fail('timed out'), timeoutMs);
     request.on('close', () => clearTimeout(overall));
     request.on('timeout', () => fail('timed out'));
-    request.on('error', (error) => reject(error instanceof MetadataDocumentFetchError ? error : new MetadataDocumentFetchError(error.message)));
+    request.on('error', (error) =>
+      reject(error instanceof MetadataDocumentFetchError ? error : new MetadataDocumentFetchError(error.message)),
+    );
   });
 }

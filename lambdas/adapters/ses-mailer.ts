@@ -7,8 +7,7 @@ import type { Mailer } from '../core/ports';
  * caller to revoke the key it was announcing (behaviour KEY-14), instead of the function timing out
  * with the key still active.
  */
-const boundedClient = () =>
-  new SESClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } });
+const boundedClient = () => new SESClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } });
 
 export function createSesMailer(from: string, client: SESClient = boundedClient()): Mailer {
   return {

@@ -23,13 +23,13 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** An absolute URL without query or fragment: https, or http on a loopback host (local runs). */
 const serviceUrl = z.string().check(
   z.refine((value) => {
-  try {
-    const url = new URL(value);
-    if (url.search || url.hash || url.username || url.password) return false;
-    return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
-  } catch {
-    return false;
-  }
+    try {
+      const url = new URL(value);
+      if (url.search || url.hash || url.username || url.password) return false;
+      return url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
+    } catch {
+      return false;
+    }
   }),
 );
 
@@ -109,8 +109,7 @@ export const settings = {
   HASH_METHOD: {
     schema: z._default(z.enum(hashMethods), 'argon2id'),
     accepts: hashMethods.map((m) => `"${m}"`).join(' or '),
-    description:
-      'Hash policy for passwords, client secrets and API key secrets. `argon2id-fast` is for local development and tests only.',
+    description: 'Hash policy for passwords, client secrets and API key secrets. `argon2id-fast` is for local development and tests only.',
   },
   CLIENT_ID_PREFIX: {
     schema: z._default(z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,15}$/)), 'tgc_'),

@@ -4,12 +4,7 @@
  * failures must never redirect (the URI is not trusted yet); then everything else, whose
  * failures are sent to that redirect URI.
  */
-import {
-  InvalidRequestError,
-  InvalidTargetError,
-  UnauthorizedClientError,
-  UnsupportedResponseTypeError,
-} from './errors';
+import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError, UnsupportedResponseTypeError } from './errors';
 import type { Client } from './model';
 import { challengePattern } from './pkce';
 import { parseResource } from './resource';
@@ -97,7 +92,8 @@ const known = ['response_type', 'scope', 'state', 'code_challenge', 'code_challe
 function interactionRules(values: RequestParameters['values']): InteractionRules | undefined {
   const prompts = (values.prompt ?? '').split(' ').filter(Boolean);
   const unknown = prompts.find((p) => !['none', 'login', 'consent', 'select_account'].includes(p));
-  if (unknown) throw new InvalidRequestError(`The prompt value "${unknown.slice(0, 40)}" is not supported (none, login, consent, select_account).`);
+  if (unknown)
+    throw new InvalidRequestError(`The prompt value "${unknown.slice(0, 40)}" is not supported (none, login, consent, select_account).`);
   if (prompts.includes('none') && prompts.length > 1) throw new InvalidRequestError('prompt=none cannot be combined with other values.');
   let maxAgeSeconds: number | undefined;
   if (values.max_age !== undefined) {
@@ -130,7 +126,10 @@ export function validateAuthorizationRequest(client: Client, redirectUri: string
   // OAuth 2.1 4.1.1 and RFC 7636 4.4.1: PKCE is required, and only S256 is accepted.
   if (!values.code_challenge) throw new InvalidRequestError('PKCE is required: send code_challenge with code_challenge_method=S256.');
   if (values.code_challenge_method !== 'S256') {
-    throw new InvalidRequestError('code_challenge_method must be S256.', `code_challenge_method ${values.code_challenge_method ?? 'missing'}`);
+    throw new InvalidRequestError(
+      'code_challenge_method must be S256.',
+      `code_challenge_method ${values.code_challenge_method ?? 'missing'}`,
+    );
   }
   if (!challengePattern.test(values.code_challenge)) {
     throw new InvalidRequestError('code_challenge must be a base64url SHA-256 value (43 characters).');

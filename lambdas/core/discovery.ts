@@ -11,10 +11,7 @@ export type DiscoveryDocument = Record<string, unknown>;
 
 const clientAuthMethods = ['client_secret_basic', 'client_secret_post'];
 
-export function authorizationServerMetadata(
-  config: ServiceConfig,
-  scopes: readonly ScopeDefinition[],
-): DiscoveryDocument {
+export function authorizationServerMetadata(config: ServiceConfig, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
   const url = (path: string) => `${config.baseUrl}${path}`;
   return {
     issuer: config.baseUrl,

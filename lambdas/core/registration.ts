@@ -69,7 +69,8 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
   const offered = catalog.filter((s) => s.discoverable).map((s) => s.name);
   const requested = metadata.scope === undefined ? offered : [...new Set(metadata.scope.split(' ').filter(Boolean))];
   const unknown = requested.filter((s) => !offered.includes(s));
-  if (unknown.length > 0) throw new InvalidClientMetadataError(`scope: unknown scope ${unknown.map((s) => `"${s.slice(0, 100)}"`).join(', ')}.`);
+  if (unknown.length > 0)
+    throw new InvalidClientMetadataError(`scope: unknown scope ${unknown.map((s) => `"${s.slice(0, 100)}"`).join(', ')}.`);
 
   return {
     ...(metadata.client_name !== undefined ? { clientName: metadata.client_name } : {}),

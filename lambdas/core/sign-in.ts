@@ -32,6 +32,7 @@ export function safeReturnTo(value: string | undefined): string | undefined {
   if (!value || value.length > 2048) return undefined;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
   // Browsers drop tabs and newlines in URLs and treat `\` as `/`: refuse anything that could reparse.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return undefined;
   const base = 'https://origin.invalid';
   try {

@@ -67,11 +67,11 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
       log.info('admin bootstrap skipped: the secret already holds credentials');
       return { PhysicalResourceId: physicalResourceId };
     }
-    const { HASH_METHOD, CLIENT_ID_PREFIX } = parseSettings(
-      { HASH_METHOD: props.HashMethod, CLIENT_ID_PREFIX: props.ClientIdPrefix },
-      ['HASH_METHOD', 'CLIENT_ID_PREFIX'],
-    );
-    let seeded;
+    const { HASH_METHOD, CLIENT_ID_PREFIX } = parseSettings({ HASH_METHOD: props.HashMethod, CLIENT_ID_PREFIX: props.ClientIdPrefix }, [
+      'HASH_METHOD',
+      'CLIENT_ID_PREFIX',
+    ]);
+    let seeded: Awaited<ReturnType<typeof seed>>;
     try {
       seeded = await seed(
         {

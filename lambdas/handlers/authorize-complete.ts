@@ -13,7 +13,7 @@ import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession } from '../http/session';
 import { validate } from '../http/validate';
-import { findClient, getClientFinder, getSessions } from '../wiring/repositories';
+import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
 export const handler = httpHandler(
@@ -25,12 +25,18 @@ export const handler = httpHandler(
     const sessions = getSessions();
     const findClient = getClientFinder();
     // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
-    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
+    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(
+      form.request_id,
+      Math.floor(container.clock.now() / 1000),
+    );
     if (!pending) throw expiredRequest();
     const userId = current.session.userId;
     if (!pending.userId || pending.userId !== userId) {
       // Another user's consent screen: no redirect, so the client learns nothing either.
-      throw new AccessDeniedError('This request was started by another sign-in.', `session user ${userId}, request user ${pending.userId ?? 'none'}`);
+      throw new AccessDeniedError(
+        'This request was started by another sign-in.',
+        `session user ${userId}, request user ${pending.userId ?? 'none'}`,
+      );
     }
     if (form.decision === 'deny') {
       return redirectError(container, pending, new AccessDeniedError('The user denied the request.'));
@@ -39,7 +45,8 @@ export const handler = httpHandler(
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
     // Re-checked: the grant may have been revoked while the consent page was open.
     const flow = getAuthorizeFlowDependencies();
-    if (!(await hasEnvironmentAccess(container, flow.environments, client, userId))) return redirectError(container, pending, noEnvironmentAccess(userId, client));
+    if (!(await hasEnvironmentAccess(container, flow.environments, client, userId)))
+      return redirectError(container, pending, noEnvironmentAccess(userId, client));
     return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime, amr: current.session.amr });
   }),
 );

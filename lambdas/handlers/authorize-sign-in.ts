@@ -48,7 +48,10 @@ export const handler = httpHandler(
         ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
-    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { requestId: form.request_id, redirectUri: pending.redirectUri });
+    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, {
+      requestId: form.request_id,
+      redirectUri: pending.redirectUri,
+    });
     if (codeStep) return codeStep;
     const { session, setCookie } = await startSession(event, container, sessions, user.id);
     return decide({

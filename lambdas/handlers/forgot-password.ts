@@ -39,7 +39,11 @@ const endpoint = httpHandler(
     const nowEpoch = Math.floor(container.clock.now() / 1000);
     const rate = await getSendRate().take(`RESET#${digest(email)}`, passwordResetRate, nowEpoch);
     if (!rate.allowed) {
-      throw new TooManyRequestsError('A link was asked for this address moments ago. Check your mail, or try again later.', rate.retryAfterSeconds, 'reset rate per address');
+      throw new TooManyRequestsError(
+        'A link was asked for this address moments ago. Check your mail, or try again later.',
+        rate.retryAfterSeconds,
+        'reset rate per address',
+      );
     }
     await dispatchInBackground({ kind: 'password-reset-mail', email }, runPasswordResetJob);
     return wantsHtml(event)

@@ -30,7 +30,10 @@ export const handler = httpHandler(async (event, container) => {
     // it a resource server that introspects all (`introspect_all`); otherwise any client could
     // read every user's `sub` and scopes.
     if (claims.client_id !== caller.clientId && !caller.introspectAll) {
-      container.log.info('introspection refused', { clientId: caller.clientId, reason: `token ${claims.jti} belongs to client ${claims.client_id}` });
+      container.log.info('introspection refused', {
+        clientId: caller.clientId,
+        reason: `token ${claims.jti} belongs to client ${claims.client_id}`,
+      });
       return jsonResponse(200, { active: false });
     }
     return jsonResponse(200, {

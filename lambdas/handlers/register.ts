@@ -23,7 +23,11 @@ export const handler = httpHandler(async (event, container) => {
   const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
   const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
   if (!allowed) {
-    throw new TooManyRequestsError('Too many registrations from this address today; try again tomorrow.', retryAfterSeconds, `ip ${ip} over cap`);
+    throw new TooManyRequestsError(
+      'Too many registrations from this address today; try again tomorrow.',
+      retryAfterSeconds,
+      `ip ${ip} over cap`,
+    );
   }
 
   let body: unknown;

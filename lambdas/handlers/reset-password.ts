@@ -29,7 +29,7 @@ export const handler = httpHandler(
       if (!wantsHtml(event)) throw deadLink('malformed token');
       return htmlResponse(400, resetLinkDeadPage());
     }
-    let form;
+    let form: ReturnType<typeof validate<typeof resetPasswordForm>>;
     try {
       form = validate(resetPasswordForm, fields);
     } catch (error) {

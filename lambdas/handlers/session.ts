@@ -8,7 +8,8 @@ import { getSessions, getUsers } from '../wiring/repositories';
 export const handler = httpHandler(async (event, container) => {
   const current = await currentSession(event, container, getSessions());
   const user = current ? await getUsers().get(current.session.userId) : undefined;
-  if (!current || !user) throw new InvalidTokenError('Not signed in.', current ? `user ${current.session.userId} no longer exists` : 'no session');
+  if (!current || !user)
+    throw new InvalidTokenError('Not signed in.', current ? `user ${current.session.userId} no longer exists` : 'no session');
   return jsonResponse(200, {
     user: { id: user.id, email: user.email, name: user.name },
     auth_time: current.session.authTime,

@@ -26,7 +26,9 @@ export const handler = httpHandler(
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(resendCodeForm, parseBody(event, ['form']));
     const nowEpoch = Math.floor(container.clock.now() / 1000);
-    const pending = form.request_id ? await getSessions().getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch) : undefined;
+    const pending = form.request_id
+      ? await getSessions().getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch)
+      : undefined;
     if (form.request_id && !pending) throw expiredRequest();
     const challenge = await resendCode(getSecondFactor(), form.challenge_id);
     if (!challenge) {
@@ -35,8 +37,14 @@ export const handler = httpHandler(
     }
     container.log.info('sign-in code sent again', { userId: challenge.userId });
     const maskedEmail = maskEmail(challenge.email);
-    if (!wantsHtml(event)) return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });
-    const view = { challengeId: form.challenge_id, maskedEmail, notice: 'We sent a new code. The previous one no longer works.', ...(form.request_id ? { requestId: form.request_id } : {}) };
+    if (!wantsHtml(event))
+      return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });
+    const view = {
+      challengeId: form.challenge_id,
+      maskedEmail,
+      notice: 'We sent a new code. The previous one no longer works.',
+      ...(form.request_id ? { requestId: form.request_id } : {}),
+    };
     return htmlResponse(200, codePage(view), { formTargets: [pending ? formTarget(pending.redirectUri) : undefined] });
   }),
 );

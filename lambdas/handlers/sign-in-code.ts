@@ -21,7 +21,7 @@ import { validate } from '../http/validate';
 import { codeExpiredPage, codePage } from '../http/views/account';
 import { signedInPage } from '../http/views/messages';
 import { getSecondFactor } from '../wiring/account';
-import { findClient, getClientFinder, getSessions, getUsers } from '../wiring/repositories';
+import { getClientFinder, getSessions, getUsers } from '../wiring/repositories';
 import { maskEmail } from '../core/account/one-time-code';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 
@@ -44,7 +44,12 @@ export const handler = httpHandler(
       const error = `That code is not right. ${outcome.triesLeft} ${outcome.triesLeft === 1 ? 'try' : 'tries'} left.`;
       if (!wantsHtml(event)) return jsonResponse(400, { error: 'invalid_grant', error_description: error });
       const challenge = await getSecondFactor().challenges.get(form.challenge_id, nowEpoch);
-      const view = { challengeId: form.challenge_id, maskedEmail: challenge ? maskEmail(challenge.email) : 'your address', error, ...(form.request_id ? { requestId: form.request_id } : {}) };
+      const view = {
+        challengeId: form.challenge_id,
+        maskedEmail: challenge ? maskEmail(challenge.email) : 'your address',
+        error,
+        ...(form.request_id ? { requestId: form.request_id } : {}),
+      };
       return htmlResponse(400, codePage(view), { formTargets });
     }
     if (outcome.kind !== 'match') {
@@ -60,7 +65,15 @@ export const handler = httpHandler(
       const client = await findClient(pending.clientId);
       if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
       const user = { userId: challenge.userId, authTime: session.authTime, amr: session.amr };
-      return decide({ container, deps: getAuthorizeFlowDependencies(), client, request: pending, requestId: form.request_id, user, headers });
+      return decide({
+        container,
+        deps: getAuthorizeFlowDependencies(),
+        client,
+        request: pending,
+        requestId: form.request_id,
+        user,
+        headers,
+      });
     }
     if (challenge.returnTo) return redirect(challenge.returnTo, headers);
     const user = await users.get(challenge.userId);

@@ -30,7 +30,10 @@ export const handler = httpHandler(
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
       return wantsHtml(event)
-        ? htmlResponse(401, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }))
+        ? htmlResponse(
+            401,
+            signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }),
+          )
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
     const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { returnTo });

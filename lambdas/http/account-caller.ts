@@ -24,12 +24,17 @@ export interface AccountCallerDependencies {
   readonly currentUser: (userId: string) => Promise<User | undefined>;
 }
 
-export async function requireAccountUser(event: APIGatewayProxyEvent, container: Container, deps: AccountCallerDependencies): Promise<User> {
+export async function requireAccountUser(
+  event: APIGatewayProxyEvent,
+  container: Container,
+  deps: AccountCallerDependencies,
+): Promise<User> {
   let userId: string;
   if (header(event, 'authorization') !== undefined) {
     const claims = await requireBearer(event, deps.bearer);
     if (!claims.sub) throw new AccessDeniedError('This token does not act for a user.', `token of client ${claims.client_id} has no sub`);
-    if (claims.api_key_id) throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
+    if (claims.api_key_id)
+      throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
     userId = claims.sub;
   } else {
     const current = await currentSession(event, container, deps.sessions);

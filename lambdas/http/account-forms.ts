@@ -6,20 +6,29 @@ import { requestIdField } from './forms';
 export const secretField = z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'has an invalid format'));
 
 /** Spaces a user may type or paste around or within the digits are dropped before the check. */
-export const codeField = z.pipe(
-  z.string().check(z.maxLength(32)),
-  z.transform((value) => value.replace(/[\s-]/g, '')),
-).check(z.regex(/^[0-9]{6}$/, 'must be the 6 digits of the code'));
+export const codeField = z
+  .pipe(
+    z.string().check(z.maxLength(32)),
+    z.transform((value) => value.replace(/[\s-]/g, '')),
+  )
+  .check(z.regex(/^[0-9]{6}$/, 'must be the 6 digits of the code'));
 
 export const signInCodeForm = z.object({ challenge_id: secretField, code: codeField, request_id: z.optional(requestIdField) });
 export const resendCodeForm = z.object({ challenge_id: secretField, request_id: z.optional(requestIdField) });
 export const verifyEmailBody = z.object({ code: codeField });
-export const forgotPasswordForm = z.object({ email: z.string().check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(254), z.email('must be an email address')) });
+export const forgotPasswordForm = z.object({
+  email: z.string().check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(254), z.email('must be an email address')),
+});
 export const resetPasswordForm = z
   .object({
     token: secretField,
     password: z.string().check(z.minLength(8, 'must have at least 8 characters'), z.maxLength(256)),
     password_confirmation: z.string().check(z.maxLength(256)),
   })
-  .check(z.refine((form) => form.password === form.password_confirmation, { message: 'the two passwords differ', path: ['password_confirmation'] }));
+  .check(
+    z.refine((form) => form.password === form.password_confirmation, {
+      message: 'the two passwords differ',
+      path: ['password_confirmation'],
+    }),
+  );
 export const resetTokenQuery = z.object({ token: secretField });

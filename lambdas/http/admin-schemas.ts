@@ -11,10 +11,12 @@ export const emailAddress = z.string().check(z.trim(), z.toLowerCase(), z.maxLen
 export const password = z.string().check(z.minLength(8), z.maxLength(256));
 
 /** RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ) */
-export const scopeName = z.string().check(
-  z.maxLength(128),
-  z.regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token (RFC 6749 section 3.3: printable ASCII, no space, " or \\)'),
-);
+export const scopeName = z
+  .string()
+  .check(
+    z.maxLength(128),
+    z.regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token (RFC 6749 section 3.3: printable ASCII, no space, " or \\)'),
+  );
 
 /** Same rule as DCR_ENVIRONMENT_ID, so any environment can be named there. */
 export const environmentId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));

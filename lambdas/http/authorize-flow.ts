@@ -135,7 +135,13 @@ async function askConsent(
   const id = requestId ?? newRequestId(container);
   const expiresAtEpoch = 'expiresAtEpoch' in request ? request.expiresAtEpoch : nowEpoch(container) + lifetimes.authorizationRequest;
   // The consent post is honoured only for this user (authorize-complete checks it).
-  const pending: PendingAuthorization = { ...request, userId: user.userId, authTime: user.authTime, ...(user.amr ? { amr: user.amr } : {}), expiresAtEpoch };
+  const pending: PendingAuthorization = {
+    ...request,
+    userId: user.userId,
+    authTime: user.authTime,
+    ...(user.amr ? { amr: user.amr } : {}),
+    expiresAtEpoch,
+  };
   const [, catalog] = await Promise.all([deps.sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), deps.scopes()]);
   const url = new URL(request.redirectUri);
   const page = consentPage({

@@ -31,7 +31,9 @@ const invalidToken = (reason: string, cause?: unknown) =>
 export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): string {
   const value = header(event, 'authorization');
   if (!value) {
-    throw new InvalidTokenError('A bearer access token is required.', 'no Authorization header', { headers: { 'WWW-Authenticate': 'Bearer' } });
+    throw new InvalidTokenError('A bearer access token is required.', 'no Authorization header', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   }
   const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(value);
   if (!match) {
@@ -71,7 +73,10 @@ export async function verifyAccessToken(
   let claims: AccessTokenClaims;
   try {
     const verifier = await deps.verifier();
-    claims = (await verifier.verify(token, { issuer, audience: audience === anyAudience ? undefined : (audience ?? issuer) })) as unknown as AccessTokenClaims;
+    claims = (await verifier.verify(token, {
+      issuer,
+      audience: audience === anyAudience ? undefined : (audience ?? issuer),
+    })) as unknown as AccessTokenClaims;
   } catch (error) {
     throw invalidToken(`verification failed: ${(error as Error).message}`, error);
   }
@@ -85,6 +90,10 @@ export async function verifyAccessToken(
   return claims;
 }
 
-export async function requireBearer(event: Pick<APIGatewayProxyEvent, 'headers'>, deps: BearerDependencies, audience?: string): Promise<AccessTokenClaims> {
+export async function requireBearer(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  deps: BearerDependencies,
+  audience?: string,
+): Promise<AccessTokenClaims> {
   return verifyAccessToken(bearerToken(event), deps, audience);
 }

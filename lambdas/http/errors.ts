@@ -10,7 +10,12 @@ import { jsonResponse } from './response';
  * their detail goes to the log only.
  */
 export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResult {
-  const oauthError = error instanceof OAuthError ? error : isServiceUnavailable(error) ? unavailable(error) : new ServerError(describe(error), { cause: error });
+  const oauthError =
+    error instanceof OAuthError
+      ? error
+      : isServiceUnavailable(error)
+        ? unavailable(error)
+        : new ServerError(describe(error), { cause: error });
   if (oauthError.status >= 500) {
     log.error('request failed', { error: oauthError.code, reason: oauthError.reason, cause: error });
   } else {

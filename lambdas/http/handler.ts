@@ -16,7 +16,6 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 /** Used only when the container itself cannot be built (invalid configuration). */
 const bootLogger = createLogger('info', { service: 'authorization-server' });
 
-
 const defaultHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

@@ -2,7 +2,9 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RequestParameters } from '../core/authorization-request';
 
 /** Query parameters and which of them were repeated (RFC 6749 3.1 forbids repeats). */
-export function queryParameters(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>): RequestParameters {
+export function queryParameters(
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
+): RequestParameters {
   const values: Record<string, string | undefined> = Object.create(null);
   const repeated = new Set<string>();
   const multi = event.multiValueQueryStringParameters;

@@ -40,8 +40,17 @@ export async function secondFactorStep(
   const started = await startChallenge(secondFactor(), user, need, continuation);
   container.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
   if (!wantsHtml(event)) {
-    return jsonResponse(200, { second_factor: 'email_otp', challenge_id: started.challengeId, sent_to: started.maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });
+    return jsonResponse(200, {
+      second_factor: 'email_otp',
+      challenge_id: started.challengeId,
+      sent_to: started.maskedEmail,
+      expires_in: oneTimeCodeLifetimeSeconds,
+    });
   }
-  const view = { challengeId: started.challengeId, maskedEmail: started.maskedEmail, ...(continuation.requestId ? { requestId: continuation.requestId } : {}) };
+  const view = {
+    challengeId: started.challengeId,
+    maskedEmail: started.maskedEmail,
+    ...(continuation.requestId ? { requestId: continuation.requestId } : {}),
+  };
   return htmlResponse(200, codePage(view), { formTargets: [continuation.redirectUri ? formTarget(continuation.redirectUri) : undefined] });
 }

@@ -14,7 +14,14 @@ import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } fr
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { generateSigningKey } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
-import { addNextKey, needsPublishing, parseRotatingKeySet, planRotation, rotationPolicy, type RotationStep } from '../adapters/signing/rotation';
+import {
+  addNextKey,
+  needsPublishing,
+  parseRotatingKeySet,
+  planRotation,
+  rotationPolicy,
+  type RotationStep,
+} from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
 import { createLogger } from '../adapters/json-logger';
 

@@ -87,7 +87,10 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
 
   let resolveReady!: () => void;
   let rejectReady!: (e: unknown) => void;
-  const ready = new Promise<void>((res, rej) => ((resolveReady = res), (rejectReady = rej)));
+  const ready = new Promise<void>((res, rej) => {
+    resolveReady = res;
+    rejectReady = rej;
+  });
   ready.catch(() => undefined);
   const running = await startLocalServer({ port: options.port, signingKeyFile, ready }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') {
@@ -100,8 +103,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
   try {
     const endpoint =
       options.dynamoEndpoint ??
-      (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? await mkdirp(join(dataDir, 'dynamodb')) : undefined }))
-        .endpoint;
+      (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? await mkdirp(join(dataDir, 'dynamodb')) : undefined })).endpoint;
     const tables = physicalTableNames(options.tablePrefix ?? 'authz-');
     const client = createDynamoClient({ endpoint });
     const db = createDocumentClient(client);
@@ -113,8 +115,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
 
     let bootstrap = await readJson<BootstrapFile>(bootstrapFile);
     const seeded =
-      bootstrap &&
-      (await db.send(new GetCommand({ TableName: tables.main, Key: keys.environment(bootstrap.environments.dcrId) }))).Item;
+      bootstrap && (await db.send(new GetCommand({ TableName: tables.main, Key: keys.environment(bootstrap.environments.dcrId) }))).Item;
     const firstStart = !seeded;
     const issuer = running.url;
     if (firstStart) {

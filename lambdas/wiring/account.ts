@@ -58,7 +58,15 @@ export function getSecondFactor(): SecondFactorDependencies & { readonly current
 export function getEmailVerification(): EmailVerificationDependencies {
   const { config, clock, random } = getContainer();
   const stores = getStores();
-  return { codes: stores.verification, sendRate: stores.sendRate, hasher: getHasher(), mailer: getMailer(), clock, random, maxAttempts: config.mfaOtpMaxAttempts };
+  return {
+    codes: stores.verification,
+    sendRate: stores.sendRate,
+    hasher: getHasher(),
+    mailer: getMailer(),
+    clock,
+    random,
+    maxAttempts: config.mfaOtpMaxAttempts,
+  };
 }
 
 export function getPasswordChange(): PasswordChangeDependencies {

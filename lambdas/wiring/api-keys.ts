@@ -14,7 +14,12 @@ import { getStorage } from './storage';
 export const getApiKeyStore = /* @__PURE__ */ perContainer((): DynamoApiKeyStore => {
   const { db, tables } = getStorage();
   const { random, clock } = getContainer();
-  return new DynamoApiKeyStore(db, tables, () => newId('', random), () => Math.floor(clock.now() / 1000));
+  return new DynamoApiKeyStore(
+    db,
+    tables,
+    () => newId('', random),
+    () => Math.floor(clock.now() / 1000),
+  );
 });
 
 const getKeyCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache<KeyBinding>());

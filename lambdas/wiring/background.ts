@@ -39,7 +39,9 @@ const getDispatcher = perContainer((env) => {
   if (functionName) {
     const lambda = new LambdaClient({ maxAttempts: 2 });
     return async (job: BackgroundJob) => {
-      await lambda.send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: JSON.stringify({ backgroundJob: job }) }));
+      await lambda.send(
+        new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: JSON.stringify({ backgroundJob: job }) }),
+      );
     };
   }
   return async (job: BackgroundJob, run: JobRunner) => {

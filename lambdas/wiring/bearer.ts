@@ -14,4 +14,3 @@ export const getBearerDependencies = (): BearerDependencies => ({
 });
 
 export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), findClient, users: getUsers() });
-

@@ -27,7 +27,8 @@ let browser: Browser;
 let client: Client;
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
+  if (!existsSync(executablePath))
+    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
   browser = await chromium.launch({ executablePath });
   callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
@@ -39,7 +40,11 @@ beforeAll(async () => {
     tablePrefix: `acctb-${randomUUID().slice(0, 8)}-`,
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
   });
-  client = await createClient({ environmentId: app.bootstrap.environments.defaultId, redirectUris: [`${callbackOrigin}/callback`], test: false });
+  client = await createClient({
+    environmentId: app.bootstrap.environments.defaultId,
+    redirectUris: [`${callbackOrigin}/callback`],
+    test: false,
+  });
 });
 
 afterAll(async () => {

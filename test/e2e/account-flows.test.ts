@@ -25,7 +25,11 @@ let client: oauth.Client;
 let user: { id: string; email: string; password: string };
 
 async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${app.url}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -69,12 +73,23 @@ beforeAll(async () => {
     await oauth.processClientCredentialsResponse(
       as,
       { client_id: clientId },
-      await oauth.clientCredentialsGrantRequest(as, { client_id: clientId }, oauth.ClientSecretBasic(clientSecret), new URLSearchParams({ scope: 'admin' }), insecure),
+      await oauth.clientCredentialsGrantRequest(
+        as,
+        { client_id: clientId },
+        oauth.ClientSecretBasic(clientSecret),
+        new URLSearchParams({ scope: 'admin' }),
+        insecure,
+      ),
     )
   ).access_token;
   const password = `pw-${randomUUID()}`;
   // An admin user: MFA_POLICY defaults to `admins`, so this sign-in needs the mailed code.
-  const created = await admin('POST', '/api/admin/users', { name: 'Grace', email: `grace-${randomUUID()}@example.test`, password, admin: true });
+  const created = await admin('POST', '/api/admin/users', {
+    name: 'Grace',
+    email: `grace-${randomUUID()}@example.test`,
+    password,
+    admin: true,
+  });
   user = { id: String(created.id), email: String(created.email), password };
   await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
   const registered = await admin('POST', '/api/admin/clients', {
@@ -114,12 +129,19 @@ async function authorizeWithCode(): Promise<{ tokens: oauth.TokenEndpointRespons
   expect(passwordStep.headers.get('set-cookie')).toBeNull();
   const codePage = await passwordStep.text();
   const [, code] = await mailMatching(user.email, /sign-in code is ([0-9]{6})/);
-  const codeStep = await form('/api/auth/otp', { challenge_id: hiddenField(codePage, 'challenge_id'), request_id: hiddenField(codePage, 'request_id'), code: code! });
+  const codeStep = await form('/api/auth/otp', {
+    challenge_id: hiddenField(codePage, 'challenge_id'),
+    request_id: hiddenField(codePage, 'request_id'),
+    code: code!,
+  });
   expect(codeStep.status).toBe(303);
   const cookie = codeStep.headers.get('set-cookie')!.split(';')[0]!;
   const params = oauth.validateAuthResponse(as, client, new URL(codeStep.headers.get('location')!), state);
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, insecure);
-  return { tokens: await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: nonce, requireIdToken: true }), cookie };
+  return {
+    tokens: await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: nonce, requireIdToken: true }),
+    cookie,
+  };
 }
 
 describe('sign-in with the mailed code inside the authorization code flow (behaviour MFA-6, CLAIM-11)', () => {

@@ -33,7 +33,12 @@ beforeAll(async () => {
   await call('POST', '/api/admin/scopes', { token: adminToken, body: { name: 'reports:read' } });
   const client = await call('POST', '/api/admin/clients', {
     token: adminToken,
-    body: { type: 'confidential', name: 'Reports', environment_id: app.bootstrap.environments.defaultId, scopes: ['reports:read', 'email'] },
+    body: {
+      type: 'confidential',
+      name: 'Reports',
+      environment_id: app.bootstrap.environments.defaultId,
+      scopes: ['reports:read', 'email'],
+    },
   });
   expect(client.status).toBe(201);
   clientId = String(client.json.client_id);
@@ -53,7 +58,10 @@ it('the local server writes mail to <DATA_DIR>/outbox', () => {
 });
 
 it('README walk-through: an admin creates a key, a service exchanges it, a resource server accepts the token, the admin revokes it', async () => {
-  const created = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId, name: 'nightly export' } });
+  const created = await call('POST', `/api/admin/clients/${clientId}/api-keys`, {
+    token: adminToken,
+    body: { userId, name: 'nightly export' },
+  });
   expect(created.status).toBe(201);
   const apiKey = String(created.json.api_key);
   expect(apiKey).toMatch(/^tgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
@@ -74,7 +82,9 @@ it('README walk-through: an admin creates a key, a service exchanges it, a resou
 
   const listed = await call('GET', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken });
   expect(listed.text).not.toContain(String(created.json.secret));
-  expect((listed.json.items as { key_id: string; last_used_at: string | null }[]).find((k) => k.key_id === created.json.key_id)?.last_used_at).not.toBeNull();
+  expect(
+    (listed.json.items as { key_id: string; last_used_at: string | null }[]).find((k) => k.key_id === created.json.key_id)?.last_used_at,
+  ).not.toBeNull();
 
   const revoked = await call('DELETE', `/api/admin/clients/${clientId}/api-keys/${created.json.key_id}`, { token: adminToken });
   expect(revoked.status).toBe(200);
@@ -85,11 +95,16 @@ it('README walk-through: an admin creates a key, a service exchanges it, a resou
   const unknown = await call('POST', '/api/token/api-key', { token: `tgk_${'0'.repeat(16)}_${String(created.json.secret)}` });
   expect(afterRevoke.status).toBe(401);
   expect(afterRevoke.text).toBe(unknown.text);
-  expect([...afterRevoke.headers.entries()].filter(([n]) => n !== 'date')).toEqual([...unknown.headers.entries()].filter(([n]) => n !== 'date'));
+  expect([...afterRevoke.headers.entries()].filter(([n]) => n !== 'date')).toEqual(
+    [...unknown.headers.entries()].filter(([n]) => n !== 'date'),
+  );
 });
 
 it('behaviour KEYM-2 condition 3: a token minted by an API key cannot manage keys, refused like any non-admin token', async () => {
-  const bootstrapKey = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId, scopes: ['email'] } });
+  const bootstrapKey = await call('POST', `/api/admin/clients/${clientId}/api-keys`, {
+    token: adminToken,
+    body: { userId, scopes: ['email'] },
+  });
   const keyToken = String((await call('POST', '/api/token/api-key', { token: String(bootstrapKey.json.api_key) })).json.access_token);
   // A token minted by a key is refused, word for word like any non-admin token (behaviour KEYM-2 condition 3).
   const refused = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: keyToken, body: {} });
@@ -107,14 +122,22 @@ it('self-service with a real sign-in token: mail on success; an undeliverable ma
   const redirectUri = 'http://127.0.0.1:9999/callback';
   const app2 = await call('POST', '/api/admin/clients', {
     token: adminToken,
-    body: { type: 'public', name: 'Self app', environment_id: app.bootstrap.environments.defaultId, redirect_uris: [redirectUri], scopes: ['openid', 'email'] },
+    body: {
+      type: 'public',
+      name: 'Self app',
+      environment_id: app.bootstrap.environments.defaultId,
+      redirect_uris: [redirectUri],
+      scopes: ['openid', 'email'],
+    },
   });
   const publicClientId = String(app2.json.client_id);
   const token = await signIn(publicClientId, redirectUri, email, password);
 
   const created = await call('POST', `/api/admin/clients/${publicClientId}/api-keys`, { token, body: { name: 'cli' } });
   expect(created.status).toBe(201);
-  const mails = readdirSync(app.outboxDir).map((n) => JSON.parse(readFileSync(join(app.outboxDir, n), 'utf8')) as { to: string; text: string });
+  const mails = readdirSync(app.outboxDir).map(
+    (n) => JSON.parse(readFileSync(join(app.outboxDir, n), 'utf8')) as { to: string; text: string },
+  );
   const mail = mails.find((m) => m.text.includes(String(created.json.key_id)));
   expect(mail?.to).toBe(email);
   expect(JSON.stringify(mail)).not.toContain(String(created.json.secret));
@@ -153,7 +176,7 @@ it('issue 18.1: a dynamically registered client cannot turn one consent into an 
   expect((await call('GET', `/api/admin/clients/${dynamicId}/api-keys`, { token: adminToken })).json.items).toEqual([]);
 });
 
-it('issue 18.2: after DELETE of the user\'s environment grant, the user\'s keys stop exchanging (uniform 401), and work again once re-granted', async () => {
+it("issue 18.2: after DELETE of the user's environment grant, the user's keys stop exchanging (uniform 401), and work again once re-granted", async () => {
   const email = `grant-${randomUUID()}@example.test`;
   const owner = String((await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Grant owner', email } })).json.id);
   const grantPath = `/api/admin/users/${owner}/environments/${app.bootstrap.environments.defaultId}`;

@@ -28,7 +28,15 @@ let serverB: LocalApp;
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/local-server-process.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, TABLE_PREFIX: tablePrefix, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: process.env.LOG_LEVEL },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      TABLE_PREFIX: tablePrefix,
+      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      LOG_LEVEL: process.env.LOG_LEVEL,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -67,13 +75,31 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
   const a = serverA.url;
   const { adminClient, environments } = serverB.bootstrap;
   const adminA = await clientCredentialsToken(a, adminClient.clientId, adminClient.clientSecret, 'admin');
-  const asAdmin = (method: string, path: string, body?: unknown) => call(a, method, path, { token: adminA, ...(body !== undefined ? { body } : {}) });
+  const asAdmin = (method: string, path: string, body?: unknown) =>
+    call(a, method, path, { token: adminA, ...(body !== undefined ? { body } : {}) });
 
   // A public client for the code and refresh grants, a confidential one for client_credentials
   // and an API key, and an introspecting resource server that outlives both.
-  const publicClient = await asAdmin('POST', '/api/admin/clients', { type: 'public', name: 'Doomed app', environment_id: environments.defaultId, redirect_uris: [redirectUri], scopes: ['openid', 'email'] });
-  const service = await asAdmin('POST', '/api/admin/clients', { type: 'confidential', name: 'Doomed service', environment_id: environments.defaultId, scopes: ['email'] });
-  const introspector = await asAdmin('POST', '/api/admin/clients', { type: 'confidential', name: 'Resource server', environment_id: environments.defaultId, scopes: [], introspect_all: true });
+  const publicClient = await asAdmin('POST', '/api/admin/clients', {
+    type: 'public',
+    name: 'Doomed app',
+    environment_id: environments.defaultId,
+    redirect_uris: [redirectUri],
+    scopes: ['openid', 'email'],
+  });
+  const service = await asAdmin('POST', '/api/admin/clients', {
+    type: 'confidential',
+    name: 'Doomed service',
+    environment_id: environments.defaultId,
+    scopes: ['email'],
+  });
+  const introspector = await asAdmin('POST', '/api/admin/clients', {
+    type: 'confidential',
+    name: 'Resource server',
+    environment_id: environments.defaultId,
+    scopes: [],
+    introspect_all: true,
+  });
   const publicId = String(publicClient.json.client_id);
   const serviceId = String(service.json.client_id);
   const serviceSecret = String(service.json.client_secret);
@@ -86,7 +112,9 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
 
   // Everything works on A, twice, so every per-process cache there is warm.
   const signedIn = await signIn(a, { clientId: publicId, redirectUri, email, password, scope: 'openid email' });
-  const refreshOnce = await call(a, 'POST', '/api/token', { form: { grant_type: 'refresh_token', client_id: publicId, refresh_token: signedIn.refresh_token! } });
+  const refreshOnce = await call(a, 'POST', '/api/token', {
+    form: { grant_type: 'refresh_token', client_id: publicId, refresh_token: signedIn.refresh_token! },
+  });
   expect(refreshOnce.status).toBe(200);
   const userToken = String(refreshOnce.json.access_token);
   const refreshToken = String(refreshOnce.json.refresh_token);
@@ -97,16 +125,24 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
   const authorizePage = `/api/authorize?${new URLSearchParams({ response_type: 'code', client_id: publicId, redirect_uri: redirectUri, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', scope: 'openid', state: 's' })}`;
   expect((await call(a, 'GET', authorizePage, { headers: { accept: 'text/html' } })).text).toContain('name="request_id"');
   const introspect = (token: string) =>
-    call(a, 'POST', '/api/token/introspect', { form: { token }, headers: { authorization: `Basic ${Buffer.from(`${String(introspector.json.client_id)}:${String(introspector.json.client_secret)}`).toString('base64')}` } });
+    call(a, 'POST', '/api/token/introspect', {
+      form: { token },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${String(introspector.json.client_id)}:${String(introspector.json.client_secret)}`).toString('base64')}`,
+      },
+    });
   expect((await introspect(userToken)).json.active).toBe(true);
   expect((await call(a, 'GET', '/api/userinfo', { token: userToken })).status).toBe(200);
 
   // Server B deletes both clients.
   const adminB = await clientCredentialsToken(serverB.url, adminClient.clientId, adminClient.clientSecret, 'admin');
-  for (const id of [publicId, serviceId]) expect((await call(serverB.url, 'DELETE', `/api/admin/clients/${id}`, { token: adminB })).status).toBe(204);
+  for (const id of [publicId, serviceId])
+    expect((await call(serverB.url, 'DELETE', `/api/admin/clients/${id}`, { token: adminB })).status).toBe(204);
 
   // At once, on A: no token of any kind.
-  const refreshed = await call(a, 'POST', '/api/token', { form: { grant_type: 'refresh_token', client_id: publicId, refresh_token: refreshToken } });
+  const refreshed = await call(a, 'POST', '/api/token', {
+    form: { grant_type: 'refresh_token', client_id: publicId, refresh_token: refreshToken },
+  });
   expect(refreshed.status).toBe(401);
   expect(refreshed.json.error).toBe('invalid_client');
   await expect(clientCredentialsToken(a, serviceId, serviceSecret, 'email')).rejects.toThrow();
@@ -125,9 +161,22 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
   // The key is revoked (soft: the record and its audit trail stay), with the reason.
   const db = createDocumentClient(createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT! }));
   const tables = physicalTableNames(tablePrefix);
-  const stored = (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `APIKEY#${String(key.json.key_id)}`, sk: 'APIKEY' }, ConsistentRead: true }))).Item;
+  const stored = (
+    await db.send(
+      new GetCommand({ TableName: tables.main, Key: { pk: `APIKEY#${String(key.json.key_id)}`, sk: 'APIKEY' }, ConsistentRead: true }),
+    )
+  ).Item;
   expect(stored?.revokedAt).toEqual(expect.any(String));
-  const audit = (await db.send(new QueryCommand({ TableName: tables.activity, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `AUDIT#${serviceId}` } }))).Items ?? [];
+  const audit =
+    (
+      await db.send(
+        new QueryCommand({
+          TableName: tables.activity,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `AUDIT#${serviceId}` },
+        }),
+      )
+    ).Items ?? [];
   expect(audit.map((entry) => [entry.type, entry.reason])).toEqual([
     ['api_key.create', undefined],
     ['api_key.revoke', 'client deleted'],

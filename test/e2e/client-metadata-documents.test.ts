@@ -20,7 +20,13 @@ beforeAll(async () => {
     const url = `${documentBase}${request.url}`;
     const body =
       request.url === '/good/client.json'
-        ? { client_id: url, client_name: 'Metadata Doc Client', redirect_uris: [redirectUri], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' }
+        ? {
+            client_id: url,
+            client_name: 'Metadata Doc Client',
+            redirect_uris: [redirectUri],
+            grant_types: ['authorization_code'],
+            token_endpoint_auth_method: 'none',
+          }
         : { client_id: 'https://someone-else.example/client.json', redirect_uris: [redirectUri] };
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
     response.end(JSON.stringify(body));
@@ -86,7 +92,13 @@ describe('Client ID Metadata Documents', () => {
     const token = await fetch(`${app.url}/api/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: redirectUri }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+      }),
     });
     expect(token.status).toBe(200);
     const stored = await getClientRepository().get(clientId);
@@ -112,7 +124,10 @@ describe('deleting a metadata-document client', () => {
     const { clientId: adminId, clientSecret } = app.bootstrap.adminClient;
     const token = await fetch(`${app.url}/api/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${adminId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${adminId}:${clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials&scope=admin',
     });
     const { access_token } = (await token.json()) as { access_token: string };

@@ -72,7 +72,8 @@ async function adminCall(method: string, path: string, body?: unknown): Promise<
 async function createUser(environmentIds: string[]): Promise<{ id: string; email: string; password: string }> {
   const password = `pw-${randomUUID()}`;
   const created = await adminCall('POST', '/api/admin/users', { name: 'MCP user', email: `mcp-${randomUUID()}@example.test`, password });
-  for (const environmentId of environmentIds) await adminCall('PUT', `/api/admin/users/${String(created.id)}/environments/${environmentId}`);
+  for (const environmentId of environmentIds)
+    await adminCall('PUT', `/api/admin/users/${String(created.id)}/environments/${environmentId}`);
   return { id: String(created.id), email: String(created.email), password };
 }
 
@@ -92,7 +93,11 @@ async function signInAndConsent(authorizationUrl: URL, user: { email: string; pa
     });
   const page = await fetch(authorizationUrl, { headers: { accept: 'text/html' }, redirect: 'manual' });
   expect(page.status).toBe(200);
-  const signIn = await form('/api/authorize', { request_id: hiddenField(await page.text(), 'request_id'), email: user.email, password: user.password });
+  const signIn = await form('/api/authorize', {
+    request_id: hiddenField(await page.text(), 'request_id'),
+    email: user.email,
+    password: user.password,
+  });
   const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
   if (signIn.status === 303) return new URL(signIn.headers.get('location')!);
   const consent = await signIn.text();
@@ -156,7 +161,11 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
     // The same token at another MCP server: minted for another resource, refused (RFC 8707).
     const elsewhere = await fetch(otherMcp.url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(elsewhere.status).toBe(401);
@@ -172,7 +181,11 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' },
-      body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email: outsider.email, password: outsider.password }),
+      body: new URLSearchParams({
+        request_id: hiddenField(await page.text(), 'request_id'),
+        email: outsider.email,
+        password: outsider.password,
+      }),
     });
     // No redirect to the self-registered client's URI: the user has not approved it (issue 18.4).
     expect(signIn.status).toBe(403);

@@ -13,7 +13,10 @@ import { freePort } from '../../lambdas/local/dynamodb-local';
 const root = join(__dirname, '..', '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
-function startCli(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startCli(
+  env: Record<string, string>,
+  args: string[] = [],
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(tsx, ['bin/local.ts', ...args], {
     cwd: root,
     env: { ...process.env, HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', ...env },
@@ -42,7 +45,11 @@ function descendants(pid: number): number[] {
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const [child, ppid] of rows) if (ppid === parent) (found.push(child), walk(child));
+    for (const [child, ppid] of rows) {
+      if (ppid !== parent) continue;
+      found.push(child);
+      walk(child);
+    }
   };
   walk(pid);
   return found;
@@ -93,7 +100,9 @@ describe('npm start (bin/local.ts)', () => {
       const port = (blocker.address() as { port: number }).port;
       const cli = startCli({ PORT: String(port) }, ['--in-memory']);
       expect(await cli.exited).toBe(1);
-      expect(cli.output().trim()).toBe(`error: Port ${port} is already in use; choose another with PORT (for example PORT=3001 npm start).`);
+      expect(cli.output().trim()).toBe(
+        `error: Port ${port} is already in use; choose another with PORT (for example PORT=3001 npm start).`,
+      );
     }, 30_000);
 
     it('names the data directory when it cannot be written', async () => {
@@ -102,7 +111,9 @@ describe('npm start (bin/local.ts)', () => {
       await import('node:fs/promises').then((fs) => fs.writeFile(file, 'x'));
       const cli = startCli({ PORT: String(await freePort()), DATA_DIR: join(file, 'data') });
       expect(await cli.exited).toBe(1);
-      expect(cli.output().trim()).toMatch(new RegExp(`^error: The data directory ${file}/data is not writable \\(\\w+\\); set DATA_DIR to a folder you can write\\.$`));
+      expect(cli.output().trim()).toMatch(
+        new RegExp(`^error: The data directory ${file}/data is not writable \\(\\w+\\); set DATA_DIR to a folder you can write\\.$`),
+      );
     }, 30_000);
 
     it('says Java 17+ is needed when java is not on PATH', async () => {

@@ -45,7 +45,13 @@ beforeAll(async () => {
   const granted = await oauth.processClientCredentialsResponse(
     as,
     { client_id: clientId },
-    await oauth.clientCredentialsGrantRequest(as, { client_id: clientId }, oauth.ClientSecretBasic(clientSecret), new URLSearchParams({ scope: 'admin' }), insecure),
+    await oauth.clientCredentialsGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.ClientSecretBasic(clientSecret),
+      new URLSearchParams({ scope: 'admin' }),
+      insecure,
+    ),
   );
   adminToken = granted.access_token;
 
@@ -98,7 +104,10 @@ async function authorize(scope = 'openid profile email', target: string | null =
     ...(target ? { additionalParameters: { resource: target } } : {}),
     ...insecure,
   });
-  return oauth.processAuthorizationCodeResponse(as, publicClient, response, { expectedNonce: nonce, requireIdToken: scope.includes('openid') });
+  return oauth.processAuthorizationCodeResponse(as, publicClient, response, {
+    expectedNonce: nonce,
+    requireIdToken: scope.includes('openid'),
+  });
 }
 
 const resourceServer = () => createAccessTokenVerifier({ issuer: app.url, jwksUri: as.jwks_uri!, resource });
@@ -118,7 +127,9 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
     expect(claims.sub).toBe(user.id);
     const verified = await resourceServer()(`Bearer ${tokens.access_token}`);
     expect(verified).toMatchObject({ iss: app.url, aud: resource, sub: user.id, client_id: publicClient.client_id });
-    await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: as.jwks_uri!, resource: 'https://other.example.test/' })(tokens.access_token)).rejects.toBeInstanceOf(BearerTokenError);
+    await expect(
+      createAccessTokenVerifier({ issuer: app.url, jwksUri: as.jwks_uri!, resource: 'https://other.example.test/' })(tokens.access_token),
+    ).rejects.toBeInstanceOf(BearerTokenError);
   });
 
   it('refresh rotation keeps the audience; reusing a rotated refresh token fails and revokes the family', async () => {
@@ -157,7 +168,11 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
           ...insecure,
         }),
       );
-    expect(await introspect(tokens.access_token, resource)).toMatchObject({ active: true, sub: user.id, client_id: publicClient.client_id });
+    expect(await introspect(tokens.access_token, resource)).toMatchObject({
+      active: true,
+      sub: user.id,
+      client_id: publicClient.client_id,
+    });
     expect((await introspect(tokens.access_token, 'https://other.example.test/')).active).toBe(false);
 
     const revoked = await oauth.revocationRequest(as, publicClient, oauth.None(), tokens.refresh_token!, insecure);

@@ -58,7 +58,13 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const audit = await auditOf(client.clientId);
     expect(audit).toEqual([
-      expect.objectContaining({ type: 'api_key.create', keyId: body.key_id, userId: user.id, scopes: ['read', 'write'], actor: { kind: 'admin-client', clientId: adminClientId } }),
+      expect.objectContaining({
+        type: 'api_key.create',
+        keyId: body.key_id,
+        userId: user.id,
+        scopes: ['read', 'write'],
+        actor: { kind: 'admin-client', clientId: adminClientId },
+      }),
     ]);
     const dump = JSON.stringify(audit);
     expect(dump).not.toContain(String(body.secret));
@@ -94,7 +100,15 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
       createdAt: new Date().toISOString(),
       createdBy: { kind: 'admin-client', clientId: adminClientId },
     };
-    const audit = { type: 'api_key.create', clientId: client.clientId, keyId: key.keyId, userId: key.userId, scopes: key.scopes, actor: key.createdBy, at: key.createdAt } as const;
+    const audit = {
+      type: 'api_key.create',
+      clientId: client.clientId,
+      keyId: key.keyId,
+      userId: key.userId,
+      scopes: key.scopes,
+      actor: key.createdBy,
+      at: key.createdAt,
+    } as const;
     expect(await getApiKeyStore().create(key, audit)).toBe('user-gone');
     expect(await storedKey(key.keyId)).toBeUndefined();
     expect(await auditOf(client.clientId)).toEqual([]);
@@ -113,7 +127,11 @@ describe('behaviour KEYM-5: create input rules', () => {
     ['no userId from an admin caller', {}, /^userId: required/],
     ['an unknown userId', { userId: 'usr_nobody' }, /^userId: no user/],
     ['scopes the client does not hold', { scopes: ['read', 'delete'] }, /^scopes: not granted to the client: "delete"/],
-    ['an expiresAt in the past (behaviour KEYM-5: in the future)', { expiresAt: '2001-01-01T00:00:00Z' }, /^expiresAt: must be in the future/],
+    [
+      'an expiresAt in the past (behaviour KEYM-5: in the future)',
+      { expiresAt: '2001-01-01T00:00:00Z' },
+      /^expiresAt: must be in the future/,
+    ],
     ['an expiresAt that is not ISO 8601', { expiresAt: 'tomorrow' }, /^expiresAt: must be an ISO 8601 timestamp/],
     ['an unknown field', { secret: 'mine' }, /unknown field "secret"/],
   ])('refuses %s with 400 and writes nothing', async (_what, body, description) => {
@@ -157,7 +175,12 @@ describe('behaviour KEYM-6: list', () => {
     for (let i = 0; i < 3; i++) made.push((await createKeyAs(admin, client.clientId, { userId: user.id, name: `k${i}` })).body);
     await revokeKeyAs(admin, client.clientId, String(made[1]!.key_id));
     // An expired key cannot be created through the API (expiresAt must be in the future): write one.
-    const expired: ApiKey = { ...(await storedKey(String(made[2]!.key_id)))!, keyId: 'cd'.repeat(8), expiresAt: new Date(Date.now() - 1000).toISOString(), createdAt: new Date().toISOString() };
+    const expired: ApiKey = {
+      ...(await storedKey(String(made[2]!.key_id)))!,
+      keyId: 'cd'.repeat(8),
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+      createdAt: new Date().toISOString(),
+    };
     await getStorage().db.send(new PutCommand({ TableName: getStorage().tables.main, Item: apiKeyItem(expired) }));
 
     const seen: Record<string, unknown>[] = [];
@@ -174,7 +197,12 @@ describe('behaviour KEYM-6: list', () => {
     } while (cursor);
     expect(pages).toBeGreaterThanOrEqual(2);
     const status = Object.fromEntries(seen.map((k) => [k.key_id, k.status]));
-    expect(status).toEqual({ [String(made[0]!.key_id)]: 'active', [String(made[1]!.key_id)]: 'revoked', [String(made[2]!.key_id)]: 'active', [expired.keyId]: 'expired' });
+    expect(status).toEqual({
+      [String(made[0]!.key_id)]: 'active',
+      [String(made[1]!.key_id)]: 'revoked',
+      [String(made[2]!.key_id)]: 'active',
+      [expired.keyId]: 'expired',
+    });
   });
 
   it('refuses a cursor of another list with 400, and an unknown client with 404', async () => {
@@ -223,7 +251,10 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
     const { Item } = await getStorage().db.send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: getStorage().tables.main, Key: { pk: `APIKEY#${body.key_id}`, sk: 'APIKEY' } }),
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
+        TableName: getStorage().tables.main,
+        Key: { pk: `APIKEY#${body.key_id}`, sk: 'APIKEY' },
+      }),
     );
     const revokedEpoch = Math.floor(Date.parse(String(revoked.body.revoked_at)) / 1000);
     expect(Item?.ttl).toBe(revokedEpoch + 400 * 86_400);
@@ -257,7 +288,7 @@ describe('behaviour KEY-7 active → expired: time passes expiresAt', () => {
   });
 });
 
-describe('issue 5: deleting a user deletes that user\'s keys', () => {
+describe("issue 5: deleting a user deletes that user's keys", () => {
   it('DELETE /api/admin/users/{id} removes the keys of every client; their exchange fails', async () => {
     const a = await createTestClient({ scopes: ['read'] });
     const b = await createTestClient({ scopes: ['read'] });

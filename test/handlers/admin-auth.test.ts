@@ -65,7 +65,10 @@ describe('admin API callers', () => {
   it('answers a token with no issued-token record (revoked or never issued) with 401', async () => {
     const { client } = await adminClientToken();
     const { config, clock, random } = getContainer();
-    const minted = await mintAccessToken({ clientId: client.clientId, scopes: ['admin'] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
+    const minted = await mintAccessToken(
+      { clientId: client.clientId, scopes: ['admin'] },
+      { issuer: config.baseUrl, signer: await getSigner(), clock, random },
+    );
     const result = await callAdmin(listUsers, { token: minted.accessToken });
     expect(result.statusCode).toBe(401);
   });

@@ -23,11 +23,13 @@ beforeAll(async () => {
   environmentId = await createTestEnvironment('Clients');
 });
 
-const patch = (clientId: string, body: unknown) => callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
+const patch = (clientId: string, body: unknown) =>
+  callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
 const create = (body: Record<string, unknown>) =>
   callAdmin(createClient, { token, method: 'POST', body: { name: 'App', environment_id: environmentId, ...body } });
 const storedClient = async (clientId: string) =>
-  (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } }))).Item;
+  (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } })))
+    .Item;
 
 describe('POST /api/admin/clients', () => {
   it('creates a public PKCE client: prefixed client_id, no secret, authorization_code + refresh_token by default', async () => {
@@ -80,15 +82,22 @@ describe('POST /api/admin/clients', () => {
     expect(String(jsonBody(result).error_description)).toMatch(description);
   });
 
-  it.each([['http://localhost:8080/cb'], ['http://127.0.0.1:3000/cb'], ['http://[::1]/cb']])('accepts the loopback redirect URI %s', async (uri) => {
-    const result = await create({ type: 'public', redirect_uris: [uri] });
-    expect(result.statusCode).toBe(201);
-    expect(jsonBody(result).redirect_uris).toEqual([uri]);
-  });
+  it.each([['http://localhost:8080/cb'], ['http://127.0.0.1:3000/cb'], ['http://[::1]/cb']])(
+    'accepts the loopback redirect URI %s',
+    async (uri) => {
+      const result = await create({ type: 'public', redirect_uris: [uri] });
+      expect(result.statusCode).toBe(201);
+      expect(jsonBody(result).redirect_uris).toEqual([uri]);
+    },
+  );
 
   it.each([
     ['a public client without redirect URIs', { type: 'public' }, /^redirect_uris: /],
-    ['a public client with client_credentials', { type: 'public', redirect_uris: ['https://a.example.test/cb'], grant_types: ['authorization_code', 'client_credentials'] }, /^grant_types: /],
+    [
+      'a public client with client_credentials',
+      { type: 'public', redirect_uris: ['https://a.example.test/cb'], grant_types: ['authorization_code', 'client_credentials'] },
+      /^grant_types: /,
+    ],
     ['an unknown type', { type: 'hybrid' }, /^type: must be one of/],
     ['an unknown grant type', { type: 'confidential', grant_types: ['password'] }, /^grant_types\.0: /],
     ['an admin public client', { type: 'public', redirect_uris: ['https://a.example.test/cb'], admin: true }, /^admin: /],
@@ -137,7 +146,12 @@ describe('GET /api/admin/clients', () => {
 
   it('filters by registration type (behaviour ADMIN-14): static by default, dynamic on request', async () => {
     const staticId = String(jsonBody(await create({ type: 'confidential' })).client_id);
-    const dynamic = await createTestClient({ type: 'public', registrationType: 'dynamic', grantTypes: ['authorization_code'], redirectUris: ['https://d.example.test/cb'] });
+    const dynamic = await createTestClient({
+      type: 'public',
+      registrationType: 'dynamic',
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://d.example.test/cb'],
+    });
     const staticIds = await allClientIds({});
     expect(staticIds).toContain(staticId);
     expect(staticIds).not.toContain(dynamic.clientId);
@@ -153,7 +167,6 @@ describe('GET /api/admin/clients', () => {
 });
 
 describe('PATCH /api/admin/clients/{client_id}', () => {
-
   it('replaces the granted scopes and the name', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential', scopes: ['openid', 'profile'] })).client_id);
     const result = await patch(clientId, { name: 'Renamed', scopes: ['email'] });

@@ -97,7 +97,9 @@ describe('environment grants (users_environments)', () => {
     expect(await getEnvironments().hasAccess(user.id, environmentId)).toBe(true);
 
     const listed = jsonBody(await callAdmin(listGrants, { token, pathParameters: { user_id: user.id } }));
-    expect(listed.items).toEqual([{ id: environmentId, name: 'Grants', dcr: false, created_at: expect.any(String), granted_at: jsonBody(first).granted_at }]);
+    expect(listed.items).toEqual([
+      { id: environmentId, name: 'Grants', dcr: false, created_at: expect.any(String), granted_at: jsonBody(first).granted_at },
+    ]);
 
     expect((await callAdmin(revoke, { token, method: 'DELETE', pathParameters: path(user.id, environmentId) })).statusCode).toBe(204);
     expect(await getEnvironments().hasAccess(user.id, environmentId)).toBe(false);
@@ -127,12 +129,15 @@ describe('scopes', () => {
     expect((await callAdmin(createScope, { token, method: 'POST', body: { name } })).statusCode).toBe(409);
   });
 
-  it.each([['a space', 'two words'], ['a double quote', 'say"hi'], ['a backslash', 'back\\slash'], ['nothing', ''], ['a non-ASCII letter', 'café']])(
-    'answers a scope name with %s with 400 (RFC 6749 3.3)',
-    async (_what, name) => {
-      const result = await callAdmin(createScope, { token, method: 'POST', body: { name } });
-      expect(result.statusCode).toBe(400);
-      expect(String(jsonBody(result).error_description)).toMatch(/^name: /);
-    },
-  );
+  it.each([
+    ['a space', 'two words'],
+    ['a double quote', 'say"hi'],
+    ['a backslash', 'back\\slash'],
+    ['nothing', ''],
+    ['a non-ASCII letter', 'café'],
+  ])('answers a scope name with %s with 400 (RFC 6749 3.3)', async (_what, name) => {
+    const result = await callAdmin(createScope, { token, method: 'POST', body: { name } });
+    expect(result.statusCode).toBe(400);
+    expect(String(jsonBody(result).error_description)).toMatch(/^name: /);
+  });
 });

@@ -156,14 +156,25 @@ async function signedInEverywhere(userId: string): Promise<{ sessionId: string; 
   const nowEpoch = Math.floor(Date.now() / 1000);
   const sessionId = `session-${uniqueSuffix()}`;
   await sessions.createSession(sessionId, { userId, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
-  const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://a.example.test/cb'] });
+  const client = await createTestClient({
+    type: 'public',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    redirectUris: ['https://a.example.test/cb'],
+  });
   const code = `code-${uniqueSuffix()}`;
   const familyId = `fam_${uniqueSuffix()}`;
   const grant = { clientId: client.clientId, userId, scopes: ['openid'], authTime: nowEpoch };
   await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
   await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
     token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: userId, familyId, expiresAtEpoch: nowEpoch + 3600 },
-    activity: { requestType: 'authorization_code', clientId: client.clientId, ip: '203.0.113.7', success: true, durationMs: 1, ...attemptOf() },
+    activity: {
+      requestType: 'authorization_code',
+      clientId: client.clientId,
+      ip: '203.0.113.7',
+      success: true,
+      durationMs: 1,
+      ...attemptOf(),
+    },
     refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
   });
   return { sessionId, familyId, clientId: client.clientId, nowEpoch };
@@ -173,14 +184,21 @@ describe('PATCH /api/admin/users/{user_id} with a new password', () => {
   it('ends the user’s sessions and revokes their refresh families: a reset locks out whoever knew the old one', async () => {
     const sessions = getSessions();
     const tokens = getTokenStore();
-    const id = String(jsonBody(await create({ name: 'Reset', email: `reset-${uniqueSuffix()}@example.test`, password: 'old-password-1' })).id);
+    const id = String(
+      jsonBody(await create({ name: 'Reset', email: `reset-${uniqueSuffix()}@example.test`, password: 'old-password-1' })).id,
+    );
     const { sessionId, familyId, nowEpoch } = await signedInEverywhere(id);
 
     const renamed = await callAdmin(updateUser, { token, method: 'PATCH', pathParameters: { user_id: id }, body: { name: 'Renamed' } });
     expect(renamed.statusCode).toBe(200);
     expect(await sessions.getSession(sessionId, nowEpoch)).toBeDefined(); // other changes keep sign-ins
 
-    const reset = await callAdmin(updateUser, { token, method: 'PATCH', pathParameters: { user_id: id }, body: { password: 'new-password-2' } });
+    const reset = await callAdmin(updateUser, {
+      token,
+      method: 'PATCH',
+      pathParameters: { user_id: id },
+      body: { password: 'new-password-2' },
+    });
     expect(reset.statusCode).toBe(200);
     expect(await sessions.getSession(sessionId, nowEpoch)).toBeUndefined();
     expect(await tokens.isFamilyRevoked(familyId)).toBe(true);

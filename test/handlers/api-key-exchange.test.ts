@@ -121,7 +121,7 @@ describe('behaviour KEYX-2: where the key comes from', () => {
     expect(body.error).toBe('invalid_client');
   });
 
-  it('the header wins with the key of another client: the token is the header key\'s', async () => {
+  it("the header wins with the key of another client: the token is the header key's", async () => {
     const a = await newKey();
     const b = await newKey();
     const { body } = await exchangeKey({ bearer: a.key, fields: { api_key: b.key } });
@@ -142,7 +142,7 @@ describe('behaviour KEYX-2: where the key comes from', () => {
 });
 
 describe('behaviour KEY-13: scope snapshot rules at the exchange', () => {
-  it('rule 5: a request may narrow the key\'s scopes', async () => {
+  it("rule 5: a request may narrow the key's scopes", async () => {
     const { key } = await newKey();
     const { status, body } = await exchangeKey({ bearer: key, fields: { scope: 'write' } });
     expect(status).toBe(200);
@@ -164,7 +164,13 @@ describe('behaviour LOG-1, LOG-2: one activity row per attempt, request type "ap
     await exchangeKey({ bearer: key });
     const rows = await keyActivityOf(client.clientId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ requestType: 'api key', success: true, apiKeyId: keyId, userId: user.id, environmentId: client.environmentId });
+    expect(rows[0]).toMatchObject({
+      requestType: 'api key',
+      success: true,
+      apiKeyId: keyId,
+      userId: user.id,
+      environmentId: client.environmentId,
+    });
   });
 
   it('each failure writes one row with its real reason (wrong secret, invalid_scope)', async () => {
@@ -205,7 +211,9 @@ describe('issue 5 Speed: the verified-key cache', () => {
       // The failure still spends one (dummy) verification, as slow as any other failure.
       expect(verify).toHaveBeenCalledTimes(1);
       expect(dummy).toHaveBeenCalledTimes(1);
-      expect((await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `APIKEY#${keyId}`, sk: 'APIKEY' } }))).Item?.revokedAt).toBeDefined();
+      expect(
+        (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `APIKEY#${keyId}`, sk: 'APIKEY' } }))).Item?.revokedAt,
+      ).toBeDefined();
     } finally {
       verify.mockRestore();
       dummy.mockRestore();
@@ -246,7 +254,7 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     expect((await exchangeKey({ bearer: key })).status).toBe(200); // verified: now in the cache
     await exchangeKey({ bearer: key }); // this second is stamped: the next exchange in it writes no stamp
     const send = jest.spyOn(getStorage().db, 'send');
-    let result;
+    let result: Awaited<ReturnType<typeof exchangeKey>>;
     let names: string[];
     try {
       result = await exchangeKey({ bearer: key });
@@ -276,22 +284,33 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
   it.each([
     ['first exchange', false],
     ['repeat exchange', true],
-  ])('issue 18.2 / behaviour ENV-2: a user who lost the client\'s environment mints nothing: the uniform 401, the reason in the activity log (%s)', async (_, verifiedBefore) => {
-    const { key, keyId, client, user } = await newKey();
-    if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    await getEnvironments().revoke(user.id, client.environmentId);
-    const result = await exchangeKey({ bearer: key });
-    expect(result.status).toBe(401);
-    expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
-    const rows = await keyActivityOf(client.clientId);
-    expect(rows.at(-1)).toMatchObject({ success: false, reason: `invalid_client: the user of key ${keyId} no longer holds environment ${client.environmentId}` });
-  });
+  ])(
+    "issue 18.2 / behaviour ENV-2: a user who lost the client's environment mints nothing: the uniform 401, the reason in the activity log (%s)",
+    async (_, verifiedBefore) => {
+      const { key, keyId, client, user } = await newKey();
+      if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
+      await getEnvironments().revoke(user.id, client.environmentId);
+      const result = await exchangeKey({ bearer: key });
+      expect(result.status).toBe(401);
+      expect(result.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+      const rows = await keyActivityOf(client.clientId);
+      expect(rows.at(-1)).toMatchObject({
+        success: false,
+        reason: `invalid_client: the user of key ${keyId} no longer holds environment ${client.environmentId}`,
+      });
+    },
+  );
 
   it('a client blocked by a tombstone (a deleted metadata-document client) counts as gone', async () => {
     const { key, client } = await newKey();
     expect((await exchangeKey({ bearer: key })).status).toBe(200);
     const { db, tables } = getStorage();
-    await db.send(new PutCommand({ TableName: tables.main, Item: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT', clientId: client.clientId, blocked: true } }));
+    await db.send(
+      new PutCommand({
+        TableName: tables.main,
+        Item: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT', clientId: client.clientId, blocked: true },
+      }),
+    );
     expect((await exchangeKey({ bearer: key })).status).toBe(401);
   });
 });
@@ -306,7 +325,7 @@ describe('behaviour LOG-1: one activity row per attempt, whatever part of the su
       await tokens.recordActivity(issuance.activity);
       throw new Error('token record not written');
     };
-    let result;
+    let result: Awaited<ReturnType<typeof exchangeKey>>;
     try {
       result = await exchangeKey({ bearer: key });
     } finally {

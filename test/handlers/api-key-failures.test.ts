@@ -69,7 +69,7 @@ async function cases(): Promise<Case[]> {
   const wrong = await activeKey();
   const pastTtl = await storedKeyWith({ revokedAt: new Date(Date.now() - 2000).toISOString() }, Math.floor(Date.now() / 1000) - 1);
   return [
-    { name: 'malformed (bad prefix)', key: 'xyz_0123456789abcdef_' + 'A'.repeat(43), reason: /malformed/ },
+    { name: 'malformed (bad prefix)', key: `xyz_0123456789abcdef_${'A'.repeat(43)}`, reason: /malformed/ },
     { name: 'malformed (short secret)', key: 'tgk_0123456789abcdef_short', reason: /malformed/ },
     { name: 'malformed (upper-case key id)', key: `tgk_0123456789ABCDEF_${'A'.repeat(43)}`, reason: /malformed/ },
     { name: 'unknown key id', key: unknownId, reason: /unknown key id/ },

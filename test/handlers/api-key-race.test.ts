@@ -94,12 +94,15 @@ it('behaviour KEY-8: tokens minted before a revocation stay valid for their rema
   const { key, keyId, clientId } = await activeKey();
   const token = String((await exchangeKey({ bearer: key })).body.access_token);
   expect((await revokeKeyAs(admin, clientId, keyId)).status).toBe(200);
-  const result = await validateToken(apiGatewayEvent({ path: '/api/token/validate', headers: { Authorization: `Bearer ${token}` } }), lambdaContext);
+  const result = await validateToken(
+    apiGatewayEvent({ path: '/api/token/validate', headers: { Authorization: `Bearer ${token}` } }),
+    lambdaContext,
+  );
   expect(result.statusCode).toBe(200);
   expect(decodeJwt(token).api_key_id).toBe(keyId);
 });
 
-describe('the exchange\'s writes fail apart: the token record decides', () => {
+describe("the exchange's writes fail apart: the token record decides", () => {
   async function exchangeWith(overrides: { stampLastUsed?: () => Promise<void>; recordIssued?: () => Promise<void> }) {
     const { key, keyId, clientId } = await activeKey();
     const deps = await getApiKeyExchange();
@@ -117,7 +120,9 @@ describe('the exchange\'s writes fail apart: the token record decides', () => {
   }
 
   it('a lastUsedAt stamp that fails after retries still returns the recorded token, with one success row, and logs an error', async () => {
-    const { outcome, keyId, clientId, errors } = await exchangeWith({ stampLastUsed: () => Promise.reject(new Error('ProvisionedThroughputExceeded')) });
+    const { outcome, keyId, clientId, errors } = await exchangeWith({
+      stampLastUsed: () => Promise.reject(new Error('ProvisionedThroughputExceeded')),
+    });
     const response = await outcome;
     const jti = String(decodeJwt(response.access_token).jti);
     expect(await getTokenStore().getTokenRecord(jti, nowEpoch())).toMatchObject({ apiKeyId: keyId });

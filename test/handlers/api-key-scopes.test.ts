@@ -28,14 +28,17 @@ async function keyFor(clientScopes: string[], body: Record<string, unknown> = {}
 const setClientScopes = (clientId: string, scopes: string[]) =>
   callAdmin(patchClient, { token: admin, method: 'PATCH', pathParameters: { client_id: clientId }, body: { scopes } });
 
-describe('behaviour KEY-11: no scopes selected → all the client\'s scopes of that moment', () => {
-  it.each([['omitted', {}], ['empty', { scopes: [] }]])('scopes %s', async (_what, body) => {
+describe("behaviour KEY-11: no scopes selected → all the client's scopes of that moment", () => {
+  it.each([
+    ['omitted', {}],
+    ['empty', { scopes: [] }],
+  ])('scopes %s', async (_what, body) => {
     const { scopes, key } = await keyFor(['read', 'write'], body);
     expect(scopes).toEqual(['read', 'write']);
     expect((await exchangeKey({ bearer: key })).body.scope).toBe('read write');
   });
 
-  it('selected scopes are a subset of the client\'s', async () => {
+  it("selected scopes are a subset of the client's", async () => {
     const { scopes, key } = await keyFor(['read', 'write'], { scopes: ['write'] });
     expect(scopes).toEqual(['write']);
     expect((await exchangeKey({ bearer: key })).body.scope).toBe('write');
@@ -54,7 +57,7 @@ describe('behaviour KEY-12: a scope granted to the client later is not added', (
 });
 
 describe('behaviour KEY-12: a scope ungranted from the client is removed from every key that held it', () => {
-  it('PATCH /api/admin/clients removes it from all the client\'s keys, and the exchange no longer mints it', async () => {
+  it("PATCH /api/admin/clients removes it from all the client's keys, and the exchange no longer mints it", async () => {
     const client = await createTestClient({ scopes: ['read', 'write', 'delete'] });
     const user = await createTestUser();
     const k1 = (await createKeyAs(admin, client.clientId, { userId: user.id })).body;
@@ -85,7 +88,7 @@ describe('behaviour KEY-12: a scope ungranted from the client is removed from ev
 });
 
 describe('behaviour KEY-13: a key whose scopes were all ungranted mints nothing', () => {
-  it('it does not fall back to the client\'s current scopes', async () => {
+  it("it does not fall back to the client's current scopes", async () => {
     const { client, key, keyId } = await keyFor(['read', 'write'], { scopes: ['write'] });
     expect((await setClientScopes(client.clientId, ['read'])).statusCode).toBe(200);
     expect((await storedKey(keyId))?.scopes).toEqual([]);

@@ -78,10 +78,18 @@ describe('issue 18: self-service is only for clients an administrator created', 
 
   for (const [kind, overrides] of [
     ['a dynamically registered client (RFC 7591)', { registrationType: 'dynamic', type: 'public' }],
-    ['a Client ID Metadata Document client', { clientId: `https://app-${Date.now()}.example.test/client.json`, registrationType: 'dynamic', type: 'public' }],
+    [
+      'a Client ID Metadata Document client',
+      { clientId: `https://app-${Date.now()}.example.test/client.json`, registrationType: 'dynamic', type: 'public' },
+    ],
   ] as const) {
     it(`${kind}: its user's token gets the plain non-admin refusal on create and list, and no key is written`, async () => {
-      const thirdParty = await createTestClient({ ...overrides, scopes: ['openid', 'profile', 'email'], grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://app.example.test/cb'] });
+      const thirdParty = await createTestClient({
+        ...overrides,
+        scopes: ['openid', 'profile', 'email'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+        redirectUris: ['https://app.example.test/cb'],
+      });
       const { token } = await issueTestToken({ clientId: thirdParty.clientId, sub: user.id, scopes: ['openid'] });
       const auditBefore = (await auditOf(thirdParty.clientId)).length;
       for (const result of [await createKeyAs(token, thirdParty.clientId, {}), await listKeysAs(token, thirdParty.clientId)]) {
@@ -94,8 +102,8 @@ describe('issue 18: self-service is only for clients an administrator created', 
   }
 });
 
-describe('issue 18: a self-service key never carries more than the caller\'s own token', () => {
-  it('without scopes: the behaviour KEY-11 snapshot intersected with the token\'s scopes (client: read write; token: read → key: read)', async () => {
+describe("issue 18: a self-service key never carries more than the caller's own token", () => {
+  it("without scopes: the behaviour KEY-11 snapshot intersected with the token's scopes (client: read write; token: read → key: read)", async () => {
     const created = await createKeyAs(own, client.clientId, {});
     expect(created.status).toBe(201);
     expect(created.body.scopes).toEqual(['read']);
@@ -113,16 +121,18 @@ describe('issue 18: a self-service key never carries more than the caller\'s own
     expect((await auditOf(client.clientId)).length).toBe(auditBefore);
   });
 
-  it('a token with none of the client\'s scopes cannot create a key (400, nothing written)', async () => {
+  it("a token with none of the client's scopes cannot create a key (400, nothing written)", async () => {
     const bare = await createTestUser();
     const { token } = await issueTestToken({ clientId: client.clientId, sub: bare.id, scopes: ['openid'] });
     const result = await createKeyAs(token, client.clientId, {});
     expect(result.status).toBe(400);
     expect(String(result.body.error_description)).toMatch(/carries none of the client's scopes/);
-    expect((await listKeysAs(admin, client.clientId, { limit: '100' })).body.items).not.toContainEqual(expect.objectContaining({ user_id: bare.id }));
+    expect((await listKeysAs(admin, client.clientId, { limit: '100' })).body.items).not.toContainEqual(
+      expect.objectContaining({ user_id: bare.id }),
+    );
   });
 
-  it('admin callers are not narrowed: the key gets all the client\'s scopes', async () => {
+  it("admin callers are not narrowed: the key gets all the client's scopes", async () => {
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     expect(created.body.scopes).toEqual(['read', 'write']);
   });
@@ -158,7 +168,7 @@ describe('behaviour KEYM-4: a self-service caller is confined to its own user', 
     expect(second.body.next_cursor).toBeUndefined();
   });
 
-  it('behaviour KEYM-4: revoking another user\'s key is 404, never 403, and leaves it active', async () => {
+  it("behaviour KEYM-4: revoking another user's key is 404, never 403, and leaves it active", async () => {
     const other = await createTestUser();
     const theirs = (await createKeyAs(admin, client.clientId, { userId: other.id })).body;
     const result = await revokeKeyAs(own, client.clientId, String(theirs.key_id));
@@ -192,7 +202,9 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
   it('issue 18: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
     const created = await createKeyAs(own, client.clientId, {});
     const mail = outboxMails(outbox).find((m) => m.text.includes(String(created.body.key_id)))!;
-    expect(mail.text).toContain(`DELETE ${process.env.BASE_URL}/api/admin/clients/${client.clientId}/api-keys/${String(created.body.key_id)}`);
+    expect(mail.text).toContain(
+      `DELETE ${process.env.BASE_URL}/api/admin/clients/${client.clientId}/api-keys/${String(created.body.key_id)}`,
+    );
     expect(mail.text).toContain(`sign in to Reports app and revoke key ${String(created.body.key_id)}`);
     expect(mail.text).toContain(`ask an administrator of ${process.env.BASE_URL}`);
     // The route named in the mail works for the user's own token from that client.
@@ -218,7 +230,7 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
     // Fault injection in the local mailer: a file where the outbox folder should be.
     rmSync(outbox, { recursive: true, force: true });
     writeFileSync(outbox, 'not a folder');
-    let result;
+    let result: Awaited<ReturnType<typeof createKeyAs>>;
     try {
       result = await createKeyAs(token, client.clientId, {});
     } finally {

@@ -7,7 +7,18 @@ import type { Client } from '../../lambdas/core/model';
 import { handler as completeHandler } from '../../lambdas/handlers/authorize-complete';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import { authorizeQuery, browserHeaders, cookieOf, createClient, createUser, form, hiddenField, locationOf, unique, type TestUser } from '../support/authorization';
+import {
+  authorizeQuery,
+  browserHeaders,
+  cookieOf,
+  createClient,
+  createUser,
+  form,
+  hiddenField,
+  locationOf,
+  unique,
+  type TestUser,
+} from '../support/authorization';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 
@@ -19,7 +30,11 @@ let faults: DynamoFaults;
 beforeAll(async () => {
   const environmentId = unique('env_');
   staticClient = await createClient({ environmentId });
-  dynamicClient = await createClient({ registrationType: 'dynamic', redirectUris: ['http://127.0.0.1:8765/callback'], scopes: ['openid', 'profile'] });
+  dynamicClient = await createClient({
+    registrationType: 'dynamic',
+    redirectUris: ['http://127.0.0.1:8765/callback'],
+    scopes: ['openid', 'profile'],
+  });
   alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
 });
 beforeEach(() => (faults = DynamoFaults.install()));
@@ -27,17 +42,32 @@ afterEach(() => faults.uninstall());
 
 const requestIdOf = async (client: Client) =>
   hiddenField(
-    (await authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }), lambdaContext)).body,
+    (
+      await authorizeHandler(
+        apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
+        lambdaContext,
+      )
+    ).body,
     'request_id',
   );
 const signInStep = (requestId: string) =>
   signInStepHandler(
-    apiGatewayEvent({ method: 'POST', path: '/api/authorize', headers: browserHeaders(), body: form({ request_id: requestId, email: alice.user.email!, password: alice.password }) }),
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/api/authorize',
+      headers: browserHeaders(),
+      body: form({ request_id: requestId, email: alice.user.email!, password: alice.password }),
+    }),
     lambdaContext,
   );
 const complete = (requestId: string, cookie: string) =>
   completeHandler(
-    apiGatewayEvent({ method: 'POST', path: '/api/authorize/complete', headers: browserHeaders({ Cookie: cookie }), body: form({ request_id: requestId, decision: 'approve' }) }),
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/api/authorize/complete',
+      headers: browserHeaders({ Cookie: cookie }),
+      body: form({ request_id: requestId, decision: 'approve' }),
+    }),
     lambdaContext,
   );
 /** The consumption of the stored request loses its reply once; the SDK resends it. */

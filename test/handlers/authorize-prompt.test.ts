@@ -14,7 +14,18 @@ import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-s
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
-import { authorizeQuery, browserHeaders, createClient, createUser, form, hiddenField, locationOf, pkcePair, unique, type TestUser } from '../support/authorization';
+import {
+  authorizeQuery,
+  browserHeaders,
+  createClient,
+  createUser,
+  form,
+  hiddenField,
+  locationOf,
+  pkcePair,
+  unique,
+  type TestUser,
+} from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 import { postToken } from '../support/token-fixtures';
 
@@ -28,7 +39,11 @@ let alice: TestUser;
 beforeAll(async () => {
   const environmentId = unique('env_');
   staticClient = await createClient({ environmentId });
-  dynamicClient = await createClient({ registrationType: 'dynamic', redirectUris: ['http://127.0.0.1:8765/callback'], scopes: ['openid', 'profile'] });
+  dynamicClient = await createClient({
+    registrationType: 'dynamic',
+    redirectUris: ['http://127.0.0.1:8765/callback'],
+    scopes: ['openid', 'profile'],
+  });
   alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
 });
 
@@ -41,11 +56,19 @@ async function sessionSignedInAgo(ageSeconds: number, user = alice): Promise<str
 }
 
 const authorize = (query: Record<string, string>, cookie?: string) =>
-  authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query, headers: { Accept: 'text/html', ...(cookie ? { Cookie: cookie } : {}) } }), lambdaContext);
+  authorizeHandler(
+    apiGatewayEvent({ path: '/api/authorize', query, headers: { Accept: 'text/html', ...(cookie ? { Cookie: cookie } : {}) } }),
+    lambdaContext,
+  );
 
 const signInStep = (requestId: string, user = alice) =>
   signInStepHandler(
-    apiGatewayEvent({ method: 'POST', path: '/api/authorize', headers: browserHeaders(), body: form({ request_id: requestId, email: user.user.email!, password: user.password }) }),
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/api/authorize',
+      headers: browserHeaders(),
+      body: form({ request_id: requestId, email: user.user.email!, password: user.password }),
+    }),
     lambdaContext,
   );
 
@@ -60,7 +83,7 @@ function redirectParams(result: APIGatewayProxyResult, client = staticClient): U
 const isSignInForm = (result: APIGatewayProxyResult) => result.statusCode === 200 && result.body.includes('name="password"');
 
 describe('prompt=none (OIDC Core 3.1.2.1, 3.1.2.6)', () => {
-  it('without a session: error=login_required to the static client\'s redirect URI, with state and iss, and no page', async () => {
+  it("without a session: error=login_required to the static client's redirect URI, with state and iss, and no page", async () => {
     const params = redirectParams(await authorize(authorizeQuery(staticClient, { prompt: 'none' })));
     expect(params.get('error')).toBe('login_required');
     expect(params.get('state')).toBe('xyz-state');
@@ -87,7 +110,9 @@ describe('prompt=none (OIDC Core 3.1.2.1, 3.1.2.6)', () => {
   });
 
   it('with a session older than max_age: login_required', async () => {
-    const params = redirectParams(await authorize(authorizeQuery(staticClient, { prompt: 'none', max_age: '60' }), await sessionSignedInAgo(600)));
+    const params = redirectParams(
+      await authorize(authorizeQuery(staticClient, { prompt: 'none', max_age: '60' }), await sessionSignedInAgo(600)),
+    );
     expect(params.get('error')).toBe('login_required');
   });
 
@@ -108,10 +133,12 @@ describe('prompt=login and max_age: sign in again (OIDC Core 3.1.2.1)', () => {
     expect(code?.authTime).toBeGreaterThanOrEqual(before);
   });
 
-  it('max_age shorter than the session\'s age shows the sign-in form; a longer one issues the code at once', async () => {
+  it("max_age shorter than the session's age shows the sign-in form; a longer one issues the code at once", async () => {
     const cookie = await sessionSignedInAgo(600);
     expect(isSignInForm(await authorize(authorizeQuery(staticClient, { max_age: '300' }), cookie))).toBe(true);
-    expect(redirectParams(await authorize(authorizeQuery(staticClient, { max_age: '3600' }), cookie)).get('code')).toEqual(expect.any(String));
+    expect(redirectParams(await authorize(authorizeQuery(staticClient, { max_age: '3600' }), cookie)).get('code')).toEqual(
+      expect.any(String),
+    );
   });
 
   it('max_age=0 always signs in again; a malformed max_age is invalid_request', async () => {
@@ -144,7 +171,12 @@ describe('prompt=consent (OIDC Core 3.1.2.1)', () => {
     expect(page.body).toContain('name="decision"');
     expect(page.body).not.toContain('registered itself');
     const approved = await completeHandler(
-      apiGatewayEvent({ method: 'POST', path: '/api/authorize/complete', headers: browserHeaders({ Cookie: cookie }), body: form({ request_id: hiddenField(page.body, 'request_id'), decision: 'approve' }) }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/api/authorize/complete',
+        headers: browserHeaders({ Cookie: cookie }),
+        body: form({ request_id: hiddenField(page.body, 'request_id'), decision: 'approve' }),
+      }),
       lambdaContext,
     );
     expect(redirectParams(approved).get('code')).toEqual(expect.any(String));
@@ -158,7 +190,9 @@ describe('prompt=consent (OIDC Core 3.1.2.1)', () => {
 describe('OAuth 2.1 4.1.3: redirect_uri at the token endpoint (issue 18.4)', () => {
   async function codeFor(query: Record<string, string | undefined>): Promise<{ code: string; verifier: string }> {
     const { verifier, challenge } = pkcePair();
-    const params = redirectParams(await authorize(authorizeQuery(staticClient, { code_challenge: challenge, ...query }), await sessionSignedInAgo(5)));
+    const params = redirectParams(
+      await authorize(authorizeQuery(staticClient, { code_challenge: challenge, ...query }), await sessionSignedInAgo(5)),
+    );
     return { code: params.get('code')!, verifier };
   }
   const redeem = (code: { code: string; verifier: string }, redirectUri?: string) =>

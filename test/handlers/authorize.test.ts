@@ -40,7 +40,9 @@ let bobCookie: string;
 
 async function sessionCookie(user: TestUser): Promise<string> {
   const body = form({ email: user.user.email!, password: user.password });
-  return cookieOf(await signInHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body }), lambdaContext));
+  return cookieOf(
+    await signInHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body }), lambdaContext),
+  );
 }
 
 beforeAll(async () => {
@@ -62,14 +64,21 @@ beforeAll(async () => {
   [aliceCookie, bobCookie] = await Promise.all([sessionCookie(alice), sessionCookie(bob)]);
 });
 
-function authorize(query: Record<string, string>, headers: Record<string, string> = {}, tweak?: (e: ReturnType<typeof apiGatewayEvent>) => void) {
+function authorize(
+  query: Record<string, string>,
+  headers: Record<string, string> = {},
+  tweak?: (e: ReturnType<typeof apiGatewayEvent>) => void,
+) {
   const event = apiGatewayEvent({ path: '/api/authorize', query, headers: { Accept: 'text/html', ...headers } });
   tweak?.(event);
   return authorizeHandler(event, lambdaContext);
 }
 
 const signInStep = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  signInStepHandler(apiGatewayEvent({ method: 'POST', path: '/api/authorize', headers: browserHeaders(headers), body: form(fields) }), lambdaContext);
+  signInStepHandler(
+    apiGatewayEvent({ method: 'POST', path: '/api/authorize', headers: browserHeaders(headers), body: form(fields) }),
+    lambdaContext,
+  );
 
 const complete = (fields: Record<string, string>, cookie?: string, headers: Record<string, string> = {}) =>
   completeHandler(
@@ -134,7 +143,14 @@ describe('GET /api/authorize: client and redirect URI are checked first, and the
   });
 
   it('never redirects on a bad redirect_uri even when every other parameter is wrong too', async () => {
-    expectNoRedirect(await authorize({ client_id: staticClient.clientId, redirect_uri: 'https://evil.example/cb', response_type: 'token', state: 'xyz-state' }));
+    expectNoRedirect(
+      await authorize({
+        client_id: staticClient.clientId,
+        redirect_uri: 'https://evil.example/cb',
+        response_type: 'token',
+        state: 'xyz-state',
+      }),
+    );
   });
 
   it('answers callers that do not ask for HTML with the OAuth JSON error instead of a page', async () => {
@@ -157,7 +173,10 @@ describe('GET /api/authorize: later errors redirect with error, state and iss (R
 
   it('invalid_request for code_challenge_method=plain or a missing method: only S256 (RFC 7636 4.2, 4.4.1)', async () => {
     const { verifier } = pkcePair();
-    expectErrorRedirect(await authorize(authorizeQuery(staticClient, { code_challenge: verifier, code_challenge_method: 'plain' })), 'invalid_request');
+    expectErrorRedirect(
+      await authorize(authorizeQuery(staticClient, { code_challenge: verifier, code_challenge_method: 'plain' })),
+      'invalid_request',
+    );
     expectErrorRedirect(await authorize(authorizeQuery(staticClient, { code_challenge_method: undefined })), 'invalid_request');
     expectErrorRedirect(await authorize(authorizeQuery(staticClient, { code_challenge: 'too-short' })), 'invalid_request');
   });
@@ -249,8 +268,13 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
   });
 
   it('grants the client scopes when scope is omitted, and records the registered redirect URI when it is omitted', async () => {
-    const requestId = hiddenField((await authorize(authorizeQuery(singleUriClient, { scope: undefined, redirect_uri: undefined }))).body, 'request_id');
-    const code = locationOf(await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password })).searchParams.get('code')!;
+    const requestId = hiddenField(
+      (await authorize(authorizeQuery(singleUriClient, { scope: undefined, redirect_uri: undefined }))).body,
+      'request_id',
+    );
+    const code = locationOf(
+      await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password }),
+    ).searchParams.get('code')!;
     const stored = await getTokenStore().getCode(code, Math.floor(Date.now() / 1000));
     expect(stored).toMatchObject({ scopes: ['openid', 'email'], redirectUri: singleUriClient.redirectUris[0] });
   });
@@ -268,7 +292,10 @@ describe('GET /api/authorize then POST /api/authorize: the sign-in step', () => 
 
   it('refuses a cross-site post of the sign-in step (RFC 6749 10.12)', async () => {
     const requestId = hiddenField((await authorize(authorizeQuery(staticClient))).body, 'request_id');
-    const result = await signInStep({ request_id: requestId, email: alice.user.email!, password: alice.password }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' });
+    const result = await signInStep(
+      { request_id: requestId, email: alice.user.email!, password: alice.password },
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+    );
     expect(result.statusCode).toBe(403);
     expect(headerOf(result, 'location')).toBeUndefined();
   });
@@ -327,7 +354,11 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
 
   it('deny redirects with access_denied, state and iss (RFC 6749 4.1.2.1)', async () => {
     const requestId = hiddenField((await consentPage()).body, 'request_id');
-    expectErrorRedirect(await complete({ request_id: requestId, decision: 'deny' }, aliceCookie), 'access_denied', dynamicClient.redirectUris[0]);
+    expectErrorRedirect(
+      await complete({ request_id: requestId, decision: 'deny' }, aliceCookie),
+      'access_denied',
+      dynamicClient.redirectUris[0],
+    );
   });
 
   it('is honoured only for the user the consent page was shown to: another session gets 403 and no redirect', async () => {
@@ -378,6 +409,10 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
     const cookie = await sessionCookie(dave);
     const requestId = hiddenField((await authorize(authorizeQuery(dynamicClient), { Cookie: cookie })).body, 'request_id');
     await getEnvironments().revoke(dave.user.id, dcrEnvironment);
-    expectErrorRedirect(await complete({ request_id: requestId, decision: 'approve' }, cookie), 'access_denied', dynamicClient.redirectUris[0]);
+    expectErrorRedirect(
+      await complete({ request_id: requestId, decision: 'approve' }, cookie),
+      'access_denied',
+      dynamicClient.redirectUris[0],
+    );
   });
 });

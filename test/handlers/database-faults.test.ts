@@ -34,9 +34,19 @@ let resourceServer: TestClient;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    introspectAll: true,
+  });
   // Dynamic registration offers the discoverable scopes of the catalog.
-  await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({ name: 'openid', description: 'openid', discoverable: true });
+  await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
+    name: 'openid',
+    description: 'openid',
+    discoverable: true,
+  });
 });
 beforeEach(() => (faults = DynamoFaults.install()));
 afterEach(() => faults.uninstall());
@@ -64,7 +74,11 @@ describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour EN
   it('the environment grant unreadable: the same, nothing revoked', async () => {
     const { client } = await createClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
-    faults.fail({ operation: 'GetItem', phase: 'before', where: (a) => touches(a, `USER#${user.id}`) && JSON.stringify(a.input).includes('ENV#') });
+    faults.fail({
+      operation: 'GetItem',
+      phase: 'before',
+      where: (a) => touches(a, `USER#${user.id}`) && JSON.stringify(a.input).includes('ENV#'),
+    });
     const failed = await refresh(client, String(first.refresh_token));
     faults.clear();
     expect(failed.status).toBe(503);
@@ -99,7 +113,9 @@ const dynamicClientsNamed = async (name: string) => {
 const counterOf = async (ip: string) => {
   const { db, tables } = getStorage();
   const day = new Date().toISOString().slice(0, 10);
-  const { Item } = await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk: `DCRRATE#${day}#${ip}`, sk: 'DCRRATE' }, ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tables.ephemeral, Key: { pk: `DCRRATE#${day}#${ip}`, sk: 'DCRRATE' }, ConsistentRead: true }),
+  );
   return Item?.count as number | undefined;
 };
 
@@ -138,7 +154,9 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
 
 /** The create transaction: its first item puts the key record (a revocation updates it). */
 const isKeyCreate = (a: Attempt) =>
-  String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith('APIKEY#');
+  String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith(
+    'APIKEY#',
+  );
 
 describe('API key create whose every attempt lost its reply (behaviour KEY-15; docs/admin-api.md)', () => {
   it('answers 503 and leaves no active key: what was written is revoked, with its audit entries, and the secret was never shown', async () => {

@@ -57,7 +57,10 @@ interface Answered {
 
 /** Everything the soak did and was told, checked after the faults are off. */
 const answers: Answered[] = [];
-function note(what: string, result: APIGatewayProxyResult | { status: number; body: Record<string, unknown>; result: APIGatewayProxyResult }): Answered {
+function note(
+  what: string,
+  result: APIGatewayProxyResult | { status: number; body: Record<string, unknown>; result: APIGatewayProxyResult },
+): Answered {
   const raw = 'statusCode' in result ? result : result.result;
   const entry = { what, status: raw.statusCode, body: raw.body ? jsonBody(raw) : {}, retryAfter: headerOf(raw, 'retry-after') };
   answers.push(entry);
@@ -89,9 +92,19 @@ let faults: DynamoFaults;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    introspectAll: true,
+  });
   admin = (await adminClientToken()).token;
-  await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({ name: 'openid', description: 'openid', discoverable: true });
+  await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
+    name: 'openid',
+    description: 'openid',
+    discoverable: true,
+  });
   keyClientId = (await createTestClient({ scopes: ['read'], environmentId })).clientId;
   const machine = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
   const codes = await Promise.all(
@@ -128,7 +141,13 @@ beforeAll(async () => {
       for (let j = 0; j < registrationsPerIp; j++) {
         entry.sent += 1;
         const body = JSON.stringify({ client_name: `soak ${run}`, redirect_uris: ['http://127.0.0.1:33418/callback'], scope: 'openid' });
-        const event = apiGatewayEvent({ method: 'POST', path: '/api/register', headers: { 'Content-Type': 'application/json' }, body, sourceIp: entry.ip });
+        const event = apiGatewayEvent({
+          method: 'POST',
+          path: '/api/register',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+          sourceIp: entry.ip,
+        });
         const result = note('register', await registerHandler(event, lambdaContext));
         if (result.status === 201) entry.created.push(String(result.body.client_id));
       }
@@ -150,7 +169,10 @@ beforeAll(async () => {
     for (let i = 0; i < clientCredentialCalls; i++) {
       const result = note(
         'client_credentials',
-        await postToken({ grant_type: 'client_credentials', scope: 'read', resource: resourceA }, { headers: { Authorization: basic(machine.client.clientId, machine.secret!) } }),
+        await postToken(
+          { grant_type: 'client_credentials', scope: 'read', resource: resourceA },
+          { headers: { Authorization: basic(machine.client.clientId, machine.secret!) } },
+        ),
       );
       if (result.status === 200) clientCredentialTokens.push(String(result.body.access_token));
     }
@@ -201,7 +223,11 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
     const day = new Date().toISOString().slice(0, 10);
     for (const { ip, sent, created } of registered) {
       const { Item } = await getStorage().db.send(
-        new GetCommand({ TableName: getStorage().tables.ephemeral, Key: { pk: `DCRRATE#${day}#${ip}`, sk: 'DCRRATE' }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: getStorage().tables.ephemeral,
+          Key: { pk: `DCRRATE#${day}#${ip}`, sk: 'DCRRATE' },
+          ConsistentRead: true,
+        }),
       );
       const counted = (Item?.count as number | undefined) ?? 0;
       expect(counted).toBeLessThanOrEqual(sent);
@@ -211,7 +237,11 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
 
   it('API keys: acknowledged keys are stored, confirmed revocations hold, no refused create left an active key, minted tokens stay active', async () => {
     expect(createdKeys.length).toBeGreaterThan(0);
-    const listed = (await listKeysAs(admin, keyClientId, { limit: '100' })).body.items as { key_id: string; status: string; name?: string }[];
+    const listed = (await listKeysAs(admin, keyClientId, { limit: '100' })).body.items as {
+      key_id: string;
+      status: string;
+      name?: string;
+    }[];
     const acknowledged = new Set(createdKeys.map((k) => k.keyId));
     for (const key of listed.filter((k) => k.name === `soak ${run}` && !acknowledged.has(k.key_id))) expect(key.status).toBe('revoked');
     for (const key of createdKeys) {

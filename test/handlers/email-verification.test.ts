@@ -23,14 +23,26 @@ const outbox = useOutbox();
 async function tokenOf(who: AccountUser, extra: { apiKeyId?: string; sub?: string | null } = {}): Promise<string> {
   const client = await createTestClient({ scopes: ['openid', 'email'] });
   const sub = extra.sub === null ? undefined : (extra.sub ?? who.user.id);
-  return (await issueTestToken({ clientId: client.clientId, ...(sub ? { sub } : {}), scopes: ['openid', 'email'], ...(extra.apiKeyId ? { apiKeyId: extra.apiKeyId } : {}) })).token;
+  return (
+    await issueTestToken({
+      clientId: client.clientId,
+      ...(sub ? { sub } : {}),
+      scopes: ['openid', 'email'],
+      ...(extra.apiKeyId ? { apiKeyId: extra.apiKeyId } : {}),
+    })
+  ).token;
 }
 
 const requestCode = (headers: Record<string, string>) =>
   requestHandler(apiGatewayEvent({ method: 'POST', path: '/api/users/email-verification/request', headers }), lambdaContext);
 const verify = (headers: Record<string, string>, body: unknown) =>
   verifyHandler(
-    apiGatewayEvent({ method: 'POST', path: '/api/users/email-verification/verify', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/api/users/email-verification/verify',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
     lambdaContext,
   );
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -49,7 +61,17 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
 
   it('with the session cookie (same-origin post) works too; a cross-site post with the cookie is 403', async () => {
     const who = await createAccountUser();
-    const cookie = cookieOf(await signInHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email: who.user.email!, password: who.password }) }), lambdaContext));
+    const cookie = cookieOf(
+      await signInHandler(
+        apiGatewayEvent({
+          method: 'POST',
+          path: '/api/auth/signin',
+          headers: browserHeaders(),
+          body: form({ email: who.user.email!, password: who.password }),
+        }),
+        lambdaContext,
+      ),
+    );
     expect((await requestCode(browserHeaders({ Cookie: cookie, 'Sec-Fetch-Site': 'cross-site' }))).statusCode).toBe(403);
     expect((await requestCode(browserHeaders({ Cookie: cookie }))).statusCode).toBe(202);
   });
@@ -124,7 +146,9 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => verify(bearer(token), { code: String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0') })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verify(bearer(token), { code: String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0') })),
+    );
     expect(results.every((r) => r.statusCode === 400)).toBe(true);
     expect((await verify(bearer(token), { code })).statusCode).toBe(400);
   });
@@ -166,7 +190,15 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
       expect(result.statusCode).toBe(400);
       expect(jsonBody(result).error).toBe('invalid_request');
     }
-    const wrongType = await verifyHandler(apiGatewayEvent({ method: 'POST', path: '/api/users/email-verification/verify', headers: { ...bearer(token), 'Content-Type': 'text/plain' }, body: '123456' }), lambdaContext);
+    const wrongType = await verifyHandler(
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/api/users/email-verification/verify',
+        headers: { ...bearer(token), 'Content-Type': 'text/plain' },
+        body: '123456',
+      }),
+      lambdaContext,
+    );
     expect(wrongType.statusCode).toBe(415);
     const [item] = await ephemeralItems(`EMAILVERIFY#${who.user.id}`);
     expect(item!.attemptTokens).toBeUndefined();

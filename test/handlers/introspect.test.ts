@@ -35,11 +35,17 @@ beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
   app = (await createClient({ environmentId })).client;
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: ['read'],
+    introspectAll: true,
+  });
 });
 
 describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
-  it('a confidential client without introspect_all learns nothing of another client\'s token: active false, exactly', async () => {
+  it("a confidential client without introspect_all learns nothing of another client's token: active false, exactly", async () => {
     const tokens = await signedIn(app, user, { scopes: ['openid', 'read'] });
     const other = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const { status, body } = await introspectWith(other, String(tokens.access_token));
@@ -49,8 +55,14 @@ describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
 
   it('a confidential client introspects the tokens issued to it', async () => {
     const own = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
-    const issued = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(own.client.clientId, own.secret!) } });
-    expect((await introspectWith(own, String(issued.body.access_token))).body).toMatchObject({ active: true, client_id: own.client.clientId });
+    const issued = await postToken(
+      { grant_type: 'client_credentials' },
+      { headers: { Authorization: basic(own.client.clientId, own.secret!) } },
+    );
+    expect((await introspectWith(own, String(issued.body.access_token))).body).toMatchObject({
+      active: true,
+      client_id: own.client.clientId,
+    });
   });
 
   it('a client flagged introspect_all (a resource server) introspects every token, sub included', async () => {
@@ -85,7 +97,10 @@ describe('RFC 7662 2.2: an active token', () => {
   });
 
   it('a client_credentials token has no sub', async () => {
-    const issued = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(resourceServer.client.clientId, resourceServer.secret!) } });
+    const issued = await postToken(
+      { grant_type: 'client_credentials' },
+      { headers: { Authorization: basic(resourceServer.client.clientId, resourceServer.secret!) } },
+    );
     const { body } = await introspectWith(resourceServer, String(issued.body.access_token));
     expect(body).toMatchObject({ active: true, client_id: resourceServer.client.clientId });
     expect(body).not.toHaveProperty('sub');
@@ -123,7 +138,10 @@ describe('RFC 7662 2.2: active false', () => {
 
   it('for a validly signed token this server has no record of', async () => {
     const { config, random, clock } = getContainer();
-    const minted = await mintAccessToken({ clientId: app.clientId, scopes: [] }, { issuer: config.baseUrl, signer: await getSigner(), clock, random });
+    const minted = await mintAccessToken(
+      { clientId: app.clientId, scopes: [] },
+      { issuer: config.baseUrl, signer: await getSigner(), clock, random },
+    );
     expect((await introspectWith(resourceServer, minted.accessToken)).body).toEqual({ active: false });
   });
 

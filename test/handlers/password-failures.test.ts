@@ -12,7 +12,10 @@ import { authorizeQuery, browserHeaders, createClient, form, hiddenField, unique
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 
 const signIn = (email: string, password: string) =>
-  signInHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email, password }) }), lambdaContext);
+  signInHandler(
+    apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email, password }) }),
+    lambdaContext,
+  );
 
 // A window boundary between the failures and the check would reset the count: start well inside one.
 beforeAll(async () => {
@@ -55,9 +58,17 @@ describe('the per-account ceiling (behaviour PWFAIL-1, PWFAIL-2)', () => {
     const who = await createAccountUser();
     for (let i = 0; i < failuresPerWindow; i++) await signIn(who.user.email!, 'wrong password');
     const client = await createClient();
-    const page = await authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }), lambdaContext);
+    const page = await authorizeHandler(
+      apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
+      lambdaContext,
+    );
     const result = await signInStepHandler(
-      apiGatewayEvent({ method: 'POST', path: '/api/authorize', headers: browserHeaders(), body: form({ request_id: hiddenField(page.body, 'request_id'), email: who.user.email!, password: who.password }) }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/api/authorize',
+        headers: browserHeaders(),
+        body: form({ request_id: hiddenField(page.body, 'request_id'), email: who.user.email!, password: who.password }),
+      }),
       lambdaContext,
     );
     expect(result.statusCode).toBe(429);

@@ -31,11 +31,18 @@ beforeAll(async () => {
 
 const forgot = (email: string, headers = browserHeaders()) =>
   forgotHandler(apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers, body: form({ email }) }), lambdaContext);
-const resetPage = (token: string) => resetPageHandler(apiGatewayEvent({ path: '/reset-password', query: { token }, headers: { Accept: 'text/html' } }), lambdaContext);
+const resetPage = (token: string) =>
+  resetPageHandler(apiGatewayEvent({ path: '/reset-password', query: { token }, headers: { Accept: 'text/html' } }), lambdaContext);
 const reset = (token: string, password: string, headers = browserHeaders()) =>
-  resetHandler(apiGatewayEvent({ method: 'POST', path: '/reset-password', headers, body: form({ token, password, password_confirmation: password }) }), lambdaContext);
+  resetHandler(
+    apiGatewayEvent({ method: 'POST', path: '/reset-password', headers, body: form({ token, password, password_confirmation: password }) }),
+    lambdaContext,
+  );
 const signIn = (email: string, password: string) =>
-  signInHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email, password }) }), lambdaContext);
+  signInHandler(
+    apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email, password }) }),
+    lambdaContext,
+  );
 
 async function requestLink(who: AccountUser): Promise<string> {
   expect((await forgot(who.user.email!)).statusCode).toBe(200);
@@ -43,7 +50,8 @@ async function requestLink(who: AccountUser): Promise<string> {
   return latestResetToken(outbox, who.user.email!);
 }
 
-const headersWithoutDate = (result: APIGatewayProxyResult) => Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'date'));
+const headersWithoutDate = (result: APIGatewayProxyResult) =>
+  Object.fromEntries(Object.entries(result.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'date'));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('GET /forgot-password (behaviour RESET-1)', () => {
@@ -93,7 +101,9 @@ describe('POST /forgot-password answers the same for every address (behaviour RE
       await settleBackgroundJobs();
     }
     const ratio = median(timings.known) / median(timings.unknown);
-    process.stdout.write(`forgot-password median known ${median(timings.known).toFixed(2)} ms, unknown ${median(timings.unknown).toFixed(2)} ms, ratio ${ratio.toFixed(3)}\n`);
+    process.stdout.write(
+      `forgot-password median known ${median(timings.known).toFixed(2)} ms, unknown ${median(timings.unknown).toFixed(2)} ms, ratio ${ratio.toFixed(3)}\n`,
+    );
     expect(ratio).toBeGreaterThan(0.67);
     expect(ratio).toBeLessThan(1.5);
   });
@@ -118,13 +128,21 @@ describe('POST /forgot-password answers the same for every address (behaviour RE
       expect(result.statusCode).toBe(400);
       expect(jsonBody(result).error).toBe('invalid_request');
     }
-    const repeated = await forgotHandler(apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: json, body: 'email=a@b.test&email=c@d.test' }), lambdaContext);
+    const repeated = await forgotHandler(
+      apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: json, body: 'email=a@b.test&email=c@d.test' }),
+      lambdaContext,
+    );
     expect(repeated.statusCode).toBe(400);
-    const wrongType = await forgotHandler(apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: { ...json, 'Content-Type': 'text/plain' }, body: 'x' }), lambdaContext);
+    const wrongType = await forgotHandler(
+      apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: { ...json, 'Content-Type': 'text/plain' }, body: 'x' }),
+      lambdaContext,
+    );
     expect(wrongType.statusCode).toBe(415);
     const crossSite = await forgot('someone@example.test', browserHeaders({ 'Sec-Fetch-Site': 'cross-site' }));
     expect(crossSite.statusCode).toBe(403);
-    expect(await ephemeralItems('SENDRATE#RESET#')).not.toContainEqual(expect.objectContaining({ pk: expect.stringContaining('not-an-address') }));
+    expect(await ephemeralItems('SENDRATE#RESET#')).not.toContainEqual(
+      expect.objectContaining({ pk: expect.stringContaining('not-an-address') }),
+    );
   });
 });
 
@@ -166,7 +184,12 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const who = await createAccountUser();
     const first = await requestLink(who);
     // A minute later (the per-address throttle): the admin route issues the second link at once.
-    const sent = await callAdmin(sendLinkHandler, { token: adminToken, method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } });
+    const sent = await callAdmin(sendLinkHandler, {
+      token: adminToken,
+      method: 'POST',
+      path: `/api/admin/users/${who.user.id}/password-reset`,
+      pathParameters: { user_id: who.user.id },
+    });
     expect(sent.statusCode).toBe(202);
     const second = latestResetToken(outbox, who.user.email!);
     expect(second).not.toBe(first);
@@ -179,7 +202,13 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const who = await createAccountUser();
     const token = await requestLink(who);
     await signIn(who.user.email!, who.password);
-    const patched = await callAdmin(updateUserHandler, { token: adminToken, method: 'PATCH', path: `/api/admin/users/${who.user.id}`, pathParameters: { user_id: who.user.id }, body: { password: 'set by the admin' } });
+    const patched = await callAdmin(updateUserHandler, {
+      token: adminToken,
+      method: 'PATCH',
+      path: `/api/admin/users/${who.user.id}`,
+      pathParameters: { user_id: who.user.id },
+      body: { password: 'set by the admin' },
+    });
     expect(patched.statusCode).toBe(200);
     expect((await resetPage(token)).statusCode).toBe(400);
     expect((await reset(token, 'the new password 1')).statusCode).toBe(400);
@@ -190,7 +219,13 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   it('an admin address change kills an outstanding link (it went to the old address) and clears email_verified', async () => {
     const who = await createAccountUser({ emailVerifiedAt: new Date().toISOString() });
     const token = await requestLink(who);
-    const patched = await callAdmin(updateUserHandler, { token: adminToken, method: 'PATCH', path: `/api/admin/users/${who.user.id}`, pathParameters: { user_id: who.user.id }, body: { email: `${unique('new')}@example.test` } });
+    const patched = await callAdmin(updateUserHandler, {
+      token: adminToken,
+      method: 'PATCH',
+      path: `/api/admin/users/${who.user.id}`,
+      pathParameters: { user_id: who.user.id },
+      body: { email: `${unique('new')}@example.test` },
+    });
     expect(jsonBody(patched)).toMatchObject({ email_verified: false });
     expect((await reset(token, 'the new password 1')).statusCode).toBe(400);
   });
@@ -203,7 +238,15 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const tooShort = await reset(token, 'short');
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.body).toContain('at least 8');
-    const mismatch = await resetHandler(apiGatewayEvent({ method: 'POST', path: '/reset-password', headers: browserHeaders(), body: form({ token, password: 'one password', password_confirmation: 'another one' }) }), lambdaContext);
+    const mismatch = await resetHandler(
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/reset-password',
+        headers: browserHeaders(),
+        body: form({ token, password: 'one password', password_confirmation: 'another one' }),
+      }),
+      lambdaContext,
+    );
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.body).toContain('differ');
     const json = browserHeaders({ Accept: 'application/json' });
@@ -218,20 +261,38 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
 describe('POST /api/admin/users/{user_id}/password-reset (behaviour ADMIN-17)', () => {
   it('202 with expires_in and no link in the response; the user gets the mail', async () => {
     const who = await createAccountUser();
-    const result = await callAdmin(sendLinkHandler, { token: adminToken, method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } });
+    const result = await callAdmin(sendLinkHandler, {
+      token: adminToken,
+      method: 'POST',
+      path: `/api/admin/users/${who.user.id}/password-reset`,
+      pathParameters: { user_id: who.user.id },
+    });
     expect(result.statusCode).toBe(202);
     expect(jsonBody(result)).toEqual({ expires_in: 1800 });
     expect(latestResetToken(outbox, who.user.email!)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('no such user: 404; a user without an address: 400, nothing written; no token: 401', async () => {
-    const missing = await callAdmin(sendLinkHandler, { token: adminToken, method: 'POST', path: '/api/admin/users/usr_none/password-reset', pathParameters: { user_id: 'usr_none' } });
+    const missing = await callAdmin(sendLinkHandler, {
+      token: adminToken,
+      method: 'POST',
+      path: '/api/admin/users/usr_none/password-reset',
+      pathParameters: { user_id: 'usr_none' },
+    });
     expect(missing.statusCode).toBe(404);
     const who = await createAccountUser({ email: undefined });
-    const noAddress = await callAdmin(sendLinkHandler, { token: adminToken, method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } });
+    const noAddress = await callAdmin(sendLinkHandler, {
+      token: adminToken,
+      method: 'POST',
+      path: `/api/admin/users/${who.user.id}/password-reset`,
+      pathParameters: { user_id: who.user.id },
+    });
     expect(noAddress.statusCode).toBe(400);
-    expect((await ephemeralItems(`PWRESETUSER#${who.user.id}`))).toEqual([]);
-    const anonymous = await sendLinkHandler(apiGatewayEvent({ method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } }), lambdaContext);
+    expect(await ephemeralItems(`PWRESETUSER#${who.user.id}`)).toEqual([]);
+    const anonymous = await sendLinkHandler(
+      apiGatewayEvent({ method: 'POST', path: `/api/admin/users/${who.user.id}/password-reset`, pathParameters: { user_id: who.user.id } }),
+      lambdaContext,
+    );
     expect(anonymous.statusCode).toBe(401);
   });
 });

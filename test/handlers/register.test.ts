@@ -21,7 +21,11 @@ const register = (body: unknown, ip = freshIp(), contentType = 'application/json
     lambdaContext,
   );
 
-const valid = { client_name: 'Claude Desktop', redirect_uris: ['http://127.0.0.1:33418/callback'], grant_types: ['authorization_code', 'refresh_token'] };
+const valid = {
+  client_name: 'Claude Desktop',
+  redirect_uris: ['http://127.0.0.1:33418/callback'],
+  grant_types: ['authorization_code', 'refresh_token'],
+};
 
 beforeAll(async () => {
   const { db, tables } = getStorage();
@@ -157,7 +161,10 @@ describe('registration availability (behaviour REG-1)', () => {
     for (let i = 0; i < 11; i++) {
       const result = await register(valid, ip);
       expect(result.statusCode).toBe(403);
-      expect(jsonBody(result)).toEqual({ error: 'access_denied', error_description: 'Dynamic client registration is not enabled on this server.' });
+      expect(jsonBody(result)).toEqual({
+        error: 'access_denied',
+        error_description: 'Dynamic client registration is not enabled on this server.',
+      });
     }
   });
 });
@@ -168,7 +175,9 @@ describe('unused dynamic clients expire (DCR_CLIENT_EXPIRY_DAYS, default 30)', (
     const { db, tables } = getStorage();
     const { client_id } = jsonBody(await register(valid)) as { client_id: string };
     const ttlOf = async () =>
-      (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `CLIENT#${client_id}`, sk: 'CLIENT' } }))).Item?.ttl as number | undefined;
+      (await db.send(new GetCommand({ TableName: tables.main, Key: { pk: `CLIENT#${client_id}`, sk: 'CLIENT' } }))).Item?.ttl as
+        | number
+        | undefined;
     const expected = Math.floor(Date.now() / 1000) + 30 * 86_400;
     expect(Math.abs((await ttlOf())! - expected)).toBeLessThan(60);
     await getClientRepository().markUsed(client_id);
@@ -180,7 +189,19 @@ describe('unused dynamic clients expire (DCR_CLIENT_EXPIRY_DAYS, default 30)', (
     const clientRepository = getClientRepository();
     const clientId = `tgc_expired${randomUUID().slice(0, 8)}`;
     await clientRepository.create(
-      { clientId, name: 'x', type: 'public', environmentId: 'env_dcrtest', redirectUris: ['https://a.example/cb'], grantTypes: ['authorization_code'], scopes: [], registrationType: 'dynamic', admin: false, test: false, createdAt: new Date().toISOString() },
+      {
+        clientId,
+        name: 'x',
+        type: 'public',
+        environmentId: 'env_dcrtest',
+        redirectUris: ['https://a.example/cb'],
+        grantTypes: ['authorization_code'],
+        scopes: [],
+        registrationType: 'dynamic',
+        admin: false,
+        test: false,
+        createdAt: new Date().toISOString(),
+      },
       Math.floor(Date.now() / 1000) - 1,
     );
     expect(await clientRepository.get(clientId)).toBeUndefined();

@@ -29,7 +29,13 @@ beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
   app = (await createClient({ environmentId })).client;
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    introspectAll: true,
+  });
 });
 
 const revokeAs = (fields: Record<string, string>, headers?: Record<string, string>) =>

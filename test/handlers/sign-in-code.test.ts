@@ -37,7 +37,8 @@ const signIn = (who: AccountUser, extra: Record<string, string> = {}) =>
   post(signInHandler, '/api/auth/signin', { email: who.user.email!, password: who.password, ...extra });
 const enterCode = (challengeId: string, code: string, extra: Record<string, string> = {}, headers = browserHeaders()) =>
   post(codeHandler, '/api/auth/otp', { challenge_id: challengeId, code, ...extra }, headers);
-const resend = (challengeId: string, extra: Record<string, string> = {}) => post(resendHandler, '/api/auth/otp/resend', { challenge_id: challengeId, ...extra });
+const resend = (challengeId: string, extra: Record<string, string> = {}) =>
+  post(resendHandler, '/api/auth/otp/resend', { challenge_id: challengeId, ...extra });
 
 /** An admin (MFA_POLICY defaults to admins) who has passed the password step. */
 async function passwordStep(overrides = {}): Promise<{ who: AccountUser; challengeId: string; page: APIGatewayProxyResult }> {
@@ -110,7 +111,10 @@ describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MF
 describe('the sign-in step of /api/authorize continues after the code exactly as after a password (behaviour MFA-5, MFA-6)', () => {
   it('code page, then 303 to the redirect URI with code, state and iss (RFC 9207)', async () => {
     const who = await createAccountUser({ admin: true }, [environmentId]);
-    const started = await authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }), lambdaContext);
+    const started = await authorizeHandler(
+      apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
+      lambdaContext,
+    );
     const requestId = hiddenField(started.body, 'request_id');
     const page = await post(signInStepHandler, '/api/authorize', { request_id: requestId, email: who.user.email!, password: who.password });
     expect(page.statusCode).toBe(200);
@@ -130,7 +134,16 @@ describe('the sign-in step of /api/authorize continues after the code exactly as
 
   it('a challenge is bound to its authorization request: another request id is refused and the code stays usable', async () => {
     const who = await createAccountUser({ admin: true }, [environmentId]);
-    const open = async () => hiddenField((await authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }), lambdaContext)).body, 'request_id');
+    const open = async () =>
+      hiddenField(
+        (
+          await authorizeHandler(
+            apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
+            lambdaContext,
+          )
+        ).body,
+        'request_id',
+      );
     const [requestA, requestB] = [await open(), await open()];
     const page = await post(signInStepHandler, '/api/authorize', { request_id: requestA, email: who.user.email!, password: who.password });
     const challengeId = hiddenField(page.body, 'challenge_id');
@@ -244,7 +257,12 @@ describe('bad input: its error code, never a 500, nothing counted', () => {
     ['a huge code', { code: '1'.repeat(5000) }],
   ])('%s: 400 invalid_request, the attempt not counted', async (_name, fields) => {
     const { who, challengeId } = await passwordStep();
-    const result = await post(codeHandler, '/api/auth/otp', { challenge_id: challengeId, ...fields }, browserHeaders({ Accept: 'application/json' }));
+    const result = await post(
+      codeHandler,
+      '/api/auth/otp',
+      { challenge_id: challengeId, ...fields },
+      browserHeaders({ Accept: 'application/json' }),
+    );
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_request');
     const [stored] = (await ephemeralItems('MFA#')).filter((item) => item.userId === who.user.id);
@@ -253,10 +271,20 @@ describe('bad input: its error code, never a 500, nothing counted', () => {
 
   it('a malformed challenge id, a wrong content type, a cross-site post', async () => {
     const json = browserHeaders({ Accept: 'application/json' });
-    expect(jsonBody(await post(codeHandler, '/api/auth/otp', { challenge_id: 'short', code: '123456' }, json)).error).toBe('invalid_request');
-    const wrongType = await codeHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/otp', headers: { ...json, 'Content-Type': 'application/json' }, body: '{}' }), lambdaContext);
+    expect(jsonBody(await post(codeHandler, '/api/auth/otp', { challenge_id: 'short', code: '123456' }, json)).error).toBe(
+      'invalid_request',
+    );
+    const wrongType = await codeHandler(
+      apiGatewayEvent({ method: 'POST', path: '/api/auth/otp', headers: { ...json, 'Content-Type': 'application/json' }, body: '{}' }),
+      lambdaContext,
+    );
     expect(wrongType.statusCode).toBe(415);
-    const crossSite = await post(codeHandler, '/api/auth/otp', { challenge_id: 'A'.repeat(43), code: '123456' }, browserHeaders({ 'Sec-Fetch-Site': 'cross-site' }));
+    const crossSite = await post(
+      codeHandler,
+      '/api/auth/otp',
+      { challenge_id: 'A'.repeat(43), code: '123456' },
+      browserHeaders({ 'Sec-Fetch-Site': 'cross-site' }),
+    );
     expect(crossSite.statusCode).toBe(403);
     const resendBad = await post(resendHandler, '/api/auth/otp/resend', { challenge_id: '../x' }, json);
     expect(resendBad.statusCode).toBe(400);

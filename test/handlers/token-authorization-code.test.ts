@@ -35,7 +35,13 @@ beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
   app = await createClient({ environmentId });
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    introspectAll: true,
+  });
 });
 
 describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
@@ -49,12 +55,25 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
 
     // RFC 9068: iss, aud (the issuer when no resource was requested), sub, client_id, scope, iat, exp, jti.
     const access = await verifyAsResourceServer(String(body.access_token), issuer());
-    expect(access).toMatchObject({ iss: issuer(), aud: issuer(), sub: user.id, client_id: app.client.clientId, scope: 'openid profile email read' });
+    expect(access).toMatchObject({
+      iss: issuer(),
+      aud: issuer(),
+      sub: user.id,
+      client_id: app.client.clientId,
+      scope: 'openid profile email read',
+    });
     expect(access.jti).toEqual(expect.any(String));
 
     // OIDC Core 2 and 5.4: aud is the client, nonce echoed, claims by scope.
     const id = claimsOf(body.id_token);
-    expect(id).toMatchObject({ iss: issuer(), sub: user.id, aud: app.client.clientId, nonce: 'n-0S6_WzA2Mj', name: user.name, email: user.email });
+    expect(id).toMatchObject({
+      iss: issuer(),
+      sub: user.id,
+      aud: app.client.clientId,
+      nonce: 'n-0S6_WzA2Mj',
+      name: user.name,
+      email: user.email,
+    });
     expect(id.email_verified).toBe(false);
   });
 
@@ -97,7 +116,13 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
     const client = await createClient({ environmentId });
     const code = await issueCode(client.client, user);
     const { status } = await postToken(
-      { grant_type: 'authorization_code', client_id: client.client.clientId, code: code.code, code_verifier: code.verifier, redirect_uri: redirectUri },
+      {
+        grant_type: 'authorization_code',
+        client_id: client.client.clientId,
+        code: code.code,
+        code_verifier: code.verifier,
+        redirect_uri: redirectUri,
+      },
       { sourceIp: '198.51.100.23' },
     );
     expect(status).toBe(200);
@@ -135,7 +160,9 @@ describe('RFC 8707 2.2: the resource binding', () => {
     ['a resource with a fragment', resourceA, `${resourceA}#x`],
   ])('answers invalid_target for %s, and issues nothing', async (_name, bound, requested) => {
     const client = await createClient({ environmentId });
-    const { status, body } = await redeem(client.client, await issueCode(client.client, user, { resource: bound }), { resource: requested });
+    const { status, body } = await redeem(client.client, await issueCode(client.client, user, { resource: bound }), {
+      resource: requested,
+    });
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_target');
     expect(await storedFor(client.client.clientId)).toEqual({ tokenRecords: 0, refreshTokens: 0, families: 0 });
@@ -196,7 +223,9 @@ describe('RFC 6749 4.1.2 and 10.5: a code used twice', () => {
     expect(second.body.error).toBe('invalid_grant');
 
     // The first access token is now inactive and the refresh token refused.
-    expect((await introspectWith(resourceServer, String(first.body.access_token), { resource: resourceA })).body).toEqual({ active: false });
+    expect((await introspectWith(resourceServer, String(first.body.access_token), { resource: resourceA })).body).toEqual({
+      active: false,
+    });
     const refreshed = await refresh(app.client, String(first.body.refresh_token));
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe('invalid_grant');
@@ -222,7 +251,12 @@ describe('behaviour ENV-1, ENV-2: dynamic clients answer to DCR_ENVIRONMENT_ID a
 describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
   it('may be omitted by a client with a single registered URI, and the code still redeems', async () => {
     const code = await issueCode(app.client, user);
-    const { status } = await postToken({ grant_type: 'authorization_code', client_id: app.client.clientId, code: code.code, code_verifier: code.verifier });
+    const { status } = await postToken({
+      grant_type: 'authorization_code',
+      client_id: app.client.clientId,
+      code: code.code,
+      code_verifier: code.verifier,
+    });
     expect(status).toBe(200);
   });
 
@@ -231,7 +265,12 @@ describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
     const twoUris = { ...client, clientId: `${client.clientId}x`, redirectUris: [redirectUri, 'https://app.example.test/second'] };
     await getClientRepository().create(twoUris);
     const code = await issueCode(twoUris, user);
-    const answer = await postToken({ grant_type: 'authorization_code', client_id: twoUris.clientId, code: code.code, code_verifier: code.verifier });
+    const answer = await postToken({
+      grant_type: 'authorization_code',
+      client_id: twoUris.clientId,
+      code: code.code,
+      code_verifier: code.verifier,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('invalid_grant');
   });

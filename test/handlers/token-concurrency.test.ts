@@ -38,7 +38,7 @@ function exactlyOneSucceeded(answers: Answer[]): Answer {
 const rounds = [1, 2, 3, 4, 5];
 
 describe('two concurrent redemptions of one code (RFC 6749 4.1.2)', () => {
-  it.each(rounds)('round %i: exactly one succeeds, both are logged, the winner\'s family is revoked', async () => {
+  it.each(rounds)("round %i: exactly one succeeds, both are logged, the winner's family is revoked", async () => {
     const { client } = await createClient({ environmentId });
     const code = await issueCode(client, user);
     const winner = exactlyOneSucceeded(await Promise.all([redeem(client, code), redeem(client, code)]));

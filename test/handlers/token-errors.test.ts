@@ -55,9 +55,19 @@ const without = (fields: Record<string, string>, name: string) => Object.fromEnt
 const json = { 'Content-Type': 'application/json' };
 
 const rows: Row[] = [
-  { name: 'invalid_request: no grant_type', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'grant_type') }) },
+  {
+    name: 'invalid_request: no grant_type',
+    error: 'invalid_request',
+    status: 400,
+    request: (c) => ({ fields: without(codeFields(c), 'grant_type') }),
+  },
   { name: 'invalid_request: no code', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'code') }) },
-  { name: 'invalid_request: no code_verifier', error: 'invalid_request', status: 400, request: (c) => ({ fields: without(codeFields(c), 'code_verifier') }) },
+  {
+    name: 'invalid_request: no code_verifier',
+    error: 'invalid_request',
+    status: 400,
+    request: (c) => ({ fields: without(codeFields(c), 'code_verifier') }),
+  },
   {
     name: 'invalid_request: a repeated parameter (RFC 6749 3.2)',
     error: 'invalid_request',
@@ -85,7 +95,12 @@ const rows: Row[] = [
     status: 413,
     request: (c) => ({ fields: { ...codeFields(c), padding: 'x'.repeat(70_000) } }),
   },
-  { name: 'invalid_client: no client authentication at all', error: 'invalid_client', status: 401, request: (c) => ({ fields: without(codeFields(c), 'client_id') }) },
+  {
+    name: 'invalid_client: no client authentication at all',
+    error: 'invalid_client',
+    status: 401,
+    request: (c) => ({ fields: without(codeFields(c), 'client_id') }),
+  },
   {
     name: 'invalid_client: a public client presenting a secret',
     error: 'invalid_client',
@@ -126,7 +141,10 @@ const rows: Row[] = [
     name: 'invalid_scope: a malformed scope (RFC 6749 3.3)',
     error: 'invalid_scope',
     status: 400,
-    request: () => ({ fields: { grant_type: 'client_credentials', scope: 'read "quoted"' }, call: { headers: { Authorization: basic(web.client.clientId, web.secret!) } } }),
+    request: () => ({
+      fields: { grant_type: 'client_credentials', scope: 'read "quoted"' },
+      call: { headers: { Authorization: basic(web.client.clientId, web.secret!) } },
+    }),
   },
 ];
 
@@ -144,9 +162,11 @@ describe('RFC 6749 5.2: bad token requests', () => {
     for (const clientId of [app.clientId, web.client.clientId]) {
       expect(await storedFor(clientId)).toEqual({ tokenRecords: 0, refreshTokens: 0, families: 0 });
     }
-    const logged = [...(await activityOf(app.clientId)), ...(await activityOf(web.client.clientId)), ...(await activityOf('unknown'))].filter(
-      (r) => r.ip === ip,
-    );
+    const logged = [
+      ...(await activityOf(app.clientId)),
+      ...(await activityOf(web.client.clientId)),
+      ...(await activityOf('unknown')),
+    ].filter((r) => r.ip === ip);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ success: false, reason: expect.stringMatching(new RegExp(`^${error}: `)) });
     // The code was not consumed by the bad request: it still redeems.
@@ -159,8 +179,13 @@ describe('secrets stay out of responses and the activity log', () => {
     const code = await issueCode(app, user);
     const ip = `192.0.2.${randomBytes(4).readUInt32BE()}`;
     const answer = await postToken({ ...codeFields(code), redirect_uri: 'https://evil.example.test/' }, { sourceIp: ip });
-    const wrongSecret = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(web.client.clientId, `${web.secret}x`) }, sourceIp: ip });
-    const logged = JSON.stringify([...(await activityOf(app.clientId)), ...(await activityOf(web.client.clientId))].filter((r) => r.ip === ip));
+    const wrongSecret = await postToken(
+      { grant_type: 'client_credentials' },
+      { headers: { Authorization: basic(web.client.clientId, `${web.secret}x`) }, sourceIp: ip },
+    );
+    const logged = JSON.stringify(
+      [...(await activityOf(app.clientId)), ...(await activityOf(web.client.clientId))].filter((r) => r.ip === ip),
+    );
     for (const text of [answer.result.body, wrongSecret.result.body, logged]) {
       expect(text).not.toContain(code.code);
       expect(text).not.toContain(code.verifier);

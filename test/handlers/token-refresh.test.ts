@@ -27,7 +27,13 @@ let resourceServer: TestClient;
 beforeAll(async () => {
   environmentId = await createEnvironment();
   user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [], introspectAll: true });
+  resourceServer = await createClient({
+    environmentId,
+    type: 'confidential',
+    grantTypes: ['client_credentials'],
+    scopes: [],
+    introspectAll: true,
+  });
 });
 
 const newApp = () => createClient({ environmentId });
@@ -66,10 +72,7 @@ describe('rotation (OAuth 2.1 4.3.1)', () => {
       expect((await introspectWith(resourceServer, String(token), { resource: resourceA })).body).toEqual({ active: false });
     }
     const failures = (await activityOf(client.clientId)).filter((r) => !r.success);
-    expect(failures.map((r) => r.reason)).toEqual([
-      expect.stringMatching(/reused/),
-      expect.stringMatching(/revoked/),
-    ]);
+    expect(failures.map((r) => r.reason)).toEqual([expect.stringMatching(/reused/), expect.stringMatching(/revoked/)]);
   });
 });
 

@@ -64,7 +64,10 @@ describe('GET /api/userinfo: claims by scope (OIDC Core 5.3.2, 5.4)', () => {
 
   it('401 invalid_token for a client_credentials token: it identifies no user', async () => {
     const service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['openid'] });
-    const issued = await postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(service.client.clientId, service.secret!) } });
+    const issued = await postToken(
+      { grant_type: 'client_credentials' },
+      { headers: { Authorization: basic(service.client.clientId, service.secret!) } },
+    );
     const result = await getUserinfo(String(issued.body.access_token));
     expect(result.statusCode).toBe(401);
     expect(jsonBody(result).error).toBe('invalid_token');
@@ -98,7 +101,11 @@ describe('RFC 6750 3.1: both endpoints refuse a bad bearer token with a challeng
   const refusals: [string, () => Promise<string | undefined>, string][] = [
     ['no Authorization header', async () => undefined, 'Bearer'],
     ['a malformed token', async () => 'not a token', 'Bearer error="invalid_request"'],
-    ['a token of another audience (a resource-bound token)', async () => String((await signedIn(app, user, { resource: resourceA })).access_token), 'Bearer error="invalid_token"'],
+    [
+      'a token of another audience (a resource-bound token)',
+      async () => String((await signedIn(app, user, { resource: resourceA })).access_token),
+      'Bearer error="invalid_token"',
+    ],
     [
       'a token whose family was revoked',
       async () => {

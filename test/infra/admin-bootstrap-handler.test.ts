@@ -30,13 +30,21 @@ const properties: AdminBootstrapProperties = {
 };
 
 const event = (requestType: 'Create' | 'Update' | 'Delete') =>
-  customResourceEvent(requestType, { logicalResourceId: 'AdminBootstrap', resourceType: 'Custom::AdminBootstrap', physicalResourceId: properties.SecretId }, properties);
+  customResourceEvent(
+    requestType,
+    { logicalResourceId: 'AdminBootstrap', resourceType: 'Custom::AdminBootstrap', physicalResourceId: properties.SecretId },
+    properties,
+  );
 
 const secret = { value: 'placeholder-generated-by-secrets-manager', puts: 0 };
 const secrets = {
   send: async (command: unknown) => {
     if (command instanceof GetSecretValueCommand) return { SecretString: secret.value };
-    if (command instanceof PutSecretValueCommand) return (secret.puts++, (secret.value = command.input.SecretString!), {});
+    if (command instanceof PutSecretValueCommand) {
+      secret.puts++;
+      secret.value = command.input.SecretString!;
+      return {};
+    }
     throw new Error('unexpected command');
   },
 };

@@ -282,7 +282,10 @@ describe('CloudFormation limits', () => {
 
   test('route functions, with their roles, policies, log groups and invoke permissions, live in nested stacks; methods in the stack', () => {
     const stackTemplate = synthesized.templates[0]!.template;
-    stackTemplate.resourceCountIs('AWS::ApiGateway::Method', Object.keys(resources(synthesized.template, 'AWS::ApiGateway::Method')).length);
+    stackTemplate.resourceCountIs(
+      'AWS::ApiGateway::Method',
+      Object.keys(resources(synthesized.template, 'AWS::ApiGateway::Method')).length,
+    );
     const inStack = (type: string) => Object.keys(resources(stackTemplate, type)).length;
     // The fallback, the job, key rotation and two custom resources (a handler and a provider each).
     expect(inStack('AWS::Lambda::Function')).toBe(jobs.length + 1 + 1 + 2 * 2);

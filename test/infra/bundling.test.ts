@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { routes } from '../../lambdas/routes';
 import { esmRequireBanner, nativeModules } from '../../lib/bundling';
-import { elfMachine, elfMachineAarch64, filesUnder, functionPackages, resolveNativeBinding, type FunctionPackage } from './function-packages';
+import {
+  elfMachine,
+  elfMachineAarch64,
+  filesUnder,
+  functionPackages,
+  resolveNativeBinding,
+  type FunctionPackage,
+} from './function-packages';
 
 let outdir: string;
 let packages: FunctionPackage[];

@@ -39,14 +39,24 @@ describe('JWKS on CloudFront', () => {
   test('origin access control, HTTPS only, GET/HEAD, short cache from the TTL', () => {
     minimal.template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
     minimal.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
-      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' }),
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+        SigningProtocol: 'sigv4',
+      }),
     });
     minimal.template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
-        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'], Compress: true }),
+        DefaultCacheBehavior: Match.objectLike({
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: ['GET', 'HEAD'],
+          Compress: true,
+        }),
       }),
     });
-    minimal.template.hasResourceProperties('AWS::CloudFront::CachePolicy', { CachePolicyConfig: Match.objectLike({ DefaultTTL: 300, MaxTTL: 300, MinTTL: 0 }) });
+    minimal.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({ DefaultTTL: 300, MaxTTL: 300, MinTTL: 0 }),
+    });
   });
 
   test('a response headers policy adds security headers and CORS for any origin', () => {
@@ -75,20 +85,31 @@ describe('key rotation', () => {
     });
     const env = resources(minimal.template, 'AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables;
     expect(env).toMatchObject({ KEY_ROTATION_DAYS: '30', JWKS_MAX_AGE_SECONDS: '300', JWKS_OBJECT_KEY: 'jwks.json', SIGNING_ALG: 'RS256' });
-    const fullEnv = resources(full.template, 'AWS::Lambda::Function')[logicalId(full.stack.server.keyRotation.function)]!.Properties.Environment.Variables;
+    const fullEnv = resources(full.template, 'AWS::Lambda::Function')[logicalId(full.stack.server.keyRotation.function)]!.Properties
+      .Environment.Variables;
     expect(fullEnv).toMatchObject({ KEY_ROTATION_DAYS: '45', SIGNING_ALG: 'ES256' });
   });
 
   test('it may read and write the signing secret, read and put jwks.json, and invalidate the distribution; nothing else', () => {
     const statements = roleStatements(minimal.template, logicalId(minimal.stack.server.keyRotation.function));
     const actions = statements.flatMap(actionsOf);
-    expect(actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 's3:PutObject', 'cloudfront:CreateInvalidation']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'secretsmanager:GetSecretValue',
+        'secretsmanager:PutSecretValue',
+        's3:PutObject',
+        'cloudfront:CreateInvalidation',
+      ]),
+    );
     expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toEqual([]);
     const bucketId = logicalId(minimal.stack.server.jwks.bucket);
     for (const s of statements.filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')))) {
       for (const resource of [s.Resource].flat()) {
         // The bucket itself (for GetBucket*/List*) or its jwks.json object, nothing else.
-        expect([JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] }), JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/jwks.json']] })]).toContain(JSON.stringify(resource));
+        expect([
+          JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] }),
+          JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/jwks.json']] }),
+        ]).toContain(JSON.stringify(resource));
       }
     }
   });
@@ -106,7 +127,10 @@ describe('first-admin bootstrap', () => {
     });
     expect(bootstrapProps(full)).toMatchObject({ AdminEmail: 'ops@example.net', DcrEnvironmentId: 'env_mcp' });
     const secretId = logicalId(minimal.stack.server.adminBootstrap.secret);
-    expect(resources(minimal.template, 'AWS::SecretsManager::Secret')[secretId]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(resources(minimal.template, 'AWS::SecretsManager::Secret')[secretId]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
     expect(bootstrapProps(minimal).SecretId).toEqual({ Ref: secretId });
   });
 
@@ -153,8 +177,14 @@ describe('mail', () => {
 describe('operations', () => {
   test('access logs go to a log group; execution logs at ERROR without bodies; the account logging role is set and retained', () => {
     const [stage] = Object.values(resources(minimal.template, 'AWS::ApiGateway::Stage'));
-    expect(stage!.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(minimal.stack.server.accessLogs), 'Arn'] });
-    expect(JSON.parse(stage!.Properties.AccessLogSetting.Format)).toMatchObject({ requestId: '$context.requestId', ip: '$context.identity.sourceIp', status: '$context.status' });
+    expect(stage!.Properties.AccessLogSetting.DestinationArn).toEqual({
+      'Fn::GetAtt': [logicalId(minimal.stack.server.accessLogs), 'Arn'],
+    });
+    expect(JSON.parse(stage!.Properties.AccessLogSetting.Format)).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      status: '$context.status',
+    });
     expect(stage!.Properties.MethodSettings).toEqual([expect.objectContaining({ LoggingLevel: 'ERROR', DataTraceEnabled: false })]);
     minimal.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
   });

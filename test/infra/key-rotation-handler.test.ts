@@ -22,7 +22,11 @@ function world(secretValue: string, published: string | undefined) {
   const secrets = {
     send: async (c: unknown) => {
       if (c instanceof GetSecretValueCommand) return { SecretString: state.secret };
-      if (c instanceof PutSecretValueCommand) return (state.writes.push('secret'), (state.secret = c.input.SecretString!), {});
+      if (c instanceof PutSecretValueCommand) {
+        state.writes.push('secret');
+        state.secret = c.input.SecretString!;
+        return {};
+      }
       throw new Error('unexpected');
     },
   };
@@ -32,7 +36,11 @@ function world(secretValue: string, published: string | undefined) {
         if (state.object === undefined) throw Object.assign(new Error('missing'), { name: 'NoSuchKey' });
         return { Body: { transformToString: async () => state.object } };
       }
-      if (c instanceof PutObjectCommand) return (state.writes.push('jwks'), (state.object = String(c.input.Body)), {});
+      if (c instanceof PutObjectCommand) {
+        state.writes.push('jwks');
+        state.object = String(c.input.Body);
+        return {};
+      }
       throw new Error('unexpected');
     },
   };

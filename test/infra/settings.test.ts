@@ -8,8 +8,7 @@ import { logicalId, resources, synthesize } from './synthesize';
 const root = path.resolve(__dirname, '../..');
 const healthVariables = (context: Record<string, unknown>) => {
   const { stack, template } = synthesize(context);
-  return resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties.Environment
-    .Variables;
+  return resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties.Environment.Variables;
 };
 
 describe('settings from CDK context', () => {
@@ -37,8 +36,8 @@ describe('settings from CDK context', () => {
 
   test('BASE_URL defaults to the API URL built from the API id, not the stage (no dependency cycle)', () => {
     const { stack, template } = synthesize();
-    const variables = resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties
-      .Environment.Variables;
+    const variables = resources(template, 'AWS::Lambda::Function')[logicalId(stack.server.functions.Health!)]!.Properties.Environment
+      .Variables;
     const baseUrl = JSON.stringify(variables.BASE_URL);
     expect(baseUrl).toContain(logicalId(stack.server.api));
     expect(baseUrl).toContain('/prod');

@@ -13,7 +13,11 @@ const properties: SigningKeyProperties = {
 };
 
 const event = (requestType: 'Create' | 'Update' | 'Delete') =>
-  customResourceEvent(requestType, { logicalResourceId: 'SigningKey', resourceType: 'Custom::SigningKeySet', physicalResourceId: properties.SecretId }, properties);
+  customResourceEvent(
+    requestType,
+    { logicalResourceId: 'SigningKey', resourceType: 'Custom::SigningKeySet', physicalResourceId: properties.SecretId },
+    properties,
+  );
 
 function fakes(secretString: string) {
   const secret = { value: secretString, puts: 0 };
@@ -48,7 +52,12 @@ describe('signing-key custom resource', () => {
     expect(set.keys[0]!.alg).toBe('ES256');
     expect(result).toEqual({ PhysicalResourceId: properties.SecretId, Data: { CurrentKid: set.currentKid } });
     expect(objects).toHaveLength(1);
-    expect(objects[0]).toMatchObject({ Bucket: 'jwks-bucket', Key: 'jwks.json', ContentType: 'application/json', CacheControl: 'public, max-age=300' });
+    expect(objects[0]).toMatchObject({
+      Bucket: 'jwks-bucket',
+      Key: 'jwks.json',
+      ContentType: 'application/json',
+      CacheControl: 'public, max-age=300',
+    });
     const jwks = JSON.parse(String(objects[0]!.Body));
     expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([set.currentKid]);
     expect(jwks.keys[0]).not.toHaveProperty('d');

@@ -45,7 +45,12 @@ describe('edge rates are representable in AWS WAF', () => {
     expect(fitRate(9, 60)).toEqual({ limit: 18, windowSeconds: 120, exact: false, looser: false });
     // Below one a minute WAF cannot follow: the strictest setting, flagged looser.
     expect(fitRate(2, 3600)).toEqual({ limit: 10, windowSeconds: 600, exact: false, looser: true });
-    for (const [limit, window] of [[5, 300], [100, 3600], [9, 60], [7, 45]] as const) {
+    for (const [limit, window] of [
+      [5, 300],
+      [100, 3600],
+      [9, 60],
+      [7, 45],
+    ] as const) {
       const fitted = fitRate(limit, window);
       expect(fitted.limit).toBeGreaterThanOrEqual(wafMinimumLimit);
       expect(wafWindows).toContain(fitted.windowSeconds);
@@ -54,7 +59,12 @@ describe('edge rates are representable in AWS WAF', () => {
   });
 
   test('a fitted row is deployed fitted and announced at synth', () => {
-    const row: Route = { ...edgeRows[0]!, name: 'EmailVerificationRequest', path: '/api/users/email-verification/request', edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'EDGE-1: about 5 / 5 minutes' } };
+    const row: Route = {
+      ...edgeRows[0]!,
+      name: 'EmailVerificationRequest',
+      path: '/api/users/email-verification/request',
+      edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'EDGE-1: about 5 / 5 minutes' },
+    };
     const [fitted] = edgeRateRules([row], 'prod');
     expect(fitted).toMatchObject({ limit: 10, windowSeconds: 600, requested: { limit: 5, windowSeconds: 300, looser: false } });
   });
@@ -77,13 +87,19 @@ describe('path patterns', () => {
 describe('rate rules in the web ACL', () => {
   test('one rate-based rule per row with `edge` (and a ceiling per challenge row): method, path, limit, window, per client IP', () => {
     const rateRules = webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement);
-    const expected = edgeRows.flatMap((r) => (r.edge.action === 'challenge' ? [`Rate-${r.name}`, `Rate-${r.name}-Ceiling`] : [`Rate-${r.name}`]));
+    const expected = edgeRows.flatMap((r) =>
+      r.edge.action === 'challenge' ? [`Rate-${r.name}`, `Rate-${r.name}-Ceiling`] : [`Rate-${r.name}`],
+    );
     expect(rateRules.map((r: any) => r.Name)).toEqual(expected);
     for (const row of edgeRows) {
       const statement = rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement;
       expect(statement).toMatchObject({ Limit: row.edge.limit, EvaluationWindowSec: row.edge.windowSeconds, AggregateKeyType: 'IP' });
       const [method, path] = statement.ScopeDownStatement.AndStatement.Statements;
-      expect(method.ByteMatchStatement).toMatchObject({ FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: row.method });
+      expect(method.ByteMatchStatement).toMatchObject({
+        FieldToMatch: { Method: {} },
+        PositionalConstraint: 'EXACTLY',
+        SearchString: row.method,
+      });
       expect(path.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });
       expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
       const regex = new RegExp(path.RegexMatchStatement.RegexString);
@@ -119,9 +135,14 @@ describe('rate rules in the web ACL', () => {
   test('a challenge row also has a Block ceiling: a solved challenge only counts, so without it there is no limit', () => {
     for (const row of edgeRows.filter((r) => r.edge.action === 'challenge')) {
       const ceiling = rule(minimal, `Rate-${row.name}-Ceiling`);
-      expect(ceiling.Statement.RateBasedStatement).toMatchObject({ Limit: row.edge.limit * challengeCeilingFactor, EvaluationWindowSec: row.edge.windowSeconds });
+      expect(ceiling.Statement.RateBasedStatement).toMatchObject({
+        Limit: row.edge.limit * challengeCeilingFactor,
+        EvaluationWindowSec: row.edge.windowSeconds,
+      });
       expect(ceiling.Action.Block.CustomResponse.ResponseCode).toBe(429);
-      expect(ceiling.Statement.RateBasedStatement.ScopeDownStatement).toEqual(rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement.ScopeDownStatement);
+      expect(ceiling.Statement.RateBasedStatement.ScopeDownStatement).toEqual(
+        rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement.ScopeDownStatement,
+      );
     }
   });
 
@@ -147,14 +168,21 @@ describe('never blocked, allowlist, managed groups', () => {
     const regex = new RegExp(allow.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
     for (const path of lightlyLimitedPaths) expect(regex.test(`/prod${path}`)).toBe(true);
     const priorities = (names: string[]) => names.map((n) => rule(minimal, n).Priority);
-    const managed = priorities(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']);
+    const managed = priorities([
+      'AWSManagedRulesAmazonIpReputationList',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+      'AWSManagedRulesCommonRuleSet',
+    ]);
     expect(Math.max(...priorities(['Rate-UserInfo', 'Rate-ValidateToken']))).toBeLessThan(allow.Priority);
     expect(allow.Priority).toBeLessThan(Math.min(...managed));
   });
 
   test('AWS managed groups: IP reputation, known bad inputs, common rule set; Bot Control only when enabled, on browser paths', () => {
     for (const name of ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']) {
-      expect(rule(minimal, name)).toMatchObject({ OverrideAction: { None: {} }, Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } } });
+      expect(rule(minimal, name)).toMatchObject({
+        OverrideAction: { None: {} },
+        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: name } },
+      });
     }
     expect(rule(minimal, 'AWSManagedRulesBotControlRuleSet')).toBeUndefined();
     const bot = rule(full, 'AWSManagedRulesBotControlRuleSet').Statement.ManagedRuleGroupStatement;
@@ -165,15 +193,21 @@ describe('never blocked, allowlist, managed groups', () => {
   });
 
   test('with an allowlist: IPv4 and IPv6 IP sets, and /dashboard* and /api/admin/* blocked from elsewhere with 403 JSON', () => {
-    full.template.hasResourceProperties('AWS::WAFv2::IPSet', { IPAddressVersion: 'IPV4', Addresses: ['203.0.113.0/24', '198.51.100.7/32'], Scope: 'REGIONAL' });
+    full.template.hasResourceProperties('AWS::WAFv2::IPSet', {
+      IPAddressVersion: 'IPV4',
+      Addresses: ['203.0.113.0/24', '198.51.100.7/32'],
+      Scope: 'REGIONAL',
+    });
     full.template.hasResourceProperties('AWS::WAFv2::IPSet', { IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/32'], Scope: 'REGIONAL' });
     const admin = rule(full, 'AdminAllowlist');
     expect(admin.Priority).toBe(1);
     expect(admin.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 403, CustomResponseBodyKey: accessDeniedBody } } });
     const [paths, notAllowed] = admin.Statement.AndStatement.Statements;
     const regex = new RegExp(paths.RegexMatchStatement.RegexString);
-    for (const p of ['/prod/dashboard', '/dashboard/users', '/prod/api/admin/clients/x/api-keys', '/api/admin/users']) expect(regex.test(p)).toBe(true);
-    for (const p of ['/prod/api/token', '/prod/api/administrator', '/prod/.well-known/openid-configuration']) expect(regex.test(p)).toBe(false);
+    for (const p of ['/prod/dashboard', '/dashboard/users', '/prod/api/admin/clients/x/api-keys', '/api/admin/users'])
+      expect(regex.test(p)).toBe(true);
+    for (const p of ['/prod/api/token', '/prod/api/administrator', '/prod/.well-known/openid-configuration'])
+      expect(regex.test(p)).toBe(false);
     expect(notAllowed.NotStatement.Statement.OrStatement.Statements).toHaveLength(2);
     expect(JSON.parse(webAcl(full).CustomResponseBodies[accessDeniedBody].Content).error).toBe('access_denied');
   });
@@ -187,8 +221,14 @@ describe('never blocked, allowlist, managed groups', () => {
 
   test('WAF logs go to an aws-waf-logs-* log group with the Authorization and Cookie headers and the query string (reset tokens) redacted', () => {
     const [logging] = Object.values(resources(minimal.template, 'AWS::WAFv2::LoggingConfiguration'));
-    expect(logging!.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'cookie' } }, { QueryString: {} }]);
-    const [logGroup] = Object.values(resources(minimal.template, 'AWS::Logs::LogGroup')).filter((g) => JSON.stringify(g.Properties.LogGroupName ?? '').includes('aws-waf-logs-'));
+    expect(logging!.Properties.RedactedFields).toEqual([
+      { SingleHeader: { Name: 'authorization' } },
+      { SingleHeader: { Name: 'cookie' } },
+      { QueryString: {} },
+    ]);
+    const [logGroup] = Object.values(resources(minimal.template, 'AWS::Logs::LogGroup')).filter((g) =>
+      JSON.stringify(g.Properties.LogGroupName ?? '').includes('aws-waf-logs-'),
+    );
     expect(JSON.stringify(logGroup!.Properties.LogGroupName)).toMatch(/^\{"Fn::Join":\["",\["aws-waf-logs-Test-/);
     expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');
   });

@@ -30,7 +30,14 @@ let evaluations = 0;
 /** The real hasher, counting verifications: what "evaluated" means for the attempt cap. */
 const countingHasher = (): Hasher => {
   const real = getHasher();
-  return { hash: (s) => real.hash(s), verify: async (h, s) => (evaluations++, real.verify(h, s)), verifyDummy: (s) => real.verifyDummy(s) };
+  return {
+    hash: (s) => real.hash(s),
+    verify: async (h, s) => {
+      evaluations++;
+      return real.verify(h, s);
+    },
+    verifyDummy: (s) => real.verifyDummy(s),
+  };
 };
 
 function deps(maxAttempts = 5): SecondFactorDependencies & { currentUser: (id: string) => Promise<User | undefined> } {
@@ -117,7 +124,9 @@ describe('resend (behaviour MFA-7, MFA-8)', () => {
       await startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {});
     }
     now = start + 10 * 61_000;
-    await expect(startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {})).rejects.toBeInstanceOf(TooManyRequestsError);
+    await expect(startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {})).rejects.toBeInstanceOf(
+      TooManyRequestsError,
+    );
     now = start + 3601_000;
     await expect(startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {})).resolves.toBeDefined();
   });
@@ -128,13 +137,20 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
     const { db, tables } = getStorage();
     const users = getUsers();
     const hasher = getHasher();
-    return { findUserByEmail: (e: string) => users.findByEmail(e), hasher, attempts: new DynamoPasswordAttempts(db, tables.ephemeral), clock, random: cryptoRandom };
+    return {
+      findUserByEmail: (e: string) => users.findByEmail(e),
+      hasher,
+      attempts: new DynamoPasswordAttempts(db, tables.ephemeral),
+      clock,
+      random: cryptoRandom,
+    };
   };
 
   it(`${failuresPerWindow} failures fill the window (even the right password waits); the next window signs in`, async () => {
     now = Date.UTC(2031, 0, 2, 12, 0, 0); // a window start
     const { user, password } = await createAccountUser();
-    for (let i = 0; i < failuresPerWindow; i++) expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password')).toBeUndefined();
+    for (let i = 0; i < failuresPerWindow; i++)
+      expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password')).toBeUndefined();
     await expect(signInWithPassword(signInDeps(), user.email!, password)).rejects.toBeInstanceOf(TooManyRequestsError);
     now += 900_000;
     expect((await signInWithPassword(signInDeps(), user.email!, password))?.id).toBe(user.id);
@@ -143,7 +159,8 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
   it('successes do not count', async () => {
     now = Date.UTC(2031, 0, 3, 12, 0, 0);
     const { user, password } = await createAccountUser();
-    for (let i = 0; i < failuresPerWindow + 5; i++) expect((await signInWithPassword(signInDeps(), user.email!, password))?.id).toBe(user.id);
+    for (let i = 0; i < failuresPerWindow + 5; i++)
+      expect((await signInWithPassword(signInDeps(), user.email!, password))?.id).toBe(user.id);
   });
 });
 
@@ -153,7 +170,14 @@ describe('reset link lifetime (behaviour RESET-3)', () => {
     const { user } = await createAccountUser();
     const { db, tables } = getStorage();
     const base = { sessions: getSessions(), tokens: getTokenStore(), mailer, clock, log: getContainer().log };
-    const resetDeps = { ...base, links: new DynamoResetLinkStore(db, tables), hasher: getHasher(), random: cryptoRandom, baseUrl: 'https://auth.example.test', resetPagePath: '/reset-password' };
+    const resetDeps = {
+      ...base,
+      links: new DynamoResetLinkStore(db, tables),
+      hasher: getHasher(),
+      random: cryptoRandom,
+      baseUrl: 'https://auth.example.test',
+      resetPagePath: '/reset-password',
+    };
     await sendResetLink(resetDeps, user);
     const token = /token=([A-Za-z0-9_-]{43})/.exec(sent[sent.length - 1]!.text)![1]!;
     now = start + 1_799_000;

@@ -124,7 +124,9 @@ describe('authorization code flow over HTTP against the local server', () => {
     expect(consent.body).toContain('registered itself');
     expect(consent.body).toContain('127.0.0.1:9998');
 
-    const done = await b.request('/api/authorize/complete', { form: { request_id: hiddenField(consent.body, 'request_id'), decision: 'approve' } });
+    const done = await b.request('/api/authorize/complete', {
+      form: { request_id: hiddenField(consent.body, 'request_id'), decision: 'approve' },
+    });
     expect(done.response.status).toBe(303);
     const location = new URL(done.response.headers.get('location')!);
     expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -14,7 +14,8 @@ afterEach(() => faults.uninstall());
 
 const put = (pk: string) => getStorage().db.send(new PutCommand({ TableName: getStorage().tables.main, Item: { pk, sk: 'PROBE' } }));
 const stored = async (pk: string) =>
-  (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk, sk: 'PROBE' }, ConsistentRead: true }))).Item;
+  (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk, sk: 'PROBE' }, ConsistentRead: true })))
+    .Item;
 
 it('a fault before the database on every attempt: the call fails and nothing is written', async () => {
   const pk = `PROBE#${randomUUID()}`;

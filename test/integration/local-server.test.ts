@@ -55,7 +55,10 @@ describe('local server', () => {
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(jwks.keys[0]).not.toHaveProperty(member);
 
     const signer = await createSigner(await fileKeySource(join(dataDir, 'signing-keys.json'))());
-    const token = await signer.sign({ iss: app.url, aud: 'https://mcp.example.test', sub: 'usr_1' }, { expiresIn: 60, issuedAt: Math.floor(Date.now() / 1000) });
+    const token = await signer.sign(
+      { iss: app.url, aud: 'https://mcp.example.test', sub: 'usr_1' },
+      { expiresIn: 60, issuedAt: Math.floor(Date.now() / 1000) },
+    );
     const { payload, protectedHeader } = await jwtVerify(token, createRemoteJWKSet(new URL(`${app.url}/jwks.json`)), {
       issuer: app.url,
       audience: 'https://mcp.example.test',
@@ -68,7 +71,11 @@ describe('local server', () => {
     const missing = await fetch(`${app.url}/api/does-not-exist`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'not_found', error_description: 'No such endpoint.' });
-    const wrongMethod = await fetch(`${app.url}/api/health`, { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
+    const wrongMethod = await fetch(`${app.url}/api/health`, {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET');
     expect(((await wrongMethod.json()) as { error: string }).error).toBe('method_not_allowed');

@@ -141,7 +141,10 @@ describe('client metadata document fetching (SSRF guards)', () => {
 
   it('refuses a host when any of its DNS answers is not public (the socket may try each)', async () => {
     const answer: HostLookup = (_hostname, callback) =>
-      callback(null, [{ address: '93.184.216.34', family: 4 }, { address: '2002:7f00:1::', family: 6 }]);
+      callback(null, [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2002:7f00:1::', family: 6 },
+      ]);
     await expect(fetchMetadataDocument('http://cimd.example.test/client.json', false, 2000, answer)).rejects.toThrow(/non-public address/);
   });
 

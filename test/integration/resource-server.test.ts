@@ -78,8 +78,8 @@ describe('resource-server helper (behaviour RS-1, RFC 9068 4, RFC 9728)', () => 
   it('rejects another issuer, an expired token, and a JWT that is not an access token (typ)', async () => {
     const verify = verifierFor();
     expect((await rejection(verify(await mint({ iss: 'https://evil.example.test' })))).code).toBe('invalid_token');
-    expect((await rejection(verify(await mint({}, { issuedAt: now() - 7200, expiresIn: 60 }))))).toMatchObject({ code: 'invalid_token' });
-    expect((await rejection(verify(await mint({}, { type: 'JWT' }))))).toMatchObject({ code: 'invalid_token' });
+    expect(await rejection(verify(await mint({}, { issuedAt: now() - 7200, expiresIn: 60 })))).toMatchObject({ code: 'invalid_token' });
+    expect(await rejection(verify(await mint({}, { type: 'JWT' })))).toMatchObject({ code: 'invalid_token' });
   });
 
   it('answers a missing token with invalid_request and a missing scope with insufficient_scope (RFC 6750 3.1)', async () => {
@@ -115,9 +115,20 @@ describe('issue 18.4 / RFC 9068 2.2: exp, iat and jti are required, and iat may 
   /** Signed with the server's real key, with exactly the claims given (no defaults added). */
   async function signExactly(claims: JWTPayload): Promise<string> {
     const jwk = keySet.keys.find((k) => k.kid === keySet.currentKid)!;
-    return new SignJWT(claims).setProtectedHeader({ alg: jwk.alg!, kid: keySet.currentKid, typ: 'at+jwt' }).sign(await importJWK(jwk, jwk.alg!));
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: jwk.alg!, kid: keySet.currentKid, typ: 'at+jwt' })
+      .sign(await importJWK(jwk, jwk.alg!));
   }
-  const complete = () => ({ iss: app.url, aud: resource, sub: 'usr_1', client_id: 'tgc_1', scope: 'openid', jti: randomUUID(), iat: now(), exp: now() + 300 });
+  const complete = () => ({
+    iss: app.url,
+    aud: resource,
+    sub: 'usr_1',
+    client_id: 'tgc_1',
+    scope: 'openid',
+    jti: randomUUID(),
+    iat: now(),
+    exp: now() + 300,
+  });
   const without = (name: 'exp' | 'iat' | 'jti') => {
     const { [name]: _dropped, ...rest } = complete();
     return rest;
@@ -128,9 +139,11 @@ describe('issue 18.4 / RFC 9068 2.2: exp, iat and jti are required, and iat may 
     ['no iat', () => without('iat')],
     ['no jti', () => without('jti')],
     ['iat an hour in the future', () => ({ ...complete(), iat: now() + 3600, exp: now() + 7200 })],
-  ])('a validly signed token with %s is refused by the resource-server helper and by the server\'s own verifier', async (_, claims) => {
+  ])("a validly signed token with %s is refused by the resource-server helper and by the server's own verifier", async (_, claims) => {
     const token = await signExactly(claims());
-    expect((await rejection(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token))).code).toBe('invalid_token');
+    expect((await rejection(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token))).code).toBe(
+      'invalid_token',
+    );
     const { createRemoteVerifier } = await import('../../lambdas/adapters/signing/verifier');
     await expect(createRemoteVerifier(`${app.url}/jwks.json`).verify(token, { issuer: app.url, audience: resource })).rejects.toThrow();
     // The HTTP surface: the server's own bearer check refuses it too.
@@ -141,6 +154,8 @@ describe('issue 18.4 / RFC 9068 2.2: exp, iat and jti are required, and iat may 
 
   it('an iat a few seconds ahead (clock skew within 30 s) is accepted', async () => {
     const token = await signExactly({ ...complete(), iat: now() + 10 });
-    await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token)).resolves.toMatchObject({ sub: 'usr_1' });
+    await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token)).resolves.toMatchObject({
+      sub: 'usr_1',
+    });
   });
 });

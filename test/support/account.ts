@@ -64,7 +64,13 @@ export async function ephemeralItems(prefix: string): Promise<Record<string, unk
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
-      new ScanCommand({ TableName: tables.ephemeral, FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': prefix }, ExclusiveStartKey: start, ConsistentRead: true }),
+      new ScanCommand({
+        TableName: tables.ephemeral,
+        FilterExpression: 'begins_with(pk, :p)',
+        ExpressionAttributeValues: { ':p': prefix },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -75,7 +81,12 @@ export async function ephemeralItems(prefix: string): Promise<Record<string, unk
 export async function sessionsOf(userId: string): Promise<number> {
   const { db, tables } = getStorage();
   const page = await db.send(
-    new QueryCommand({ TableName: tables.ephemeral, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#SESSIONS` } }),
+    new QueryCommand({
+      TableName: tables.ephemeral,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}#SESSIONS` },
+    }),
   );
   return page.Count ?? 0;
 }

@@ -29,7 +29,9 @@ export function useOutbox(): string {
 export function outboxMails(dir: string): OutboxMail[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -42,12 +44,18 @@ export interface Result {
   readonly result: APIGatewayProxyResult;
 }
 
-const answer = (result: APIGatewayProxyResult): Result => ({ status: result.statusCode, body: result.body ? jsonBody(result) : {}, result });
+const answer = (result: APIGatewayProxyResult): Result => ({
+  status: result.statusCode,
+  body: result.body ? jsonBody(result) : {},
+  result,
+});
 
 export const keysPath = (clientId: string) => `/api/admin/clients/${clientId}/api-keys`;
 
 export async function createKeyAs(token: string, clientId: string, body: Record<string, unknown> = {}): Promise<Result> {
-  return answer(await callAdmin(createKey, { token, method: 'POST', path: keysPath(clientId), pathParameters: { client_id: clientId }, body }));
+  return answer(
+    await callAdmin(createKey, { token, method: 'POST', path: keysPath(clientId), pathParameters: { client_id: clientId }, body }),
+  );
 }
 
 export async function listKeysAs(token: string, clientId: string, query: Record<string, string> = {}): Promise<Result> {
@@ -84,10 +92,17 @@ export async function exchangeKey(call: ExchangeCall): Promise<Result> {
     headers['Content-Type'] ??= call.json ? 'application/json' : 'application/x-www-form-urlencoded';
     body = call.json ? JSON.stringify(call.fields) : new URLSearchParams(call.fields).toString();
   }
-  const event = apiGatewayEvent({ method: 'POST', path: '/api/token/api-key', headers, ...(body !== undefined ? { body } : {}), sourceIp: call.sourceIp });
+  const event = apiGatewayEvent({
+    method: 'POST',
+    path: '/api/token/api-key',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    sourceIp: call.sourceIp,
+  });
   return answer(await exchange(event, lambdaContext));
 }
 
 export const storedKey = (keyId: string) => getApiKeyStore().get(keyId);
 export const auditOf = (clientId: string) => getApiKeyStore().auditOf(clientId);
-export const keyActivityOf = async (clientId: string) => (await getTokenStore().activityOf(clientId)).filter((r) => r.requestType === 'api key');
+export const keyActivityOf = async (clientId: string) =>
+  (await getTokenStore().activityOf(clientId)).filter((r) => r.requestType === 'api key');

@@ -24,7 +24,12 @@ export function customResourceEvent(
   };
   if (requestType === 'Create') return { ...base, RequestType: requestType };
   if (requestType === 'Update') {
-    return { ...base, RequestType: requestType, PhysicalResourceId: identity.physicalResourceId, OldResourceProperties: { ServiceToken: 'token' } };
+    return {
+      ...base,
+      RequestType: requestType,
+      PhysicalResourceId: identity.physicalResourceId,
+      OldResourceProperties: { ServiceToken: 'token' },
+    };
   }
   return { ...base, RequestType: requestType, PhysicalResourceId: identity.physicalResourceId };
 }

@@ -22,9 +22,7 @@ export function apiGatewayEvent(options: EventOptions): APIGatewayProxyEvent {
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
     queryStringParameters: options.query ?? null,
-    multiValueQueryStringParameters: options.query
-      ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]]))
-      : null,
+    multiValueQueryStringParameters: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, [v]])) : null,
     pathParameters: options.pathParameters ?? null,
     stageVariables: null,
     body: options.body ?? null,

@@ -50,7 +50,13 @@ async function authorizationServer(base: string): Promise<oauth.AuthorizationSer
 
 export async function clientCredentialsToken(base: string, clientId: string, secret: string, scope: string): Promise<string> {
   const as = await authorizationServer(base);
-  const response = await oauth.clientCredentialsGrantRequest(as, { client_id: clientId }, oauth.ClientSecretBasic(secret), new URLSearchParams({ scope }), insecure);
+  const response = await oauth.clientCredentialsGrantRequest(
+    as,
+    { client_id: clientId },
+    oauth.ClientSecretBasic(secret),
+    new URLSearchParams({ scope }),
+    insecure,
+  );
   return (await oauth.processClientCredentialsResponse(as, { client_id: clientId }, response)).access_token;
 }
 
@@ -98,7 +104,9 @@ export async function signIn(base: string, request: SignInRequest): Promise<oaut
   if (!location && signedIn.status === 200) {
     const consentId = /name="request_id" value="([^"]*)"/.exec(await signedIn.text())?.[1];
     const cookie = signedIn.headers.get('set-cookie')?.split(';')[0];
-    location = (await post('/api/authorize/complete', { request_id: consentId ?? '', decision: 'approve' }, cookie)).headers.get('location');
+    location = (await post('/api/authorize/complete', { request_id: consentId ?? '', decision: 'approve' }, cookie)).headers.get(
+      'location',
+    );
   }
   if (!location) throw new Error(`sign-in did not redirect: ${signedIn.status}`);
   const client = { client_id: request.clientId };

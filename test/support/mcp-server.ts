@@ -34,7 +34,9 @@ export async function startMcpServer(issuer: string, jwksUri: string): Promise<R
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (request.method === 'GET' && path === metadataPath(resource)) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(protectedResourceMetadata({ resource, authorizationServers: [issuer], scopesSupported: ['openid', 'profile'] })));
+      response.end(
+        JSON.stringify(protectedResourceMetadata({ resource, authorizationServers: [issuer], scopesSupported: ['openid', 'profile'] })),
+      );
       return;
     }
     if (path !== '/mcp') {
@@ -46,7 +48,10 @@ export async function startMcpServer(issuer: string, jwksUri: string): Promise<R
       subject = String((await verify(request.headers.authorization)).sub);
     } catch (error) {
       const bearerError = error instanceof BearerTokenError ? error : new BearerTokenError('invalid_token', 'rejected');
-      response.writeHead(bearerError.status, { 'www-authenticate': wwwAuthenticate(resource, bearerError), 'content-type': 'application/json' });
+      response.writeHead(bearerError.status, {
+        'www-authenticate': wwwAuthenticate(resource, bearerError),
+        'content-type': 'application/json',
+      });
       response.end(JSON.stringify({ error: bearerError.code, error_description: bearerError.message }));
       return;
     }

@@ -162,9 +162,13 @@ export async function signedIn(client: Client, user: User, options: CodeOptions 
 
 /** Introspects with a confidential client's credentials (client_secret_basic). */
 export async function introspectWith(caller: TestClient, tokenValue: string, extra: Record<string, string> = {}): Promise<Answer> {
-  const event = formEvent('/api/token/introspect', { token: tokenValue, ...extra }, {
-    headers: { Authorization: basic(caller.client.clientId, caller.secret!) },
-  });
+  const event = formEvent(
+    '/api/token/introspect',
+    { token: tokenValue, ...extra },
+    {
+      headers: { Authorization: basic(caller.client.clientId, caller.secret!) },
+    },
+  );
   return answer(await introspect(event, lambdaContext));
 }
 

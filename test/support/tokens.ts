@@ -124,7 +124,12 @@ export async function adminClientToken(): Promise<{ token: string; client: Clien
 /** An admin user signed in to an ordinary client, with the admin scope granted. */
 export async function adminUserToken(): Promise<{ token: string; user: User; client: Client }> {
   const user = await createTestUser({ admin: true });
-  const client = await createTestClient({ type: 'public', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['https://app.example.test/cb'], scopes: ['openid', adminScope] });
+  const client = await createTestClient({
+    type: 'public',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    redirectUris: ['https://app.example.test/cb'],
+    scopes: ['openid', adminScope],
+  });
   const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', adminScope] });
   return { token, user, client };
 }

@@ -12,7 +12,9 @@ describe('html escaping', () => {
   });
 
   it('inserts nested Html as is, arrays joined, and nothing for undefined or false', () => {
-    expect(html`<ul>${['a<', 'b'].map((x) => html`<li>${x}</li>`)}</ul>${undefined}${false}`.value).toBe('<ul><li>a&lt;</li><li>b</li></ul>');
+    expect(html`<ul>${['a<', 'b'].map((x) => html`<li>${x}</li>`)}</ul>${undefined}${false}`.value).toBe(
+      '<ul><li>a&lt;</li><li>b</li></ul>',
+    );
     expect(html`${new Html('<b>')}`.value).toBe('<b>');
   });
 });

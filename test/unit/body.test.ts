@@ -9,7 +9,11 @@ const event = (contentType: string | undefined, body: string | null, isBase64Enc
 
 describe('request bodies: malformed input is a 4xx, never a 500', () => {
   it('parses a form body, case-insensitive header, with a charset parameter', () => {
-    expect(parseBody({ ...event(undefined, 'a=1&b=x+y'), headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } }, ['form'])).toEqual({ a: '1', b: 'x y' });
+    expect(
+      parseBody({ ...event(undefined, 'a=1&b=x+y'), headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } }, [
+        'form',
+      ]),
+    ).toEqual({ a: '1', b: 'x y' });
   });
 
   it('RFC 6749 3.1: refuses a repeated form parameter', () => {

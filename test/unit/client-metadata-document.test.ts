@@ -1,4 +1,9 @@
-import { cacheSeconds, clientFromMetadataDocument, isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../../lambdas/core/client-metadata-document';
+import {
+  cacheSeconds,
+  clientFromMetadataDocument,
+  isMetadataDocumentUrl,
+  resolveMetadataDocumentClient,
+} from '../../lambdas/core/client-metadata-document';
 import { InvalidClientMetadataError } from '../../lambdas/core/errors';
 
 const catalog = ['openid', 'profile'].map((name) => ({ name, description: '', discoverable: true }));
@@ -29,14 +34,28 @@ describe('client ID metadata documents', () => {
   });
 
   it('turns a valid document into a public dynamic client in the DCR environment', () => {
-    const client = clientFromMetadataDocument(url, { client_id: url, client_name: 'Example MCP', redirect_uris: ['http://127.0.0.1:3000/cb'] }, catalog, facts);
-    expect(client).toMatchObject({ clientId: url, name: 'Example MCP', type: 'public', registrationType: 'dynamic', environmentId: 'env_dcr' });
+    const client = clientFromMetadataDocument(
+      url,
+      { client_id: url, client_name: 'Example MCP', redirect_uris: ['http://127.0.0.1:3000/cb'] },
+      catalog,
+      facts,
+    );
+    expect(client).toMatchObject({
+      clientId: url,
+      name: 'Example MCP',
+      type: 'public',
+      registrationType: 'dynamic',
+      environmentId: 'env_dcr',
+    });
   });
 
   it.each([
     ['another client_id', { client_id: 'https://evil.example/client.json', redirect_uris: ['https://a.example/cb'] }],
     ['a client secret', { client_id: url, client_secret: 'x', redirect_uris: ['https://a.example/cb'] }],
-    ['a confidential auth method', { client_id: url, token_endpoint_auth_method: 'client_secret_post', redirect_uris: ['https://a.example/cb'] }],
+    [
+      'a confidential auth method',
+      { client_id: url, token_endpoint_auth_method: 'client_secret_post', redirect_uris: ['https://a.example/cb'] },
+    ],
     ['not an object', ['x']],
   ])('refuses a document with %s', (_case, document) => {
     expect(() => clientFromMetadataDocument(url, document, catalog, facts)).toThrow(InvalidClientMetadataError);
@@ -60,7 +79,10 @@ describe('resolving a metadata-document client', () => {
       deps: {
         stored: async () => stored,
         save: async () => void calls.saved++,
-        fetch: async () => (calls.fetched++, { body: document, cacheControl: 'max-age=600' }),
+        fetch: async () => {
+          calls.fetched++;
+          return { body: document, cacheControl: 'max-age=600' };
+        },
         catalog: async () => catalog,
         environmentId: 'env_dcr',
         nowEpoch: 1_000_000,

@@ -76,7 +76,9 @@ describe('authorization_code: a redemption cancelled by a concurrent one in flig
       redeemCode: async () => ({ kind: 'reused' }),
     });
     const request = { code: 'c', redirectUri: code.redirectUri, codeVerifier: verifier };
-    await expect(authorizationCodeGrant(client, request, new TokenRequestActivity('ip', clock, cryptoRandom), deps)).rejects.toBeInstanceOf(InvalidGrantError);
+    await expect(authorizationCodeGrant(client, request, new TokenRequestActivity('ip', clock, cryptoRandom), deps)).rejects.toBeInstanceOf(
+      InvalidGrantError,
+    );
     expect(deps.revoked).toEqual(['fam_winner']);
   });
 });
@@ -107,7 +109,9 @@ describe('refresh_token: a rotation cancelled without a clear reason', () => {
       isFamilyRevoked: sequence(false, true),
       rotateRefreshToken: async () => ({ kind: 'family-revoked' }),
     });
-    await expect(refreshTokenGrant(client, request, new TokenRequestActivity('ip', clock, cryptoRandom), deps)).rejects.toThrow(/rotation cancelled \(revoked\)/);
+    await expect(refreshTokenGrant(client, request, new TokenRequestActivity('ip', clock, cryptoRandom), deps)).rejects.toThrow(
+      /rotation cancelled \(revoked\)/,
+    );
     expect(deps.revoked).toEqual([]);
   });
 });

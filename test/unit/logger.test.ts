@@ -12,7 +12,13 @@ describe('structured logs never carry secrets', () => {
     log.debug('not written at info level');
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 'info', message: 'exchange', service: 's', keyId: '0123456789abcdef', client_secret: '[redacted]' });
+    expect(entry).toMatchObject({
+      level: 'info',
+      message: 'exchange',
+      service: 's',
+      keyId: '0123456789abcdef',
+      client_secret: '[redacted]',
+    });
     expect(entry.nested).toEqual({ password: '[redacted]', authorization: '[redacted]', code: '[redacted]', refresh_token: '[redacted]' });
     expect(lines[0]).not.toMatch(/shh|Bearer x/);
   });

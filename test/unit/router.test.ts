@@ -1,7 +1,14 @@
 import { createRouter } from '../../lambdas/http/router';
 import { routes, type Route } from '../../lambdas/routes';
 
-const row = (method: Route['method'], path: string): Route => ({ name: `${method}${path}`, method, path, handler: 'x', auth: 'none', tables: {} });
+const row = (method: Route['method'], path: string): Route => ({
+  name: `${method}${path}`,
+  method,
+  path,
+  handler: 'x',
+  auth: 'none',
+  tables: {},
+});
 
 describe('router (the local server resolves requests as API Gateway does)', () => {
   const route = createRouter([

@@ -98,7 +98,11 @@ describe('planRotation steps', () => {
         k2: { publishedAt: iso(t0 + 30 * day), activatedAt: iso(switched) },
       },
     };
-    const kept = planRotation(set, { now: switched + signingKeyCacheMs + longestTokenLifetimeMs, publishedKids: new Set(['k1', 'k2']), policy });
+    const kept = planRotation(set, {
+      now: switched + signingKeyCacheMs + longestTokenLifetimeMs,
+      publishedKids: new Set(['k1', 'k2']),
+      policy,
+    });
     expect(kidsOf(kept.set)).toEqual(new Set(['k1', 'k2']));
     const removed = planRotation(set, { now: switched + policy.retireAfterMs, publishedKids: new Set(['k1', 'k2']), policy });
     expect(removed.steps).toContainEqual({ kind: 'retire', kid: 'k1' });

@@ -10,15 +10,7 @@ import {
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
-import {
-  apiKeyItem,
-  apiKeyKey,
-  apiKeyTtl,
-  auditItem,
-  clientKeysPartition,
-  userKeyIndexItem,
-  userKeysPrefix,
-} from './api-key-items';
+import { apiKeyItem, apiKeyKey, apiKeyTtl, auditItem, clientKeysPartition, userKeyIndexItem, userKeysPrefix } from './api-key-items';
 import type { PhysicalTableNames } from './client';
 import { clientFromItem } from './client-repository';
 import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
@@ -290,7 +282,10 @@ export class DynamoApiKeyStore {
   }
 
   /** Revokes every active key of a deleted client, each with its audit entry (core/admin/ports ApiKeyHooks). */
-  async revokeKeysOfClient(clientId: string, revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string }): Promise<void> {
+  async revokeKeysOfClient(
+    clientId: string,
+    revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string },
+  ): Promise<void> {
     const items = await queryAll(this.db, {
       TableName: this.tables.main,
       IndexName: 'gsi1',
@@ -301,7 +296,15 @@ export class DynamoApiKeyStore {
     await Promise.all(
       items.map((item) => {
         const key = withoutKeys<ApiKey>(item);
-        const audit: AuditEntry = { type: 'api_key.revoke', clientId, keyId: key.keyId, userId: key.userId, actor: revocation.actor, reason: revocation.reason, at: revocation.at };
+        const audit: AuditEntry = {
+          type: 'api_key.revoke',
+          clientId,
+          keyId: key.keyId,
+          userId: key.userId,
+          actor: revocation.actor,
+          reason: revocation.reason,
+          at: revocation.at,
+        };
         return this.revoke(key, revocation.at, audit);
       }),
     );
@@ -332,4 +335,3 @@ export class DynamoApiKeyStore {
     return items.map((item) => withoutKeys<AuditEntry>(item));
   }
 }
-

@@ -26,18 +26,14 @@ export class DynamoClientRepository {
    */
   async get(clientId: string): Promise<Client | undefined> {
     if (!keyFits(keys.client(clientId).pk)) return undefined;
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.client(clientId), ConsistentRead: true }),
-    );
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.client(clientId), ConsistentRead: true }));
     return clientFromItem(Item, this.nowEpoch());
   }
 
   /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */
   async getMetadataDocumentClient(url: string): Promise<Client | 'blocked' | undefined> {
     if (!keyFits(keys.client(url).pk)) return undefined;
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: keys.client(url), ConsistentRead: true }),
-    );
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.client(url), ConsistentRead: true }));
     if (Item?.blocked) return 'blocked';
     const item = live(Item, this.nowEpoch());
     return item ? withoutKeys<Client>(item) : undefined;
@@ -188,7 +184,6 @@ export class DynamoClientRepository {
     }
     return false;
   }
-
 
   /**
    * Deletes a client. A client named by a metadata document URL is replaced by a tombstone

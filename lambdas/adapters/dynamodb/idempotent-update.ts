@@ -2,7 +2,10 @@ import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandIn
 import { randomUUID } from 'node:crypto';
 import { retry, tryAgain } from '../../core/retry';
 
-type Update = Pick<UpdateCommandInput, 'TableName' | 'Key' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> & {
+type Update = Pick<
+  UpdateCommandInput,
+  'TableName' | 'Key' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+> & {
   readonly UpdateExpression: string;
 };
 

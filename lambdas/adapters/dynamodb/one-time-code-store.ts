@@ -7,7 +7,14 @@
  * resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
@@ -76,7 +83,9 @@ export class DynamoChallengeStore implements ChallengeStore {
 
   async save(id: string, challenge: SignInChallenge): Promise<void> {
     // A fresh 256-bit id: no condition needed, and a resend of the put writes the same item.
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...challengeKey(id), ...challenge, ttl: challenge.expiresAtEpoch } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...challengeKey(id), ...challenge, ttl: challenge.expiresAtEpoch } }),
+    );
   }
 
   async get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined> {
@@ -97,7 +106,8 @@ export class DynamoChallengeStore implements ChallengeStore {
           TableName: this.table,
           Key: challengeKey(id),
           UpdateExpression: 'SET consumedBy = :claim',
-          ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
+          ConditionExpression:
+            'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
           ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
         }),
       );
@@ -141,7 +151,9 @@ export class DynamoVerificationStore implements VerificationStore {
 
   async save(userId: string, code: VerificationCode): Promise<void> {
     // Replaces the user's earlier code and its attempts: only the newest code works.
-    await this.db.send(new PutCommand({ TableName: this.tables.ephemeral, Item: { ...verificationKey(userId), ...code, ttl: code.expiresAtEpoch } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.tables.ephemeral, Item: { ...verificationKey(userId), ...code, ttl: code.expiresAtEpoch } }),
+    );
   }
 
   countAttempt(userId: string, attemptToken: string, nowEpoch: number) {

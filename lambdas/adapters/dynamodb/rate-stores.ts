@@ -89,16 +89,18 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
   }
 
   async release(subject: string, window: number, attemptToken: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: this.key(subject, window),
-        UpdateExpression: 'DELETE slots :token',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
-      }),
-    ).catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(subject, window),
+          UpdateExpression: 'DELETE slots :token',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
+        }),
+      )
+      .catch((error: Error) => {
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      });
   }
 }

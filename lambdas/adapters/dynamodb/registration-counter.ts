@@ -15,7 +15,10 @@ export function clientNetwork(ip: string): string {
   const right = tail ? tail.split(':') : [];
   if (right.some((part) => part.includes('.'))) return ip; // IPv4-mapped: rare at the edge; count as is
   const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -45,23 +48,20 @@ export class DynamoRegistrationCounter {
     const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
     try {
       // Once per request (issue 19): an ADD resent after a lost reply would count twice.
-      await updateOnce(
-        this.db,
-        {
-          TableName: this.table,
-          Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
-          UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
-          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':day': `DCRRATE#${today}`,
-            ':ip': network,
-            ':ttl': Math.floor(resetAt / 1000) + 86_400,
-            ':one': 1,
-            ':cap': cap,
-          },
+      await updateOnce(this.db, {
+        TableName: this.table,
+        Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
+        UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':day': `DCRRATE#${today}`,
+          ':ip': network,
+          ':ttl': Math.floor(resetAt / 1000) + 86_400,
+          ':one': 1,
+          ':cap': cap,
         },
-      );
+      });
       return { allowed: true, retryAfterSeconds };
     } catch (error) {
       if (isConditionFailure(error)) return { allowed: false, retryAfterSeconds };
@@ -82,5 +82,4 @@ export class DynamoRegistrationCounter {
     }
     return deleted;
   }
-
 }

@@ -38,7 +38,9 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: linkKey(digest), ConsistentRead: true }));
     if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch) return undefined;
     const link = withoutKeys<ResetLink>(Item);
-    const pointer = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: pointerKey(link.userId), ConsistentRead: true }));
+    const pointer = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: pointerKey(link.userId), ConsistentRead: true }),
+    );
     return pointer.Item?.digest === digest ? link : undefined;
   }
 

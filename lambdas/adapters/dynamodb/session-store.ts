@@ -37,12 +37,9 @@ export class DynamoSessionStore {
     });
   }
 
-
   /** The validated authorization request, held between the sign-in and consent steps. */
   async saveAuthorizationRequest<T extends object>(id: string, request: T, expiresAtEpoch: number): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...authRequestKey(id), request, ttl: expiresAtEpoch } }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...authRequestKey(id), request, ttl: expiresAtEpoch } }));
   }
 
   async getAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {

@@ -25,7 +25,6 @@ import { queryAll } from './pages';
 import { partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
-
 /**
  * Authorization codes, refresh tokens and their families, issued-token records and the
  * activity log. Each successful token request is one write round trip: a transaction
@@ -97,7 +96,9 @@ export class DynamoTokenStore {
   }
 
   async isFamilyRevoked(familyId: string): Promise<boolean> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }),
+    );
     return !Item || Item.revokedAtEpoch !== undefined;
   }
 
@@ -138,17 +139,19 @@ export class DynamoTokenStore {
 
   /** Revokes every refresh token of the family and every access token it issued (introspection checks it). */
   async revokeFamily(familyId: string, nowEpoch: number): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tables.ephemeral,
-        Key: familyKey(familyId),
-        UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': nowEpoch },
-      }),
-    ).catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tables.ephemeral,
+          Key: familyKey(familyId),
+          UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':now': nowEpoch },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
   }
 
   /** Revokes every family of the user: their refresh tokens stop working at once. */
@@ -185,7 +188,9 @@ export class DynamoTokenStore {
 
   async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {
     // Strongly consistent: a client may call us with a token right after receiving it.
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<IssuedToken>(item) : undefined;
   }
@@ -198,5 +203,4 @@ export class DynamoTokenStore {
     });
     return items.map((i) => withoutKeys<ActivityRow>(i));
   }
-
 }

@@ -1,8 +1,4 @@
-import {
-  GetCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { UserChanges } from '../../core/admin/ports';
 import type { User } from '../../core/model';
@@ -12,7 +8,6 @@ import { keys, mainItems, partitions } from './keys';
 
 const userKey = keys.user;
 const emailKey = keys.email;
-
 
 /**
  * Users in the main table. Email uniqueness is a separate `EMAIL#<email>` item written in

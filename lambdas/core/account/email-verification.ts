@@ -47,7 +47,11 @@ export async function requestVerification(deps: EmailVerificationDependencies, u
   const nowEpoch = Math.floor(deps.clock.now() / 1000);
   const rate = await deps.sendRate.take(`EMAILVERIFY#${user.id}`, verificationCodeRate, nowEpoch);
   if (!rate.allowed) {
-    throw new TooManyRequestsError('A code was sent recently; wait before asking for another.', rate.retryAfterSeconds, `verification rate for ${user.id}`);
+    throw new TooManyRequestsError(
+      'A code was sent recently; wait before asking for another.',
+      rate.retryAfterSeconds,
+      `verification rate for ${user.id}`,
+    );
   }
   const code = newOneTimeCode(deps.random);
   await deps.codes.save(user.id, {

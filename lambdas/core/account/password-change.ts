@@ -34,7 +34,11 @@ export async function afterPasswordChange(deps: PasswordChangeDependencies, user
   await notifyPasswordChanged(deps, user, notify);
 }
 
-export async function notifyPasswordChanged(deps: Pick<PasswordChangeDependencies, 'mailer' | 'log'>, user: User, notify: readonly string[]): Promise<void> {
+export async function notifyPasswordChanged(
+  deps: Pick<PasswordChangeDependencies, 'mailer' | 'log'>,
+  user: User,
+  notify: readonly string[],
+): Promise<void> {
   for (const to of new Set(notify)) {
     try {
       await deps.mailer.send({ to, ...passwordChangedMail });

@@ -40,7 +40,12 @@ export interface ResetLinkStore {
   /** The user as stored now (strongly consistent). */
   currentUser(userId: string): Promise<User | undefined>;
   /** The single-use transaction described above; false when any condition failed. */
-  redeem(digest: string, link: ResetLink, change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string }, nowEpoch: number): Promise<boolean>;
+  redeem(
+    digest: string,
+    link: ResetLink,
+    change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string },
+    nowEpoch: number,
+  ): Promise<boolean>;
 }
 
 export interface PasswordResetDependencies extends PasswordChangeDependencies {
@@ -94,7 +99,10 @@ export async function sendResetLinkTo(
 }
 
 /** The link, when it is live, the user's newest, and the user's address and password are unchanged since. */
-export async function findResetLink(deps: Pick<PasswordResetDependencies, 'links' | 'clock'>, token: string): Promise<{ link: ResetLink; user: User } | undefined> {
+export async function findResetLink(
+  deps: Pick<PasswordResetDependencies, 'links' | 'clock'>,
+  token: string,
+): Promise<{ link: ResetLink; user: User } | undefined> {
   const link = await deps.links.find(resetTokenDigest(token), epoch(deps.clock));
   if (!link) return undefined;
   const user = await deps.links.currentUser(link.userId);
@@ -108,7 +116,12 @@ export async function resetPassword(deps: PasswordResetDependencies, token: stri
   if (!found) return false;
   const passwordHash = await deps.hasher.hash(password);
   const at = new Date(deps.clock.now()).toISOString();
-  const redeemed = await deps.links.redeem(resetTokenDigest(token), found.link, { passwordHash, credentialVersion: nextCredentialVersion(found.user), at }, epoch(deps.clock));
+  const redeemed = await deps.links.redeem(
+    resetTokenDigest(token),
+    found.link,
+    { passwordHash, credentialVersion: nextCredentialVersion(found.user), at },
+    epoch(deps.clock),
+  );
   if (!redeemed) return false;
   await afterPasswordChange(deps, found.user, [found.link.email]);
   return true;

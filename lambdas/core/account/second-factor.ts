@@ -141,7 +141,8 @@ export async function completeChallenge(
   const found = await deps.challenges.get(challengeId, nowEpoch);
   if (!found) return { kind: 'expired', reason: 'no live challenge' };
   // Bound to its continuation: a challenge of one authorization request cannot finish another.
-  if ((found.requestDigest ?? '') !== (requestId ? requestDigest(requestId) : '')) return { kind: 'mismatch', reason: 'request id differs' };
+  if ((found.requestDigest ?? '') !== (requestId ? requestDigest(requestId) : ''))
+    return { kind: 'mismatch', reason: 'request id differs' };
   const check = await checkStoredCode(deps, deps.challenges, challengeId, code);
   if (check.kind !== 'match') return check;
   if (!(await deps.challenges.consume(challengeId, nowEpoch))) return { kind: 'expired', reason: 'challenge used concurrently' };

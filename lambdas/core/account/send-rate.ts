@@ -29,6 +29,7 @@ export function decideSend(history: readonly number[], policy: SendRatePolicy, n
   if (last !== undefined && nowEpoch - last < policy.minIntervalSeconds) {
     return { allowed: false, retryAfterSeconds: policy.minIntervalSeconds - (nowEpoch - last) };
   }
-  if (recent.length >= policy.perHour) return { allowed: false, retryAfterSeconds: recent[recent.length - policy.perHour]! + 3600 - nowEpoch };
+  if (recent.length >= policy.perHour)
+    return { allowed: false, retryAfterSeconds: recent[recent.length - policy.perHour]! + 3600 - nowEpoch };
   return { allowed: true };
 }

@@ -11,7 +11,11 @@ export async function getEnvironment(deps: Pick<AdminDependencies, 'environments
   return environment;
 }
 
-export function listEnvironments(deps: Pick<AdminDependencies, 'environments'>, limit: number, cursor?: string): Promise<Page<Environment>> {
+export function listEnvironments(
+  deps: Pick<AdminDependencies, 'environments'>,
+  limit: number,
+  cursor?: string,
+): Promise<Page<Environment>> {
   return deps.environments.list(limit, cursor);
 }
 
@@ -36,7 +40,9 @@ export async function createEnvironment(deps: AdminDependencies, input: { id?: s
 export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
   await getEnvironment(deps, id);
   if (id === deps.dcrEnvironmentId) {
-    throw new ConflictRequestError(`Environment "${id}" is DCR_ENVIRONMENT_ID, where new dynamic clients are placed; change that setting first.`);
+    throw new ConflictRequestError(
+      `Environment "${id}" is DCR_ENVIRONMENT_ID, where new dynamic clients are placed; change that setting first.`,
+    );
   }
   if (await deps.clients.anyInEnvironment(id)) {
     throw new ConflictRequestError(`Environment "${id}" still has clients; delete them first.`);

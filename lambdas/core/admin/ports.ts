@@ -11,7 +11,9 @@ export interface Page<T> {
   readonly next?: string;
 }
 
-export type UserChanges = Partial<Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test' | 'emailVerifiedAt' | 'credentialVersion'>>;
+export type UserChanges = Partial<
+  Pick<User, 'email' | 'name' | 'passwordHash' | 'admin' | 'test' | 'emailVerifiedAt' | 'credentialVersion'>
+>;
 
 export interface UserStore {
   get(id: string): Promise<User | undefined>;
@@ -78,7 +80,10 @@ export interface ApiKeyHooks {
    * `reason`), so the list and the audit log say what happened. Idempotent: keys already
    * revoked keep their first timestamp.
    */
-  revokeKeysOfClient(clientId: string, revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string }): Promise<void>;
+  revokeKeysOfClient(
+    clientId: string,
+    revocation: { readonly at: string; readonly actor: ApiKeyCreator; readonly reason: string },
+  ): Promise<void>;
 }
 
 export interface AdminDependencies {

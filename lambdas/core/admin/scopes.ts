@@ -16,7 +16,11 @@ export async function createScope(deps: Pick<AdminDependencies, 'scopes'>, scope
  * Scopes granted to a client must be in the catalog. Read fresh, not through the
  * discovery cache, so a scope created a moment ago can be granted at once.
  */
-export async function requireKnownScopes(deps: Pick<AdminDependencies, 'scopes'>, names: readonly string[], field = 'scopes'): Promise<void> {
+export async function requireKnownScopes(
+  deps: Pick<AdminDependencies, 'scopes'>,
+  names: readonly string[],
+  field = 'scopes',
+): Promise<void> {
   if (names.length === 0) return;
   const known = new Set((await deps.scopes.listScopes()).map((s) => s.name));
   const unknown = names.filter((name) => !known.has(name));

@@ -61,7 +61,9 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
     ...(update.email !== undefined ? { email: update.email } : {}),
     ...(update.admin !== undefined ? { admin: update.admin } : {}),
     ...(update.test !== undefined ? { test: update.test } : {}),
-    ...(update.password !== undefined ? { passwordHash: await deps.hasher.hash(update.password), credentialVersion: nextCredentialVersion(current) } : {}),
+    ...(update.password !== undefined
+      ? { passwordHash: await deps.hasher.hash(update.password), credentialVersion: nextCredentialVersion(current) }
+      : {}),
     // A new address is not verified; the old one's verification says nothing about it.
     ...(update.email !== undefined && update.email !== current.email ? { emailVerifiedAt: undefined } : {}),
   };
@@ -72,7 +74,10 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
       await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
       await deps.sessions.deleteSessionsOf(id);
       // The old address too: if the address changed with the password, its owner must hear of it.
-      await deps.notifyPasswordChanged?.(updated, [current.email, updated.email].filter((e): e is string => e !== undefined));
+      await deps.notifyPasswordChanged?.(
+        updated,
+        [current.email, updated.email].filter((e): e is string => e !== undefined),
+      );
     }
     return updated;
   } catch (error) {

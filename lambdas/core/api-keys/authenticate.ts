@@ -27,7 +27,11 @@ export interface AuthenticatedKey {
 }
 
 /** The active key the presented key opens, with its parties; throws invalidApiKey otherwise. */
-export async function authenticateApiKey(presented: string | undefined, activity: TokenRequestActivity, deps: Deps): Promise<AuthenticatedKey> {
+export async function authenticateApiKey(
+  presented: string | undefined,
+  activity: TokenRequestActivity,
+  deps: Deps,
+): Promise<AuthenticatedKey> {
   const parsed = parseApiKey(presented);
   if (!parsed) {
     await deps.hasher.verifyDummy(presented ?? '');
@@ -64,7 +68,9 @@ export async function authenticateApiKey(presented: string | undefined, activity
   if (status !== 'active') {
     // Keep the failure as slow as the others even when the cache spared the verification.
     if (fromCache) await deps.hasher.verifyDummy(parsed.secret);
-    throw invalidApiKey(status === 'revoked' ? `key ${key.keyId} revoked at ${key.revokedAt}` : `key ${key.keyId} expired at ${key.expiresAt}`);
+    throw invalidApiKey(
+      status === 'revoked' ? `key ${key.keyId} revoked at ${key.revokedAt}` : `key ${key.keyId} expired at ${key.expiresAt}`,
+    );
   }
   // A first exchange reads the parties only once the secret matched, so every failure above
   // costs the same: one read and one verification.

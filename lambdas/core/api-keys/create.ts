@@ -63,7 +63,13 @@ function expiryOf(value: string | undefined, nowMs: number): string | undefined 
   return new Date(at).toISOString();
 }
 
-async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client: Client, user: User, input: NewApiKeyInput): Promise<CreatedApiKey> {
+async function writeKey(
+  deps: ApiKeyAdminDependencies,
+  manager: KeyManager,
+  client: Client,
+  user: User,
+  input: NewApiKeyInput,
+): Promise<CreatedApiKey> {
   // The per-user index's sort key holds the client id; DynamoDB caps sort keys at 1024 bytes.
   // Only metadata-document clients (URLs, and public) have ids that long: no keys for them.
   if (Buffer.byteLength(client.clientId, 'utf8') > 256) throw bad('API keys are not available for this client.');
@@ -81,12 +87,24 @@ async function writeKey(deps: ApiKeyAdminDependencies, manager: KeyManager, clie
     createdBy: actorOf(manager),
     ...(expiresAt ? { expiresAt } : {}),
   };
-  const audit: AuditEntry = { type: 'api_key.create', clientId: key.clientId, keyId: key.keyId, userId: key.userId, scopes, actor: key.createdBy, at: key.createdAt };
+  const audit: AuditEntry = {
+    type: 'api_key.create',
+    clientId: key.clientId,
+    keyId: key.keyId,
+    userId: key.userId,
+    scopes,
+    actor: key.createdBy,
+    at: key.createdAt,
+  };
   const outcome = await createOrUndo(deps, key, audit);
   if (outcome === 'id-taken') throw new Error(`generated API key id ${key.keyId} is taken`);
   // The transaction re-checks what was read above, closing the races with a user deletion and a scope ungrant.
   if (outcome === 'user-gone') throw bad(`userId: no user "${user.id}".`);
-  if (outcome === 'client-changed') throw new TemporarilyUnavailableError('The client changed while the key was created; retry.', `client ${client.clientId} scopes or existence changed`);
+  if (outcome === 'client-changed')
+    throw new TemporarilyUnavailableError(
+      'The client changed while the key was created; retry.',
+      `client ${client.clientId} scopes or existence changed`,
+    );
   return { key, apiKey: created.key, secret: created.secret };
 }
 
@@ -102,13 +120,26 @@ async function createOrUndo(deps: ApiKeyAdminDependencies, key: ApiKey, audit: A
   } catch (error) {
     const revokedAt = isoNow(deps.clock);
     const reason = 'create failed: the database did not confirm the write';
-    const undo: AuditEntry = { type: 'api_key.revoke', clientId: key.clientId, keyId: key.keyId, userId: key.userId, actor: audit.actor, reason, at: revokedAt };
+    const undo: AuditEntry = {
+      type: 'api_key.revoke',
+      clientId: key.clientId,
+      keyId: key.keyId,
+      userId: key.userId,
+      actor: audit.actor,
+      reason,
+      at: revokedAt,
+    };
     await deps.keys.revoke(key, revokedAt, undo).catch(() => undefined); // the create's own error is the one to report
     throw error;
   }
 }
 
-export async function createApiKey(deps: ApiKeyCreateDependencies, manager: KeyManager, clientId: string, input: NewApiKeyInput): Promise<CreatedApiKey> {
+export async function createApiKey(
+  deps: ApiKeyCreateDependencies,
+  manager: KeyManager,
+  clientId: string,
+  input: NewApiKeyInput,
+): Promise<CreatedApiKey> {
   const client = await requireClient(deps, clientId);
   const user = await boundUser(deps, manager, input);
   // Behaviour KEY-3: a test user may be bound only to a test client.

@@ -47,7 +47,8 @@ function requireParties(keyId: string, { client, user, environment }: KeyParties
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
-  if (user.test && !client.test) throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
+  if (user.test && !client.test)
+    throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
   return { client, user };
 }
 
@@ -75,11 +76,15 @@ export async function exchangeApiKey(
     activity: activity.row(true),
   };
   const stale = key.lastUsedAt === undefined || key.lastUsedAt < usedAt;
-  const [recorded, stamped] = await Promise.allSettled([deps.recordIssued(issuance), stale ? deps.store.stampLastUsed(key.keyId, usedAt) : undefined]);
+  const [recorded, stamped] = await Promise.allSettled([
+    deps.recordIssued(issuance),
+    stale ? deps.store.stampLastUsed(key.keyId, usedAt) : undefined,
+  ]);
   if (recorded.status === 'rejected') throw recorded.reason;
   // The token is recorded and its success row written: failing the request now would leave a
   // recorded token nobody holds and a second, failed row for the same attempt. A missed stamp
   // is one second stale at worst once the next exchange lands; say so loudly instead.
-  if (stamped.status === 'rejected') deps.log.error('lastUsedAt stamp failed after retries', { apiKeyId: key.keyId, usedAt, error: String(stamped.reason) });
+  if (stamped.status === 'rejected')
+    deps.log.error('lastUsedAt stamp failed after retries', { apiKeyId: key.keyId, usedAt, error: String(stamped.reason) });
   return tokenResponse(access);
 }

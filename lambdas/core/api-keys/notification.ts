@@ -6,7 +6,12 @@
 import type { ApiKey, Client, User } from '../model';
 import type { MailMessage } from '../ports';
 
-export function keyCreatedMail(key: ApiKey, client: Pick<Client, 'clientId' | 'name'>, user: User & { email: string }, issuer: string): MailMessage {
+export function keyCreatedMail(
+  key: ApiKey,
+  client: Pick<Client, 'clientId' | 'name'>,
+  user: User & { email: string },
+  issuer: string,
+): MailMessage {
   const revokeUrl = `${issuer}/api/admin/clients/${encodeURIComponent(client.clientId)}/api-keys/${key.keyId}`;
   return {
     to: user.email,

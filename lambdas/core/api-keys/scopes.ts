@@ -17,14 +17,18 @@ import { narrowScopes } from '../scope';
  * self-service caller: a key outlives the token that created it, so it must never carry a
  * scope that token did not (least privilege: one consent cannot grow into more).
  */
-export function snapshotScopes(selected: readonly string[] | undefined, client: Pick<Client, 'scopes'>, callerScopes?: readonly string[]): string[] {
+export function snapshotScopes(
+  selected: readonly string[] | undefined,
+  client: Pick<Client, 'scopes'>,
+  callerScopes?: readonly string[],
+): string[] {
   const available = callerScopes === undefined ? [...client.scopes] : client.scopes.filter((s) => callerScopes.includes(s));
   if (selected === undefined || selected.length === 0) {
     if (client.scopes.length === 0) {
       throw new InvalidRequestError('scopes: the client is granted no scopes, so a key for it could mint nothing.');
     }
     if (available.length === 0) {
-      throw new InvalidRequestError('scopes: your access token carries none of the client\'s scopes, so a key could mint nothing.');
+      throw new InvalidRequestError("scopes: your access token carries none of the client's scopes, so a key could mint nothing.");
     }
     return available;
   }
@@ -41,10 +45,17 @@ export function snapshotScopes(selected: readonly string[] | undefined, client: 
 }
 
 /** Rules 3 to 5: the scopes a token minted now from `key` carries. */
-export function exchangeScopes(requested: readonly string[], key: Pick<ApiKey, 'scopes' | 'keyId'>, client: Pick<Client, 'scopes'>): string[] {
+export function exchangeScopes(
+  requested: readonly string[],
+  key: Pick<ApiKey, 'scopes' | 'keyId'>,
+  client: Pick<Client, 'scopes'>,
+): string[] {
   const held = key.scopes.filter((s) => client.scopes.includes(s));
   if (held.length === 0) {
-    throw new InvalidScopeError('The API key holds no scope, so it mints nothing.', `key ${key.keyId} has no scope its client still grants`);
+    throw new InvalidScopeError(
+      'The API key holds no scope, so it mints nothing.',
+      `key ${key.keyId} has no scope its client still grants`,
+    );
   }
   return narrowScopes(requested, held, 'granted to the API key');
 }

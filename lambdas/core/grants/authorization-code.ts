@@ -80,7 +80,14 @@ export async function authorizationCodeGrant(
   const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource }, deps);
   const idToken = scopes.includes('openid')
     ? await mintIdToken(
-        { clientId: client.clientId, sub: user.id, authTime: found.authTime, amr: found.amr, nonce: found.nonce, claims: userClaims(user, scopes) },
+        {
+          clientId: client.clientId,
+          sub: user.id,
+          authTime: found.authTime,
+          amr: found.amr,
+          nonce: found.nonce,
+          claims: userClaims(user, scopes),
+        },
         deps,
       )
     : undefined;

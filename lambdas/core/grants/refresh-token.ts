@@ -122,5 +122,6 @@ const parameters = z.object({
 export const refreshToken: Grant<typeof parameters> = {
   type: 'refresh_token',
   parameters,
-  issue: (client, p, activity, deps) => refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
+  issue: (client, p, activity, deps) =>
+    refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
 };

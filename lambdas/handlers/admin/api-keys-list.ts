@@ -15,5 +15,8 @@ export const handler = clientKeysHandler(async (event, container, caller) => {
   const { limit, cursor } = pageRequest(event);
   const page = await listApiKeys(getApiKeyAdmin(), keyManagerOf(caller), clientId, limit, cursor);
   const now = container.clock.now();
-  return jsonResponse(200, pageView(page, (key) => apiKeyView(key, now)));
+  return jsonResponse(
+    200,
+    pageView(page, (key) => apiKeyView(key, now)),
+  );
 });

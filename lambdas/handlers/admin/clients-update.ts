@@ -12,13 +12,23 @@ import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
 const schema = z
-  .strictObject({ name: z.optional(displayName), scopes: z.optional(z.array(scopeName).check(z.maxLength(100))), introspect_all: z.optional(z.boolean()) })
+  .strictObject({
+    name: z.optional(displayName),
+    scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),
+    introspect_all: z.optional(z.boolean()),
+  })
   .check(
-    z.refine((body) => body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined, 'the body must set name, scopes or introspect_all'),
+    z.refine(
+      (body) => body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined,
+      'the body must set name, scopes or introspect_all',
+    ),
   );
 
 export const handler = adminHandler(async (event) => {
   const clientId = pathParameter(event, 'client_id');
   const { introspect_all: introspectAll, ...changes } = jsonInput(event, schema);
-  return jsonResponse(200, clientView(await updateClient(getAdmin(), clientId, { ...changes, ...(introspectAll !== undefined ? { introspectAll } : {}) })));
+  return jsonResponse(
+    200,
+    clientView(await updateClient(getAdmin(), clientId, { ...changes, ...(introspectAll !== undefined ? { introspectAll } : {}) })),
+  );
 });

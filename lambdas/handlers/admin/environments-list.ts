@@ -9,5 +9,8 @@ import { getAdmin } from '../../wiring/admin';
 export const handler = adminHandler(async (event, container) => {
   const { limit, cursor } = pageRequest(event);
   const page = await listEnvironments(getAdmin(), limit, cursor);
-  return jsonResponse(200, pageView(page, (e) => environmentView(e, container.config.dcr.environmentId)));
+  return jsonResponse(
+    200,
+    pageView(page, (e) => environmentView(e, container.config.dcr.environmentId)),
+  );
 });
