@@ -106,6 +106,12 @@ export const settings = {
     description:
       'When `true`, a user whose address is not verified gets a mailed code at sign-in; entering it verifies the address. Users without an address cannot sign in.',
   },
+  PASSKEY_RP_ID: {
+    schema: z.optional(z.string().check(z.regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/))),
+    accepts: 'a lower-case host name: the host of BASE_URL or a registrable parent domain of it',
+    description:
+      'The WebAuthn relying-party ID passkeys are bound to (default: the host of BASE_URL). Passkeys registered under one RP ID never work under another: choose the final domain before users add passkeys.',
+  },
   HASH_METHOD: {
     schema: z._default(z.enum(hashMethods), 'argon2id'),
     accepts: hashMethods.map((m) => `"${m}"`).join(' or '),
@@ -152,6 +158,8 @@ export interface ServiceConfig {
   readonly mfaOtpMaxAttempts: number;
   readonly mfaPolicy: MfaPolicy;
   readonly requireVerifiedEmail: boolean;
+  /** WebAuthn RP ID (behaviour PASSKEY-7): BASE_URL's host, or the parent domain PASSKEY_RP_ID names. */
+  readonly passkeyRpId: string;
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
   readonly clientIdPrefix: string;
@@ -198,6 +206,20 @@ export function parseSettings<N extends SettingName>(
   return values as { [K in N]: z.output<(typeof settings)[K]['schema']> };
 }
 
+/**
+ * WebAuthn 5.1.4.1 / HTML "registrable domain suffix": the RP ID is the origin's host or a
+ * parent of it. A single label (`com`) is refused; a public suffix with a dot (`co.uk`) is
+ * not detected here, and browsers refuse it at the first ceremony.
+ */
+function passkeyRpId(baseUrl: string, configured: string | undefined): string {
+  const host = new URL(baseUrl).hostname;
+  if (configured === undefined || configured === host) return host;
+  if (configured.includes('.') && host.endsWith(`.${configured}`)) return configured;
+  throw new ConfigError([
+    `PASSKEY_RP_ID must be the host of BASE_URL (${host}) or a parent domain of it (got ${JSON.stringify(configured)})`,
+  ]);
+}
+
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** Builds the runtime configuration from environment variables (Lambda or local server). */
@@ -221,6 +243,7 @@ export function loadConfig(env: Source): ServiceConfig {
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     mfaPolicy: s.MFA_POLICY,
     requireVerifiedEmail: s.REQUIRE_VERIFIED_EMAIL,
+    passkeyRpId: passkeyRpId(s.BASE_URL, s.PASSKEY_RP_ID),
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,
     clientIdPrefix: s.CLIENT_ID_PREFIX,

@@ -12,6 +12,7 @@ import { getApiKeyStore } from './api-keys';
 import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
+import { getPasskeyStore } from './passkeys';
 
 export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
   const { config, clock, random } = getContainer();
@@ -31,6 +32,7 @@ export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
     dcrEnvironmentId: config.dcr.environmentId,
     // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
+    passkeys: getPasskeyStore(),
     // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
     notifyPasswordChanged: async (user, addresses) => {
       const { mailer, log } = getPasswordChange();

@@ -18,6 +18,10 @@ export const keys = {
   /** A user's grant of an environment (`users_environments`), in the user's partition. */
   environmentGrant: (userId: string, environmentId: string): Key => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` }),
   scope: (name: string): Key => ({ pk: `SCOPE#${name}`, sk: 'SCOPE' }),
+  /** A passkey, by the SHA-256 of its credential id (ids are up to 1023 bytes, WebAuthn 5.1). */
+  passkey: (credentialDigest: string): Key => ({ pk: `PASSKEY#${credentialDigest}`, sk: 'PASSKEY' }),
+  /** The user's index entry of that passkey, in the user's partition. */
+  passkeyOfUser: (userId: string, credentialDigest: string): Key => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialDigest}` }),
 };
 
 /** Partition keys: of a user's items in the main table, and of the gsi1 lists. */
@@ -25,6 +29,8 @@ export const partitions = {
   user: (userId: string) => `USER#${userId}`,
   /** Sort-key prefix of a user's environment grants within the user's partition. */
   environmentGrantPrefix: 'ENV#',
+  /** Sort-key prefix of a user's passkey index entries within the user's partition. */
+  passkeyPrefix: 'PASSKEY#',
   usersOfEnvironment: (environmentId: string) => `ENV#${environmentId}#USERS`,
   sessionsOfUser: (userId: string) => `USER#${userId}#SESSIONS`,
   refreshTokensOfUser: (userId: string) => `USER#${userId}#REFRESH`,

@@ -2,6 +2,7 @@
  * What the admin domain needs from storage: small structural interfaces that the DynamoDB
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
+import type { PasskeyStore } from '../account/passkeys';
 import type { ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
@@ -103,6 +104,8 @@ export interface AdminDependencies {
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
   readonly apiKeys?: ApiKeyHooks;
+  /** The user's passkeys (issue 13): listed and removed by the admin API, removed with the user. */
+  readonly passkeys?: Pick<PasskeyStore, 'listOf' | 'remove' | 'removeAllOf'>;
   /** Tells the user (these addresses) that their password changed (issue 12); never fails the change. */
   readonly notifyPasswordChanged?: (user: User, addresses: readonly string[]) => Promise<void>;
 }

@@ -99,5 +99,6 @@ export async function deleteUser(deps: AdminDependencies, id: string): Promise<v
   await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
   await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
   await deps.sessions.deleteSessionsOf(id);
+  await deps.passkeys?.removeAllOf(id); // issue 13: a deleted user's passkeys sign no one in
   await deps.users.delete(user);
 }

@@ -1,0 +1,178 @@
+/**
+ * Passkeys in the main table and WebAuthn ceremonies in the ephemeral one (docs/storage-schema.md).
+ * A passkey is `PASSKEY#<sha256(credential id)>`, with an index entry `USER#<id>`/`PASSKEY#<digest>`
+ * written in the same transaction; a ceremony is `WEBAUTHN#<sha256(challenge)>`.
+ */
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import type { Ceremony, CeremonyStore, Passkey, PasskeyStore } from '../../core/account/passkeys';
+import { digest, isConditionFailure, keyFits, withoutKeys } from './items';
+import { keys, partitions } from './keys';
+import { queryAll } from './pages';
+
+const storageOnly = new Set(['useToken']);
+const toPasskey = (item: Record<string, unknown>): Passkey =>
+  Object.fromEntries(
+    Object.entries(withoutKeys<Record<string, unknown>>(item)).filter(([name]) => !storageOnly.has(name)),
+  ) as unknown as Passkey;
+
+export class DynamoPasskeyStore implements PasskeyStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async add(passkey: Passkey): Promise<boolean> {
+    const hash = digest(passkey.credentialId);
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          // Idempotent for 10 minutes: the SDK's resend of a transaction that went through succeeds again.
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...keys.passkey(hash), ...passkey },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...keys.passkeyOfUser(passkey.userId, hash), credentialId: passkey.credentialId, createdAt: passkey.createdAt },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async get(credentialId: string): Promise<Passkey | undefined> {
+    const key = keys.passkey(digest(credentialId));
+    if (!keyFits(key.pk)) return undefined;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    return Item ? toPasskey(Item) : undefined;
+  }
+
+  async listOf(userId: string): Promise<Passkey[]> {
+    const entries = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.passkeyPrefix },
+      ConsistentRead: true,
+    });
+    const found = await Promise.all(entries.map((entry) => this.get(String(entry.credentialId))));
+    return found.filter((p): p is Passkey => p !== undefined && p.userId === userId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async remove(userId: string, credentialId: string): Promise<boolean> {
+    const hash = digest(credentialId);
+    if (!keyFits(keys.passkey(hash).pk)) return false;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.table,
+                Key: keys.passkey(hash),
+                // Only the owner's: a user cannot remove someone else's passkey by naming its id.
+                ConditionExpression: 'userId = :user',
+                ExpressionAttributeValues: { ':user': userId },
+              },
+            },
+            { Delete: { TableName: this.table, Key: keys.passkeyOfUser(userId, hash) } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean> {
+    // A per-call token: the SDK's resend of this update passes its own condition again.
+    const useToken = randomUUID();
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: keys.passkey(digest(credentialId)),
+          UpdateExpression: 'SET #counter = :n, lastUsedAt = :at, useToken = :token',
+          // WebAuthn 7.2 step 21: forwards only; an authenticator without a counter reports 0 every time.
+          ConditionExpression: `attribute_exists(pk) AND (#counter ${counter === 0 ? '=' : '<'} :n OR useToken = :token)`,
+          ExpressionAttributeNames: { '#counter': 'counter' },
+          ExpressionAttributeValues: { ':n': counter, ':at': usedAt, ':token': useToken },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Behaviour PASSKEY-9: deleting a user removes their passkeys (each entry and its passkey). */
+  async removeAllOf(userId: string): Promise<void> {
+    const entries = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.passkeyPrefix },
+      ConsistentRead: true,
+    });
+    for (const entry of entries) await this.remove(userId, String(entry.credentialId));
+  }
+}
+
+const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}`, sk: 'WEBAUTHN' });
+
+export class DynamoCeremonyStore implements CeremonyStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async save(challenge: string, ceremony: Ceremony): Promise<void> {
+    // A fresh 256-bit challenge: no condition needed, and a resend of the put writes the same item.
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...ceremonyKey(challenge), ...ceremony, ttl: ceremony.expiresAtEpoch } }),
+    );
+  }
+
+  /**
+   * The claim pattern of the sign-in challenges: a per-call token lets the SDK's resend through
+   * as the same claim, while any other caller loses. A conditional delete would refuse the
+   * resend of a delete that went through, and with it the legitimate user.
+   */
+  async consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined> {
+    const claim = randomUUID();
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: ceremonyKey(challenge),
+          UpdateExpression: 'SET consumedBy = :claim',
+          ConditionExpression:
+            'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
+          ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const { consumedBy: _, ...ceremony } = withoutKeys<Ceremony & { consumedBy?: string }>(Attributes!);
+      return ceremony;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9, issue 13): WebAuthn registration by a signed-in,
+ * recently authenticated user, and sign-in with a discoverable credential. This module builds
+ * the ceremony options and runs the ceremonies; the cryptographic verification is a port
+ * (`PasskeyVerifier`), implemented with @simplewebauthn/server only in the two verify handlers,
+ * so no other function carries that library's weight.
+ *
+ * A ceremony's challenge is 256 random bits; the store keeps only its digest and it is
+ * consumed (single use) before anything is verified, so a replayed response finds nothing.
+ */
+import { newSecret } from '../ids';
+import type { User } from '../model';
+import type { Clock, Logger, Mailer, RandomSource } from '../ports';
+
+/** WebAuthn ceremony lifetime (ASVS 6.7.2 asks for short-lived challenges). */
+export const ceremonyLifetimeSeconds = 300;
+/** Adding or removing a passkey needs a sign-in at most this old (ASVS 6.5.6 "re-authenticate"). */
+export const recentAuthenticationSeconds = 600;
+/**
+ * RFC 8176: `hwk` proof of possession of a key, `user` a user-presence test, and `mfa` since
+ * user verification (PIN or biometric on the device) is required: something had and something
+ * known or been.
+ */
+export const passkeyAmr = ['hwk', 'user', 'mfa'] as const;
+
+export interface Passkey {
+  /** base64url credential id, as the browser reports it. */
+  readonly credentialId: string;
+  readonly userId: string;
+  /** base64url COSE public key. */
+  readonly publicKey: string;
+  /** Signature counter; 0 when the authenticator keeps none (synced passkeys). */
+  readonly counter: number;
+  readonly transports?: readonly string[];
+  /** Backed up (synced) at registration: such passkeys move between devices. */
+  readonly backedUp: boolean;
+  readonly createdAt: string;
+  readonly lastUsedAt?: string;
+}
+
+export interface PasskeyStore {
+  /** False when a passkey with this credential id exists already (any user). */
+  add(passkey: Passkey): Promise<boolean>;
+  get(credentialId: string): Promise<Passkey | undefined>;
+  listOf(userId: string): Promise<Passkey[]>;
+  /** False when the user has no such passkey. */
+  remove(userId: string, credentialId: string): Promise<boolean>;
+  /**
+   * Stores a use: the counter only moves forwards (or stays 0 for an authenticator without
+   * one); false when another use got there first.
+   */
+  recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean>;
+  removeAllOf(userId: string): Promise<void>;
+}
+
+export interface Ceremony {
+  readonly kind: 'register' | 'sign-in';
+  /** Registration only: the user the options were made for. */
+  readonly userId?: string;
+  readonly expiresAtEpoch: number;
+}
+
+export interface CeremonyStore {
+  save(challenge: string, ceremony: Ceremony): Promise<void>;
+  /** Single use: the ceremony for exactly one caller (the SDK's resend of that call included). */
+  consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined>;
+}
+
+/** What every verification checks besides the signature (WebAuthn 7.1 steps 8-17, 7.2 steps 11-21). */
+export interface ExpectedCeremony {
+  readonly challenge: string;
+  readonly origin: string;
+  readonly rpId: string;
+}
+
+export interface VerifiedRegistration {
+  readonly credentialId: string;
+  readonly publicKey: string;
+  readonly counter: number;
+  readonly transports?: readonly string[];
+  readonly backedUp: boolean;
+}
+
+/** Resolves undefined for any failed check: the reason is logged by the implementation's caller, never shown. */
+export interface PasskeyVerifier {
+  registration?(response: unknown, expected: ExpectedCeremony): Promise<VerifiedRegistration | undefined>;
+  assertion?(response: unknown, expected: ExpectedCeremony, passkey: Passkey): Promise<{ readonly counter: number } | undefined>;
+}
+
+export interface PasskeyDependencies {
+  readonly passkeys: PasskeyStore;
+  readonly ceremonies: CeremonyStore;
+  readonly mailer: Mailer;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly log: Logger;
+  readonly rpId: string;
+  /** The issuer's origin: the only one whose responses are accepted. */
+  readonly origin: string;
+  readonly rpName: string;
+  readonly currentUser: (userId: string) => Promise<User | undefined>;
+}
+
+export type Refusal = { readonly kind: 'refused'; readonly reason: string };
+const refused = (reason: string): Refusal => ({ kind: 'refused', reason });
+
+const epoch = (clock: Clock) => Math.floor(clock.now() / 1000);
+
+export const isRecentlyAuthenticated = (authTime: number, clock: Clock) => epoch(clock) - authTime <= recentAuthenticationSeconds;
+
+/** The WebAuthn user handle: the user id's bytes (never the address, WebAuthn 14.6.1). */
+export const userHandleOf = (userId: string) => Buffer.from(userId, 'utf8').toString('base64url');
+
+async function newCeremony(deps: PasskeyDependencies, kind: Ceremony['kind'], userId?: string): Promise<string> {
+  const challenge = newSecret(deps.random);
+  await deps.ceremonies.save(challenge, {
+    kind,
+    ...(userId ? { userId } : {}),
+    expiresAtEpoch: epoch(deps.clock) + ceremonyLifetimeSeconds,
+  });
+  return challenge;
+}
+
+/** PublicKeyCredentialCreationOptionsJSON (WebAuthn 5.4) for PublicKeyCredential.parseCreationOptionsFromJSON. */
+export async function registrationOptions(deps: PasskeyDependencies, user: User, existing: readonly Passkey[]) {
+  const challenge = await newCeremony(deps, 'register', user.id);
+  return {
+    rp: { id: deps.rpId, name: deps.rpName },
+    user: { id: userHandleOf(user.id), name: user.email ?? user.id, displayName: user.name },
+    challenge,
+    // ES256, then EdDSA and RS256 for authenticators without P-256.
+    pubKeyCredParams: [-7, -8, -257].map((alg) => ({ type: 'public-key' as const, alg })),
+    timeout: ceremonyLifetimeSeconds * 1000,
+    excludeCredentials: existing.map((p) => ({
+      type: 'public-key' as const,
+      id: p.credentialId,
+      ...(p.transports ? { transports: p.transports } : {}),
+    })),
+    authenticatorSelection: { residentKey: 'required' as const, requireResidentKey: true, userVerification: 'required' as const },
+    attestation: 'none' as const,
+  };
+}
+
+/** PublicKeyCredentialRequestOptionsJSON: no allowCredentials, so the authenticator offers its discoverable passkeys. */
+export async function signInOptions(deps: PasskeyDependencies) {
+  const challenge = await newCeremony(deps, 'sign-in');
+  return { challenge, rpId: deps.rpId, timeout: ceremonyLifetimeSeconds * 1000, userVerification: 'required' as const };
+}
+
+/** The challenge the client signed, read from clientDataJSON (the verifier checks it again). */
+export function challengeOf(clientDataJSON: string): string | undefined {
+  try {
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
+    return typeof data.challenge === 'string' && /^[A-Za-z0-9_-]{43}$/.test(data.challenge) ? data.challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function claimCeremony(deps: PasskeyDependencies, clientDataJSON: string, kind: Ceremony['kind']) {
+  const challenge = challengeOf(clientDataJSON);
+  if (!challenge) return refused('clientDataJSON carries no challenge of ours');
+  const ceremony = await deps.ceremonies.consume(challenge, epoch(deps.clock));
+  if (!ceremony) return refused('challenge unknown, expired or already used');
+  if (ceremony.kind !== kind) return refused(`challenge belongs to a ${ceremony.kind} ceremony`);
+  return { kind: 'claimed' as const, ceremony, expected: { challenge, origin: deps.origin, rpId: deps.rpId } };
+}
+
+export interface RegistrationResponse {
+  readonly id: string;
+  readonly response: { readonly clientDataJSON: string };
+}
+
+export async function finishRegistration(
+  deps: PasskeyDependencies,
+  verifier: Required<Pick<PasskeyVerifier, 'registration'>>,
+  user: User,
+  response: RegistrationResponse,
+): Promise<{ readonly kind: 'added'; readonly passkey: Passkey } | Refusal> {
+  const claim = await claimCeremony(deps, response.response.clientDataJSON, 'register');
+  if (claim.kind === 'refused') return claim;
+  if (claim.ceremony.userId !== user.id) return refused('challenge was made for another user');
+  const verified = await verifier.registration(response, claim.expected);
+  if (!verified) return refused('registration response failed verification');
+  const passkey: Passkey = {
+    credentialId: verified.credentialId,
+    userId: user.id,
+    publicKey: verified.publicKey,
+    counter: verified.counter,
+    ...(verified.transports?.length ? { transports: verified.transports } : {}),
+    backedUp: verified.backedUp,
+    createdAt: new Date(deps.clock.now()).toISOString(),
+  };
+  if (!(await deps.passkeys.add(passkey))) return refused('credential id registered already');
+  await notify(deps, user, 'added');
+  return { kind: 'added', passkey };
+}
+
+export interface AssertionResponse {
+  readonly id: string;
+  readonly response: { readonly clientDataJSON: string; readonly userHandle?: string };
+}
+
+export async function finishSignIn(
+  deps: PasskeyDependencies,
+  verifier: Required<Pick<PasskeyVerifier, 'assertion'>>,
+  response: AssertionResponse,
+): Promise<{ readonly kind: 'signed-in'; readonly user: User } | Refusal> {
+  const claim = await claimCeremony(deps, response.response.clientDataJSON, 'sign-in');
+  if (claim.kind === 'refused') return claim;
+  const passkey = await deps.passkeys.get(response.id);
+  if (!passkey) return refused('unknown or removed credential');
+  if (response.response.userHandle !== undefined && response.response.userHandle !== userHandleOf(passkey.userId))
+    return refused('user handle differs from the passkey owner');
+  const verified = await verifier.assertion(response, claim.expected, passkey);
+  if (!verified) return refused('assertion failed verification');
+  // WebAuthn 7.2 step 21: a counter that does not move forwards suggests a cloned authenticator.
+  if (!(await deps.passkeys.recordUse(passkey.credentialId, verified.counter, new Date(deps.clock.now()).toISOString())))
+    return refused('signature counter did not move forwards');
+  const user = await deps.currentUser(passkey.userId);
+  if (!user) return refused('passkey owner no longer exists');
+  return { kind: 'signed-in', user };
+}
+
+export async function removePasskey(deps: PasskeyDependencies, user: User, credentialId: string): Promise<boolean> {
+  if (!(await deps.passkeys.remove(user.id, credentialId))) return false;
+  await notify(deps, user, 'removed');
+  return true;
+}
+
+const mails = {
+  added: {
+    subject: 'A passkey was added to your account',
+    text: 'A passkey was just added to your account. It can now sign you in without a password.\n\nIf you did not do this, remove it on the passkeys page, change your password and tell your administrator.\n',
+  },
+  removed: {
+    subject: 'A passkey was removed from your account',
+    text: 'A passkey was just removed from your account; it no longer signs you in.\n\nIf you did not do this, change your password and tell your administrator.\n',
+  },
+};
+
+/** Best effort, as the password-change mail: the change has happened, and a mail outage must not report it as failed. */
+async function notify(deps: PasskeyDependencies, user: User, what: keyof typeof mails): Promise<void> {
+  if (!user.email) return;
+  try {
+    await deps.mailer.send({ to: user.email, ...mails[what] });
+  } catch (error) {
+    deps.log.warn(`passkey-${what} mail not sent`, { userId: user.id, error: (error as Error).name });
+  }
+}

@@ -1,0 +1,31 @@
+/** The passkey stores and settings of a container (issue 13; lambdas/core/account/passkeys.ts). */
+import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
+import type { PasskeyDependencies } from '../core/account/passkeys';
+import { getContainer, perContainer } from './container';
+import { getMailer } from './mail';
+import { getUsers } from './repositories';
+import { getStorage } from './storage';
+
+const getStores = perContainer(() => {
+  const { db, tables } = getStorage();
+  return { passkeys: new DynamoPasskeyStore(db, tables.main), ceremonies: new DynamoCeremonyStore(db, tables.ephemeral) };
+});
+
+export const getPasskeyStore = () => getStores().passkeys;
+
+export function getPasskeys(): PasskeyDependencies {
+  const { config, clock, random, log } = getContainer();
+  const users = getUsers();
+  const origin = new URL(config.baseUrl).origin;
+  return {
+    ...getStores(),
+    mailer: getMailer(),
+    clock,
+    random,
+    log,
+    rpId: config.passkeyRpId,
+    origin,
+    rpName: new URL(config.baseUrl).host,
+    currentUser: (id) => users.get(id),
+  };
+}
