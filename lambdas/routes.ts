@@ -421,6 +421,82 @@ export const routes: readonly Route[] = [
       rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block',
     },
   },
+  // Passkeys (issue 13; behaviour PASSKEY-1..PASSKEY-9). Spec 8: about 20 a minute on the passkey paths.
+  {
+    name: 'PasskeysPage',
+    method: 'GET',
+    path: accountPaths.passkeys,
+    handler: 'passkeys-page',
+    auth: 'session',
+    // Reads the session and the passkeys, stores the page's registration ceremony.
+    tables: { main: 'read', ephemeral: 'write' },
+    edge: {
+      limit: 20,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: passkey paths about 20 / 1 minute; a browser page, so Challenge',
+    },
+  },
+  {
+    name: 'PasskeyRegister',
+    method: 'POST',
+    path: accountPaths.passkeyRegister,
+    handler: 'passkey-register',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write' },
+    sendsMail: true,
+    edge: {
+      limit: 20,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale:
+        'EDGE-1: POST /api/users/passkey/verify about 20 / 1 minute; a browser form post that mails only a recently signed-in user (EDGE-5), so Challenge',
+    },
+  },
+  {
+    name: 'PasskeyRemove',
+    method: 'POST',
+    path: accountPaths.passkeyRemove,
+    handler: 'passkey-remove',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write' },
+    sendsMail: true,
+    edge: {
+      limit: 20,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale:
+        'EDGE-1: passkey paths about 20 / 1 minute; a browser form post that mails only a recently signed-in user (EDGE-5), so Challenge',
+    },
+  },
+  {
+    name: 'PasskeySignInOptions',
+    method: 'POST',
+    path: accountPaths.passkeySignInOptions,
+    handler: 'passkey-sign-in-options',
+    auth: 'none',
+    tables: { ephemeral: 'write' },
+    edge: { limit: 20, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: passkey paths about 20 / 1 minute; JSON (fetch), so Block' },
+  },
+  {
+    name: 'PasskeySignIn',
+    method: 'POST',
+    path: accountPaths.passkeySignIn,
+    handler: 'passkey-sign-in',
+    auth: 'none',
+    // Records the passkey's use (counter), consumes the ceremony, starts the session, may issue a code.
+    tables: { main: 'write', ephemeral: 'write' },
+    edge: {
+      limit: 20,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale: 'EDGE-1: POST /api/auth/passkey/verify about 20 / 1 minute; a browser form post that sends no mail, so Challenge',
+    },
+  },
+  admin('AdminListUserPasskeys', 'GET', '/api/admin/users/{user_id}/passkeys', 'user-passkeys-list'),
+  admin('AdminRemoveUserPasskey', 'DELETE', '/api/admin/users/{user_id}/passkeys/{credential_id}', 'user-passkeys-remove', {
+    sendsMail: true,
+  }),
   // Behaviour ADMIN-17: an admin mails a user a reset link.
   admin('AdminSendPasswordReset', 'POST', '/api/admin/users/{user_id}/password-reset', 'users-password-reset', { sendsMail: true }),
   // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).

@@ -12,6 +12,7 @@ import {
 } from '../core/authorization-request';
 import { LoginRequiredError, OAuthError } from '../core/errors';
 import { lifetimes } from '../core/lifetimes';
+import { newSecret } from '../core/ids';
 import { decide, mustSignInAgain, newRequestId, redirectError } from '../http/authorize-flow';
 import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../http/html';
@@ -67,7 +68,8 @@ export const handler = httpHandler(
       action: endpointPaths.authorize,
       hidden: { request_id: requestId },
       clientName: client!.registrationType === 'static' ? client!.name : undefined,
+      passkeyNonce: newSecret(container.random),
     };
-    return htmlResponse(200, signInPage(view), { formTargets: [formTarget(redirectUri)] });
+    return htmlResponse(200, signInPage(view), { formTargets: [formTarget(redirectUri)], scriptNonce: view.passkeyNonce });
   }),
 );

@@ -1,11 +1,15 @@
 /** GET /api/auth/signin: the sign-in form (behaviour SIGNIN-1 /api/auth/*); works without JavaScript. */
+import { newSecret } from '../core/ids';
 import { safeReturnTo } from '../core/sign-in';
 import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../http/html';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 
-export const handler = httpHandler(async (event) => {
+export const handler = httpHandler(async (event, container) => {
   const returnTo = safeReturnTo(event.queryStringParameters?.return_to ?? undefined);
-  return htmlResponse(200, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo } }));
+  const passkeyNonce = newSecret(container.random);
+  return htmlResponse(200, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, passkeyNonce }), {
+    scriptNonce: passkeyNonce,
+  });
 });

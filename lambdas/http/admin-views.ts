@@ -2,6 +2,7 @@
  * The admin API's wire shapes: snake_case, built field by field so that nothing stored
  * (a password or secret hash, a storage key) can reach a response by accident.
  */
+import type { Passkey } from '../core/account/passkeys';
 import { keyStatus } from '../core/api-keys/status';
 import type { ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
@@ -17,6 +18,15 @@ export const userView = (user: User) => ({
   email_verified: user.emailVerifiedAt !== undefined,
   created_at: user.createdAt,
   updated_at: user.updatedAt ?? null,
+});
+
+/** A passkey without its public key: the credential id is what removal names. */
+export const passkeyView = (passkey: Passkey) => ({
+  credential_id: passkey.credentialId,
+  created_at: passkey.createdAt,
+  last_used_at: passkey.lastUsedAt ?? null,
+  backed_up: passkey.backedUp,
+  transports: passkey.transports ?? [],
 });
 
 /** `dcr` reflects DCR_ENVIRONMENT_ID, the setting that decides where dynamic clients go. */

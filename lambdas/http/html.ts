@@ -68,15 +68,21 @@ export interface HtmlOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Extra `form-action` sources (formTarget of the client's redirect URI). */
   readonly formTargets?: readonly (string | undefined)[];
+  /**
+   * The nonce of the page's one inline script (the passkey pages, issue 13): only that script
+   * runs, and it may fetch only from this origin.
+   */
+  readonly scriptNonce?: string;
 }
 
 export function htmlResponse(statusCode: number, body: Html, options: HtmlOptions = {}): APIGatewayProxyResult {
   const targets = ["'self'", ...(options.formTargets ?? []).filter((t): t is string => t !== undefined)];
+  const script = options.scriptNonce ? `; script-src 'nonce-${options.scriptNonce}'; connect-src 'self'` : '';
   return {
     statusCode,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'${script}`,
       // Not no-referrer: browsers then send `Origin: null` on the page's own form posts, which
       // the CSRF check cannot tell from a sandboxed cross-site frame. same-origin leaks nothing
       // to other sites and keeps the real Origin on our posts.

@@ -10,4 +10,10 @@ export const accountPaths = {
   emailVerificationVerify: '/api/users/email-verification/verify',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** Issue 13 (docs/behaviour/passkeys.md): the list page, and the two verify paths spec 4.10 names. */
+  passkeys: '/api/users/passkey',
+  passkeyRegister: '/api/users/passkey/verify',
+  passkeyRemove: '/api/users/passkey/remove',
+  passkeySignInOptions: '/api/auth/passkey/options',
+  passkeySignIn: '/api/auth/passkey/verify',
 } as const;

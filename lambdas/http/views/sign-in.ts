@@ -1,6 +1,7 @@
-/** The sign-in form: a plain HTML form post, no JavaScript. The password is never echoed back. */
+/** The sign-in form: a plain HTML form post, no JavaScript needed (the passkey button needs it). The password is never echoed back. */
 import { accountPaths } from '../../core/account/paths';
 import { html, page, type Html } from '../html';
+import { passkeySignInPart } from './passkeys';
 
 export interface SignInView {
   /** Where the form posts: /api/auth/signin, or /api/authorize within an authorization. */
@@ -11,6 +12,8 @@ export interface SignInView {
   readonly error?: string;
   /** Names a vetted (static) client; dynamic ones are named on the consent page with a warning. */
   readonly clientName?: string;
+  /** The page's script nonce: offers "Sign in with a passkey" (issue 13), posting the same hidden fields. */
+  readonly passkeyNonce?: string;
 }
 
 export function signInPage(view: SignInView): Html {
@@ -27,6 +30,7 @@ ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${view.passkeyNonce ? passkeySignInPart(view.passkeyNonce, view.hidden ?? {}) : ''}
 <p><a href="${accountPaths.forgotPassword}">Forgot your password?</a></p>`,
   );
 }

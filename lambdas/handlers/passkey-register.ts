@@ -1,0 +1,63 @@
+/**
+ * POST /api/users/passkey/verify (spec 4.10): the registration response of "Add a passkey"
+ * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; issue 13). One of the two functions that bundle
+ * @simplewebauthn/server: it checks the attestation's origin, RP ID hash, user-verified flag
+ * and the challenge; attestation statements are not asked for (attestation `none`).
+ */
+import { verifyRegistrationResponse } from '@simplewebauthn/server';
+import { finishRegistration, type ExpectedCeremony } from '../core/account/passkeys';
+import { accountPaths } from '../core/account/paths';
+import type { Logger } from '../core/ports';
+import { parseBody } from '../http/body';
+import { passkeyRegisterForm } from '../http/passkey-forms';
+import { passkeysPageResponse, recentlySignedInUser, signInAgain } from '../http/passkey-pages';
+import { withErrorPages } from '../http/page-errors';
+import { redirect } from '../http/redirect';
+import { assertSameOrigin } from '../http/same-origin';
+import { validate } from '../http/validate';
+import { httpHandler } from '../wiring/handler';
+import { getPasskeys } from '../wiring/passkeys';
+import { getSessions } from '../wiring/repositories';
+
+const registrationVerifier = (log: Logger) => ({
+  async registration(response: unknown, expected: ExpectedCeremony) {
+    try {
+      const result = await verifyRegistrationResponse({
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<typeof verifyRegistrationResponse>[0]['response'],
+        expectedChallenge: expected.challenge,
+        expectedOrigin: expected.origin,
+        expectedRPID: expected.rpId,
+        requireUserVerification: true,
+      });
+      if (!result.verified) return undefined;
+      const { credential, credentialBackedUp } = result.registrationInfo;
+      return {
+        credentialId: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        ...(credential.transports ? { transports: credential.transports } : {}),
+        backedUp: credentialBackedUp,
+      };
+    } catch (error) {
+      log.info('passkey registration failed verification', { reason: (error as Error).message });
+      return undefined;
+    }
+  },
+});
+
+export const handler = httpHandler(
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
+    const form = validate(passkeyRegisterForm, parseBody(event, ['form']));
+    const deps = getPasskeys();
+    const user = await recentlySignedInUser(event, container, getSessions(), deps);
+    if (!user) return signInAgain();
+    const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential);
+    if (outcome.kind === 'refused') {
+      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+      return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });
+    }
+    container.log.info('passkey added', { userId: user.id });
+    return redirect(`${accountPaths.passkeys}?done=added`);
+  }),
+);

@@ -1,0 +1,112 @@
+/**
+ * POST /api/auth/passkey/verify (spec 4.10): sign in with a passkey (behaviour PASSKEY-3..PASSKEY-6;
+ * issue 13; form: credential, and return_to or request_id). One of the two functions that bundle
+ * @simplewebauthn/server. A verified assertion starts a session with amr `hwk user mfa` and no
+ * mailed code (user verification already made it multi-factor); the sign-in then continues as
+ * after a password: to return_to, or on with the authorization. Every refusal is the same answer.
+ */
+import { verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { PendingAuthorization } from '../core/authorization-request';
+import { finishSignIn, passkeyAmr, type ExpectedCeremony, type Passkey } from '../core/account/passkeys';
+import { InvalidRequestError } from '../core/errors';
+import { newSecret } from '../core/ids';
+import type { Logger } from '../core/ports';
+import { endpointPaths } from '../core/paths';
+import { safeReturnTo } from '../core/sign-in';
+import { decide, expiredRequest } from '../http/authorize-flow';
+import { parseBody } from '../http/body';
+import { formTarget, htmlResponse, wantsHtml } from '../http/html';
+import { passkeySignInForm } from '../http/passkey-forms';
+import { withErrorPages } from '../http/page-errors';
+import { redirect } from '../http/redirect';
+import { jsonResponse } from '../http/response';
+import { assertSameOrigin } from '../http/same-origin';
+import { startSession } from '../http/session';
+import { validate } from '../http/validate';
+import { signedInPage } from '../http/views/messages';
+import { signInPage } from '../http/views/sign-in';
+import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { httpHandler } from '../wiring/handler';
+import { getPasskeys } from '../wiring/passkeys';
+import { getClientFinder, getSessions } from '../wiring/repositories';
+
+export const passkeyRefused = 'That passkey could not sign you in. Try again, or use your password.';
+
+const assertionVerifier = (log: Logger) => ({
+  async assertion(response: unknown, expected: ExpectedCeremony, passkey: Passkey) {
+    try {
+      const result = await verifyAuthenticationResponse({
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
+        expectedChallenge: expected.challenge,
+        expectedOrigin: expected.origin,
+        expectedRPID: expected.rpId,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: Buffer.from(passkey.publicKey, 'base64url'),
+          counter: passkey.counter,
+          ...(passkey.transports ? { transports: passkey.transports as never } : {}),
+        },
+        requireUserVerification: true,
+      });
+      return result.verified ? { counter: result.authenticationInfo.newCounter } : undefined;
+    } catch (error) {
+      // The library's reasons (origin, RP ID, flags, signature, counter) are logged, never shown.
+      log.info('passkey assertion failed verification', { reason: (error as Error).message });
+      return undefined;
+    }
+  },
+});
+
+export const handler = httpHandler(
+  withErrorPages(async (event, container) => {
+    assertSameOrigin(event, container.config.baseUrl);
+    const form = validate(passkeySignInForm, parseBody(event, ['form']));
+    const returnTo = safeReturnTo(form.return_to);
+    const sessions = getSessions();
+    // The authorization must still be open before a ceremony is spent on it.
+    const pending = form.request_id
+      ? await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000))
+      : undefined;
+    if (form.request_id && !pending) throw expiredRequest();
+    const client = pending ? await getClientFinder()(pending.clientId) : undefined;
+    if (pending && !client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
+
+    const outcome = await finishSignIn(getPasskeys(), assertionVerifier(container.log), form.credential);
+    if (outcome.kind === 'refused') {
+      container.log.info('passkey sign-in refused', { reason: outcome.reason });
+      if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: passkeyRefused });
+      const nonce = newSecret(container.random);
+      const view = {
+        action: pending ? endpointPaths.authorize : endpointPaths.signIn,
+        hidden: pending ? { request_id: form.request_id } : { return_to: returnTo },
+        error: passkeyRefused,
+        clientName: client?.registrationType === 'static' ? client.name : undefined,
+        passkeyNonce: nonce,
+      };
+      return htmlResponse(401, signInPage(view), {
+        formTargets: [pending ? formTarget(pending.redirectUri) : undefined],
+        scriptNonce: nonce,
+      });
+    }
+
+    const { user } = outcome;
+    const { session, setCookie } = await startSession(event, container, sessions, user.id, passkeyAmr);
+    const headers = { 'Set-Cookie': setCookie };
+    container.log.info('signed in with a passkey', { userId: user.id });
+    if (pending && client && form.request_id) {
+      return decide({
+        container,
+        deps: getAuthorizeFlowDependencies(),
+        client,
+        request: pending,
+        requestId: form.request_id,
+        user: { userId: user.id, authTime: session.authTime, amr: session.amr },
+        headers,
+      });
+    }
+    if (returnTo) return redirect(returnTo, headers);
+    return wantsHtml(event)
+      ? htmlResponse(200, signedInPage(user), { headers })
+      : jsonResponse(200, { user: { id: user.id, email: user.email, name: user.name } }, { headers });
+  }),
+);

@@ -1,0 +1,20 @@
+/**
+ * GET /api/users/passkey: the user's passkeys, "Add a passkey" and Remove (behaviour PASSKEY-1,
+ * PASSKEY-2; issue 13). Each view starts a registration ceremony (5 minutes, single use).
+ */
+import { passkeyNotices, passkeysPageResponse, recentlySignedInUser, signInAgain } from '../http/passkey-pages';
+import { withErrorPages } from '../http/page-errors';
+import { httpHandler } from '../wiring/handler';
+import { getPasskeys } from '../wiring/passkeys';
+import { getSessions } from '../wiring/repositories';
+
+export const handler = httpHandler(
+  withErrorPages(async (event, container) => {
+    const deps = getPasskeys();
+    const user = await recentlySignedInUser(event, container, getSessions(), deps);
+    if (!user) return signInAgain();
+    const done = event.queryStringParameters?.done;
+    const notice = done === 'added' || done === 'removed' ? passkeyNotices[done] : undefined;
+    return passkeysPageResponse(container, deps, user, 200, notice ? { notice } : {});
+  }),
+);
