@@ -1,0 +1,189 @@
+/**
+ * Passkeys in a real browser (issue 13; behaviour PASSKEY-1..PASSKEY-6): Debian's Chromium driven by
+ * playwright-core, with the DevTools Protocol's virtual authenticator (CTAP 2.1, internal,
+ * resident keys, user verification) against the local server at http://localhost (a valid RP ID;
+ * 127.0.0.1 is not). One browser profile walks the whole life of a passkey: added from the
+ * passkeys page, refused a second time on the same authenticator, used to sign in inside an
+ * authorization whose code is then redeemed, refused with user verification off, removed, and
+ * refused after removal. The pages' CSP allows only their nonce'd script: no console errors.
+ *
+ * Run with `npm run test:browser`.
+ */
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Client } from '../../lambdas/core/model';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let callback: Server;
+let callbackOrigin: string;
+let app: LocalApp;
+let browser: Browser;
+let client: Client;
+
+let context: BrowserContext;
+let page: Page;
+let cdp: CDPSession;
+let authenticatorId: string;
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(executablePath))
+    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
+  browser = await chromium.launch({ executablePath });
+  callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
+  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+  callbackOrigin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `pkb-${randomUUID().slice(0, 8)}-`,
+    // The password sign-ins here only open the passkeys page; the mailed code has its own tests.
+    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
+  });
+  expect(new URL(app.url).hostname).toBe('localhost');
+  client = await createClient({
+    environmentId: app.bootstrap.environments.defaultId,
+    redirectUris: [`${callbackOrigin}/callback`],
+    test: false,
+  });
+
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      ctap2Version: 'ctap2_1',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  callback?.close();
+});
+
+const admin = () => app.bootstrap.admin;
+const sessionCookie = async () => (await context.cookies(app.url)).find((c) => c.name === 'session');
+
+async function signInWithPasswordToPasskeys(): Promise<void> {
+  await page.goto(`${app.url}/api/auth/signin?return_to=%2Fapi%2Fusers%2Fpasskey`);
+  await page.fill('#email', admin().email);
+  await page.fill('#password', admin().password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${app.url}/api/users/passkey`);
+}
+
+async function signOut(): Promise<void> {
+  const answer = await page.request.post(`${app.url}/api/auth/signout`, { headers: { Origin: app.url, Accept: 'application/json' } });
+  expect(answer.status()).toBeLessThan(400);
+  await context.clearCookies();
+  expect(await sessionCookie()).toBeUndefined();
+}
+
+async function startAuthorization(state: string): Promise<string> {
+  const { verifier, challenge } = pkcePair();
+  const query = authorizeQuery(client, { code_challenge: challenge, state, resource: 'https://mcp.example.test/' });
+  await page.goto(`${app.url}/api/authorize?${new URLSearchParams(query).toString()}`);
+  await page.waitForSelector('#passkey-sign-in', { state: 'visible' });
+  return verifier;
+}
+
+const storedCredentials = async () =>
+  (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials as { isResidentCredential: boolean; rpId?: string }[];
+
+describe('passkeys in Chromium with a virtual authenticator (behaviour PASSKEY-1..PASSKEY-6)', () => {
+  it('adds a passkey from the passkeys page: one resident credential for localhost, listed on the page', async () => {
+    await signInWithPasswordToPasskeys();
+    expect(await page.textContent('body')).toContain('You have no passkeys yet.');
+    await page.click('#passkey-add');
+    await page.waitForURL(`${app.url}/api/users/passkey?done=added`);
+    expect(await page.textContent('[role=status]')).toBe('The passkey was added.');
+    expect(await page.locator('#passkeys li').count()).toBe(1);
+    const credentials = await storedCredentials();
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+  });
+
+  it('adding the same authenticator again is refused by excludeCredentials: an error shows, still one passkey', async () => {
+    await page.click('#passkey-add');
+    await page.waitForSelector('#passkey-error', { state: 'visible' });
+    expect(await page.textContent('#passkey-error')).toContain('already holds a passkey');
+    expect(await storedCredentials()).toHaveLength(1);
+    await page.reload();
+    expect(await page.locator('#passkeys li').count()).toBe(1);
+  });
+
+  it('after signing out, "Sign in with a passkey" inside an authorization lands on the redirect URI, and the code redeems', async () => {
+    await signOut();
+    const verifier = await startAuthorization('passkey-state');
+    await page.click('#passkey-sign-in');
+    await page.waitForURL(`${callbackOrigin}/callback?**`);
+    const params = new URL(page.url()).searchParams;
+    expect(params.get('state')).toBe('passkey-state');
+    expect(params.get('iss')).toBe(app.url);
+    expect(await sessionCookie()).toBeDefined();
+    const token = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: params.get('code')!,
+        redirect_uri: client.redirectUris[0]!,
+        client_id: client.clientId,
+        code_verifier: verifier,
+        resource: 'https://mcp.example.test/',
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    expect(await token.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+  });
+
+  it('with user verification off, the passkey sign-in fails and no session starts', async () => {
+    await signOut();
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
+    try {
+      await startAuthorization('no-uv');
+      await page.click('#passkey-sign-in');
+      await page.waitForSelector('text=did not work', { timeout: 20_000 });
+      expect(page.url()).toContain('/api/authorize');
+      expect(await sessionCookie()).toBeUndefined();
+    } finally {
+      await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: true });
+    }
+  });
+
+  it('after removal the passkey no longer signs in: the same refusal, no session', async () => {
+    await signInWithPasswordToPasskeys();
+    await page.click('#passkeys li button[type=submit]');
+    await page.waitForURL(`${app.url}/api/users/passkey?done=removed`);
+    expect(await page.textContent('body')).toContain('You have no passkeys yet.');
+    await signOut();
+    await startAuthorization('removed');
+    await page.click('#passkey-sign-in');
+    await page.waitForSelector('text=That passkey could not sign you in.');
+    expect(await sessionCookie()).toBeUndefined();
+  });
+
+  it('no CSP violations or script errors on any page (a refused sign-in is a 401 document, logged as such)', () => {
+    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+});
