@@ -1,10 +1,9 @@
 /**
  * POST /api/users/passkey/verify (spec 4.10): the registration response of "Add a passkey"
  * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; issue 13). One of the two functions that bundle
- * @simplewebauthn/server: it checks the attestation's origin, RP ID hash, user-verified flag
+ * @simplewebauthn/server (loaded on first use): it checks the attestation's origin, RP ID hash, user-verified flag
  * and the challenge; attestation statements are not asked for (attestation `none`).
  */
-import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { finishRegistration, type ExpectedCeremony } from '../core/account/passkeys';
 import { accountPaths } from '../core/account/paths';
 import type { Logger } from '../core/ports';
@@ -19,11 +18,21 @@ import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
 import { getSessions } from '../wiring/repositories';
 
+type WebAuthn = typeof import('@simplewebauthn/server');
+/**
+ * Loaded on the first verification, not at import (esbuild turns the import() into a lazy init,
+ * as for Argon2 in wiring/repositories.ts): the library's 290 KiB would otherwise add about
+ * 20-30 ms to this function's module import, over the 50 ms budget. A container pays it once.
+ */
+let webAuthn: Promise<WebAuthn> | undefined;
+const loadWebAuthn = () => (webAuthn ??= import('@simplewebauthn/server'));
+
 const registrationVerifier = (log: Logger) => ({
   async registration(response: unknown, expected: ExpectedCeremony) {
     try {
+      const { verifyRegistrationResponse } = await loadWebAuthn();
       const result = await verifyRegistrationResponse({
-        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<typeof verifyRegistrationResponse>[0]['response'],
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<WebAuthn['verifyRegistrationResponse']>[0]['response'],
         expectedChallenge: expected.challenge,
         expectedOrigin: expected.origin,
         expectedRPID: expected.rpId,

@@ -1,11 +1,10 @@
 /**
  * POST /api/auth/passkey/verify (spec 4.10): sign in with a passkey (behaviour PASSKEY-3..PASSKEY-6;
  * issue 13; form: credential, and return_to or request_id). One of the two functions that bundle
- * @simplewebauthn/server. A verified assertion starts a session with amr `hwk user mfa` and no
+ * @simplewebauthn/server (loaded on first use). A verified assertion starts a session with amr `hwk user mfa` and no
  * mailed code (user verification already made it multi-factor); the sign-in then continues as
  * after a password: to return_to, or on with the authorization. Every refusal is the same answer.
  */
-import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { PendingAuthorization } from '../core/authorization-request';
 import { finishSignIn, passkeyAmr, type ExpectedCeremony, type Passkey } from '../core/account/passkeys';
 import { InvalidRequestError } from '../core/errors';
@@ -32,11 +31,17 @@ import { getClientFinder, getSessions } from '../wiring/repositories';
 
 export const passkeyRefused = 'That passkey could not sign you in. Try again, or use your password.';
 
+type WebAuthn = typeof import('@simplewebauthn/server');
+/** Loaded on the first verification, not at import (as in passkey-register.ts: the 50 ms import budget). */
+let webAuthn: Promise<WebAuthn> | undefined;
+const loadWebAuthn = () => (webAuthn ??= import('@simplewebauthn/server'));
+
 const assertionVerifier = (log: Logger) => ({
   async assertion(response: unknown, expected: ExpectedCeremony, passkey: Passkey) {
     try {
+      const { verifyAuthenticationResponse } = await loadWebAuthn();
       const result = await verifyAuthenticationResponse({
-        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<typeof verifyAuthenticationResponse>[0]['response'],
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<WebAuthn['verifyAuthenticationResponse']>[0]['response'],
         expectedChallenge: expected.challenge,
         expectedOrigin: expected.origin,
         expectedRPID: expected.rpId,
