@@ -32,7 +32,9 @@ const registrationVerifier = (log: Logger) => ({
     try {
       const { verifyRegistrationResponse } = await loadWebAuthn();
       const result = await verifyRegistrationResponse({
-        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<WebAuthn['verifyRegistrationResponse']>[0]['response'],
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<
+          WebAuthn['verifyRegistrationResponse']
+        >[0]['response'],
         expectedChallenge: expected.challenge,
         expectedOrigin: expected.origin,
         expectedRPID: expected.rpId,

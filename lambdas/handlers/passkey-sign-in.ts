@@ -41,7 +41,9 @@ const assertionVerifier = (log: Logger) => ({
     try {
       const { verifyAuthenticationResponse } = await loadWebAuthn();
       const result = await verifyAuthenticationResponse({
-        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<WebAuthn['verifyAuthenticationResponse']>[0]['response'],
+        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<
+          WebAuthn['verifyAuthenticationResponse']
+        >[0]['response'],
         expectedChallenge: expected.challenge,
         expectedOrigin: expected.origin,
         expectedRPID: expected.rpId,
