@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../lib/bundling';
 import { freePort } from '../lambdas/local/dynamodb-local';
 import type { BootstrapFile } from '../lambdas/local/app';
-import { median, runLoad, warmUp, type LoadResult } from './load';
-import { treeCpu } from './process-cpu';
+import { median, runLoad, warmUp } from './load';
+import { measured, type MeasuredRound } from './process-cpu';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -51,22 +51,6 @@ interface Target {
   readonly label: string;
   readonly process: ChildProcess;
   readonly request: { url: string; headers: Record<string, string>; body: string };
-}
-
-interface Round {
-  readonly load: LoadResult;
-  /** Milliseconds of CPU of the target's Node.js processes per request. */
-  readonly cpuMsPerRequest: number;
-  /** The same for everything else in its process tree (DynamoDB Local). */
-  readonly otherCpuMsPerRequest: number;
-}
-
-async function measuredRound(target: Target): Promise<Round> {
-  const before = treeCpu(target.process.pid!);
-  const load = await runLoad({ ...target.request, seconds });
-  const after = treeCpu(target.process.pid!);
-  const per = (s: number) => (s * 1000) / Math.max(1, load.requests);
-  return { load, cpuMsPerRequest: per(after.node - before.node), otherCpuMsPerRequest: per(after.other - before.other) };
 }
 
 async function startOurs(dataDir: string, port: number, signingAlg: 'RS256' | 'ES256'): Promise<ChildProcess> {
@@ -118,11 +102,12 @@ export async function clientCredentialsBench(): Promise<string> {
       if (probe.status !== 200) throw new Error(`${target.label} answered ${probe.status}: ${await probe.text()}`);
     }
     await warmUp(targets.map((t) => t.request));
-    const results = targets.map(() => [] as Round[]);
+    const results = targets.map((): MeasuredRound[] => []);
     for (let round = 0; round < rounds; round++) {
-      for (const [i, target] of targets.entries()) results[i]!.push(await measuredRound(target));
+      for (const [i, target] of targets.entries())
+        results[i]!.push(await measured(target.process.pid!, () => runLoad({ ...target.request, seconds })));
     }
-    const summary = (rs: Round[]) => ({
+    const summary = (rs: MeasuredRound[]) => ({
       rps: median(rs.map((r) => r.load.requestsPerSecond)),
       p50: median(rs.map((r) => r.load.p50Ms)),
       p99: median(rs.map((r) => r.load.p99Ms)),

@@ -4,6 +4,7 @@
  * what the function would spend in AWS. Used as before/after readings around a load round.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import type { LoadResult } from './load';
 
 const ticksPerSecond = 100; // USER_HZ on Linux
 
@@ -61,4 +62,21 @@ export function treeCpu(root: number): TreeCpu {
     else other += p.ticks;
   }
   return { node: node / ticksPerSecond, other: other / ticksPerSecond };
+}
+
+export interface MeasuredRound {
+  readonly load: LoadResult;
+  /** Milliseconds of CPU of the server's Node.js processes per request. */
+  readonly cpuMsPerRequest: number;
+  /** The same for the rest of its process tree (DynamoDB Local). */
+  readonly otherCpuMsPerRequest: number;
+}
+
+/** Runs one load round against the server whose process is `pid`, reading its CPU before and after. */
+export async function measured(pid: number, run: () => Promise<LoadResult>): Promise<MeasuredRound> {
+  const before = treeCpu(pid);
+  const load = await run();
+  const after = treeCpu(pid);
+  const per = (s: number) => (s * 1000) / Math.max(1, load.requests);
+  return { load, cpuMsPerRequest: per(after.node - before.node), otherCpuMsPerRequest: per(after.other - before.other) };
 }
