@@ -121,6 +121,16 @@ export const routes: readonly Route[] = [
     tables: { main: 'read' },
     crossOrigin: true,
   },
+  // The OpenAPI document of this surface (issue 15; bin/openapi.ts generates it).
+  {
+    name: 'OpenApiDocument',
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'openapi-document',
+    auth: 'none',
+    tables: none,
+    crossOrigin: true,
+  },
   {
     name: 'Health',
     method: 'GET',

@@ -42,12 +42,13 @@ const crossOriginRoutes = routes.filter((r) => r.crossOrigin);
 const sameOriginRoutes = routes.filter((r) => !r.crossOrigin);
 
 describe('which routes are cross-origin (behaviour HTTP-6, HTTP-8)', () => {
-  test('exactly discovery, registration, token, revocation and userinfo are flagged; no cookie-bearing or admin route is', () => {
+  test('exactly discovery, the OpenAPI document, registration, token, revocation and userinfo are flagged; no cookie-bearing or admin route is', () => {
     expect(crossOriginRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
         'GET /.well-known/oauth-authorization-server',
         'GET /.well-known/openid-configuration',
         'GET /api/userinfo',
+        'GET /openapi.json',
         'POST /api/register',
         'POST /api/token',
         'POST /api/token/revoke',
