@@ -101,6 +101,15 @@ it('rows written before sharding (one partition per client) are still read, in t
   expect((await getTokenStore().activityOf(other)).map((r) => r.attemptId)).toEqual(['earlier', 'legacy', 'later']);
 });
 
+it('a cursor position past the range, or a range that ends before it starts, is never a DynamoDB error', async () => {
+  const past = Buffer.from(JSON.stringify({ [activityPartition(clientId, 0)]: 'zzzz' })).toString('base64url');
+  const page = await getTokenStore().activityPage(clientId, { limit: 5, to: rows[10]!.startedAt, cursor: past });
+  expect(page.items.every((r) => r.startedAt <= rows[10]!.startedAt)).toBe(true);
+  await expect(
+    getTokenStore().activityPage(clientId, { limit: 5, from: rows[9]!.startedAt, to: rows[3]!.startedAt }),
+  ).rejects.toMatchObject({ code: 'invalid_request' });
+});
+
 it('a cursor that is not one of this list is invalid_request, never a DynamoDB error', async () => {
   for (const cursor of [
     'garbage',

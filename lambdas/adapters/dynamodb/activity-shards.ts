@@ -74,11 +74,14 @@ export async function queryActivityPage(
   // Sort keys begin with the attempt's ISO start time: '0000' sorts before every one (DynamoDB refuses an empty bound).
   const from = query.from ?? '0000';
   const to = `${query.to ?? '9999'}\uffff`;
+  if (from > to) throw new InvalidRequestError('from: must not be later than to.');
   const reads = await Promise.all(
     partitionKeys.map(async (pk) => {
       const after = positions[pk];
       if (after === null) return { pk, items: [] as Record<string, unknown>[], more: false };
       const lower = after !== undefined && after >= from ? after : undefined;
+      // A cursor from a wider range (or a made-up one) past this range's end: nothing left here.
+      if (lower !== undefined && lower > to) return { pk, items: [] as Record<string, unknown>[], more: false };
       const { Items = [], LastEvaluatedKey } = await db.send(
         new QueryCommand({
           TableName: table,
