@@ -20,7 +20,8 @@ import { freePort } from '../lambdas/local/dynamodb-local';
 import type { BootstrapFile } from '../lambdas/local/app';
 import { projectRoot } from '../lib/bundling';
 import { start, stop } from './client-credentials';
-import { median, runLoad, warmUp, type LoadResult } from './load';
+import { median, runLoad, warmUp } from './load';
+import { measured, type MeasuredRound } from './process-cpu';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -67,14 +68,15 @@ function argon2Timing(): Promise<number> {
   })();
 }
 
-const row = (label: string, r: { rps: number; p50: number; p99: number; failures: number }) =>
-  `${label.padEnd(34)}${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ${r.failures}`;
+const row = (label: string, r: { rps: number; p50: number; p99: number; cpu?: number; failures: number }) =>
+  `${label.padEnd(34)}${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ${(r.cpu === undefined ? '-' : r.cpu.toFixed(2)).padStart(9)}  ${r.failures}`;
 
-const summarize = (results: LoadResult[]) => ({
-  rps: median(results.map((r) => r.requestsPerSecond)),
-  p50: median(results.map((r) => r.p50Ms)),
-  p99: median(results.map((r) => r.p99Ms)),
-  failures: results.reduce((n, r) => n + r.non2xx + r.errors, 0),
+const summarize = (rounds: MeasuredRound[]) => ({
+  rps: median(rounds.map((r) => r.load.requestsPerSecond)),
+  p50: median(rounds.map((r) => r.load.p50Ms)),
+  p99: median(rounds.map((r) => r.load.p99Ms)),
+  cpu: median(rounds.map((r) => r.cpuMsPerRequest)),
+  failures: rounds.reduce((n, r) => n + r.load.non2xx + r.load.errors, 0),
 });
 
 export async function apiKeysBench(): Promise<string> {
@@ -112,6 +114,11 @@ export async function apiKeysBench(): Promise<string> {
       headers: adminHeaders,
       body: JSON.stringify({ name: 'Bench', email: `bench-${Date.now()}@example.test` }),
     });
+    // Exchanges re-check the user's grant of the client's environment (behaviour KEYX): grant it.
+    await fetch(`${base}/api/admin/users/${String(user.id)}/environments/${bootstrap.environments.defaultId}`, {
+      method: 'PUT',
+      headers: adminHeaders,
+    });
     const keysUrl = `${base}/api/admin/clients/${String(client.client_id)}/api-keys`;
     const createKey = async () => json(keysUrl, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ userId: user.id }) });
 
@@ -140,11 +147,12 @@ export async function apiKeysBench(): Promise<string> {
     const oneKey = { url: exchangeUrl, headers: { authorization: `Bearer ${repeat[0]}` } };
     const cc = { url: `${base}/api/token`, headers: ccHeaders, body: 'grant_type=client_credentials&scope=admin' };
     await warmUp([repeatTarget, cc]);
-    const results: Record<'repeat' | 'oneKey' | 'cc', LoadResult[]> = { repeat: [], oneKey: [], cc: [] };
+    const results: Record<'repeat' | 'oneKey' | 'cc', MeasuredRound[]> = { repeat: [], oneKey: [], cc: [] };
+    const pid = server.pid!;
     for (let round = 0; round < rounds; round++) {
-      results.repeat.push(await runLoad({ ...repeatTarget, seconds }));
-      results.cc.push(await runLoad({ ...cc, seconds }));
-      results.oneKey.push(await runLoad({ ...oneKey, seconds }));
+      results.repeat.push(await measured(pid, () => runLoad({ ...repeatTarget, seconds })));
+      results.cc.push(await measured(pid, () => runLoad({ ...cc, seconds })));
+      results.oneKey.push(await measured(pid, () => runLoad({ ...oneKey, seconds })));
     }
 
     // Failures, one at a time, interleaved so they see the same machine state.
@@ -174,13 +182,14 @@ export async function apiKeysBench(): Promise<string> {
       `API-key exchange, 10 connections; first: ${fresh.length} never-verified keys; repeat: ${repeatKeys} cached keys (one per connection),`,
       `${rounds} rounds of ${seconds} s alternating with client_credentials on the same server (medians)`,
       '',
-      `                                   req/s    p50 ms  p99 ms  failed`,
+      `                                   req/s    p50 ms  p99 ms  CPU ms/req  failed`,
       row('first exchange (Argon2id)', firstSummary),
       row('repeat exchange (cached)', repeatSummary),
       row('repeat exchange, one key x10 conn', summarize(results.oneKey)),
       row('client_credentials (same run)', ccSummary),
       '',
-      `ratio repeat / client_credentials: ${(repeatSummary.rps / ccSummary.rps).toFixed(2)}  (target >= 0.80)`,
+      `ratio repeat / client_credentials: ${(repeatSummary.rps / ccSummary.rps).toFixed(2)}  (throughput, information)`,
+      `CPU per repeat exchange / per client_credentials token: ${(repeatSummary.cpu / ccSummary.cpu).toFixed(2)}  (target <= 1.25; the server's Node.js processes)`,
       '',
       `Argon2id (HASH_METHOD=argon2id): m=${policy.memoryCost} KiB, t=${policy.timeCost}, p=${policy.parallelism}; one verification ${oneVerification.toFixed(1)} ms (median of 15, bench process)`,
       '',

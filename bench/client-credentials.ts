@@ -2,7 +2,7 @@
  * client_credentials under load (10 connections): this server (`npm start`, DynamoDB
  * Local, Argon2id policy, writing its token record and activity row per request)
  * against node-oidc-provider (memory adapter, RS256 JWT access tokens), in alternating
- * rounds so both see the same machine state. Prints both rates, latencies and the ratio.
+ * rounds so all see the same machine state.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../lib/bundling';
 import { freePort } from '../lambdas/local/dynamodb-local';
 import type { BootstrapFile } from '../lambdas/local/app';
-import { median, runLoad, warmUp, type LoadResult } from './load';
+import { median, runLoad, warmUp } from './load';
+import { measured, type MeasuredRound } from './process-cpu';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -45,67 +46,91 @@ export async function stop(child: ChildProcess): Promise<void> {
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
-export async function clientCredentialsBench(): Promise<string> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'authz-bench-'));
-  const [ourPort, refPort] = [await freePort(), await freePort()];
-  const ours = await start(
+/** One server under test: its process (for CPU readings) and the request that gets a token. */
+interface Target {
+  readonly label: string;
+  readonly process: ChildProcess;
+  readonly request: { url: string; headers: Record<string, string>; body: string };
+}
+
+async function startOurs(dataDir: string, port: number, signingAlg: 'RS256' | 'ES256'): Promise<ChildProcess> {
+  return start(
     join(projectRoot, 'node_modules', '.bin', 'tsx'),
     ['bin/local.ts'],
-    {
-      PORT: String(ourPort),
-      DATA_DIR: dataDir,
-      HASH_METHOD: 'argon2id',
-      LOG_LEVEL: 'info',
-    },
+    { PORT: String(port), DATA_DIR: dataDir, HASH_METHOD: 'argon2id', LOG_LEVEL: 'info', SIGNING_ALG: signingAlg },
     'Press Ctrl-C',
   );
-  const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapFile;
-  const { clientId, clientSecret } = bootstrap.adminClient;
-  const reference = await start(
-    process.execPath,
-    ['bench/reference/oidc-provider-server.mjs'],
-    {
-      PORT: String(refPort),
-      CLIENT_ID: clientId,
-      CLIENT_SECRET: clientSecret,
-      RESOURCE: 'https://api.example.test',
-    },
-    'ready',
-  );
+}
 
-  const request = (port: number, path: string) => ({
-    url: `http://127.0.0.1:${port}${path}`,
-    headers: { authorization: basic(clientId, clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=admin',
-  });
-  const targets = { ours: request(ourPort, '/api/token'), reference: request(refPort, '/token') };
+/**
+ * client_credentials under load: this server with RS256 and with ES256 tokens, and
+ * node-oidc-provider with RS256, in alternating rounds. Prints throughput and, the target of
+ * issue 20, the CPU each server's own Node.js processes spend per token (process CPU read
+ * before and after each round; DynamoDB Local reported apart).
+ */
+export async function clientCredentialsBench(): Promise<string> {
+  const [rsDir, esDir] = [await mkdtemp(join(tmpdir(), 'authz-bench-rs-')), await mkdtemp(join(tmpdir(), 'authz-bench-es-'))];
+  const [rsPort, esPort, refPort] = [await freePort(), await freePort(), await freePort()];
+  const servers: ChildProcess[] = [];
   try {
-    const probe = await fetch(targets.ours.url, { method: 'POST', headers: targets.ours.headers, body: targets.ours.body });
-    if (probe.status !== 200) throw new Error(`our token endpoint answered ${probe.status}: ${await probe.text()}`);
-    const results: Record<keyof typeof targets, LoadResult[]> = { ours: [], reference: [] };
-    await warmUp([targets.ours, targets.reference]);
-    for (let round = 0; round < rounds; round++) {
-      for (const name of ['ours', 'reference'] as const) results[name].push(await runLoad({ ...targets[name], seconds }));
-    }
-    const summary = (name: keyof typeof targets) => ({
-      rps: median(results[name].map((r) => r.requestsPerSecond)),
-      p50: median(results[name].map((r) => r.p50Ms)),
-      p99: median(results[name].map((r) => r.p99Ms)),
-      failures: results[name].reduce((n, r) => n + r.non2xx + r.errors, 0),
+    servers.push(await startOurs(rsDir, rsPort, 'RS256'));
+    servers.push(await startOurs(esDir, esPort, 'ES256'));
+    const credentials = async (dir: string) =>
+      (JSON.parse(await readFile(join(dir, 'bootstrap.json'), 'utf8')) as BootstrapFile).adminClient;
+    const rs = await credentials(rsDir);
+    const es = await credentials(esDir);
+    servers.push(
+      await start(
+        process.execPath,
+        ['bench/reference/oidc-provider-server.mjs'],
+        { PORT: String(refPort), CLIENT_ID: rs.clientId, CLIENT_SECRET: rs.clientSecret, RESOURCE: 'https://api.example.test' },
+        'ready',
+      ),
+    );
+    const request = (port: number, path: string, id: string, secret: string) => ({
+      url: `http://127.0.0.1:${port}${path}`,
+      headers: { authorization: basic(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&scope=admin',
     });
-    const a = summary('ours');
-    const b = summary('reference');
+    const targets: Target[] = [
+      { label: 'this server, RS256', process: servers[0]!, request: request(rsPort, '/api/token', rs.clientId, rs.clientSecret) },
+      { label: 'this server, ES256', process: servers[1]!, request: request(esPort, '/api/token', es.clientId, es.clientSecret) },
+      { label: 'node-oidc-provider, RS256', process: servers[2]!, request: request(refPort, '/token', rs.clientId, rs.clientSecret) },
+    ];
+    for (const target of targets.slice(0, 2)) {
+      const probe = await fetch(target.request.url, { method: 'POST', headers: target.request.headers, body: target.request.body });
+      if (probe.status !== 200) throw new Error(`${target.label} answered ${probe.status}: ${await probe.text()}`);
+    }
+    await warmUp(targets.map((t) => t.request));
+    const results = targets.map((): MeasuredRound[] => []);
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, target] of targets.entries())
+        results[i]!.push(await measured(target.process.pid!, () => runLoad({ ...target.request, seconds })));
+    }
+    const summary = (rs: MeasuredRound[]) => ({
+      rps: median(rs.map((r) => r.load.requestsPerSecond)),
+      p50: median(rs.map((r) => r.load.p50Ms)),
+      p99: median(rs.map((r) => r.load.p99Ms)),
+      cpu: median(rs.map((r) => r.cpuMsPerRequest)),
+      other: median(rs.map((r) => r.otherCpuMsPerRequest)),
+      failures: rs.reduce((n, r) => n + r.load.non2xx + r.load.errors, 0),
+    });
+    const rows = results.map(summary);
+    const reference = rows[2]!;
+    const line = (label: string, r: ReturnType<typeof summary>) =>
+      `${label.padEnd(27)}${r.rps.toFixed(0).padStart(6)}  ${r.p50.toFixed(1).padStart(6)}  ${r.p99.toFixed(1).padStart(6)}  ${r.cpu.toFixed(2).padStart(9)}  ${r.other.toFixed(2).padStart(11)}  ${r.failures}`;
     return [
-      `client_credentials, 10 connections, ${rounds} alternating rounds of ${seconds} s (medians)`,
+      `client_credentials, 10 connections, ${rounds} alternating rounds of ${seconds} s (medians); CPU is process CPU per request`,
       '',
-      `                       req/s    p50 ms  p99 ms  failed`,
-      `this server            ${a.rps.toFixed(0).padStart(6)}  ${a.p50.toFixed(1).padStart(6)}  ${a.p99.toFixed(1).padStart(6)}  ${a.failures}`,
-      `node-oidc-provider     ${b.rps.toFixed(0).padStart(6)}  ${b.p50.toFixed(1).padStart(6)}  ${b.p99.toFixed(1).padStart(6)}  ${b.failures}`,
+      `                             req/s  p50 ms  p99 ms  CPU ms/tok  DDB Local ms  failed`,
+      ...targets.map((t, i) => line(t.label, rows[i]!)),
       '',
-      `ratio (this / reference): ${(a.rps / b.rps).toFixed(2)}  (target >= 1.00; ours also writes a token record and an activity row to DynamoDB per request)`,
+      `CPU ratio, RS256 (reference / this): ${(reference.cpu / rows[0]!.cpu).toFixed(2)}  (target >= 0.80)`,
+      `CPU ratio, ES256 (RS256 reference / this): ${(reference.cpu / rows[1]!.cpu).toFixed(2)}  (target >= 1.00)`,
+      `throughput ratio, RS256 (this / reference): ${(rows[0]!.rps / reference.rps).toFixed(2)}  (information: ours also writes a token record and an activity row per token)`,
     ].join('\n');
   } finally {
-    await Promise.all([stop(ours), stop(reference)]);
-    await rm(dataDir, { recursive: true, force: true });
+    await Promise.all(servers.map(stop));
+    await Promise.all([rsDir, esDir].map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }

@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   readonly requestsPerSecond: number;
+  /** Requests completed in the run. */
+  readonly requests: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly non2xx: number;
@@ -55,6 +57,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         if (error) return reject(error);
         resolve({
           requestsPerSecond: result.requests.average,
+          requests: result.requests.total,
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           non2xx: result.non2xx,

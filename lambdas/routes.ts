@@ -74,6 +74,12 @@ export interface Route {
    * lambda:InvokeFunction on itself; lambdas/wiring/background.ts).
    */
   readonly invokesSelf?: boolean;
+  /**
+   * Callable from any origin, without credentials (behaviour HTTP-6): API Gateway and the local
+   * server answer its preflight; the handler passes `{ crossOrigin: true }` to add the headers.
+   * Only for endpoints authenticated by PKCE, client authentication or bearer tokens, never cookies.
+   */
+  readonly crossOrigin?: boolean;
   /** Edge rate rule; absent means no per-route rule (managed rule groups still apply). */
   readonly edge?: EdgeRule;
 }
@@ -104,6 +110,7 @@ export const routes: readonly Route[] = [
     handler: 'oauth-authorization-server-metadata',
     auth: 'none',
     tables: { main: 'read' },
+    crossOrigin: true,
   },
   {
     name: 'OpenIdConfiguration',
@@ -112,6 +119,17 @@ export const routes: readonly Route[] = [
     handler: 'openid-configuration',
     auth: 'none',
     tables: { main: 'read' },
+    crossOrigin: true,
+  },
+  // The OpenAPI document of this surface (issue 15; bin/openapi.ts generates it).
+  {
+    name: 'OpenApiDocument',
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'openapi-document',
+    auth: 'none',
+    tables: none,
+    crossOrigin: true,
   },
   {
     name: 'Health',
@@ -129,6 +147,7 @@ export const routes: readonly Route[] = [
     handler: 'register',
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
+    crossOrigin: true,
     edge: {
       limit: 10,
       windowSeconds: 60,
@@ -223,6 +242,7 @@ export const routes: readonly Route[] = [
     handler: 'token',
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write', activity: 'write' },
+    crossOrigin: true,
     signs: true,
     hashes: true,
     edge: {
@@ -276,6 +296,7 @@ export const routes: readonly Route[] = [
     handler: 'revoke',
     auth: 'client',
     tables: { main: 'write', ephemeral: 'write' },
+    crossOrigin: true,
     hashes: true,
     edge: {
       limit: 30,
@@ -292,6 +313,7 @@ export const routes: readonly Route[] = [
     handler: 'userinfo',
     auth: 'bearer',
     tables: { main: 'read', ephemeral: 'read' },
+    crossOrigin: true,
     verifiesTokens: true,
     edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
   },

@@ -38,6 +38,7 @@ import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName
 import { AdminBootstrap } from './admin-bootstrap';
 import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
+import { addCorsPreflights } from './cors-preflight';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey } from './jwks';
@@ -311,6 +312,7 @@ export class AuthorizationServer extends Construct {
     }
     this.functions = functions;
     this.functionStacks = functionStacks;
+    addCorsPreflights(this.api, routes);
 
     // Unmatched methods on routed paths (405) and unknown paths (404). The fallback
     // reads no table but still gets the environment: it loads the same configuration.

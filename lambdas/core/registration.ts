@@ -8,6 +8,7 @@ import type { Client, GrantType } from './model';
 import type { ScopeDefinition } from './ports';
 import { redirectUriProblem } from './redirect-uri';
 import { formatScope } from './scope';
+import { describeIssue } from './zod-issues';
 
 export const registrationLimits = {
   clientName: 200,
@@ -15,7 +16,8 @@ export const registrationLimits = {
   scope: 1000,
 } as const;
 
-const metadataSchema = z.object({
+/** The RFC 7591 2 metadata this server reads; exported for the OpenAPI document (bin/openapi.ts). */
+export const registrationMetadataSchema = z.object({
   client_name: z.optional(z.string().check(z.minLength(1), z.maxLength(registrationLimits.clientName))),
   redirect_uris: z.array(z.string()).check(z.minLength(1), z.maxLength(registrationLimits.redirectUris)),
   token_endpoint_auth_method: z.optional(z.string()),
@@ -41,7 +43,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
   if (redirectUris === undefined || (Array.isArray(redirectUris) && redirectUris.length === 0)) {
     throw new InvalidRedirectUriError('redirect_uris is required: at least one redirect URI.');
   }
-  const parsed = z.safeParse(metadataSchema, input);
+  const parsed = z.safeParse(registrationMetadataSchema, input, { error: describeIssue });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = String(issue.path[0] ?? 'metadata');

@@ -13,38 +13,41 @@ import { jsonResponse } from '../http/response';
 import { getClientRepository } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
 
-export const handler = httpHandler(async (event, container) => {
-  const { config, clock, random } = container;
-  if (!config.dcr.enabled || !config.dcr.environmentId) {
-    throw new AccessDeniedError('Dynamic client registration is not enabled on this server.');
-  }
-  const { db, tables, scopes } = getStorage();
-  const ip = event.requestContext.identity.sourceIp;
-  const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
-  const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
-  if (!allowed) {
-    throw new TooManyRequestsError(
-      'Too many registrations from this address today; try again tomorrow.',
-      retryAfterSeconds,
-      `ip ${ip} over cap`,
-    );
-  }
+export const handler = httpHandler(
+  async (event, container) => {
+    const { config, clock, random } = container;
+    if (!config.dcr.enabled || !config.dcr.environmentId) {
+      throw new AccessDeniedError('Dynamic client registration is not enabled on this server.');
+    }
+    const { db, tables, scopes } = getStorage();
+    const ip = event.requestContext.identity.sourceIp;
+    const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
+    const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
+    if (!allowed) {
+      throw new TooManyRequestsError(
+        'Too many registrations from this address today; try again tomorrow.',
+        retryAfterSeconds,
+        `ip ${ip} over cap`,
+      );
+    }
 
-  let body: unknown;
-  try {
-    body = parseBody(event, ['json']);
-  } catch (error) {
-    // RFC 7591 3.2.2: whatever is wrong with the metadata document is invalid_client_metadata.
-    throw new InvalidClientMetadataError(error instanceof OAuthError ? error.description : 'The request body is not valid JSON.');
-  }
-  const registration = validateRegistration(body, await scopes());
-  const client = dynamicClient(registration, {
-    clientId: `${config.clientIdPrefix}${newId('', random)}`,
-    environmentId: config.dcr.environmentId,
-    createdAt: new Date(clock.now()).toISOString(),
-  });
-  const expiryDays = config.dcr.unusedClientExpiryDays;
-  const expiresAtEpoch = expiryDays > 0 ? Math.floor(clock.now() / 1000) + expiryDays * 86_400 : undefined;
-  await getClientRepository().create(client, expiresAtEpoch);
-  return jsonResponse(201, registrationResponse(client, registration));
-});
+    let body: unknown;
+    try {
+      body = parseBody(event, ['json']);
+    } catch (error) {
+      // RFC 7591 3.2.2: whatever is wrong with the metadata document is invalid_client_metadata.
+      throw new InvalidClientMetadataError(error instanceof OAuthError ? error.description : 'The request body is not valid JSON.');
+    }
+    const registration = validateRegistration(body, await scopes());
+    const client = dynamicClient(registration, {
+      clientId: `${config.clientIdPrefix}${newId('', random)}`,
+      environmentId: config.dcr.environmentId,
+      createdAt: new Date(clock.now()).toISOString(),
+    });
+    const expiryDays = config.dcr.unusedClientExpiryDays;
+    const expiresAtEpoch = expiryDays > 0 ? Math.floor(clock.now() / 1000) + expiryDays * 86_400 : undefined;
+    await getClientRepository().create(client, expiresAtEpoch);
+    return jsonResponse(201, registrationResponse(client, registration));
+  },
+  { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)
+);

@@ -16,22 +16,25 @@ import { getClientAuthDependencies } from '../wiring/client-auth';
 /** Access tokens are JWTs (three dot-separated parts); refresh tokens are opaque, without dots. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
-export const handler = httpHandler(async (event, container) => {
-  const form = parseBody(event, ['form']) as FormFields;
-  const params = validate(tokenOperationParams, form);
-  const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies());
-  if (looksLikeJwt(params.token)) {
-    // RFC 7009 2.2.1: access tokens are short-lived and not revocable one by one here.
-    throw new UnsupportedTokenTypeError('Only refresh tokens can be revoked.', 'access token presented for revocation');
-  }
-  const tokens = getTokenStore();
-  const nowEpoch = Math.floor(container.clock.now() / 1000);
-  const found = await tokens.getRefreshToken(params.token, nowEpoch);
-  if (found) {
-    if (found.clientId !== client.clientId) {
-      throw new InvalidGrantError('The token was issued to another client.', `refresh token of client ${found.clientId}`);
+export const handler = httpHandler(
+  async (event, container) => {
+    const form = parseBody(event, ['form']) as FormFields;
+    const params = validate(tokenOperationParams, form);
+    const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies());
+    if (looksLikeJwt(params.token)) {
+      // RFC 7009 2.2.1: access tokens are short-lived and not revocable one by one here.
+      throw new UnsupportedTokenTypeError('Only refresh tokens can be revoked.', 'access token presented for revocation');
     }
-    await tokens.revokeFamily(found.familyId, nowEpoch);
-  }
-  return { statusCode: 200, headers: {}, body: '' };
-});
+    const tokens = getTokenStore();
+    const nowEpoch = Math.floor(container.clock.now() / 1000);
+    const found = await tokens.getRefreshToken(params.token, nowEpoch);
+    if (found) {
+      if (found.clientId !== client.clientId) {
+        throw new InvalidGrantError('The token was issued to another client.', `refresh token of client ${found.clientId}`);
+      }
+      await tokens.revokeFamily(found.familyId, nowEpoch);
+    }
+    return { statusCode: 200, headers: {}, body: '' };
+  },
+  { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)
+);

@@ -17,18 +17,21 @@ import { getGrantDependencies } from '../wiring/grants';
 import { getClientAuthDependencies } from '../wiring/client-auth';
 import { getTokenStore } from '../wiring/repositories';
 
-export const handler = httpHandler(async (event, container) => {
-  // The client IP is API Gateway's view of the peer, never a forwarded header (a header is the caller's to forge).
-  const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
-  try {
-    const form = parseBody(event, ['form']) as FormFields;
-    const grant = grantFor(validate(tokenRequestParams, form).grant_type);
-    activity.ofType(grant.type);
-    const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
-    assertClientMayUse(client, grant.type);
-    return jsonResponse(200, await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies()));
-  } catch (error) {
-    await recordFailure(activity, error, container.log, (row) => getTokenStore().recordActivity(row));
-    throw error;
-  }
-});
+export const handler = httpHandler(
+  async (event, container) => {
+    // The client IP is API Gateway's view of the peer, never a forwarded header (a header is the caller's to forge).
+    const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
+    try {
+      const form = parseBody(event, ['form']) as FormFields;
+      const grant = grantFor(validate(tokenRequestParams, form).grant_type);
+      activity.ofType(grant.type);
+      const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
+      assertClientMayUse(client, grant.type);
+      return jsonResponse(200, await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies()));
+    } catch (error) {
+      await recordFailure(activity, error, container.log, (row) => getTokenStore().recordActivity(row));
+      throw error;
+    }
+  },
+  { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)
+);

@@ -15,16 +15,19 @@ import { getBearerDependencies } from '../wiring/bearer';
 const invalidToken = (description: string, reason: string) =>
   new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
 
-export const handler = httpHandler(async (event) => {
-  const claims = await requireBearer(event, getBearerDependencies());
-  if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
-  const scopes = parseScope(claims.scope);
-  if (!scopes.includes('openid')) {
-    throw new InsufficientScopeError('The access token lacks the openid scope.', undefined, {
-      headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' },
-    });
-  }
-  const user = await getUsers().get(claims.sub);
-  if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);
-  return jsonResponse(200, { sub: user.id, ...userClaims(user, scopes) });
-});
+export const handler = httpHandler(
+  async (event) => {
+    const claims = await requireBearer(event, getBearerDependencies());
+    if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
+    const scopes = parseScope(claims.scope);
+    if (!scopes.includes('openid')) {
+      throw new InsufficientScopeError('The access token lacks the openid scope.', undefined, {
+        headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' },
+      });
+    }
+    const user = await getUsers().get(claims.sub);
+    if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);
+    return jsonResponse(200, { sub: user.id, ...userClaims(user, scopes) });
+  },
+  { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)
+);

@@ -3,6 +3,7 @@
  * success writes its row inside the issuance write, a failure writes it here with the
  * real reason. A failed log write must not hide the request's own failure.
  */
+import { isServiceUnavailable } from '../adapters/aws-errors';
 import { OAuthError } from '../core/errors';
 import type { TokenRequestActivity } from '../core/grants/activity';
 import type { ActivityRow } from '../core/model';
@@ -14,7 +15,10 @@ export async function recordFailure(
   log: Logger,
   recordActivity: (row: ActivityRow) => Promise<void>,
 ): Promise<void> {
-  const reason = error instanceof OAuthError ? `${error.code}: ${error.reason}` : `server_error: ${(error as Error)?.name ?? 'unknown'}`;
+  // The code the caller was answered with (lambdas/http/errors.ts maps a database that did not
+  // answer to 503 temporarily_unavailable), and the internal reason after it.
+  const code = error instanceof OAuthError ? error.code : isServiceUnavailable(error) ? 'temporarily_unavailable' : 'server_error';
+  const reason = error instanceof OAuthError ? `${code}: ${error.reason}` : `${code}: ${(error as Error)?.name ?? 'unknown'}`;
   try {
     await recordActivity(activity.row(false, reason));
   } catch (writeError) {

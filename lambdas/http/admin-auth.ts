@@ -10,8 +10,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
 import { parseScope } from '../core/scope';
 import { adminScope } from '../bootstrap/seed';
-import type { Client, User } from '../core/model';
-import { requireBearer, type AccessTokenClaims, type BearerDependencies } from './bearer';
+import type { User } from '../core/model';
+import { bearerToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
 
 export type AdminCaller =
   | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
@@ -25,10 +25,9 @@ export interface AdminAuthOptions {
   readonly selfServiceClientId?: string;
 }
 
-/** What deciding an admin caller reads: the bearer check, the token's client and user. */
+/** What deciding an admin caller reads: the bearer check (which reads the token's client too) and the user. */
 export interface AdminAuthDependencies {
   readonly bearer: BearerDependencies;
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
   readonly users: { get(id: string): Promise<User | undefined> };
 }
 
@@ -37,16 +36,15 @@ export async function requireAdmin(
   deps: AdminAuthDependencies,
   options: AdminAuthOptions = {},
 ): Promise<AdminCaller> {
-  const claims = await requireBearer(event, deps.bearer);
+  // The bearer check reads the token's client (strongly consistent): its record decides below.
+  const { claims, client } = await verifyWithClient(bearerToken(event), deps.bearer);
   const hasAdminScope = parseScope(claims.scope).includes(adminScope);
-  const { findClient, users } = deps;
   if (!claims.sub) {
-    const client = await findClient(claims.client_id);
-    if (hasAdminScope && client?.admin) return { kind: 'admin-client', clientId: client.clientId, claims };
+    if (hasAdminScope && client.admin) return { kind: 'admin-client', clientId: client.clientId, claims };
     throw adminRefusal();
   }
   if (hasAdminScope) {
-    const user = await users.get(claims.sub);
+    const user = await deps.users.get(claims.sub);
     if (user?.admin) return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
   }
   // Behaviour KEYM-2: issued by the client in the path, carries a sub, not minted by an API key.
@@ -54,8 +52,7 @@ export async function requireAdmin(
     // Self-service is for clients an administrator created. Anyone can register a dynamic
     // client (or publish a metadata document): one consent to such a client must not become
     // a key that outlives it, so its tokens get the plain refusal, probing nothing.
-    const client = await findClient(claims.client_id);
-    if (client?.registrationType === 'static') return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+    if (client.registrationType === 'static') return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
   }
   throw adminRefusal();
 }

@@ -12,7 +12,8 @@ import { validate } from './validate';
 
 /** Optional; bounds far above a real value (a key is 64 characters), keeping activity rows small. */
 const optional = (max: number) => z.optional(z.string().check(z.maxLength(max)));
-const fields = z.object({ scope: optional(2048), resource: optional(2048) });
+/** The body fields besides `api_key`; exported for the OpenAPI document (bin/openapi.ts). */
+export const apiKeyExchangeFields = z.object({ scope: optional(2048), resource: optional(2048) });
 
 /** Behaviour KEYX-3: a malformed key, wherever it is, fails like any other bad key; never a 400 of its own. */
 function presentedBodyKey(body: unknown): string | undefined {
@@ -24,7 +25,7 @@ function presentedBodyKey(body: unknown): string | undefined {
 export function apiKeyExchangeRequest(event: APIGatewayProxyEvent): ApiKeyExchangeRequest {
   const parsed = event.body ? parseBody(event, ['form', 'json']) : undefined;
   const body: { api_key?: string; scope?: string; resource?: string } = parsed
-    ? { ...validate(fields, { ...(parsed as object), api_key: undefined }), api_key: presentedBodyKey(parsed) }
+    ? { ...validate(apiKeyExchangeFields, { ...(parsed as object), api_key: undefined }), api_key: presentedBodyKey(parsed) }
     : {};
   const authorization = header(event, 'authorization');
   const fromHeader = authorization === undefined ? undefined : (/^Bearer +(\S{1,512})\s*$/i.exec(authorization)?.[1] ?? '');

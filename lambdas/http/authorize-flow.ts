@@ -69,7 +69,9 @@ export async function issueCode(
 export function mustSignInAgain(prompt: InteractionRules | undefined, authTime: number, nowEpoch: number): boolean {
   if (!prompt) return false;
   if (prompt.login) return true;
-  return prompt.maxAgeSeconds !== undefined && nowEpoch - authTime > prompt.maxAgeSeconds;
+  if (prompt.maxAgeSeconds === undefined) return false;
+  // OIDC Core 3.1.2.1: max_age=0 is prompt=login, even for a sign-in this very second.
+  return prompt.maxAgeSeconds === 0 || nowEpoch - authTime > prompt.maxAgeSeconds;
 }
 
 /** Behaviour ENV-1: without a grant of the client's environment the authorization is rejected. */

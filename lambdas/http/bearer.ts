@@ -69,6 +69,15 @@ export async function verifyAccessToken(
   deps: BearerDependencies,
   audience?: string | typeof anyAudience,
 ): Promise<AccessTokenClaims> {
+  return (await verifyWithClient(token, deps, audience)).claims;
+}
+
+/** verifyAccessToken, also handing back the token's client as this check read it (no second read). */
+export async function verifyWithClient(
+  token: string,
+  deps: BearerDependencies,
+  audience?: string | typeof anyAudience,
+): Promise<{ readonly claims: AccessTokenClaims; readonly client: Client }> {
   const { issuer, clock, tokens } = deps;
   let claims: AccessTokenClaims;
   try {
@@ -87,7 +96,7 @@ export async function verifyAccessToken(
   if (!record) throw invalidToken(`no record of token ${claims.jti}`);
   if (!client) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
   if (record.familyId && (await tokens.isFamilyRevoked(record.familyId))) throw invalidToken(`family ${record.familyId} revoked`);
-  return claims;
+  return { claims, client };
 }
 
 export async function requireBearer(

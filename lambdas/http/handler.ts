@@ -8,10 +8,19 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
 import type { Container } from '../core/ports';
+import { crossOriginResponseHeaders } from './cors';
 import { errorResponse } from './errors';
 
 export type Endpoint = (event: APIGatewayProxyEvent, container: Container) => Promise<APIGatewayProxyResult>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface EndpointOptions {
+  /**
+   * The route row is flagged `crossOrigin` (lambdas/routes.ts): responses carry the CORS
+   * headers of http/cors.ts. test/integration/cors.test.ts checks each handler agrees with its row.
+   */
+  readonly crossOrigin?: boolean;
+}
 
 /** Used only when the container itself cannot be built (invalid configuration). */
 const bootLogger = createLogger('info', { service: 'authorization-server' });
@@ -39,6 +48,16 @@ function withDefaultHeaders(request: Request): void {
   }
   response.headers = headers;
 }
+
+function withCrossOriginHeaders(request: Request): void {
+  if (request.response) request.response.headers = { ...request.response.headers, ...crossOriginResponseHeaders };
+}
+
+/** Behaviour HTTP-7: errors too, or a browser client could not read why it was refused. */
+const crossOrigin: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  after: withCrossOriginHeaders,
+  onError: withCrossOriginHeaders,
+};
 
 const securityHeaders: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
   after: withDefaultHeaders,
@@ -86,8 +105,8 @@ function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProx
 /** The handler factory for one container getter (lambdas/wiring/handler.ts makes the one in use). */
 export const handlerFactory =
   (getContainer: ContainerGetter) =>
-  (endpoint: Endpoint): LambdaHandler =>
+  (endpoint: Endpoint, options: EndpointOptions = {}): LambdaHandler =>
     // onError runs in reverse order: map the error first, then log it, then add headers.
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use([securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
+      .use([...(options.crossOrigin ? [crossOrigin] : []), securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
       .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;

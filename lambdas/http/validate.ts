@@ -1,36 +1,8 @@
 import * as z from 'zod/mini';
 import { InvalidRequestError, type OAuthError } from '../core/errors';
+import { describeIssue } from '../core/zod-issues';
 
 type ErrorClass = new (description: string) => OAuthError;
-
-/**
- * English text for the common issues. zod/mini ships no messages ("Invalid input") and
- * `z.locales` would pull every language into each bundle; a schema's own message wins.
- */
-function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
-  const bound = (origin: unknown, limit: string, value: unknown) => {
-    const plural = Number(value) === 1 ? '' : 's';
-    if (origin === 'string') return `must have ${limit} ${String(value)} character${plural}`;
-    if (origin === 'array') return `must have ${limit} ${String(value)} item${plural}`;
-    return `must be ${limit} ${String(value)}`;
-  };
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected === 'int' ? 'a whole number' : issue.expected}`;
-    case 'too_small':
-      return bound(issue.origin, 'at least', issue.minimum);
-    case 'too_big':
-      return bound(issue.origin, 'at most', issue.maximum);
-    case 'invalid_format':
-      return issue.format === 'regex' ? 'has an invalid format' : `must be a valid ${issue.format}`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    default:
-      return undefined;
-  }
-}
 
 /**
  * Validates input against a zod schema; the first problem becomes a readable

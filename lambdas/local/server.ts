@@ -8,9 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { parseKeySet, publicJwks } from '../adapters/signing/key-set';
+import { crossOriginResponseHeaders, preflightHeaders } from '../http/cors';
 import type { LambdaHandler } from '../http/handler';
 import { createRouter } from '../http/router';
-import { fallbackHandler } from '../routes';
+import { fallbackHandler, type HttpMethod } from '../routes';
 import { toApiGatewayEvent, writeResult } from './api-gateway-event';
 
 /** API Gateway's own payload limit is 10 MB; locally 1 MiB is plenty and keeps memory bounded. */
@@ -78,6 +79,19 @@ function lambdaContext(requestId: string): Context {
   };
 }
 
+const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * The methods of the rows flagged `crossOrigin` at this path, as API Gateway's OPTIONS
+ * methods answer them (lib/cors-preflight.ts); none: the fallback answers 405 (behaviour HTTP-6, HTTP-8).
+ */
+function crossOriginMethods(route: ReturnType<typeof createRouter>, path: string): HttpMethod[] {
+  return methods.filter((method) => {
+    const found = route(method, path);
+    return found.kind === 'match' && found.route.crossOrigin === true;
+  });
+}
+
 export function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const route = createRouter();
   const server = createServer(async (request, response) => {
@@ -86,9 +100,22 @@ export function startLocalServer(options: LocalServerOptions): Promise<RunningSe
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname === '/jwks.json' && request.method === 'GET') {
         const set = parseKeySet(await readFile(options.signingKeyFile, 'utf8'));
-        response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' });
+        // CloudFront's response headers policy sends the same (lib/jwks.ts).
+        response.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Cache-Control': 'public, max-age=300',
+          'Access-Control-Allow-Origin': crossOriginResponseHeaders['Access-Control-Allow-Origin']!,
+        });
         response.end(JSON.stringify(set ? publicJwks(set) : { keys: [] }));
         return;
+      }
+      if (request.method === 'OPTIONS') {
+        const allowed = crossOriginMethods(route, url.pathname);
+        if (allowed.length > 0) {
+          response.writeHead(204, preflightHeaders(allowed));
+          response.end();
+          return;
+        }
       }
       const body = await readBody(request);
       if (!body) {

@@ -2,7 +2,7 @@
 import type { AdminAuthDependencies } from '../http/admin-auth';
 import type { BearerDependencies } from '../http/bearer';
 import { getContainer } from './container';
-import { findClient, getClientRepository, getTokenStore, getUsers } from './repositories';
+import { getClientRepository, getTokenStore, getUsers } from './repositories';
 import { getVerifier } from './signing';
 
 export const getBearerDependencies = (): BearerDependencies => ({
@@ -13,4 +13,4 @@ export const getBearerDependencies = (): BearerDependencies => ({
   clients: getClientRepository(),
 });
 
-export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), findClient, users: getUsers() });
+export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), users: getUsers() });

@@ -12,7 +12,7 @@ import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOut
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 useOutbox();
 
@@ -300,6 +300,39 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
       });
     },
   );
+
+  it('issue 18.1: a self-service key of a self-registered client, made before self-service was refused there, mints nothing; an admin-made key of that client still does', async () => {
+    const dcr = process.env.DCR_ENVIRONMENT_ID!;
+    const client = await createTestClient({
+      registrationType: 'dynamic',
+      type: 'public',
+      scopes: ['read'],
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://d.example.test/cb'],
+    });
+    const user = await createTestUser({}, [dcr]);
+    const made = await createKeyAs(admin, client.clientId, { userId: user.id });
+    const adminMade = await createKeyAs(admin, client.clientId, { userId: user.id });
+    expect(made.status).toBe(201);
+    // As the old self-service route wrote it: created by the bound user.
+    const { db, tables } = getStorage();
+    await db.send(
+      new UpdateCommand({
+        TableName: tables.main,
+        Key: { pk: `APIKEY#${String(made.body.key_id)}`, sk: 'APIKEY' },
+        UpdateExpression: 'SET createdBy = :by',
+        ExpressionAttributeValues: { ':by': { kind: 'user', userId: user.id } },
+      }),
+    );
+    const refused = await exchangeKey({ bearer: String(made.body.api_key) });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'invalid_client', error_description: 'The API key is invalid.' });
+    expect((await keyActivityOf(client.clientId)).at(-1)).toMatchObject({
+      success: false,
+      reason: expect.stringMatching(/self-served for client .* which registered itself/),
+    });
+    expect((await exchangeKey({ bearer: String(adminMade.body.api_key) })).status).toBe(200);
+  });
 
   it('a client blocked by a tombstone (a deleted metadata-document client) counts as gone', async () => {
     const { key, client } = await newKey();

@@ -143,6 +143,7 @@ describe('prompt=login and max_age: sign in again (OIDC Core 3.1.2.1)', () => {
 
   it('max_age=0 always signs in again; a malformed max_age is invalid_request', async () => {
     expect(isSignInForm(await authorize(authorizeQuery(staticClient, { max_age: '0' }), await sessionSignedInAgo(1)))).toBe(true);
+    expect(isSignInForm(await authorize(authorizeQuery(staticClient, { max_age: '0' }), await sessionSignedInAgo(0)))).toBe(true);
     expect(redirectParams(await authorize(authorizeQuery(staticClient, { max_age: '-5' }))).get('error')).toBe('invalid_request');
   });
 

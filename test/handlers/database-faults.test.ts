@@ -15,6 +15,7 @@ import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-ke
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
+  activityOf,
   createClient,
   createEnvironment,
   createUser,
@@ -64,6 +65,9 @@ describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour EN
 
     expect(failed.status).toBe(503);
     expect(failed.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    // The activity row names the code the caller was answered with (behaviour LOG-2).
+    const failure = (await activityOf(client.clientId)).find((row) => !row.success);
+    expect(failure?.reason).toMatch(/^temporarily_unavailable: /);
     expect(Number(headerOf(failed.result, 'retry-after'))).toBeGreaterThan(0);
     expect(await isActive(first.access_token)).toBe(true);
     const retried = await refresh(client, String(first.refresh_token));

@@ -238,7 +238,8 @@ export class DynamoApiKeyStore {
   }
 
   /**
-   * Behaviour KEY-12: every key of the client keeps only the `granted` scopes. Optimistic per key (the write expects the scopes it read), so it is idempotent
+   * Behaviour KEY-12: every key of the client keeps only the `granted` scopes. Optimistic per key
+   * (the write expects the scopes it read), so it is idempotent
    * and safe to repeat. Keys written in the last moments may be missed by the index query;
    * the exchange's intersection with the client's scopes covers them.
    */

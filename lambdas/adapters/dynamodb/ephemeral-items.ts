@@ -6,6 +6,7 @@
  */
 import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, Session } from '../../core/model';
 import { lifetimes } from '../../core/lifetimes';
+import { activityPartition, activityShard } from './activity-shards';
 import { digest } from './items';
 import { partitions } from './keys';
 
@@ -61,7 +62,7 @@ export function tokenRecordItem(token: IssuedToken) {
 export function activityItem(row: ActivityRow) {
   const atEpoch = Math.floor(Date.parse(row.at) / 1000);
   return {
-    pk: `ACTIVITY#${row.clientId ?? 'unknown'}`,
+    pk: activityPartition(row.clientId, activityShard(row.attemptId)),
     sk: `${row.startedAt}#${row.attemptId}`,
     ...row,
     ttl: atEpoch + lifetimes.activityRetention,

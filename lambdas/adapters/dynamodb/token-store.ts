@@ -22,6 +22,7 @@ import {
 } from './ephemeral-items';
 import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll } from './pages';
+import { type ActivityQuery, queryActivityPage } from './activity-shards';
 import { partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
@@ -195,12 +196,21 @@ export class DynamoTokenStore {
     return item ? withoutKeys<IssuedToken>(item) : undefined;
   }
 
+  /** A page of a client's token activity in time order, merged across its shards (activity-shards.ts). */
+  async activityPage(clientId: string, query: ActivityQuery): Promise<{ items: ActivityRow[]; next?: string }> {
+    const page = await queryActivityPage(this.db, this.tables.activity, clientId, query);
+    return { items: page.items.map((i) => withoutKeys<ActivityRow>(i)), ...(page.next ? { next: page.next } : {}) };
+  }
+
+  /** Every activity row of a client, oldest first (operators and tests). */
   async activityOf(clientId: string): Promise<ActivityRow[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tables.activity,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ACTIVITY#${clientId}` },
-    });
-    return items.map((i) => withoutKeys<ActivityRow>(i));
+    const rows: ActivityRow[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.activityPage(clientId, { limit: 500, ...(cursor ? { cursor } : {}) });
+      rows.push(...page.items);
+      cursor = page.next;
+    } while (cursor);
+    return rows;
   }
 }

@@ -18,7 +18,7 @@
 import type { TokenRequestActivity } from '../grants/activity';
 import { tokenResponse, type TokenResponse } from '../grants/response';
 import { lifetimes } from '../lifetimes';
-import type { Client, User } from '../model';
+import type { ApiKey, Client, User } from '../model';
 import { parseResource } from '../resource';
 import { parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
@@ -42,8 +42,15 @@ export function usedAtSecond(nowMs: number): string {
   return new Date(Math.floor(nowMs / 1000) * 1000).toISOString();
 }
 
-function requireParties(keyId: string, { client, user, environment }: KeyParties): { client: Client; user: User } {
+function requireParties(key: ApiKey, { client, user, environment }: KeyParties): { client: Client; user: User } {
+  const keyId = key.keyId;
   if (!client) throw invalidApiKey(`the client of key ${keyId} no longer exists`);
+  // Self-service keys exist only for clients an administrator created (behaviour KEYM-2). One
+  // made for a self-registered client before that rule (a consent turned into a lasting key)
+  // mints nothing.
+  if (key.createdBy.kind === 'user' && client.registrationType !== 'static') {
+    throw invalidApiKey(`key ${keyId} was self-served for client ${client.clientId}, which registered itself`);
+  }
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
@@ -62,7 +69,7 @@ export async function exchangeApiKey(
   if (parties.client) activity.forClient(parties.client);
   const requested = parseScope(request.scope);
   const resource = parseResource(request.resource);
-  const { client } = requireParties(key.keyId, parties);
+  const { client } = requireParties(key, parties);
   // Behaviour KEY-12: intersected with the client's scopes as read now, so a removal whose
   // per-key clean-up has not reached this key yet still never mints the scope.
   const scopes = exchangeScopes(requested, key, client);

@@ -6,7 +6,7 @@ import { clientCredentials } from './client-credentials';
 import type { Grant } from './grant';
 import { refreshToken } from './refresh-token';
 
-const grants: readonly Grant[] = [authorizationCode, refreshToken, clientCredentials];
+export const grants: readonly Grant[] = [authorizationCode, refreshToken, clientCredentials];
 
 export function grantFor(grantType: string): Grant {
   const grant = grants.find((g) => g.type === grantType);

@@ -14,7 +14,8 @@ import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
 import { getMailer } from '../../wiring/mail';
 
-const schema = z.strictObject({
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z.strictObject({
   userId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
   name: z.optional(displayName),
   expiresAt: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp, e.g. 2030-01-01T00:00:00Z' })),

@@ -11,7 +11,8 @@ import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
-const schema = z.strictObject({
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z.strictObject({
   type: z.enum(['public', 'confidential']),
   name: displayName,
   environment_id: environmentId,

@@ -8,7 +8,8 @@ import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
 import { getAdmin } from '../../wiring/admin';
 
-const filter = z.object({ registration_type: z._default(z.enum(['static', 'dynamic']), 'static') });
+/** The query; exported for the OpenAPI document (bin/openapi.ts). */
+export const filter = z.object({ registration_type: z._default(z.enum(['static', 'dynamic']), 'static') });
 
 export const handler = adminHandler(async (event) => {
   const { registration_type } = validate(filter, event.queryStringParameters ?? {});

@@ -11,7 +11,8 @@ import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
-const schema = z
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z
   .strictObject({
     name: z.optional(displayName),
     scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),

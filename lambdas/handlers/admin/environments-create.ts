@@ -8,7 +8,8 @@ import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
-const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
 
 export const handler = adminHandler(async (event, container) => {
   const input = jsonInput(event, schema);

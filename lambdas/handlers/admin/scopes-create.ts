@@ -8,7 +8,8 @@ import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
-const schema = z.strictObject({
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z.strictObject({
   name: scopeName,
   description: z._default(z.string().check(z.trim(), z.maxLength(500)), ''),
   /** Listed in discovery `scopes_supported`. */

@@ -8,7 +8,8 @@ import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
-const schema = z.strictObject({
+/** The request body; exported for the OpenAPI document (bin/openapi.ts). */
+export const schema = z.strictObject({
   name: displayName,
   email: z.optional(emailAddress),
   password: z.optional(password),

@@ -1,0 +1,325 @@
+/**
+ * The OpenAPI 3.1 document of the whole HTTP surface (issue 15), built from the route table
+ * (paths, methods, authentication) and the zod/mini schemas the handlers validate requests
+ * with (zod 4's JSON Schema conversion). `npm run openapi` writes docs/openapi.json, which the
+ * `GET /openapi.json` route serves; test/unit/openapi.test.ts fails when that file is stale,
+ * a route row is undocumented or a documented path is no route.
+ *
+ * Only this script imports the handlers' schemas together: each Lambda bundle keeps its own.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { grants } from '../lambdas/core/grants/registry';
+import { registrationMetadataSchema } from '../lambdas/core/registration';
+import { consentForm, authorizeSignInForm, signInForm } from '../lambdas/http/forms';
+import {
+  forgotPasswordForm,
+  resendCodeForm,
+  resetPasswordForm,
+  resetTokenQuery,
+  signInCodeForm,
+  verifyEmailBody,
+} from '../lambdas/http/account-forms';
+import { apiKeyExchangeFields } from '../lambdas/http/api-key-request';
+import { tokenOperationParams, tokenRequestParams } from '../lambdas/http/token-params';
+import { schema as createApiKeyBody } from '../lambdas/handlers/admin/api-keys-create';
+import { schema as createClientBody } from '../lambdas/handlers/admin/clients-create';
+import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-list';
+import { schema as updateClientBody } from '../lambdas/handlers/admin/clients-update';
+import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/environments-create';
+import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
+import { schema as createUserBody } from '../lambdas/handlers/admin/users-create';
+import { schema as updateUserBody } from '../lambdas/handlers/admin/users-update';
+import { routes, type AuthKind, type Route } from '../lambdas/routes';
+
+type Json = Record<string, unknown>;
+type Media = 'json' | 'form';
+
+/** What a route's row does not say: its words, its input schemas and its success answer. */
+interface OperationDoc {
+  readonly summary: string;
+  readonly description?: string;
+  readonly body?: { readonly schema: z.ZodMiniType | Json; readonly media: readonly Media[]; readonly required?: boolean };
+  readonly query?: z.ZodMiniType;
+  /** Status and what it carries; `html` pages, `redirect` (Location), `empty` (no body). */
+  readonly success: readonly [number, 'json' | 'html' | 'redirect' | 'empty', string];
+}
+
+/** zod 4's conversion of the input side (defaults make fields optional), as OpenAPI 3.1's JSON Schema. */
+function jsonSchema(schema: z.ZodMiniType | Json): Json {
+  if (!('_zod' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema as z.ZodMiniType, { io: 'input', unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const form = (schema: z.ZodMiniType | Json) => ({ schema, media: ['form'] as const, required: true });
+const json = (schema: z.ZodMiniType | Json) => ({ schema, media: ['json'] as const, required: true });
+
+/** Every grant's own parameters beside the common ones (RFC 6749 4.1.3, 6, 4.4). */
+const tokenBody: Json = {
+  oneOf: grants.map((grant) => {
+    const common = jsonSchema(tokenRequestParams);
+    const own = jsonSchema(grant.parameters);
+    return {
+      title: grant.type,
+      type: 'object',
+      properties: {
+        ...(common.properties as Json),
+        grant_type: { const: grant.type },
+        ...(own.properties as Json),
+      },
+      required: ['grant_type', ...((own.required as string[] | undefined) ?? [])],
+    };
+  }),
+};
+
+const authorizeQuery = z.object({
+  response_type: z.literal('code'),
+  client_id: z.string(),
+  redirect_uri: z.optional(z.string()),
+  code_challenge: z.string(),
+  code_challenge_method: z.literal('S256'),
+  scope: z.optional(z.string()),
+  state: z.optional(z.string()),
+  resource: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+  max_age: z.optional(z.string()),
+  nonce: z.optional(z.string()),
+});
+
+const apiKeyExchangeBody: Json = {
+  ...jsonSchema(apiKeyExchangeFields),
+  properties: {
+    api_key: { type: 'string', description: 'The API key, when not sent as `Authorization: Bearer`.' },
+    ...(jsonSchema(apiKeyExchangeFields).properties as Json),
+  },
+};
+
+const admin = (summary: string, success: OperationDoc['success'], extra: Partial<OperationDoc> = {}): OperationDoc => ({
+  summary,
+  success,
+  ...extra,
+});
+
+/** By route name (`routes[i].name`). */
+export const operationDocs: Readonly<Record<string, OperationDoc>> = {
+  OAuthServerMetadata: { summary: 'Authorization server metadata (RFC 8414)', success: [200, 'json', 'The metadata document'] },
+  OpenIdConfiguration: { summary: 'OpenID Connect discovery document', success: [200, 'json', 'The metadata document'] },
+  OpenApiDocument: { summary: 'This OpenAPI document', success: [200, 'json', 'OpenAPI 3.1'] },
+  Health: { summary: 'Uptime check', success: [200, 'json', '`{ status: "ok", time }`'] },
+  Register: {
+    summary: 'Dynamic client registration (RFC 7591)',
+    description: 'Registers a public PKCE client in the DCR environment; a per-IP daily cap applies.',
+    body: json(registrationMetadataSchema),
+    success: [201, 'json', 'The registered client (RFC 7591 3.2.1)'],
+  },
+  SignInPage: { summary: 'Sign-in page', success: [200, 'html', 'The sign-in form'] },
+  SignIn: {
+    summary: 'Sign-in form post',
+    body: form(signInForm),
+    success: [303, 'redirect', 'Signed in; or 200 with the sign-in code page'],
+  },
+  SignOut: { summary: 'Sign out', success: [204, 'empty', 'Signed out (a page asking for text/html gets 200 with a page)'] },
+  Session: { summary: 'The current sign-in session', success: [200, 'json', 'The signed-in user'] },
+  Authorize: {
+    summary: 'Authorization request (OAuth 2.1 4.1.1, RFC 7636, RFC 8707)',
+    query: authorizeQuery,
+    success: [303, 'redirect', 'To the redirect URI with `code`, `state` and `iss` (RFC 9207); or 200 with the sign-in or consent page'],
+  },
+  AuthorizeSignIn: {
+    summary: 'Sign-in step of an authorization request',
+    body: form(authorizeSignInForm),
+    success: [303, 'redirect', 'On with the authorization; or 200 with the sign-in code or consent page'],
+  },
+  AuthorizeComplete: { summary: 'Consent step', body: form(consentForm), success: [303, 'redirect', 'To the redirect URI'] },
+  Token: {
+    summary: 'Token endpoint: authorization_code, refresh_token, client_credentials',
+    description: 'Client authentication by `client_secret_basic`, `client_secret_post`, or none with PKCE for public clients.',
+    body: form(tokenBody),
+    success: [200, 'json', 'RFC 6749 5.1 token response'],
+  },
+  ApiKeyToken: {
+    summary: 'Exchange an API key for an access token',
+    body: { schema: apiKeyExchangeBody, media: ['form', 'json'], required: false },
+    success: [200, 'json', 'RFC 6749 5.1 token response (no refresh token)'],
+  },
+  Introspect: { summary: 'Token introspection (RFC 7662)', body: form(tokenOperationParams), success: [200, 'json', 'RFC 7662 2.2'] },
+  Revoke: { summary: 'Token revocation (RFC 7009)', body: form(tokenOperationParams), success: [200, 'empty', 'Revoked, or not a token'] },
+  UserInfo: { summary: 'OpenID Connect userinfo', success: [200, 'json', 'Claims by scope'] },
+  ValidateToken: {
+    summary: 'Whether a bearer token of this server is valid',
+    success: [200, 'json', '`{ active, client_id, scope, aud, exp }`'],
+  },
+  SignInCode: { summary: 'Enter the mailed sign-in code', body: form(signInCodeForm), success: [303, 'redirect', 'Signed in'] },
+  SignInCodeResend: {
+    summary: 'Mail a new sign-in code',
+    body: form(resendCodeForm),
+    success: [200, 'html', 'The code form again (JSON for callers that do not ask for HTML)'],
+  },
+  EmailVerificationRequest: { summary: 'Mail an email verification code', success: [202, 'json', 'Sent'] },
+  EmailVerificationVerify: {
+    summary: 'Verify the address with the mailed code',
+    body: { schema: verifyEmailBody, media: ['json', 'form'], required: true },
+    success: [200, 'json', 'Verified'],
+  },
+  ForgotPasswordPage: { summary: 'Forgot-password page', success: [200, 'html', 'The form'] },
+  ForgotPassword: {
+    summary: 'Request a password reset link',
+    body: form(forgotPasswordForm),
+    success: [200, 'html', 'The same answer for every address'],
+  },
+  ResetPasswordPage: { summary: 'Reset-password page', query: resetTokenQuery, success: [200, 'html', 'The form'] },
+  ResetPassword: { summary: 'Set a new password with the mailed link', body: form(resetPasswordForm), success: [200, 'html', 'Done'] },
+  AdminSendPasswordReset: admin('Mail a user a password reset link', [202, 'json', 'Sent']),
+  AdminListUsers: admin('List users', [200, 'json', 'Users']),
+  AdminCreateUser: admin('Create a user', [201, 'json', 'The user'], { body: json(createUserBody) }),
+  AdminGetUser: admin('Get a user', [200, 'json', 'The user']),
+  AdminUpdateUser: admin('Update a user', [200, 'json', 'The user'], { body: json(updateUserBody) }),
+  AdminDeleteUser: admin('Delete a user', [204, 'empty', 'Deleted']),
+  AdminListUserEnvironments: admin("List a user's environments", [200, 'json', 'Environments']),
+  AdminGrantEnvironment: admin('Grant a user an environment', [200, 'json', 'The grant']),
+  AdminRevokeEnvironment: admin("Revoke a user's environment", [204, 'empty', 'Revoked']),
+  AdminListEnvironments: admin('List environments', [200, 'json', 'Environments']),
+  AdminCreateEnvironment: admin('Create an environment', [201, 'json', 'The environment'], { body: json(createEnvironmentBody) }),
+  AdminDeleteEnvironment: admin('Delete an environment', [204, 'empty', 'Deleted']),
+  AdminListScopes: admin('List scopes', [200, 'json', 'Scopes']),
+  AdminCreateScope: admin('Create a scope', [201, 'json', 'The scope'], { body: json(createScopeBody) }),
+  AdminListClients: admin('List clients', [200, 'json', 'Clients'], { query: listClientsQuery }),
+  AdminCreateClient: admin('Create a client', [201, 'json', 'The client, with its secret once'], { body: json(createClientBody) }),
+  AdminGetClient: admin('Get a client', [200, 'json', 'The client']),
+  AdminUpdateClient: admin('Update a client', [200, 'json', 'The client'], { body: json(updateClientBody) }),
+  AdminDeleteClient: admin('Delete a client', [204, 'empty', 'Deleted']),
+  AdminCreateApiKey: admin('Create an API key', [201, 'json', 'The key, with its secret once'], {
+    body: json(createApiKeyBody),
+    description:
+      'Unlike the rest of the admin API, `userId` and `expiresAt` are camelCase: they are the names the original specification gives (spec 2.4), kept as they are so existing callers keep working.',
+  }),
+  AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
+  AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+};
+
+const securityByAuth: Record<AuthKind, Json[]> = {
+  none: [],
+  session: [{ session: [] }],
+  client: [{ clientSecretBasic: [] }, {}],
+  bearer: [{ bearer: [] }],
+  admin: [{ bearer: [] }],
+  'api-key': [{ apiKey: [] }, {}],
+};
+
+const mediaTypes: Record<Media, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function operation(route: Route, doc: OperationDoc): Json {
+  const pathParameters = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = doc.query ? jsonSchema(doc.query) : undefined;
+  const queryParameters = Object.entries((query?.properties as Record<string, Json> | undefined) ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: ((query?.required as string[] | undefined) ?? []).includes(name),
+    schema,
+  }));
+  const [status, kind, description] = doc.success;
+  const success =
+    kind === 'json'
+      ? { description, content: { 'application/json': { schema: { type: 'object' } } } }
+      : kind === 'html'
+        ? { description, content: { 'text/html': { schema: { type: 'string' } } } }
+        : kind === 'redirect'
+          ? { description, headers: { Location: { schema: { type: 'string', format: 'uri-reference' } } } }
+          : { description };
+  return {
+    operationId: route.name,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: [tagOf(route)],
+    security: securityByAuth[route.auth],
+    ...(pathParameters.length + queryParameters.length > 0 ? { parameters: [...pathParameters, ...queryParameters] } : {}),
+    ...(doc.body
+      ? {
+          requestBody: {
+            required: doc.body.required ?? true,
+            content: Object.fromEntries(doc.body.media.map((m) => [mediaTypes[m], { schema: jsonSchema(doc.body!.schema) }])),
+          },
+        }
+      : {}),
+    responses: {
+      [String(status)]: success,
+      '4XX': errorResponse('Refused: the error code and a readable description (RFC 6749 5.2 shape, behaviour ERR-1)'),
+      '5XX': errorResponse('Server trouble: `server_error` or `temporarily_unavailable` with Retry-After'),
+    },
+    'x-cross-origin': route.crossOrigin === true,
+    ...(route.edge ? { 'x-rate-limit': `${route.edge.limit} per ${route.edge.windowSeconds} s per client IP at the edge` } : {}),
+  };
+}
+
+function tagOf(route: Route): string {
+  if (route.path.startsWith('/api/admin/')) return 'admin';
+  if (route.path.startsWith('/api/token') || route.path === '/api/userinfo') return 'tokens';
+  if (route.auth === 'none' && route.method === 'GET' && !route.path.startsWith('/api/')) return 'pages';
+  return route.path.startsWith('/.well-known') || route.path === '/openapi.json' || route.path === '/api/health'
+    ? 'discovery'
+    : 'browser and registration';
+}
+
+/** The document; `routeTable` is a parameter so tests can show an undocumented row fails. */
+export function openApiDocument(routeTable: readonly Route[] = routes): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of routeTable) {
+    const doc = operationDocs[route.name];
+    if (!doc) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no entry in bin/openapi.ts operationDocs.`);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tollgate OAuth 2.1 authorization server',
+      version: '0.1.0',
+      description:
+        'Every path is relative to the issuer (`BASE_URL`). Errors are `{ "error", "error_description" }` (RFC 6749 5.2). The public signing keys are at the `jwks_uri` of the discovery documents (a CDN in AWS). Generated from lambdas/routes.ts by bin/openapi.ts; the behaviour reference is docs/behaviour/.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          description: 'RFC 6749 5.2 error response',
+          required: ['error'],
+          properties: {
+            error: { type: 'string', description: 'An OAuth error code, e.g. invalid_request, invalid_client, invalid_grant' },
+            error_description: { type: 'string' },
+          },
+        },
+      },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of this server' },
+        clientSecretBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            'client_secret_basic (RFC 6749 2.3.1); client_secret_post and PKCE-only public clients send client_id in the body instead',
+        },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, exchanged for an access token' },
+        session: { type: 'apiKey', in: 'cookie', name: '__Host-session', description: 'The sign-in session of the pages' },
+      },
+    },
+  };
+}
+
+export const openApiFile = join(__dirname, '..', 'docs', 'openapi.json');
+export const serializeOpenApi = (document: Json): string => `${JSON.stringify(document, null, 2)}\n`;
+
+if (require.main === module) {
+  writeFileSync(openApiFile, serializeOpenApi(openApiDocument()));
+  process.stdout.write(`wrote ${openApiFile}\n`);
+}
