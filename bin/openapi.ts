@@ -22,6 +22,7 @@ import {
   verifyEmailBody,
 } from '../lambdas/http/account-forms';
 import { apiKeyExchangeFields } from '../lambdas/http/api-key-request';
+import { passkeyRegisterForm, passkeyRemoveForm, passkeySignInForm } from '../lambdas/http/passkey-forms';
 import { tokenOperationParams, tokenRequestParams } from '../lambdas/http/token-params';
 import { schema as createApiKeyBody } from '../lambdas/handlers/admin/api-keys-create';
 import { schema as createClientBody } from '../lambdas/handlers/admin/clients-create';
@@ -171,6 +172,31 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   },
   ResetPasswordPage: { summary: 'Reset-password page', query: resetTokenQuery, success: [200, 'html', 'The form'] },
   ResetPassword: { summary: 'Set a new password with the mailed link', body: form(resetPasswordForm), success: [200, 'html', 'Done'] },
+  PasskeysPage: {
+    summary: "The signed-in user's passkeys: list, add, remove (a sign-in within 10 minutes)",
+    success: [200, 'html', 'The passkeys page'],
+  },
+  PasskeyRegister: {
+    summary: 'Add a passkey: the registration response (PublicKeyCredential.toJSON() as JSON text)',
+    body: form(passkeyRegisterForm),
+    success: [303, 'redirect', 'Added; back to the passkeys page'],
+  },
+  PasskeyRemove: {
+    summary: 'Remove one of your passkeys',
+    body: form(passkeyRemoveForm),
+    success: [303, 'redirect', 'Removed; back to the passkeys page'],
+  },
+  PasskeySignInOptions: {
+    summary: 'Options of a passkey sign-in ceremony (PublicKeyCredentialRequestOptionsJSON)',
+    success: [200, 'json', 'The options'],
+  },
+  PasskeySignIn: {
+    summary: 'Sign in with a passkey: the assertion (PublicKeyCredential.toJSON() as JSON text)',
+    body: form(passkeySignInForm),
+    success: [303, 'redirect', 'Signed in; on to return_to or the authorization'],
+  },
+  AdminListUserPasskeys: admin("List a user's passkeys", [200, 'json', 'Passkeys']),
+  AdminRemoveUserPasskey: admin("Remove a user's passkey", [204, 'empty', 'Removed']),
   AdminSendPasswordReset: admin('Mail a user a password reset link', [202, 'json', 'Sent']),
   AdminListUsers: admin('List users', [200, 'json', 'Users']),
   AdminCreateUser: admin('Create a user', [201, 'json', 'The user'], { body: json(createUserBody) }),
