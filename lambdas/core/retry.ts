@@ -17,7 +17,10 @@ export interface RetryPolicy {
   readonly pause?: (ms: number) => Promise<void>;
 }
 
-/** The step's first result that is not `tryAgain`, or undefined when the attempts ran out. */
+/**
+ * The step's first result that is not `tryAgain`, or undefined when the attempts ran out, so a
+ * step should answer something other than undefined when it succeeds (`true` will do).
+ */
 export async function retry<T>(step: (attempt: number) => Promise<T | typeof tryAgain>, policy: RetryPolicy): Promise<T | undefined> {
   const wait = policy.pause ?? pause;
   for (let attempt = 0; attempt < policy.attempts; attempt++) {

@@ -205,8 +205,9 @@ export class DynamoApiKeyStore {
               ExpressionAttributeValues: { ':at': usedAt },
             }),
           );
+          return true;
         } catch (error) {
-          if (isConditionFailure(error)) return; // already this second or later, or the key is gone
+          if (isConditionFailure(error)) return true; // already this second or later, or the key is gone
           if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
           return tryAgain;
         }

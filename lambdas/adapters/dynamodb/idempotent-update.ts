@@ -28,6 +28,7 @@ export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Pr
     async (attempt) => {
       try {
         await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: [{ Update: update }] }));
+        return true;
       } catch (error) {
         if (cancellationCode(error) !== 'TransactionConflict') throw error;
         if (attempt >= 9) throw new Error('DynamoDB kept cancelling the update for conflicting transactions', { cause: error });
