@@ -23,6 +23,7 @@ import type { AttemptCount } from '../../core/account/one-time-code';
 import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
 import { digest, isConditionFailure, withoutKeys } from './items';
+import { claimOnce } from './claim';
 
 type Key = { readonly pk: string; readonly sk: string };
 
@@ -97,25 +98,9 @@ export class DynamoChallengeStore implements ChallengeStore {
     return countAttempt<SignInChallenge>(this.db, this.table, challengeKey(id), attemptToken, nowEpoch);
   }
 
-  /** The claim pattern of session-store.ts: a per-call token lets the SDK's resend through as the same claim. */
+  /** Used up by a claim (claim.ts): safe against the SDK's resend. */
   async consume(id: string, nowEpoch: number): Promise<boolean> {
-    const claim = randomUUID();
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: challengeKey(id),
-          UpdateExpression: 'SET consumedBy = :claim',
-          ConditionExpression:
-            'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
-          ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return (await claimOnce(this.db, this.table, challengeKey(id), nowEpoch)) !== undefined;
   }
 
   async replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean> {

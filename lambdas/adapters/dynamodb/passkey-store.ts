@@ -9,6 +9,7 @@ import type { Ceremony, CeremonyStore, Passkey, PasskeyStore } from '../../core/
 import { digest, isConditionFailure, keyFits, withoutKeys } from './items';
 import { keys, partitions } from './keys';
 import { queryAll } from './pages';
+import { claimOnce } from './claim';
 
 const storageOnly = new Set(['useToken']);
 const toPasskey = (item: Record<string, unknown>): Passkey =>
@@ -149,30 +150,11 @@ export class DynamoCeremonyStore implements CeremonyStore {
     );
   }
 
-  /**
-   * The claim pattern of the sign-in challenges: a per-call token lets the SDK's resend through
-   * as the same claim, while any other caller loses. A conditional delete would refuse the
-   * resend of a delete that went through, and with it the legitimate user.
-   */
+  /** Used up by a claim (claim.ts): safe against the SDK's resend, lost by any other caller. */
   async consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined> {
-    const claim = randomUUID();
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: ceremonyKey(challenge),
-          UpdateExpression: 'SET consumedBy = :claim',
-          ConditionExpression:
-            'attribute_exists(pk) AND expiresAtEpoch > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
-          ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const { consumedBy: _, ...ceremony } = withoutKeys<Ceremony & { consumedBy?: string }>(Attributes!);
-      return ceremony;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+    const claimed = await claimOnce(this.db, this.table, ceremonyKey(challenge), nowEpoch);
+    if (!claimed) return undefined;
+    const { consumedBy: _, ...ceremony } = withoutKeys<Ceremony & { consumedBy?: string }>(claimed);
+    return ceremony;
   }
 }

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
 import { deleteQueried } from './pages';
 import { partitions } from './keys';
+import { claimOnce } from './claim';
 
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
 export class DynamoSessionStore {
@@ -55,22 +55,6 @@ export class DynamoSessionStore {
    * the condition lets this request's own claim through again (issue 19).
    */
   async consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
-    const claim = randomUUID();
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: authRequestKey(id),
-          UpdateExpression: 'SET consumedBy = :claim',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
-          ExpressionAttributeValues: { ':claim': claim },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return live(Attributes, nowEpoch)?.request as T | undefined;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-      throw error;
-    }
+    return (await claimOnce(this.db, this.table, authRequestKey(id), nowEpoch))?.request as T | undefined;
   }
 }

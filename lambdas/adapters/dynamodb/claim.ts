@@ -1,0 +1,38 @@
+/**
+ * One-time items (pending authorization requests, sign-in challenges, WebAuthn ceremonies) are
+ * used up by a claim: a conditional update that sets `consumedBy` to a token of this call. Of two
+ * claims only one wins; the SDK's resend of the winning call (its reply lost) passes as the same
+ * claim, where a conditional delete would refuse it and, with it, the legitimate user (issue 19).
+ * A claimed item reads as absent from then on, and TTL removes it.
+ */
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { isConditionFailure } from './items';
+
+/** The item as claimed by this call, or undefined when it is absent, expired or claimed by another. */
+export async function claimOnce(
+  db: DynamoDBDocumentClient,
+  table: string,
+  key: Record<string, string>,
+  nowEpoch: number,
+): Promise<Record<string, unknown> | undefined> {
+  const claim = randomUUID();
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'SET consumedBy = :claim',
+        // TTL deletes late: an item past its ttl is treated as gone.
+        ConditionExpression: 'attribute_exists(pk) AND #ttl > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
