@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
+import { adminApi } from '../support/local-http';
 
 const redirectUri = 'http://127.0.0.1:9999/callback';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -24,16 +25,10 @@ let adminToken: string;
 let client: oauth.Client;
 let user: { id: string; email: string; password: string };
 
-async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const admin = adminApi(
+  () => app.url,
+  () => adminToken,
+);
 
 const form = (path: string, fields: Record<string, string>, cookie?: string) =>
   fetch(`${app.url}${path}`, {

@@ -14,6 +14,7 @@ import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
+import { adminApi } from '../support/local-http';
 
 /** An MCP client's storage and browser hand-off, kept in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -59,15 +60,10 @@ let mcp: RunningMcpServer;
 let otherMcp: RunningMcpServer;
 let adminToken: string;
 
-async function adminCall(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
-}
+const adminCall = adminApi(
+  () => app.url,
+  () => adminToken,
+);
 
 async function createUser(environmentIds: string[]): Promise<{ id: string; email: string; password: string }> {
   const password = `pw-${randomUUID()}`;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { BearerTokenError, createAccessTokenVerifier } from '../../lambdas/resource-server';
 import { hiddenField } from '../support/authorization';
+import { adminApi } from '../support/local-http';
 
 const resource = 'https://mcp.example.test/mcp';
 const redirectUri = 'http://127.0.0.1:9999/callback';
@@ -20,16 +21,10 @@ let adminToken: string;
 let publicClient: oauth.Client;
 let user: { email: string; password: string; id: string };
 
-async function admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const admin = adminApi(
+  () => app.url,
+  () => adminToken,
+);
 
 beforeAll(async () => {
   app = await startLocalApp({

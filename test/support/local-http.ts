@@ -114,3 +114,20 @@ export async function signIn(base: string, request: SignInRequest): Promise<oaut
   const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, request.redirectUri, verifier, insecure);
   return oauth.processAuthorizationCodeResponse(as, client, response);
 }
+
+/**
+ * A JSON admin API caller for one server and token: the parsed body, or an error naming the
+ * call and its answer when the status is not 2xx (set-up steps of a test, not its assertions).
+ */
+export function adminApi(base: () => string, token: () => string) {
+  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base()}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+}
