@@ -9,16 +9,15 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { launchChromium, startCallbackServer } from '../support/browser';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const outbox = join(mkdtempSync(join(tmpdir(), 'account-browser-')), 'outbox');
 let callback: Server;
 let callbackOrigin: string;
@@ -27,12 +26,8 @@ let browser: Browser;
 let client: Client;
 
 beforeAll(async () => {
-  if (!existsSync(executablePath))
-    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
-  browser = await chromium.launch({ executablePath });
-  callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackOrigin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+  ({ server: callback, origin: callbackOrigin } = await startCallbackServer());
   // MFA_POLICY is left at its default (`admins`): the seeded admin must enter the mailed code.
   app = await startLocalApp({
     port: 0,

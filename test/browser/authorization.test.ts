@@ -1,23 +1,11 @@
-/**
- * The sign-in and consent pages in a real browser: Debian's Chromium, driven by
- * playwright-core, against the local server. What the HTTP-level tests
- * (test/integration/authorize-browser.test.ts) cannot show: the browser's own form posts
- * (the Origin it sends from a no-referrer page, SameSite cookies), redirects it follows
- * itself, and the pages' Content-Security-Policy as the browser enforces it. Behaviour AUTHZ-1..AUTHZ-9;
- * OAuth 2.1 4.1; RFC 7636; RFC 9207.
- *
- * Run with `npm run test:browser` (not part of `npm test`: a fresh machine has no Chromium).
- */
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { launchChromium, redeemCode, startCallbackServer } from '../support/browser';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The clients' loopback redirect target, as a native or MCP client would listen (RFC 8252 7.3). */
 let callback: Server;
 let callbackOrigin: string;
@@ -28,13 +16,8 @@ let staticClient: Client;
 let dynamicClient: Client;
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
-  }
-  browser = await chromium.launch({ executablePath });
-  callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackOrigin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+  ({ server: callback, origin: callbackOrigin } = await startCallbackServer());
   app = await startLocalApp({
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
@@ -96,17 +79,12 @@ describe('authorization in Chromium: the pages work without JavaScript, as a bro
     const params = callbackParams(page);
     expect(params.get('state')).toBe('state-1');
     expect(params.get('iss')).toBe(app.url);
-    const token = await fetch(`${app.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: params.get('code')!,
-        redirect_uri: staticClient.redirectUris[0]!,
-        client_id: staticClient.clientId,
-        code_verifier: verifier,
-        resource: 'https://mcp.example.test/',
-      }).toString(),
+    const token = await redeemCode(app.url, {
+      code: params.get('code')!,
+      clientId: staticClient.clientId,
+      redirectUri: staticClient.redirectUris[0]!,
+      verifier,
+      resource: 'https://mcp.example.test/',
     });
     expect(token.status).toBe(200);
     expect(await token.json()).toMatchObject({ token_type: 'Bearer', refresh_token: expect.any(String) });

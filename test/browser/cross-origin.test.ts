@@ -1,21 +1,9 @@
-/**
- * A browser client on another origin, as a single-page app or a browser MCP client runs:
- * a page served by a second loopback server discovers the server, registers itself, and after
- * the sign-in (a top-level navigation to the server's pages) redeems the code with PKCE,
- * refreshes and calls userinfo, all through `fetch` across origins, with Chromium enforcing
- * CORS. The same page's calls to endpoints that are never cross-origin must fail.
- * Behaviour HTTP-6..HTTP-8; OAuth 2.1 4.1, 7.4 (public clients in browsers); RFC 7636; RFC 7591.
- *
- * Run with `npm run test:browser`.
- */
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { launchChromium } from '../support/browser';
 
 let app: LocalApp;
 let browser: Browser;
@@ -89,10 +77,7 @@ async function finish() {
 `;
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
-  }
-  browser = await chromium.launch({ executablePath });
+  browser = await launchChromium();
   app = await startLocalApp({
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,

@@ -1,24 +1,11 @@
-/**
- * Passkeys in a real browser (issue 13; behaviour PASSKEY-1..PASSKEY-6): Debian's Chromium driven by
- * playwright-core, with the DevTools Protocol's virtual authenticator (CTAP 2.1, internal,
- * resident keys, user verification) against the local server at http://localhost (a valid RP ID;
- * 127.0.0.1 is not). One browser profile walks the whole life of a passkey: added from the
- * passkeys page, refused a second time on the same authenticator, used to sign in inside an
- * authorization whose code is then redeemed, refused with user verification off, removed, and
- * refused after removal. The pages' CSP allows only their nonce'd script: no console errors.
- *
- * Run with `npm run test:browser`.
- */
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Server } from 'node:http';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { launchChromium, redeemCode, startCallbackServer } from '../support/browser';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let callback: Server;
 let callbackOrigin: string;
 let app: LocalApp;
@@ -32,12 +19,8 @@ let authenticatorId: string;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(executablePath))
-    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium package or set CHROMIUM_PATH.`);
-  browser = await chromium.launch({ executablePath });
-  callback = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackOrigin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+  ({ server: callback, origin: callbackOrigin } = await startCallbackServer());
   app = await startLocalApp({
     port: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
@@ -140,17 +123,12 @@ describe('passkeys in Chromium with a virtual authenticator (behaviour PASSKEY-1
     expect(params.get('state')).toBe('passkey-state');
     expect(params.get('iss')).toBe(app.url);
     expect(await sessionCookie()).toBeDefined();
-    const token = await fetch(`${app.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: params.get('code')!,
-        redirect_uri: client.redirectUris[0]!,
-        client_id: client.clientId,
-        code_verifier: verifier,
-        resource: 'https://mcp.example.test/',
-      }).toString(),
+    const token = await redeemCode(app.url, {
+      code: params.get('code')!,
+      clientId: client.clientId,
+      redirectUri: client.redirectUris[0]!,
+      verifier,
+      resource: 'https://mcp.example.test/',
     });
     expect(token.status).toBe(200);
     expect(await token.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });

@@ -1,0 +1,43 @@
+/**
+ * Real-browser test set-up shared by test/browser/*: Debian's Chromium driven by playwright-core
+ * (no browser download), and a loopback page standing in for a client's redirect URI.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Browser, chromium } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({ executablePath: chromiumPath });
+}
+
+/** A client's redirect target on 127.0.0.1: answers every path with a plain page. */
+export async function startCallbackServer(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/plain' }).end('callback reached'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Redeems a code from the browser's redirect at the token endpoint, as the client's back end would. */
+export function redeemCode(
+  issuer: string,
+  fields: { code: string; clientId: string; redirectUri: string; verifier: string; resource?: string },
+): Promise<Response> {
+  return fetch(`${issuer}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: fields.code,
+      redirect_uri: fields.redirectUri,
+      client_id: fields.clientId,
+      code_verifier: fields.verifier,
+      ...(fields.resource ? { resource: fields.resource } : {}),
+    }).toString(),
+  });
+}
