@@ -2,6 +2,7 @@
  * POST /api/authorize: the sign-in step of an authorization (form: request_id, email,
  * password). The request stays stored until decided, so a wrong password can be retried.
  */
+import { newSecret } from '../core/ids';
 import type { PendingAuthorization } from '../core/authorization-request';
 import { InvalidRequestError } from '../core/errors';
 import { signInWithPassword } from '../core/account/password-attempts';
@@ -43,9 +44,10 @@ export const handler = httpHandler(
         email: form.email,
         error: badCredentials,
         clientName: client.registrationType === 'static' ? client.name : undefined,
+        passkeyNonce: newSecret(container.random),
       };
       return wantsHtml(event)
-        ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)] })
+        ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)], scriptNonce: view.passkeyNonce })
         : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
     }
     const codeStep = await secondFactorStep(event, container, getSecondFactor, user, {

@@ -2,6 +2,7 @@
  * POST /api/auth/signin: email and password (form-encoded). Success starts a session and
  * sends the browser to `return_to` (same-origin paths only) or shows who is signed in.
  */
+import { newSecret } from '../core/ids';
 import { signInWithPassword } from '../core/account/password-attempts';
 import { safeReturnTo } from '../core/sign-in';
 import { parseBody } from '../http/body';
@@ -29,12 +30,17 @@ export const handler = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
-      return wantsHtml(event)
-        ? htmlResponse(
-            401,
-            signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, email: form.email, error: badCredentials }),
-          )
-        : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
+      if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
+      // The page offered a passkey before the failed attempt; it still does (issue 13).
+      const passkeyNonce = newSecret(container.random);
+      const view = {
+        action: endpointPaths.signIn,
+        hidden: { return_to: returnTo },
+        email: form.email,
+        error: badCredentials,
+        passkeyNonce,
+      };
+      return htmlResponse(401, signInPage(view), { scriptNonce: passkeyNonce });
     }
     const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { returnTo });
     if (codeStep) return codeStep;

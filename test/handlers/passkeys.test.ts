@@ -15,6 +15,8 @@ import { handler as removeHandler } from '../../lambdas/handlers/passkey-remove'
 import { handler as optionsHandler } from '../../lambdas/handlers/passkey-sign-in-options';
 import { handler as signInHandler } from '../../lambdas/handlers/passkey-sign-in';
 import { handler as pageHandler } from '../../lambdas/handlers/passkeys-page';
+import { handler as passwordSignIn } from '../../lambdas/handlers/sign-in';
+import { handler as authorizeSignIn } from '../../lambdas/handlers/authorize-sign-in';
 import { deleteUser } from '../../lambdas/core/admin/users';
 import { loadConfig } from '../../lambdas/config/settings';
 import type { Client } from '../../lambdas/core/model';
@@ -159,6 +161,29 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
     const page = await getPage(cookie);
     expect(page.body).toContain(`name="credential_id" value="${authenticator.id}"`);
     expect(creationOptionsOf(page).excludeCredentials.map((c) => c.id)).toEqual([authenticator.id]);
+  });
+
+  it('a wrong password keeps offering the passkey, on /api/auth/signin and inside an authorization, its script allowed by the CSP nonce', async () => {
+    const environmentId = unique('env_');
+    const client: Client = await createClient({ environmentId });
+    const { who } = await userWithPasskey();
+    const authorizePage = await authorizeHandler(
+      apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client, {}), headers: { Accept: 'text/html' } }),
+      lambdaContext,
+    );
+    const requestId = hiddenField(authorizePage.body, 'request_id');
+    const wrongPassword = { email: who.user.email!, password: 'not-the-password' };
+    const failures = [
+      await post(passwordSignIn, '/api/auth/signin', wrongPassword),
+      await post(authorizeSignIn, '/api/authorize', { ...wrongPassword, request_id: requestId }),
+    ];
+    for (const page of failures) {
+      expect(page.statusCode).toBe(401);
+      expect(page.body).toContain('id="passkey-sign-in"');
+      const nonce = /script-src 'nonce-([A-Za-z0-9_-]{43})'/.exec(headerOf(page, 'content-security-policy')!)?.[1];
+      expect(nonce).toBeDefined();
+      expect(page.body).toContain(`<script nonce="${nonce}">`);
+    }
   });
 
   const refusals: [string, (a: SoftAuthenticator, challenge: string) => unknown][] = [
