@@ -8,9 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { User } from '../../lambdas/core/model';
+import { handler as createEnvironmentHandler } from '../../lambdas/handlers/admin/environments-create';
+import { handler as createScopeHandler } from '../../lambdas/handlers/admin/scopes-create';
 import { handler as registerHandler } from '../../lambdas/handlers/register';
-import { getClientRepository } from '../../lambdas/wiring/repositories';
+import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
+import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
@@ -185,5 +188,30 @@ describe('API key create whose every attempt lost its reply (behaviour KEY-15; d
     const again = await createKeyAs(admin, client.clientId, { userId: user.id });
     expect(again.status).toBe(201);
     expect((await exchangeKey({ bearer: String(again.body.api_key) })).status).toBe(200);
+  });
+});
+
+describe('admin creates whose write was resent after a lost reply (issue 19 follow-up)', () => {
+  it('an environment: 201 with the stored environment, not a 409 against its own first attempt', async () => {
+    const { token } = await adminClientToken();
+    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'ENV#') });
+    const result = await callAdmin(createEnvironmentHandler, { token, method: 'POST', body: { name: 'Resent' } });
+    faults.clear();
+    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(result.statusCode).toBe(201);
+    const id = String(jsonBody(result).id);
+    expect(await getEnvironments().get(id)).toMatchObject({ id, name: 'Resent' });
+  });
+
+  it('a scope: 201, not a 409 against its own first attempt; a second create of the name is still 409', async () => {
+    const { token } = await adminClientToken();
+    const name = `resent-${randomUUID().slice(0, 8)}`;
+    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'SCOPE#') });
+    const result = await callAdmin(createScopeHandler, { token, method: 'POST', body: { name, description: 'resent' } });
+    faults.clear();
+    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(result.statusCode).toBe(201);
+    const again = await callAdmin(createScopeHandler, { token, method: 'POST', body: { name, description: 'resent' } });
+    expect(again.statusCode).toBe(409);
   });
 });

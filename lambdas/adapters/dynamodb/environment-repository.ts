@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Environment } from '../../core/model';
-import { isConditionFailure, withoutKeys } from './items';
+import { isConditionFailure, isOwnWrite, withoutKeys } from './items';
 import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -21,15 +22,18 @@ export class DynamoEnvironmentRepository {
   }
 
   async create(environment: Environment): Promise<void> {
+    const writeToken = randomUUID();
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: mainItems.environment(environment),
+          Item: { ...mainItems.environment(environment), writeToken },
           ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent after a lost reply
       if (isConditionFailure(error)) throw new ConflictError(`environment ${environment.id}`);
       throw error;
     }

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
+import { isOwnWrite } from './items';
 import { queryAll } from './pages';
 import { mainItems, partitions } from './keys';
 
@@ -22,16 +24,20 @@ export class DynamoScopeRepository implements ScopeCatalog {
 
   /** Creates the scope unless it exists; returns whether it was created. */
   async createScope(scope: ScopeDefinition): Promise<boolean> {
+    const writeToken = randomUUID();
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: mainItems.scope(scope),
+          Item: { ...mainItems.scope(scope), writeToken },
           ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return true;
     } catch (error) {
+      // A resend after a lost reply meets this request's own write: that is a creation, not a conflict.
+      if (isOwnWrite(error, writeToken)) return true;
       if ((error as Error).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
