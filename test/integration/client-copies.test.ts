@@ -11,8 +11,12 @@ import { mainItems } from '../../lambdas/adapters/dynamodb/keys';
 import type { Client } from '../../lambdas/core/model';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
+import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { basic, createClient, createEnvironment, postToken, type TestClient } from '../support/token-fixtures';
+import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+
+useOutbox();
 
 let environmentId: string;
 
@@ -214,5 +218,39 @@ describe('issue 20 migration: a record stored before copies existed', () => {
       jest.restoreAllMocks();
     }
     expect(await storedCopies(client.clientId)).toEqual(Array(clientCopyCount).fill(undefined));
+  });
+});
+
+describe('issue 20: the API-key exchange reads one copy of the client in its BatchGetItem', () => {
+  const newKey = async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const created = await createKeyAs((await adminClientToken()).token, client.clientId, { userId: user.id });
+    expect(created.status).toBe(201);
+    return { client, key: String(created.body.api_key) };
+  };
+
+  it('behaviour ADMIN-16: once the client is deleted, its key is refused whichever copy the exchange reads', async () => {
+    const { client, key } = await newKey();
+    expect((await exchangeKey({ bearer: key })).status).toBe(200); // the key is verified and cached here
+    expect(await getClientRepository().delete(client.clientId)).toBe(true);
+    for (let copy = 0; copy < clientCopyCount; copy++) {
+      pickCopy(copy);
+      expect((await exchangeKey({ bearer: key })).status).toBe(401);
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('a client stored before copies existed: its key is exchanged whichever copy is picked, first and repeat exchanges', async () => {
+    const { client, key } = await newKey();
+    const { db, tables } = getStorage();
+    for (let copy = 1; copy < clientCopyCount; copy++) {
+      await db.send(new DeleteCommand({ TableName: tables.main, Key: clientCopyKey(client.clientId, copy) }));
+    }
+    pickCopy(5);
+    expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    expect((await exchangeKey({ bearer: key })).status).toBe(200);
+    jest.restoreAllMocks();
+    expect((await storedCopies(client.clientId)).every((item) => item?.clientId === client.clientId)).toBe(true);
   });
 });
