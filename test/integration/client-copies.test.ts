@@ -6,6 +6,9 @@
  * leaves every copy as it was, and records stored before copies existed keep working.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { allClientCopyKeys, clientCopyCount, clientCopyKey } from '../../lambdas/adapters/dynamodb/client-copies';
 import { mainItems } from '../../lambdas/adapters/dynamodb/keys';
 import type { Client } from '../../lambdas/core/model';
@@ -17,6 +20,8 @@ import { basic, createClient, createEnvironment, postToken, type TestClient } fr
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 
 useOutbox();
+
+const execFileAsync = promisify(execFile);
 
 let environmentId: string;
 
@@ -207,6 +212,22 @@ describe('issue 20 migration: a record stored before copies existed', () => {
     const client = await legacyClient();
     await getClientRepository().update(client.clientId, { name: 'Edited legacy' });
     for (const item of await storedCopies(client.clientId)) expect(item).toMatchObject({ name: 'Edited legacy' });
+  });
+
+  it('the migration script (bin/migrate-client-copies.ts, npm run migrate:client-copies) writes the copies of every listed client, and is safe to repeat', async () => {
+    const first = await legacyClient();
+    const second = await legacyClient();
+    const run = () =>
+      execFileAsync(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['bin/migrate-client-copies.ts'], {
+        env: { ...process.env, MAIN_TABLE_NAME: getStorage().tables.main },
+      });
+    expect((await run()).stdout).toMatch(/client copies written for \d+ clients/);
+    await run();
+    for (const client of [first, second]) {
+      const copies = await storedCopies(client.clientId);
+      for (const item of copies) expect(domainFields(item)).toMatchObject({ clientId: client.clientId, name: 'Test client' });
+      expect(new Set(copies.map((item) => item!.revision)).size).toBe(1);
+    }
   });
 
   it('its deletion counts on every copy (no copy existed, none comes back)', async () => {

@@ -115,6 +115,26 @@ export class DynamoClientRepository {
     return (await this.rewrite(clientId, (record) => record)) !== absent;
   }
 
+  /**
+   * The one-off migration of an upgraded deployment (`npm run migrate:client-copies`,
+   * docs/deployment.md): writes the copies of every listed client from its record. Idempotent;
+   * returns how many live clients now have them. Readers need not wait for it (a missing copy
+   * falls back to the record); it only restores the per-client read ceiling sooner.
+   */
+  async addCopiesToAll(): Promise<number> {
+    let done = 0;
+    for (const registrationType of ['static', 'dynamic'] as const) {
+      let cursor: string | undefined;
+      do {
+        const page = await this.list(registrationType, 50, cursor);
+        const added = await Promise.all(page.items.map((client) => this.addCopies(client.clientId)));
+        done += added.filter(Boolean).length;
+        cursor = page.next;
+      } while (cursor);
+    }
+    return done;
+  }
+
   /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL), every copy with it. */
   async create(client: Client, expiresAtEpoch?: number): Promise<void> {
     const writeToken = randomUUID();
