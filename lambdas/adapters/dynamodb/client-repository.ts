@@ -4,7 +4,7 @@ import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
-import { isConditionFailure, keyFits, live, withoutKeys, type TransactItem } from './items';
+import { keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -266,7 +266,8 @@ export class DynamoClientRepository {
           return { before, after };
         } catch (error) {
           // Changed since it was read, or another transaction held an item: nothing written, read again.
-          if (isConditionFailure(error)) return tryAgain;
+          const codes = cancellationReasons(error)?.map((reason) => reason.Code) ?? [];
+          if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return tryAgain;
           throw error;
         }
       },
