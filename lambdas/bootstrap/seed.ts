@@ -7,6 +7,7 @@
  */
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
+import { clientCopyItems } from '../adapters/dynamodb/client-copies';
 import { mainItems } from '../adapters/dynamodb/keys';
 import { newId, newSecret } from '../core/ids';
 import type { Clock, Hasher, RandomSource } from '../core/ports';
@@ -85,7 +86,8 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
         put(mainItems.email(email, userId)),
         grant(defaultId),
         grant(dcrId),
-        put(
+        // The admin client and its read-sharded copies (client-copies.ts).
+        ...clientCopyItems(
           mainItems.client({
             clientId,
             name: 'Admin API client',
@@ -100,7 +102,8 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
             test: false,
             createdAt,
           }),
-        ),
+          clientId,
+        ).map(put),
       ],
     }),
   );

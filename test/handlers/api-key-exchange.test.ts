@@ -11,6 +11,7 @@ import { adminClientToken, createTestClient, createTestUser } from '../support/t
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
+import { allClientCopyKeys } from '../../lambdas/adapters/dynamodb/client-copies';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -338,12 +339,10 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     const { key, client } = await newKey();
     expect((await exchangeKey({ bearer: key })).status).toBe(200);
     const { db, tables } = getStorage();
-    await db.send(
-      new PutCommand({
-        TableName: tables.main,
-        Item: { pk: `CLIENT#${client.clientId}`, sk: 'CLIENT', clientId: client.clientId, blocked: true },
-      }),
-    );
+    // On the record and every read-sharded copy, as the repository writes a tombstone.
+    for (const key of allClientCopyKeys(client.clientId)) {
+      await db.send(new PutCommand({ TableName: tables.main, Item: { ...key, clientId: client.clientId, blocked: true } }));
+    }
     expect((await exchangeKey({ bearer: key })).status).toBe(401);
   });
 });

@@ -128,10 +128,10 @@ const counterOf = async (ip: string) => {
 
 describe('registration whose write was retried after a lost reply (RFC 7591 3.2.1)', () => {
   it('the client write: 201 with the client that was stored, not a 500 with the client left behind', async () => {
-    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'CLIENT#') });
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: (a) => touches(a, 'CLIENT#') });
     const result = await register(freshIp());
     faults.clear();
-    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
     expect(result.statusCode).toBe(201);
     const clientId = String(jsonBody(result).client_id);
     expect(await getClientRepository().get(clientId)).toMatchObject({ clientId, name: 'Fault test', registrationType: 'dynamic' });
@@ -139,7 +139,7 @@ describe('registration whose write was retried after a lost reply (RFC 7591 3.2.
 
   it('the client write unconfirmed on every attempt: 503 with Retry-After, and no client left behind', async () => {
     const name = `Unconfirmed ${randomUUID()}`;
-    faults.fail({ operation: 'PutItem', phase: 'after', where: (a) => touches(a, 'CLIENT#') });
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: (a) => touches(a, 'CLIENT#') });
     const result = await register(freshIp(), name);
     faults.clear();
     expect(result.statusCode).toBe(503);

@@ -12,7 +12,8 @@ import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
 import { apiKeyItem, apiKeyKey, apiKeyTtl, auditItem, clientKeysPartition, userKeyIndexItem, userKeysPrefix } from './api-key-items';
 import type { PhysicalTableNames } from './client';
-import { clientFromItem } from './client-repository';
+import { clientCopyKey, randomClientCopy } from './client-copies';
+import { clientFromItem, DynamoClientRepository } from './client-repository';
 import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
@@ -23,9 +24,12 @@ type CancellationCode = string | undefined;
 const clientKey = keys.client;
 const userKey = keys.user;
 const grantKey = keys.environmentGrant;
-/** The client and user records of a key, in that order, then the user's environment grant when named. */
-const partyKeys = (binding: KeyBinding) => [
-  clientKey(binding.clientId),
+/**
+ * The client (one of its read-sharded copies, client-copies.ts) and user records of a key, in
+ * that order, then the user's environment grant when named.
+ */
+const partyKeys = (binding: KeyBinding, clientCopy: number) => [
+  clientCopyKey(binding.clientId, clientCopy),
   userKey(binding.userId),
   ...(binding.environmentId !== undefined ? [grantKey(binding.userId, binding.environmentId)] : []),
 ];
@@ -64,12 +68,17 @@ export class DynamoApiKeyStore {
   /** keyId -> the latest lastUsedAt this container sent, and its write (bounded, oldest dropped first). */
   private readonly stampsSent = new Map<string, { readonly usedAt: string; readonly done: Promise<void> }>();
 
+  /** The client records' reader, for the record behind a missing copy. */
+  private readonly clients: DynamoClientRepository;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
-  ) {}
+  ) {
+    this.clients = new DynamoClientRepository(db, tables.main, nowEpoch);
+  }
 
   /** Strongly consistent: a revocation that committed is seen by the next exchange. */
   async get(keyId: string): Promise<ApiKey | undefined> {
@@ -153,15 +162,23 @@ export class DynamoApiKeyStore {
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
-    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound)]);
-    return { key: keyFromItem(key, this.nowEpoch()), parties: this.partiesFrom(bound, parties) };
+    const copy = randomClientCopy();
+    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound, copy)]);
+    return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, copy, parties) };
   }
 
   async readParties(binding: KeyBinding): Promise<KeyParties> {
-    return this.partiesFrom(binding, await this.getConsistent(partyKeys(binding)));
+    const copy = randomClientCopy();
+    return this.partiesFrom(binding, copy, await this.getConsistent(partyKeys(binding, copy)));
   }
 
-  private partiesFrom(binding: KeyBinding, [client, user, grant]: (Record<string, unknown> | undefined)[]): KeyParties {
+  private async partiesFrom(
+    binding: KeyBinding,
+    copy: number,
+    [copyRead, user, grant]: (Record<string, unknown> | undefined)[],
+  ): Promise<KeyParties> {
+    // A missing copy: no client, or one stored before copies existed; its record answers.
+    const client = copyRead || copy === 0 ? copyRead : await this.clients.readRecord(binding.clientId);
     return {
       client: clientFromItem(client, this.nowEpoch()),
       user: user && withoutKeys<User>(user),

@@ -1,19 +1,49 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
-import { isConditionFailure, isOwnWrite, keyFits, live, withoutKeys } from './items';
+import { backoff, retry, tryAgain } from '../../core/retry';
+import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
+import { keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
+type Item = Record<string, unknown>;
+
 /** The client an item holds; an unused dynamic client past its expiry, or a blocked one, is absent. */
-export function clientFromItem(item: Record<string, unknown> | undefined, nowEpoch: number): Client | undefined {
+export function clientFromItem(item: Item | undefined, nowEpoch: number): Client | undefined {
   const current = live(item, nowEpoch);
   return current && !current.blocked ? withoutKeys<Client>(current) : undefined;
 }
 
-/** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
+/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
+function cancellationReasons(error: unknown): { Code?: string; Item?: Item }[] | undefined {
+  if ((error as { name?: string }).name !== 'TransactionCanceledException') return undefined;
+  return (error as { CancellationReasons?: { Code?: string; Item?: Item }[] }).CancellationReasons ?? [];
+}
+
+/** Whether a transaction was cancelled only because another one held one of its items: nothing was written. */
+const isTransactionConflict = (error: unknown) => cancellationReasons(error)?.some((r) => r.Code === 'TransactionConflict') ?? false;
+
+/** The write token of the item a cancelled transaction's first item failed against (wire or plain form). */
+function tokenOfFirstItem(error: unknown): string | undefined {
+  const token = cancellationReasons(error)?.[0]?.Item?.writeToken as { S?: string } | string | undefined;
+  return typeof token === 'string' ? token : token?.S;
+}
+
+/** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
+const absent = Symbol('absent');
+
+/**
+ * Clients in the main table: the record under `CLIENT#<clientId>`, listed per registration type
+ * via gsi1, and its read-sharded copies (client-copies.ts). Every write replaces the record
+ * and all its copies in one transaction, so a copy never disagrees with the record once the
+ * write returned, and a failed write leaves every one as it was.
+ */
 export class DynamoClientRepository {
+  /** Clients whose copies this container already tried to add (once each: read-only functions may not write). */
+  private readonly copiesTried = new Map<string, Promise<void>>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -25,48 +55,134 @@ export class DynamoClientRepository {
    * container. An unused dynamic client past its expiry is absent, even before TTL deletes it.
    */
   async get(clientId: string): Promise<Client | undefined> {
-    if (!keyFits(keys.client(clientId).pk)) return undefined;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.client(clientId), ConsistentRead: true }));
-    return clientFromItem(Item, this.nowEpoch());
+    return clientFromItem(await this.readAnyCopy(clientId), this.nowEpoch());
   }
 
   /** A metadata-document client, or 'blocked' when an admin deleted it (its document must not bring it back). */
   async getMetadataDocumentClient(url: string): Promise<Client | 'blocked' | undefined> {
-    if (!keyFits(keys.client(url).pk)) return undefined;
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.client(url), ConsistentRead: true }));
-    if (Item?.blocked) return 'blocked';
-    const item = live(Item, this.nowEpoch());
+    const found = await this.readAnyCopy(url);
+    if (found?.blocked) return 'blocked';
+    const item = live(found, this.nowEpoch());
     return item ? withoutKeys<Client>(item) : undefined;
   }
 
-  /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL). */
+  /**
+   * One strongly consistent read of a copy picked at random. A missing copy means either no
+   * client, or a record written before copies existed: the record itself answers, and gets
+   * its copies (once per container; see `addCopies`).
+   */
+  private async readAnyCopy(clientId: string): Promise<Item | undefined> {
+    if (!keyFits(keys.client(clientId).pk)) return undefined;
+    const copy = randomClientCopy();
+    const item = await this.read(clientCopyKey(clientId, copy));
+    return item || copy === 0 ? item : this.readRecord(clientId);
+  }
+
+  /**
+   * The record itself (copy 0), strongly consistent, for a reader whose copy was missing: no
+   * client, or one written before copies existed, which gets its copies here.
+   */
+  async readRecord(clientId: string): Promise<Item | undefined> {
+    const record = await this.read(keys.client(clientId));
+    if (record && clientFromItem(record, this.nowEpoch())) await this.addCopiesOnce(clientId);
+    return record;
+  }
+
+  private async read(Key: { pk: string; sk: string }): Promise<Item | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
+    return Item;
+  }
+
+  private addCopiesOnce(clientId: string): Promise<void> {
+    const tried = this.copiesTried.get(clientId);
+    if (tried) return tried;
+    // A function without write access to the table (introspection, userinfo) fails here; the
+    // token endpoint's does not. Either way the read already has its answer.
+    const attempt = this.addCopies(clientId).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.copiesTried.set(clientId, attempt);
+    if (this.copiesTried.size > 1000) this.copiesTried.delete(this.copiesTried.keys().next().value!);
+    return attempt;
+  }
+
+  /**
+   * Migration of a record written before copies existed (or repair of any record): writes
+   * every copy from the record as it is now. Returns false when there is no live client.
+   */
+  async addCopies(clientId: string): Promise<boolean> {
+    return (await this.rewrite(clientId, (record) => record)) !== absent;
+  }
+
+  /**
+   * The one-off migration of an upgraded deployment (`npm run migrate:client-copies`,
+   * docs/deployment.md): writes the copies of every listed client from its record. Idempotent;
+   * returns how many live clients now have them. Readers need not wait for it (a missing copy
+   * falls back to the record); it only restores the per-client read ceiling sooner.
+   */
+  async addCopiesToAll(): Promise<number> {
+    let done = 0;
+    for (const registrationType of ['static', 'dynamic'] as const) {
+      let cursor: string | undefined;
+      do {
+        const page = await this.list(registrationType, 50, cursor);
+        const added = await Promise.all(page.items.map((client) => this.addCopies(client.clientId)));
+        done += added.filter(Boolean).length;
+        cursor = page.next;
+      } while (cursor);
+    }
+    return done;
+  }
+
+  /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL), every copy with it. */
   async create(client: Client, expiresAtEpoch?: number): Promise<void> {
     const writeToken = randomUUID();
+    const record: Item = {
+      ...mainItems.client(client),
+      ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
+      revision: randomUUID(),
+      writeToken,
+    };
+    const [first, ...copies] = clientCopyItems(record, client.clientId);
     try {
       await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            ...mainItems.client(client),
-            ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
-            writeToken,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        new TransactWriteCommand({
+          // The SDK resends a transaction whose reply was lost with this token: DynamoDB applies it once.
+          ClientRequestToken: writeToken,
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: first!,
+                ConditionExpression: 'attribute_not_exists(pk)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+          ],
         }),
       );
     } catch (error) {
-      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the SDK
-      if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
+      if (tokenOfFirstItem(error) === writeToken) return; // this request's own write, landed earlier
+      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
-      // never learns the client id, so take back what this request wrote, if anything.
+      // never learns the client id, so take back what this request wrote, if anything: all the
+      // copies when the record holds this request's token, else nothing.
       await this.db
         .send(
-          new DeleteCommand({
-            TableName: this.table,
-            Key: keys.client(client.clientId),
-            ConditionExpression: 'writeToken = :token',
-            ExpressionAttributeValues: { ':token': writeToken },
+          new TransactWriteCommand({
+            TransactItems: allClientCopyKeys(client.clientId).map(
+              (Key, copy): TransactItem => ({
+                Delete: {
+                  TableName: this.table,
+                  Key,
+                  ...(copy === 0
+                    ? { ConditionExpression: 'writeToken = :token', ExpressionAttributeValues: { ':token': writeToken } }
+                    : {}),
+                },
+              }),
+            ),
           }),
         )
         .catch(() => undefined); // the write's own error is the one to report
@@ -76,97 +192,89 @@ export class DynamoClientRepository {
 
   /** Creates or replaces a client known by its metadata document URL (refreshed from the document). */
   async saveMetadataDocumentClient(client: Client): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: mainItems.client(client) }));
+    const record = { ...mainItems.client(client), revision: randomUUID() };
+    await this.db.send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: clientCopyItems(record, client.clientId).map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+      }),
+    );
   }
 
-  /** First successful use of a dynamic client: it no longer expires. One write, only while the expiry is set. */
+  /** First successful use of a dynamic client: it no longer expires. Written only while the expiry is set. */
   async markUsed(clientId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.client(clientId),
-          UpdateExpression: 'REMOVE #ttl, expiresUnused',
-          ConditionExpression: 'attribute_exists(#ttl)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    await this.rewrite(clientId, (record) => {
+      if (record.ttl === undefined) return undefined;
+      const { ttl: _ttl, expiresUnused: _expiresUnused, ...kept } = record;
+      return kept;
+    });
   }
 
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>> {
     return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor);
   }
 
-  /** Replaces the granted scopes; the caller narrows API keys (behaviour KEY-12). */
-  async updateScopes(clientId: string, scopes: readonly string[]): Promise<Client | undefined> {
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.client(clientId),
-          UpdateExpression: 'SET scopes = :scopes',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':scopes': scopes },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes ? withoutKeys<Client>(Attributes) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
-  }
-
   /**
-   * Sets the name and/or the granted scopes in one conditional update. Returns the record
-   * before and after, so the caller knows exactly which scopes this write ungranted
+   * Sets the name, the granted scopes and/or introspectAll on the record and every copy. Returns
+   * the record before and after, so the caller knows exactly which scopes this write ungranted
    * (behaviour KEY-12: they are then removed from the client's API keys).
    */
   async update(
     clientId: string,
     changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
   ): Promise<{ before: Client; after: Client } | undefined> {
-    const sets: string[] = [];
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    if (changes.name !== undefined) {
-      sets.push('#name = :name');
-      names['#name'] = 'name';
-      values[':name'] = changes.name;
-    }
-    if (changes.scopes !== undefined) {
-      sets.push('scopes = :scopes');
-      values[':scopes'] = changes.scopes;
-    }
-    if (changes.introspectAll !== undefined) {
-      sets.push('introspectAll = :introspectAll');
-      values[':introspectAll'] = changes.introspectAll;
-    }
-    if (sets.length === 0) {
+    if (Object.keys(changes).length === 0) {
       const current = await this.get(clientId);
       return current ? { before: current, after: current } : undefined;
     }
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.client(clientId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      const before = withoutKeys<Client>(Attributes!);
-      return { before, after: { ...before, ...changes } };
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+    const result = await this.rewrite(clientId, (record) => ({ ...record, ...changes }));
+    if (result === absent) return undefined;
+    return { before: withoutKeys<Client>(result.before), after: withoutKeys<Client>(result.after) };
+  }
+
+  /**
+   * Reads the record, then writes `change(record)` to the record and every copy in one
+   * transaction, on the condition that the record's `revision` is still the one read (a
+   * random id each write sets), so two concurrent changes cannot lose one another's fields and
+   * every copy ends equal to the record. `change` answering undefined writes nothing.
+   */
+  private async rewrite(
+    clientId: string,
+    change: (record: Item) => Item | undefined,
+  ): Promise<{ before: Item; after: Item } | typeof absent> {
+    if (!keyFits(keys.client(clientId).pk)) return absent;
+    const outcome = await retry(
+      async () => {
+        const before = await this.read(keys.client(clientId));
+        if (!before || !clientFromItem(before, this.nowEpoch())) return absent;
+        const changed = change(before);
+        if (!changed) return { before, after: before };
+        const after = { ...changed, revision: randomUUID() };
+        const condition =
+          before.revision === undefined
+            ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revision)' }
+            : { ConditionExpression: 'revision = :seen', ExpressionAttributeValues: { ':seen': before.revision } };
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              ClientRequestToken: randomUUID(),
+              TransactItems: clientCopyItems(after, clientId).map(
+                (Item, copy): TransactItem => ({ Put: { TableName: this.table, Item, ...(copy === 0 ? condition : {}) } }),
+              ),
+            }),
+          );
+          return { before, after };
+        } catch (error) {
+          // Changed since it was read, or another transaction held an item: nothing written, read again.
+          const codes = cancellationReasons(error)?.map((reason) => reason.Code) ?? [];
+          if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return tryAgain;
+          throw error;
+        }
+      },
+      { attempts: 6, delayMs: backoff(10) },
+    );
+    if (outcome === undefined) throw new Error(`client ${clientId} kept changing while its copies were written`);
+    return outcome;
   }
 
   /** Whether any client (static or dynamic) is placed in the environment; an admin-only scan of the lists. */
@@ -186,21 +294,45 @@ export class DynamoClientRepository {
   }
 
   /**
-   * Deletes a client. A client named by a metadata document URL is replaced by a tombstone
-   * instead: its document would otherwise recreate it on the next request.
+   * Deletes a client and every copy in one transaction. A client named by a metadata document
+   * URL is replaced by a tombstone instead (record and copies): its document would otherwise
+   * recreate it on the next request. True when a client was there (not already a tombstone).
    */
   async delete(clientId: string): Promise<boolean> {
-    const Key = keys.client(clientId);
-    if (!keyFits(Key.pk)) return false;
-    const { Attributes } = /^https?:\/\//.test(clientId)
-      ? await this.db.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ...Key, clientId, blocked: true, blockedAt: new Date(this.nowEpoch() * 1000).toISOString() },
-            ReturnValues: 'ALL_OLD',
-          }),
-        )
-      : await this.db.send(new DeleteCommand({ TableName: this.table, Key, ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined && !Attributes.blocked;
+    if (!keyFits(keys.client(clientId).pk)) return false;
+    const tombstone = /^https?:\/\//.test(clientId)
+      ? { clientId, blocked: true, blockedAt: new Date(this.nowEpoch() * 1000).toISOString() }
+      : undefined;
+    const removal = (condition: boolean) =>
+      new TransactWriteCommand({
+        // A resend after a lost reply is applied once and answers success, not "already gone".
+        ClientRequestToken: randomUUID(),
+        TransactItems: allClientCopyKeys(clientId).map((Key, copy): TransactItem => {
+          const guard = copy === 0 && condition ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(blocked)' } : {};
+          return tombstone
+            ? { Put: { TableName: this.table, Item: { ...tombstone, ...Key }, ...guard } }
+            : { Delete: { TableName: this.table, Key, ...guard } };
+        }),
+      });
+    const done = await retry(
+      async () => {
+        try {
+          await this.db.send(removal(true));
+          return true;
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons?.[0]?.Code === 'ConditionalCheckFailed') {
+            // No client: a tombstone is still written, so a document cannot bring the URL back.
+            if (tombstone) await this.db.send(removal(false));
+            return false;
+          }
+          if (isTransactionConflict(error)) return tryAgain;
+          throw error;
+        }
+      },
+      { attempts: 6, delayMs: backoff(10) },
+    );
+    if (done === undefined) throw new Error(`client ${clientId}: deletion kept conflicting with other writes`);
+    return done;
   }
 }

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 /** One entry of a TransactWriteItems request. */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'writeToken']);
+const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'writeToken', 'revision']);
 
 /** Drops the storage keys of an item, leaving the domain record. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
