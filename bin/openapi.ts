@@ -32,6 +32,7 @@ import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/envir
 import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
 import { schema as createUserBody } from '../lambdas/handlers/admin/users-create';
 import { schema as updateUserBody } from '../lambdas/handlers/admin/users-update';
+import { schema as updateSettingsBody } from '../lambdas/handlers/admin/settings-update';
 import { routes, type AuthKind, type Route } from '../lambdas/routes';
 
 type Json = Record<string, unknown>;
@@ -223,6 +224,12 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   }),
   AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
   AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+  AdminGetSettings: admin('Get the site settings', [200, 'json', 'Title, MFA policy (and whether it is stored or MFA_POLICY), logo']),
+  AdminUpdateSettings: admin('Change the site settings', [200, 'json', 'The settings after the change'], {
+    body: json(updateSettingsBody),
+    description:
+      'Omitted fields stay as they are; `mfa_policy: null` forgets the stored policy, so MFA_POLICY applies again. The MFA policy counts from the next sign-in; pages may show the old title for up to a minute. Audited as `site.settings.update`.',
+  }),
 };
 
 const securityByAuth: Record<AuthKind, Json[]> = {

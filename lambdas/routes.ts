@@ -554,6 +554,11 @@ export const routes: readonly Route[] = [
   admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
   }),
+  // Site settings (issue 14; behaviour SITE-1..SITE-3): title and MFA policy, audited in the activity table.
+  admin('AdminGetSettings', 'GET', '/api/admin/settings', 'settings-get', { tables: { main: 'read', ephemeral: 'read' } }),
+  admin('AdminUpdateSettings', 'PATCH', '/api/admin/settings', 'settings-update', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+  }),
 ];
 
 /** A function run on a schedule (EventBridge in AWS); not reachable over HTTP. */
