@@ -167,7 +167,8 @@ export const routes: readonly Route[] = [
     },
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
-  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
+  // Reads the site settings (title, logo; issue 14), cached a minute per container.
+  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: { main: 'read' } },
   {
     name: 'SignIn',
     method: 'POST',
@@ -410,7 +411,7 @@ export const routes: readonly Route[] = [
     path: accountPaths.forgotPassword,
     handler: 'forgot-password-page',
     auth: 'none',
-    tables: none,
+    tables: { main: 'read' }, // the site's title and logo (issue 14)
   },
   {
     name: 'ForgotPassword',

@@ -9,7 +9,9 @@
  */
 import { DynamoSiteSettingsStore } from '../adapters/dynamodb/site-settings-store';
 import { cachedLoader } from '../core/cache';
-import { getSiteSettings, type SiteSettings, type SiteSettingsDependencies } from '../core/site/settings';
+import { defaultSiteTitle, getSiteSettings, type SiteSettings, type SiteSettingsDependencies } from '../core/site/settings';
+import type { Brand } from '../http/html';
+import { logoUrl } from '../http/site-views';
 import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
 
@@ -21,6 +23,21 @@ export interface SiteWiring {
   readonly forDisplay: () => Promise<SiteSettings>;
   /** After a change made here: this container's next page shows it. */
   readonly forget: () => void;
+}
+
+/**
+ * The title and logo for a page or mail, from the display cache. A page still renders when the
+ * settings cannot be read (the default title, no logo): branding is never worth a failed sign-in.
+ */
+export async function getBrand(): Promise<Brand> {
+  const { config, log } = getContainer();
+  try {
+    const settings = await getSite().forDisplay();
+    return { title: settings.title, ...(settings.logo ? { logoUrl: logoUrl(config.jwksCdnBaseUrl, settings.logo) } : {}) };
+  } catch (error) {
+    log.warn('site settings unreadable; showing the default title', { error: (error as Error).message });
+    return { title: defaultSiteTitle };
+  }
 }
 
 export const getSite = /* @__PURE__ */ perContainer((): SiteWiring => {

@@ -13,6 +13,14 @@ import { siteAuditPartition } from '../../lambdas/adapters/dynamodb/site-setting
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as deleteLogo } from '../../lambdas/handlers/admin/site-logo-delete';
 import { handler as putLogo } from '../../lambdas/handlers/admin/site-logo-put';
+import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
+import { handler as forgotPasswordPage } from '../../lambdas/handlers/forgot-password-page';
+import { handler as resetPasswordPage } from '../../lambdas/handlers/reset-password-page';
+import { handler as signInPage } from '../../lambdas/handlers/sign-in-page';
+import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
+import { createAccountUser, mailsTo } from '../support/account';
+import { useOutbox } from '../support/api-keys';
+import { browserHeaders, form } from '../support/authorization';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
@@ -176,5 +184,59 @@ describe('upload, replace, delete (behaviour SITE-3, SITE-4)', () => {
     const audit = (await auditTypes()).length;
     expect((await remove()).statusCode).toBe(204);
     expect((await auditTypes()).length).toBe(audit);
+  });
+});
+
+describe('pages and mails show the title and logo (behaviour SITE-4)', () => {
+  const outbox = useOutbox();
+  const page = async (handler: typeof signInPage, path: string, query?: Record<string, string>) =>
+    handler(apiGatewayEvent({ path, headers: { Accept: 'text/html' }, ...(query ? { query } : {}) }), lambdaContext);
+  let key: string;
+
+  beforeAll(async () => {
+    const image = png(2, 2, { rgba: [200, 10, 10, 255] });
+    expect((await upload(image, 'image/png')).statusCode).toBe(200);
+    key = `branding/logo-${sha256(image)}.png`;
+    const titled = await callAdmin(updateSettings, { token, method: 'PATCH', body: { title: 'Example <Corp> & Co' } });
+    expect(titled.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['the sign-in page', signInPage, '/api/auth/signin', undefined],
+    ['the forgot-password page', forgotPasswordPage, '/forgot-password', undefined],
+    ['the reset page (a dead link)', resetPasswordPage, '/reset-password', { token: 'x'.repeat(43) }],
+  ])('%s: the escaped title and the logo, whose origin alone the CSP allows for images', async (_what, handler, path, query) => {
+    const result = await page(handler, path, query);
+    expect(result.body).toContain('<span>Example &lt;Corp&gt; &amp; Co</span>');
+    expect(result.body).toContain(`<img src="${cdn}/${key}" alt="" height="48">`);
+    expect(result.body).not.toContain('<!--brand-->');
+    expect(String(result.headers!['Content-Security-Policy'])).toMatch(new RegExp(`; img-src ${new URL(cdn).origin}$`));
+  });
+
+  it('a mail (the sign-in code) gets the title as signature and an HTML part with the logo', async () => {
+    const who = await createAccountUser({ admin: true });
+    const signedIn = await signInHandler(
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/api/auth/signin',
+        headers: browserHeaders(),
+        body: form({ email: who.user.email!, password: who.password }),
+      }),
+      lambdaContext,
+    );
+    expect(signedIn.statusCode).toBe(200);
+    const [mail] = mailsTo(outbox, who.user.email!);
+    expect(mail!.text).toMatch(/Your sign-in code is [0-9]{6}\.[\s\S]*\n-- \nExample <Corp> & Co\n$/);
+    expect(mail!.html).toContain(`<img src="${cdn}/${key}"`);
+    expect(mail!.html).toContain('Example &lt;Corp&gt; &amp; Co');
+    expect(mail!.html).not.toContain('<Corp>');
+  });
+
+  it('without a logo the pages show the title alone and allow no images', async () => {
+    expect((await remove()).statusCode).toBe(204);
+    const result = await page(signInPage, '/api/auth/signin');
+    expect(result.body).toContain('<header class="brand"><span>Example &lt;Corp&gt; &amp; Co</span></header>');
+    expect(result.body).not.toContain('<img');
+    expect(String(result.headers!['Content-Security-Policy'])).not.toContain('img-src');
   });
 });
