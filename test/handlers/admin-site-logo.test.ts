@@ -19,6 +19,7 @@ import { handler as resetPasswordPage } from '../../lambdas/handlers/reset-passw
 import { handler as signInPage } from '../../lambdas/handlers/sign-in-page';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { createAccountUser, mailsTo } from '../support/account';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { useOutbox } from '../support/api-keys';
 import { browserHeaders, form } from '../support/authorization';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -238,5 +239,38 @@ describe('pages and mails show the title and logo (behaviour SITE-4)', () => {
     expect(result.body).toContain('<header class="brand"><span>Example &lt;Corp&gt; &amp; Co</span></header>');
     expect(result.body).not.toContain('<img');
     expect(String(result.headers!['Content-Security-Policy'])).not.toContain('img-src');
+  });
+});
+
+describe('database trouble: nothing half-written (behaviour SITE-3, ERR rules)', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => (faults = DynamoFaults.install()));
+  afterEach(() => faults.uninstall());
+  const settingsWrite = { operation: 'TransactWriteItems', where: (a: Attempt) => touches(a, 'SITE') } as const;
+
+  it('the settings write fails for good: a 5xx, the old logo stays named and stored, the new object is removed, nothing audited', async () => {
+    const old = png(7, 7, { rgba: [1, 1, 1, 255] });
+    expect((await upload(old, 'image/png')).statusCode).toBe(200);
+    const before = { settings: await settings(), audit: await auditTypes() };
+    faults.fail({ ...settingsWrite, phase: 'before' });
+    const result = await upload(png(8, 8, { rgba: [2, 2, 2, 255] }), 'image/png');
+    faults.clear();
+    expect(result.statusCode).toBeGreaterThanOrEqual(500);
+    expect(jsonBody(result).error).toMatch(/^(temporarily_unavailable|server_error)$/);
+    expect(await settings()).toEqual(before.settings);
+    expect(storedObjects()).toEqual([`logo-${sha256(old)}.png`]);
+    expect(await auditTypes()).toEqual(before.audit);
+  });
+
+  it('the reply of the settings write is lost once: the SDK resends it with the same ClientRequestToken, and it lands once, audited once', async () => {
+    const audit = (await auditTypes()).length;
+    faults.fail({ ...settingsWrite, phase: 'after', times: 1 });
+    const image = png(9, 9, { rgba: [3, 3, 3, 255] });
+    const result = await upload(image, 'image/png');
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
+    expect(result.statusCode).toBe(200);
+    expect((await auditTypes()).length).toBe(audit + 1);
+    expect((await settings()).logo).toMatchObject({ width: 9, height: 9 });
+    expect(storedObjects()).toEqual([`logo-${sha256(image)}.png`]);
   });
 });
