@@ -4,6 +4,7 @@
  * rate outside WAF's bounds is fitted (lib/edge-rules.ts).
  */
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { maxLogoBytes } from '../../lambdas/core/site/logo';
 import { routes, type Route } from '../../lambdas/routes';
 import { edgeRateRules, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
 import {
@@ -296,5 +297,6 @@ describe('bodies over 8 KB: only the logo upload passes SizeRestrictions_BODY (b
       expect(row.largeBody!.rationale).toMatch(/^EDGE-6: /);
       expect(row.largeBody!.maxBytes).toBeGreaterThan(8 * 1024);
     }
+    expect(routes.find((r) => r.name === 'AdminPutSiteLogo')!.largeBody!.maxBytes).toBe(maxLogoBytes);
   });
 });
