@@ -123,7 +123,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
   const options = attempt(() => deploymentOptionsFromContext(scope));
   if (!settings || !options) throw new ConfigError(problems);
   return {
-    settings,
+    ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
