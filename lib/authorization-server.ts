@@ -34,11 +34,13 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
+import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { AdminBootstrap } from './admin-bootstrap';
 import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
+import { infrastructureProblems } from './deployment-options';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey } from './jwks';
@@ -46,7 +48,7 @@ import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail } from './mail';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
-import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingValues } from './service-settings';
+import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
 import { ApiWebAcl } from './web-acl';
@@ -160,10 +162,14 @@ export class AuthorizationServer extends Construct {
 
   constructor(scope: Construct, id: string, props: AuthorizationServerProps) {
     super(scope, id);
+    // Every wrong prop at once, before any resource exists.
+    const problems = [...settingsProblems(props), ...infrastructureProblems(props)];
+    if (problems.length > 0) throw new ConfigError(problems);
     const stageName = props.stageName ?? 'prod';
     const memorySize = props.memorySize ?? 1024;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const jwksCacheTtl = props.jwksCacheTtl ?? Duration.minutes(5);
+    const apiGatewayCloudWatchRole = props.apiGatewayCloudWatchRole ?? true;
 
     this.tables = createTables(this);
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
@@ -189,9 +195,10 @@ export class AuthorizationServer extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
       },
-      cloudWatchRole: props.apiGatewayCloudWatchRole ?? true,
+      cloudWatchRole: apiGatewayCloudWatchRole,
       // Account-wide: other APIs of the account may log through it after this stack is gone.
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // (RestApi refuses a removal policy without the role, so `false` did not synthesize.)
+      ...(apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
     // Created here with a retention, before API Gateway would create it without one.
     const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {

@@ -8,6 +8,7 @@
 import { Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import {
+  ConfigError,
   type HashMethod,
   type LogLevel,
   type MfaPolicy,
@@ -154,6 +155,22 @@ export const propLabel = (name: SettingName): string => `${propOfSetting[name]} 
 
 /** Settings whose default is an address only known once the stack is built. */
 export const deployTimeDefaults: ReadonlySet<SettingName> = new Set(['BASE_URL', 'JWKS_CDN_BASE_URL']);
+
+/**
+ * What is wrong with the settings given as props, one message per prop (`mfaPolicy
+ * (MFA_POLICY) must be ...`); tokens are not checked. `mailFrom` is required.
+ */
+export function settingsProblems(props: ServiceSettingsProps): string[] {
+  const values = settingValues(props);
+  const literal = settingNames.filter((name) => (name === 'MAIL_FROM' || values[name] !== undefined) && !Token.isUnresolved(values[name]));
+  try {
+    parseSettings(values, literal, propLabel);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+}
 
 /** The props' values as the functions' variables would hold them, by variable name; unset props are left out. */
 export function settingValues(props: ServiceSettingsProps): Partial<Record<SettingName, string>> {
