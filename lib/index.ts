@@ -7,3 +7,4 @@
 export { ConfigError, type HashMethod, type LogLevel, type MfaPolicy, type SigningAlgorithm } from '../lambdas/config/settings';
 export { AuthorizationServer, type AuthorizationServerProps, seededEnvironmentIds } from './authorization-server';
 export { AuthorizationServerStack, type AuthorizationServerStackProps } from './authorization-server-stack';
+export type { ServiceSettingsProps } from './service-settings';

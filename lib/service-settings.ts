@@ -5,7 +5,7 @@
  * by the schemas the functions use (lambdas/config/settings.ts) and become the functions'
  * environment variables.
  */
-import { Token } from 'aws-cdk-lib';
+import { Token, Tokenization } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import {
   ConfigError,
@@ -177,7 +177,8 @@ export function settingValues(props: ServiceSettingsProps): Partial<Record<Setti
   const values: Partial<Record<SettingName, string>> = {};
   for (const prop of settingProps) {
     const value = props[prop];
-    if (value !== undefined) values[settingOfProp[prop]] = String(value);
+    // A number token (`Token.asNumber`) stays a token, so validation skips it as it skips string tokens.
+    if (value !== undefined) values[settingOfProp[prop]] = typeof value === 'number' ? Tokenization.stringifyNumber(value) : String(value);
   }
   return values;
 }

@@ -5,7 +5,7 @@
  * synthesis (bundling skipped); test/package/package.test.ts does the same from the packed
  * tarball, and test/infra/bundling.test.ts runs esbuild.
  */
-import { App, type NestedStack, Stack } from 'aws-cdk-lib';
+import { App, type NestedStack, Stack, Token } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AuthorizationServer, type AuthorizationServerProps, ConfigError } from '../../lib';
 import { assemblyDir, logicalId, nestedStacksOf } from './synthesize';
@@ -130,6 +130,10 @@ describe('invalid props fail at synth, every problem at once, naming the prop', 
     expect(message).toContain('adminAllowlist must be comma-separated CIDRs');
     expect(message).toContain('memorySize must be a whole number of MiB from 128 to 10240 (got 64)');
     expect(message).toContain('keyRotationDays must be a whole number of days from 2 to 365 (got 1)');
+  });
+
+  test('a number given as a token (resolved at deploy time) is passed through, not refused', () => {
+    expect(build({ mailFrom: 'a@example.org', dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }) })).not.toThrow();
   });
 
   test('behaviour PASSKEY-7: a passkey RP ID that is not the issuer host or a parent of it fails at synth, not at the first cold start', () => {
