@@ -34,12 +34,14 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
+import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
+import { infrastructureProblems } from './deployment-options';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
@@ -47,28 +49,17 @@ import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail } from './mail';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
-import { settingsEnvironment, type ServiceSettings } from './service-settings';
+import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
 import { ApiWebAcl } from './web-acl';
 
-export interface AuthorizationServerProps {
-  /**
-   * Service settings by environment variable name (see lambdas/config/settings.ts and
-   * the README configuration table), validated here with the functions' own schemas.
-   * MAIL_FROM is required and becomes an SES email identity: SES mails it a
-   * verification link, and mail is sent only once it is verified (and, while the
-   * account is in the SES sandbox, only to verified recipients).
-   * BASE_URL defaults to `https://<customDomain.domainName>` when a custom domain is
-   * given, else to the API stage URL.
-   * DCR_ENVIRONMENT_ID defaults to `env_dcr`, the id the deploy-time seed gives the DCR
-   * environment (see AdminBootstrap); a given value becomes that environment's id.
-   * JWKS_CDN_BASE_URL defaults to the CloudFront distribution's address.
-   * Other unset values take the defaults of lambdas/config/settings.ts.
-   * Required: there is no default for MAIL_FROM (bin/app.ts reads cdk.json, whose
-   * placeholder `no-reply@example.com` synthesizes with a warning).
-   */
-  readonly settings: ServiceSettings;
+/**
+ * Everything is optional but `mailFrom`. The service settings (`ServiceSettingsProps`:
+ * signing algorithm, MFA policy, passkey RP ID, DCR...) are validated at synth with the
+ * functions' own schemas; the other props shape the infrastructure.
+ */
+export interface AuthorizationServerProps extends ServiceSettingsProps {
   /**
    * API Gateway stage name; the last path segment of the default BASE_URL.
    * @default 'prod'
@@ -174,10 +165,14 @@ export class AuthorizationServer extends Construct {
 
   constructor(scope: Construct, id: string, props: AuthorizationServerProps) {
     super(scope, id);
+    // Every wrong prop at once, before any resource exists.
+    const problems = [...settingsProblems(props), ...infrastructureProblems(props)];
+    if (problems.length > 0) throw new ConfigError(problems);
     const stageName = props.stageName ?? 'prod';
     const memorySize = props.memorySize ?? 1024;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const jwksCacheTtl = props.jwksCacheTtl ?? Duration.minutes(5);
+    const apiGatewayCloudWatchRole = props.apiGatewayCloudWatchRole ?? true;
 
     this.tables = createTables(this);
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
@@ -206,9 +201,10 @@ export class AuthorizationServer extends Construct {
       // Bodies of these types reach the functions base64-encoded (isBase64Encoded), bytes intact:
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
       binaryMediaTypes: [...siteLogoMediaTypes, 'multipart/form-data'],
-      cloudWatchRole: props.apiGatewayCloudWatchRole ?? true,
+      cloudWatchRole: apiGatewayCloudWatchRole,
       // Account-wide: other APIs of the account may log through it after this stack is gone.
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // (RestApi refuses a removal policy without the role, so `false` did not synthesize.)
+      ...(apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
     // Created here with a retention, before API Gateway would create it without one.
     const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {
@@ -233,13 +229,17 @@ export class AuthorizationServer extends Construct {
     const defaultBaseUrl = props.customDomain
       ? `https://${props.customDomain.domainName}`
       : `https://${this.api.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}/${stageName}`;
-    const dcrEnvironmentId = present(props.settings.DCR_ENVIRONMENT_ID) ?? seededEnvironmentIds.dcrId;
-    const settings = settingsEnvironment({
-      ...props.settings,
-      BASE_URL: present(props.settings.BASE_URL) ?? defaultBaseUrl,
-      JWKS_CDN_BASE_URL: present(props.settings.JWKS_CDN_BASE_URL) ?? this.jwks.baseUrl,
-      DCR_ENVIRONMENT_ID: dcrEnvironmentId,
-    });
+    const given = settingValues(props);
+    const dcrEnvironmentId = present(given.DCR_ENVIRONMENT_ID) ?? seededEnvironmentIds.dcrId;
+    const settings = settingsEnvironment(
+      {
+        ...given,
+        BASE_URL: present(given.BASE_URL) ?? defaultBaseUrl,
+        JWKS_CDN_BASE_URL: present(given.JWKS_CDN_BASE_URL) ?? this.jwks.baseUrl,
+        DCR_ENVIRONMENT_ID: dcrEnvironmentId,
+      },
+      propLabel,
+    );
     const mailFrom = settings.MAIL_FROM!;
     this.issuerUrl = settings.BASE_URL!.replace(/\/+$/, '');
     this.jwksUrl = `${settings.JWKS_CDN_BASE_URL!.replace(/\/+$/, '')}/${jwksObjectKey}`;

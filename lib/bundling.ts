@@ -2,12 +2,45 @@
  * The one description of how Lambda code is bundled. NodejsFunction (lib/functions.ts)
  * and `npm run bench` both read it, so what is measured is what deploys.
  */
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
-export const projectRoot = path.resolve(__dirname, '..');
+/** The nearest folder at or above `start` holding one of `names`. */
+function findUp(names: readonly string[], start: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (names.some((name) => existsSync(path.join(dir, name)))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
 
-/** Source file of a route row's handler (`row.handler`), relative to the project root. */
+/**
+ * This package's folder (its package.json): the repository checkout, or
+ * `node_modules/aws-oauth-authorization-server` where an app installed it. This file runs
+ * from lib/ (tsx, jest) or from dist/lib/ (the compiled package), so it is found, not assumed.
+ * The handlers' TypeScript sources (lambdas/) ship in the package and are bundled from here.
+ */
+export const packageRoot = findUp(['package.json'], __dirname) ?? path.resolve(__dirname, '..');
+
+const lockFileNames = ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'bun.lockb'] as const;
+
+/**
+ * The folder esbuild and npm run in (NodejsFunction `projectRoot`) and its lock file, which
+ * pins the versions of the native modules installed beside a bundle. In this repository,
+ * the checkout and its package-lock.json. Installed in an app, the package has no lock file
+ * (npm never packs one), so it is the app's: the nearest folder above the package with a
+ * lock file, whose node_modules holds the package, so the handler sources are inside it.
+ */
+export const projectRoot = findUp(lockFileNames, packageRoot) ?? packageRoot;
+export const depsLockFilePath = path.join(
+  projectRoot,
+  lockFileNames.find((name) => existsSync(path.join(projectRoot, name))) ?? 'package-lock.json',
+);
+
+/** Runs after npm installed a function's native modules (see `nativeModuleBundling`); ships in the package. */
+const pruneScript = path.join(packageRoot, 'lib', 'prune-native-packages.cjs');
+
+/** Source file of a route row's handler (`row.handler`), relative to the package root. */
 export const handlerEntry = (handler: string): string => `lambdas/handlers/${handler}.ts`;
 
 /**
@@ -40,9 +73,10 @@ function nativeModuleBundling(): Pick<BundlingOptions, 'nodeModules' | 'environm
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      // Forward slashes: `inputDir` is the project root locally and /asset-input in Docker.
+      // Forward slashes: `inputDir` is the project root locally and /asset-input in Docker;
+      // the script is in this package, which is the project root or inside its node_modules.
       afterBundling: (inputDir, outputDir) => [
-        `node "${inputDir}/lib/prune-native-packages.cjs" "${outputDir}" ${nativeTarget.platform}-${nativeTarget.arch} ${nativeTarget.libc}`,
+        `node "${inputDir}/${path.relative(projectRoot, pruneScript).split(path.sep).join('/')}" "${outputDir}" ${nativeTarget.platform}-${nativeTarget.arch} ${nativeTarget.libc}`,
       ],
     },
   };

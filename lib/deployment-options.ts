@@ -5,8 +5,10 @@
  * synth, and mapped onto AuthorizationServer props by bin/app.ts.
  */
 import * as z from 'zod/mini';
+import { Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ConfigError } from '../lambdas/config/settings';
+import type { AuthorizationServerProps } from './authorization-server';
 import type { AuthorizationServerStackProps } from './authorization-server-stack';
 import { settingsFromContext } from './service-settings';
 
@@ -123,7 +125,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
   const options = attempt(() => deploymentOptionsFromContext(scope));
   if (!settings || !options) throw new ConfigError(problems);
   return {
-    settings,
+    ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
@@ -134,4 +136,44 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
       : {}),
     ...(options.ALARM_TOPIC_ARN ? { alarmTopicArn: options.ALARM_TOPIC_ARN } : {}),
   };
+}
+
+/** The props that carry a deploy-time option, so that the construct validates them as the context path does. */
+type InfrastructureProps = Pick<
+  AuthorizationServerProps,
+  'adminAllowlist' | 'keyRotationDays' | 'adminEmail' | 'mailConfigurationSetName' | 'customDomain' | 'memorySize' | 'stageName'
+>;
+
+/**
+ * What is wrong with the infrastructure props given to the construct directly (bin/app.ts
+ * has already validated its context), one message per prop, in the words of the matching
+ * deploy-time option. Token values (resolved at deploy time) are not checked.
+ */
+export function infrastructureProblems(props: InfrastructureProps): string[] {
+  const problems: string[] = [];
+  const check = (prop: string, option: DeploymentOptionName, value: string | number | undefined) => {
+    if (value === undefined || Token.isUnresolved(value)) return;
+    const { schema, accepts } = deploymentOptions[option];
+    if (!schema.safeParse(String(value)).success) problems.push(`${prop} must be ${accepts} (got ${JSON.stringify(value)})`);
+  };
+  for (const cidr of props.adminAllowlist ?? []) check('adminAllowlist', 'ADMIN_ALLOWED_CIDRS', cidr);
+  check('keyRotationDays', 'KEY_ROTATION_DAYS', props.keyRotationDays);
+  check('adminEmail', 'ADMIN_EMAIL', props.adminEmail);
+  check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
+  check('customDomain.domainName', 'DOMAIN_NAME', props.customDomain?.domainName);
+  check('customDomain.certificateArn', 'CERTIFICATE_ARN', props.customDomain?.certificateArn);
+  const { memorySize, stageName } = props;
+  // Lambda's own bounds; below 128 MiB or past 10240 MiB the deploy would fail late.
+  if (
+    memorySize !== undefined &&
+    !Token.isUnresolved(memorySize) &&
+    !(Number.isInteger(memorySize) && memorySize >= 128 && memorySize <= 10240)
+  ) {
+    problems.push(`memorySize must be a whole number of MiB from 128 to 10240 (got ${memorySize})`);
+  }
+  // API Gateway stage names; the stage is also a path segment of the default issuer.
+  if (stageName !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
+    problems.push(`stageName must be letters, digits, _ and -, at most 128 (got ${JSON.stringify(stageName)})`);
+  }
+  return problems;
 }

@@ -8,13 +8,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionBundling, projectRoot } from './bundling';
+import { depsLockFilePath, functionBundling, packageRoot, projectRoot } from './bundling';
 
 /** Node.js 24 (newer than the required 22): supported by Lambda until 2028. */
 export const functionRuntime = lambda.Runtime.NODEJS_24_X;
 
 export interface ServiceFunctionProps {
-  /** Source file relative to the project root, exporting `handler`. */
+  /** Source file relative to the package root (lib/bundling.ts `packageRoot`), exporting `handler`. */
   readonly entry: string;
   readonly description: string;
   readonly environment?: Readonly<Record<string, string>>;
@@ -29,7 +29,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
   // like the data, it is retained when the stack is deleted (the LogGroup default).
   const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: props.logRetention });
   return new NodejsFunction(scope, id, {
-    entry: path.join(projectRoot, props.entry),
+    entry: path.join(packageRoot, props.entry),
     handler: 'handler',
     description: props.description,
     runtime: functionRuntime,
@@ -43,7 +43,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     applicationLogLevelV2: lambda.ApplicationLogLevel.TRACE,
     systemLogLevelV2: lambda.SystemLogLevel.INFO,
     projectRoot,
-    depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+    depsLockFilePath,
     bundling: functionBundling({ hashes: props.hashes }),
   });
 }

@@ -302,10 +302,11 @@ export class ApiWebAcl extends Construct {
     });
 
     // The stack id's UUID makes the name unique per stack instance, so a retained log
-    // group of a destroyed stack never blocks a redeploy under the same stack name.
+    // group of a destroyed stack never blocks a redeploy under the same stack name; the
+    // construct's address keeps two servers in one stack apart.
     const stackUuid = Fn.select(2, Fn.split('/', stack.stackId));
     this.logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `aws-waf-logs-${metricPrefix}-${stackUuid}`,
+      logGroupName: `aws-waf-logs-${metricPrefix}-${this.node.addr.slice(0, 8)}-${stackUuid}`,
       retention: props.logRetention,
     });
     new wafv2.CfnLoggingConfiguration(this, 'Logging', {

@@ -183,11 +183,13 @@ function present(source: Source, name: string): string | undefined {
 
 /**
  * Validates the named settings from `source`; every problem is reported at once,
- * each naming the variable and what it accepts.
+ * each naming the variable (or what `label` calls it: the CDK construct names its
+ * props) and what it accepts.
  */
 export function parseSettings<N extends SettingName>(
   source: Source,
   names: readonly N[],
+  label: (name: SettingName) => string = (name) => name,
 ): { [K in N]: z.output<(typeof settings)[K]['schema']> } {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
@@ -199,7 +201,7 @@ export function parseSettings<N extends SettingName>(
       values[name] = result.data;
     } else {
       const got = raw === undefined ? 'it is not set' : `got ${JSON.stringify(raw)}`;
-      problems.push(`${name} must be ${setting.accepts} (${got})`);
+      problems.push(`${label(name)} must be ${setting.accepts} (${got})`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -211,7 +213,7 @@ export function parseSettings<N extends SettingName>(
  * parent of it. A single label (`com`) is refused; a public suffix with a dot (`co.uk`) is
  * not detected here, and browsers refuse it at the first ceremony.
  */
-function passkeyRpId(baseUrl: string, configured: string | undefined): string {
+export function passkeyRpId(baseUrl: string, configured: string | undefined): string {
   const host = new URL(baseUrl).hostname;
   if (configured === undefined || configured === host) return host;
   if (configured.includes('.') && host.endsWith(`.${configured}`)) return configured;
