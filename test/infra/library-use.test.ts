@@ -1,7 +1,8 @@
 /**
  * The construct as a library user builds it (issue 15 part 4): imported from the package
  * entry (lib/index.ts), in an app of their own under their own stack name, configured with
- * typed props instead of context, two instances side by side in one stack. Template-only
+ * typed props instead of context, two instances side by side, one stack each (a server's API
+ * methods take about half of a stack's 500 resources). Template-only
  * synthesis (bundling skipped); test/package/package.test.ts does the same from the packed
  * tarball, and test/infra/bundling.test.ts runs esbuild.
  */
@@ -11,6 +12,7 @@ import { AuthorizationServer, type AuthorizationServerProps, ConfigError } from 
 import { assemblyDir, logicalId, nestedStacksOf } from './synthesize';
 
 let stack: Stack;
+let partnerStack: Stack;
 let internal: AuthorizationServer;
 let partners: AuthorizationServer;
 let templates: Template[];
@@ -29,10 +31,11 @@ beforeAll(() => {
     adminAllowlist: ['203.0.113.0/24'],
   });
   // The API Gateway logging role is account-wide: one instance sets it.
-  partners = new AuthorizationServer(stack, 'Partners', { mailFrom: 'auth@partners.example.org', apiGatewayCloudWatchRole: false });
+  partnerStack = new Stack(app, 'PlatformIdentityPartners', { env: { account: '123456789012', region: 'eu-west-1' } });
+  partners = new AuthorizationServer(partnerStack, 'Partners', { mailFrom: 'auth@partners.example.org', apiGatewayCloudWatchRole: false });
   const assembly = app.synth();
   expect(assembly.getStackByName('PlatformIdentity').stackName).toBe('PlatformIdentity');
-  templates = [stack, ...nestedStacksOf(stack)].map((s) => Template.fromStack(s));
+  templates = [stack, ...nestedStacksOf(stack), partnerStack, ...nestedStacksOf(partnerStack)].map((s) => Template.fromStack(s));
 });
 
 /** The environment variables of a route function, read from the template of its nested stack. */
@@ -44,7 +47,7 @@ function variablesOf(server: AuthorizationServer, route: string): Record<string,
 
 const countOf = (type: string): number => templates.reduce((sum, t) => sum + Object.keys(t.findResources(type)).length, 0);
 
-test('two servers in one stack of another app each get their own API, tables, web ACL and signing key', () => {
+test('two servers side by side in another app each get their own API, tables, web ACL and signing key', () => {
   expect(countOf('AWS::ApiGateway::RestApi')).toBe(2);
   expect(countOf('AWS::WAFv2::WebACL')).toBe(2);
   expect(countOf('AWS::DynamoDB::GlobalTable')).toBe(2 * Object.keys(internal.tables).length);
@@ -76,7 +79,7 @@ test('typed props reach the functions as the settings they stand for; unset prop
   expect(JSON.stringify(defaults.BASE_URL)).not.toContain('Internal');
 });
 
-test('no fixed physical name is used twice in the stack (two instances would collide at deploy)', () => {
+test('no fixed physical name is used twice in the app (two instances would collide at deploy)', () => {
   const nameProperty: Record<string, string> = {
     'AWS::Logs::LogGroup': 'LogGroupName',
     'AWS::DynamoDB::GlobalTable': 'TableName',

@@ -4,8 +4,8 @@
  * temporary app offline (the tarball extracted into node_modules, every dependency linked
  * from this repository's node_modules, where npm would have installed them from the
  * registry; a lock file for NodejsFunction to find), and runs test/package/consumer/app.ts
- * there: compiled against the package's own type declarations, it builds two servers in
- * one stack, bundles a third server's functions (two route rows: one without and one with
+ * there: compiled against the package's own type declarations, it builds two servers side
+ * by side (a stack each), bundles a third server's functions (two route rows: one without and one with
  * the native Argon2 module) from the installed TypeScript sources, and verifies a token
  * with the resource-server helper.
  */
@@ -111,12 +111,13 @@ describe('installed in another app', () => {
     const functionCount = routes.length;
     expect(report.servers).toEqual([
       { path: 'ConsumerIdentity/First', functions: functionCount },
-      { path: 'ConsumerIdentity/Second', functions: functionCount },
+      { path: 'ConsumerIdentitySecond/Second', functions: functionCount },
     ]);
     const templates = readdirSync(outdir).filter((file) => file.endsWith('.template.json'));
-    expect(templates).toContain('ConsumerIdentity.template.json');
-    expect(templates.filter((file) => file.startsWith('ConsumerIdentityFirst'))).toHaveLength(4);
-    expect(templates.filter((file) => file.startsWith('ConsumerIdentitySecond'))).toHaveLength(4);
+    expect(templates).toEqual(expect.arrayContaining(['ConsumerIdentity.template.json', 'ConsumerIdentitySecond.template.json']));
+    const nested = templates.filter((file) => file.endsWith('.nested.template.json'));
+    expect(nested.filter((file) => file.startsWith('ConsumerIdentityFirst'))).toHaveLength(4);
+    expect(nested.filter((file) => file.startsWith('ConsumerIdentitySecond'))).toHaveLength(4);
   });
 
   test('typed props are validated at synth in the installed copy, naming the prop', () => {

@@ -2,8 +2,8 @@
  * The app of someone who installed the packed tarball. test/package/package.test.ts copies
  * this folder next to the installed package, type-checks and compiles it with the
  * tsconfig.json beside it (NodeNext: types found through the package's `exports`) and runs
- * it: `node app.js <outdir> [route rows to bundle, JSON]`. It builds two servers in one stack
- * (not bundled) and, given route rows, a third in a stack of its own with real bundling,
+ * it: `node app.js <outdir> [route rows to bundle, JSON]`. It builds two servers side by side,
+ * a stack each (not bundled) and, given route rows, a third in a stack of its own with real bundling,
  * synthesizes them, then verifies a token with the resource-server helper, and prints
  * what it saw as JSON.
  */
@@ -23,11 +23,14 @@ import {
 const [outdir, bundledRoutesFile] = process.argv.slice(2);
 // Bundling is chosen per top-level stack: ConsumerBundled only, with the few route rows the file gives.
 const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': ['ConsumerBundled'] } });
-const stack = new Stack(app, 'ConsumerIdentity');
+// A server's API methods take about half of a stack's 500 resources: one server per stack.
 const first: AuthorizationServerProps = { mailFrom: 'auth@first.example.org', signingAlgorithm: 'ES256', mfaPolicy: 'everyone' };
 const servers = [
-  new AuthorizationServer(stack, 'First', first),
-  new AuthorizationServer(stack, 'Second', { mailFrom: 'auth@second.example.org', apiGatewayCloudWatchRole: false }),
+  new AuthorizationServer(new Stack(app, 'ConsumerIdentity'), 'First', first),
+  new AuthorizationServer(new Stack(app, 'ConsumerIdentitySecond'), 'Second', {
+    mailFrom: 'auth@second.example.org',
+    apiGatewayCloudWatchRole: false,
+  }),
 ];
 if (bundledRoutesFile) {
   const routes: AuthorizationServerProps['routes'] = JSON.parse(readFileSync(bundledRoutesFile, 'utf8'));
