@@ -21,6 +21,7 @@ import { endpointPaths } from '../core/paths';
 import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -37,6 +38,7 @@ export const handler = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
+      container.metrics.count(metricNames.signInFailed, { method: 'password' });
       const view = {
         action: endpointPaths.authorize,
         hidden: { request_id: form.request_id },

@@ -28,6 +28,7 @@ import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
 import { getClientFinder, getSessions } from '../wiring/repositories';
+import { metricNames } from '../core/metrics';
 
 export const passkeyRefused = 'That passkey could not sign you in. Try again, or use your password.';
 
@@ -81,6 +82,7 @@ export const handler = httpHandler(
     const outcome = await finishSignIn(getPasskeys(), assertionVerifier(container.log), form.credential);
     if (outcome.kind === 'refused') {
       container.log.info('passkey sign-in refused', { reason: outcome.reason });
+      container.metrics.count(metricNames.signInFailed, { method: 'passkey' });
       if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: passkeyRefused });
       const nonce = newSecret(container.random);
       const view = {

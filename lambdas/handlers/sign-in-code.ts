@@ -24,6 +24,7 @@ import { getSecondFactor } from '../wiring/account';
 import { getClientFinder, getSessions, getUsers } from '../wiring/repositories';
 import { maskEmail } from '../core/account/one-time-code';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -41,6 +42,7 @@ export const handler = httpHandler(
     const outcome = await completeChallenge(getSecondFactor(), form.challenge_id, form.code, form.request_id);
     if (outcome.kind === 'wrong') {
       container.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: outcome.triesLeft });
+      container.metrics.count(metricNames.signInCodeFailed, { reason: outcome.kind });
       const error = `That code is not right. ${outcome.triesLeft} ${outcome.triesLeft === 1 ? 'try' : 'tries'} left.`;
       if (!wantsHtml(event)) return jsonResponse(400, { error: 'invalid_grant', error_description: error });
       const challenge = await getSecondFactor().challenges.get(form.challenge_id, nowEpoch);
@@ -54,6 +56,7 @@ export const handler = httpHandler(
     }
     if (outcome.kind !== 'match') {
       container.log.info('sign-in code refused', { reason: outcome.reason });
+      container.metrics.count(metricNames.signInCodeFailed, { reason: outcome.kind });
       if (!wantsHtml(event)) throw new InvalidGrantError('This code has expired or has been used up. Sign in again.', outcome.reason);
       return htmlResponse(400, codeExpiredPage(pending !== undefined));
     }

@@ -20,6 +20,7 @@ import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
 import { getSessions } from '../wiring/repositories';
+import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -29,6 +30,7 @@ export const handler = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
+      container.metrics.count(metricNames.signInFailed, { method: 'password' });
       return wantsHtml(event)
         ? htmlResponse(
             401,
