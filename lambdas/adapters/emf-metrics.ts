@@ -15,9 +15,11 @@ export interface EmfMetricsOptions {
 }
 
 export function createEmfMetrics({ namespace, service }: EmfMetricsOptions): Metrics {
-  const emf = new PowertoolsMetrics({ namespace, serviceName: service });
+  // Made on the first count: most routes count nothing, and each instance opens its own console.
+  let emf: PowertoolsMetrics | undefined;
   return {
     count(metric, dimensions = {}) {
+      emf ??= new PowertoolsMetrics({ namespace, serviceName: service });
       // Built and published without an await in between: concurrent requests of the local server
       // cannot mix their dimensions into one document.
       if (Object.keys(dimensions).length > 0) {

@@ -7,7 +7,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
-import type { Container } from '../core/ports';
+import type { Container, Logger } from '../core/ports';
 import { crossOriginResponseHeaders } from './cors';
 import { errorResponse } from './errors';
 import { requestFields, runInRequest } from './request-context';
@@ -23,8 +23,11 @@ export interface EndpointOptions {
   readonly crossOrigin?: boolean;
 }
 
-/** Used only when the container itself cannot be built (invalid configuration). */
-const bootLogger = createLogger('info', { service: 'authorization-server' }, requestFields);
+/**
+ * Used only when the container itself cannot be built (invalid configuration), so made on that
+ * first use: building a logger opens stdout, a few milliseconds no import should pay for nothing.
+ */
+let bootLogger: Logger | undefined;
 
 /** The first invocation of this container (Lambda execution environment) pays for the imports. */
 let coldStart = true;
@@ -75,6 +78,7 @@ function logOf(getContainer: ContainerGetter) {
   try {
     return getContainer().log;
   } catch {
+    bootLogger ??= createLogger('info', { service: 'authorization-server' }, requestFields);
     return bootLogger;
   }
 }
