@@ -48,11 +48,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudwatch_log_group_encrypted_check',
     'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.',
   );
-  guard(
-    server,
-    'api_gw_xray_enabled_check',
-    'CT.APIGATEWAY.PR.4: X-Ray tracing is off to keep per-request cost down; access logs and the functions’ structured logs carry the request id for tracing a call.',
-  );
+  if (!server.tracing) {
+    guard(
+      server,
+      'api_gw_xray_enabled_check',
+      'CT.APIGATEWAY.PR.4: X-Ray tracing is off by default to keep per-request cost down (the `tracing` prop turns it on); access logs and every line of the functions’ structured logs carry the request id for tracing a call.',
+    );
+  }
   const alarms = server.alarms;
   if (!alarms.notifying) {
     guard(
