@@ -204,6 +204,17 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     }
   }
 
+  // Lambda active tracing (the `tracing` prop) grants its own statement on every traced function.
+  if (server.tracing) {
+    for (const fn of [...Object.values(server.functions), server.fallbackFunction, ...Object.values(server.jobFunctions)]) {
+      ack(
+        fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
+        'IAM5[Resource::*]',
+        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so Lambda active tracing grants them on *.',
+      );
+    }
+  }
+
   // Custom-resource providers invoke their handler's versions; the signing-key functions
   // read and write only jwks.json (grantRead/grantPut add the S3 action wildcards).
   for (const handlerOwner of [server.node.findChild('SigningKey'), server.adminBootstrap]) {

@@ -19,19 +19,23 @@ import { outputLines } from '../support/output-lines';
 import { basic, createClient, createEnvironment, formEvent, type TestClient } from '../support/token-fixtures';
 
 const outbox = useOutbox();
-const savedLogLevel = process.env.LOG_LEVEL;
+const saved = { LOG_LEVEL: process.env.LOG_LEVEL, POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED };
 let environmentId: string;
 let service: TestClient;
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'info';
+  delete process.env.POWERTOOLS_METRICS_DISABLED; // as in Lambda (the local server sets it)
   resetContainer();
   environmentId = await createEnvironment();
   service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
 });
 
 afterAll(() => {
-  process.env.LOG_LEVEL = savedLogLevel;
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   resetContainer();
 });
 
