@@ -5,16 +5,21 @@
  * (names, units, the 30-dimension limit).
  */
 import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
-import type { Metrics } from '../core/ports';
+import type { LogFields, Metrics } from '../core/ports';
 
 export interface EmfMetricsOptions {
   /** The CloudWatch namespace (the construct's `metricsNamespace`). */
   readonly namespace: string;
   /** The `service` dimension every count carries: one deployment's name, so two side by side stay apart. */
   readonly service: string;
+  /**
+   * The current request's fields (lambdas/http/request-context.ts): written into each document as
+   * metadata, not dimensions, so a metric's log line leads to its request's lines.
+   */
+  readonly context?: () => LogFields;
 }
 
-export function createEmfMetrics({ namespace, service }: EmfMetricsOptions): Metrics {
+export function createEmfMetrics({ namespace, service, context = () => ({}) }: EmfMetricsOptions): Metrics {
   // Made on the first count: most routes count nothing, and each instance opens its own console.
   let emf: PowertoolsMetrics | undefined;
   return {
@@ -25,6 +30,9 @@ export function createEmfMetrics({ namespace, service }: EmfMetricsOptions): Met
       if (Object.keys(dimensions).length > 0) {
         emf.addDimensions({}); // the service alone: what alarms watch, whatever the breakdown
         emf.addDimensions(dimensions);
+      }
+      for (const [key, value] of Object.entries(context())) {
+        if (typeof value === 'string') emf.addMetadata(key, value);
       }
       emf.addMetric(metric, MetricUnit.Count, 1);
       emf.publishStoredMetrics();

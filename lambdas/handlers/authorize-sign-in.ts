@@ -22,6 +22,7 @@ import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -32,6 +33,7 @@ export const handler = httpHandler(
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
     const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
+    labelClient(pending.clientId);
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 

@@ -29,6 +29,7 @@ import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const passkeyRefused = 'That passkey could not sign you in. Try again, or use your password.';
 
@@ -76,6 +77,7 @@ export const handler = httpHandler(
       ? await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000))
       : undefined;
     if (form.request_id && !pending) throw expiredRequest();
+    if (pending) labelClient(pending.clientId);
     const client = pending ? await getClientFinder()(pending.clientId) : undefined;
     if (pending && !client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 

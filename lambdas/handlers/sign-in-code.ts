@@ -25,6 +25,7 @@ import { getClientFinder, getSessions, getUsers } from '../wiring/repositories';
 import { maskEmail } from '../core/account/one-time-code';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -37,6 +38,7 @@ export const handler = httpHandler(
     // The authorization must still be open before the code is spent on it.
     const pending = form.request_id ? await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch) : undefined;
     if (form.request_id && !pending) throw expiredRequest();
+    if (pending) labelClient(pending.clientId);
     const formTargets = [pending ? formTarget(pending.redirectUri) : undefined];
 
     const outcome = await completeChallenge(getSecondFactor(), form.challenge_id, form.code, form.request_id);

@@ -39,6 +39,7 @@ export const getContainer = perContainer((env): Container => {
         : createEmfMetrics({
             namespace: env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',
             service: env.POWERTOOLS_SERVICE_NAME || 'authorization-server',
+            context: requestFields,
           }),
     clock: systemClock,
     random: cryptoRandom,

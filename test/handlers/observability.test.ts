@@ -6,6 +6,8 @@
  * from stdout/stderr as CloudWatch would receive them.
  */
 import type { Context } from 'aws-lambda';
+import { handler as authorizeSignInHandler } from '../../lambdas/handlers/authorize-sign-in';
+import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as registerHandler } from '../../lambdas/handlers/register';
 import { handler as codeHandler } from '../../lambdas/handlers/sign-in-code';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
@@ -13,7 +15,7 @@ import { handler as tokenHandler } from '../../lambdas/handlers/token';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { useOutbox } from '../support/api-keys';
 import { createAccountUser, latestCode } from '../support/account';
-import { browserHeaders, form, hiddenField, unique } from '../support/authorization';
+import { authorizeQuery, browserHeaders, createClient as createBrowserClient, form, hiddenField, unique } from '../support/authorization';
 import { apiGatewayEvent } from '../support/events';
 import { outputLines } from '../support/output-lines';
 import { basic, createClient, createEnvironment, formEvent, type TestClient } from '../support/token-fixtures';
@@ -80,6 +82,35 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
     }
   });
 
+  it('the authorization pages: the client of the request, and later the client of the pending authorization', async () => {
+    const client = await createBrowserClient({ environmentId });
+    const page = await outputLines(() =>
+      authorizeHandler(
+        apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: browserHeaders() }),
+        lambdaContext('authorize'),
+      ),
+    );
+    expect(page.result.statusCode).toBe(200);
+    expect(logLinesOf(page.lines).at(-1)).toMatchObject({ message: 'request', route: 'GET /api/authorize', clientId: client.clientId });
+
+    const signIn = await outputLines(() =>
+      authorizeSignInHandler(
+        apiGatewayEvent({
+          method: 'POST',
+          path: '/api/authorize',
+          headers: browserHeaders(),
+          body: form({ request_id: hiddenField(page.result.body, 'request_id'), email: 'nobody@example.test', password: 'wrong' }),
+        }),
+        lambdaContext('authorize-sign-in'),
+      ),
+    );
+    const logs = logLinesOf(signIn.lines);
+    expect(logs.map((line) => line.message)).toEqual(['sign-in refused', 'request']);
+    for (const line of logs) {
+      expect(line).toMatchObject({ lambdaRequestId: 'authorize-sign-in', route: 'POST /api/authorize', clientId: client.clientId });
+    }
+  });
+
   it('concurrent requests in one process (the local server) keep their own ids on their own lines', async () => {
     const clients = await Promise.all(
       [1, 2, 3].map(() => createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] })),
@@ -100,8 +131,8 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
 });
 
 describe('EMF metrics: one document per outcome (behaviour LOG-7)', () => {
-  it('a token issued: TokenIssued by grant, under the service alone and with the grant', async () => {
-    const { status, lines } = await tokenRequest(
+  it('a token issued: TokenIssued by grant, under the service alone and with the grant, carrying the request’s fields as metadata (behaviour LOG-6)', async () => {
+    const { status, lines, requestId, lambdaRequestId } = await tokenRequest(
       { grant_type: 'client_credentials' },
       { Authorization: basic(service.client.clientId, service.secret!) },
     );
@@ -117,6 +148,11 @@ describe('EMF metrics: one document per outcome (behaviour LOG-7)', () => {
       service: 'authorization-server',
       grant: 'client_credentials',
       TokenIssued: 1,
+      // The request’s fields as metadata (not dimensions, which Dimensions above lists in full).
+      requestId,
+      lambdaRequestId,
+      route: 'POST /api/token',
+      clientId: service.client.clientId,
     });
   });
 
