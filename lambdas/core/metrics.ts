@@ -3,7 +3,7 @@
  * emitted by the handlers through the Metrics port (lambdas/core/ports.ts). Each count is
  * published twice: under the service alone (what the alarms watch) and, where it has any, with
  * its dimensions (the dashboard's breakdown). Dimension values are codes, never free text, so
- * the number of metrics stays small. lib/observability.ts charts and alarms on these names.
+ * the number of metrics stays small. lib/dashboard.ts charts these names and lib/alarms.ts watches them.
  */
 export const metricNames = {
   /** A token response (dimension `grant`: authorization_code, refresh_token, client_credentials). */

@@ -32,7 +32,7 @@ export const getContainer = perContainer((env): Container => {
   return {
     config,
     log: createLogger(config.logLevel, { service: 'authorization-server' }, requestFields),
-    // The construct names the namespace and this deployment (lib/observability.ts); locally the defaults.
+    // The construct names the namespace and this deployment (lib/authorization-server.ts); locally the defaults.
     metrics:
       config.logLevel === 'silent'
         ? noMetrics
