@@ -42,7 +42,7 @@ export function serviceMetricBreakdown(
   metricName: MetricName,
   dimensions: readonly string[],
 ): cloudwatch.MathExpression {
-  const schema = ['"' + source.namespace + '"', 'service', ...dimensions].join(',');
+  const schema = [`"${source.namespace}"`, 'service', ...dimensions].join(',');
   const seconds = defaultPeriod.toSeconds();
   return new cloudwatch.MathExpression({
     expression: `SEARCH('{${schema}} MetricName="${metricName}" service="${source.service}"', 'Sum', ${seconds})`,

@@ -113,6 +113,7 @@ describe('the operations dashboard', () => {
       [
         {
           expression: `SEARCH('{"Tollgate",service,grant,error} MetricName="TokenRefused" service="${service}"', 'Sum', 300)`,
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudWatch's dynamic-label syntax, not a template
           label: "${PROP('Dim.grant')} ${PROP('Dim.error')}",
         },
       ],
