@@ -1,6 +1,8 @@
 /**
  * CloudWatch alarms for the things an operator must hear about: server errors at the
- * API, function errors and throttles, failed key rotations, and unusual WAF blocking.
+ * API, function errors and throttles, failed key rotations, unusual WAF blocking, and
+ * spikes in the service's own refusals (lambdas/core/metrics.ts): guessed client secrets,
+ * API keys, passwords or sign-in codes, and a registration cap that keeps firing.
  * Alarms fire into an optional SNS topic; without one they are visible in the console.
  * Missing data is "not breaching": a quiet service is a healthy one.
  */
@@ -11,6 +13,22 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { metricNames } from '../lambdas/core/metrics';
+import { serviceMetric, type ServiceMetricsSource } from './service-metrics';
+
+/** Counts of the service's own metrics at which an alarm fires; each is a sum over its period. */
+export interface ServiceAlarmThresholds {
+  /** Token requests refused in 5 minutes (TokenRefused, every grant and error). @default 100 */
+  readonly tokensRefusedPer5Minutes?: number;
+  /** API-key exchanges refused in 5 minutes (ApiKeyExchangeRefused). @default 50 */
+  readonly apiKeyExchangesRefusedPer5Minutes?: number;
+  /** Sign-ins refused in 5 minutes (SignInFailed: password and passkey). @default 50 */
+  readonly signInFailuresPer5Minutes?: number;
+  /** Sign-in codes not accepted in 5 minutes (SignInCodeFailed). @default 25 */
+  readonly signInCodeFailuresPer5Minutes?: number;
+  /** Registrations refused by the per-address daily cap in an hour (RegistrationCapHit). @default 20 */
+  readonly registrationCapHitsPerHour?: number;
+}
 
 export interface AlarmsProps {
   readonly api: apigateway.RestApi;
@@ -28,6 +46,10 @@ export interface AlarmsProps {
    * @default 500
    */
   readonly wafBlockedThreshold?: number;
+  /** Where the service's own metrics are (namespace and this deployment's service dimension). */
+  readonly serviceMetrics: ServiceMetricsSource;
+  /** @default - the defaults of each ServiceAlarmThresholds field */
+  readonly serviceThresholds?: ServiceAlarmThresholds;
 }
 
 /** CloudWatch metric math takes at most 10 metrics per alarm expression. */
@@ -81,7 +103,41 @@ export class Alarms extends Construct {
       alarmDescription: 'The WAF blocked an unusual number of requests in 5 minutes (an attack, or a rule blocking legitimate clients).',
     });
 
+    this.addServiceAlarms(props.serviceMetrics, props.serviceThresholds ?? {});
+
     if (props.topic) this.notify(props.topic);
+  }
+
+  /** Refusal spikes: each is normal one at a time and a guessing attack (or a broken client) in bulk. */
+  private addServiceAlarms(source: ServiceMetricsSource, thresholds: ServiceAlarmThresholds): void {
+    const period = Duration.minutes(5);
+    this.add('TokensRefused', {
+      metric: serviceMetric(source, metricNames.tokenRefused, { period }),
+      threshold: thresholds.tokensRefusedPer5Minutes ?? 100,
+      alarmDescription:
+        'Many token requests refused in 5 minutes: client secrets or refresh tokens being guessed, or a client broken by a rotated secret. The dashboard splits them by grant and error.',
+    });
+    this.add('ApiKeyExchangesRefused', {
+      metric: serviceMetric(source, metricNames.apiKeyExchangeRefused, { period }),
+      threshold: thresholds.apiKeyExchangesRefusedPer5Minutes ?? 50,
+      alarmDescription: 'Many API-key exchanges refused in 5 minutes: keys being guessed, or a revoked key still in use.',
+    });
+    this.add('SignInFailures', {
+      metric: serviceMetric(source, metricNames.signInFailed, { period }),
+      threshold: thresholds.signInFailuresPer5Minutes ?? 50,
+      alarmDescription: 'Many sign-ins refused in 5 minutes: passwords being guessed (credential stuffing).',
+    });
+    this.add('SignInCodeFailures', {
+      metric: serviceMetric(source, metricNames.signInCodeFailed, { period }),
+      threshold: thresholds.signInCodeFailuresPer5Minutes ?? 25,
+      alarmDescription: 'Many mailed sign-in codes not accepted in 5 minutes: codes being guessed after stolen passwords.',
+    });
+    this.add('RegistrationCapHits', {
+      metric: serviceMetric(source, metricNames.registrationCapHit, { period: Duration.hours(1) }),
+      threshold: thresholds.registrationCapHitsPerHour ?? 20,
+      alarmDescription:
+        'The per-address daily registration cap refused many registrations in an hour: automated registration, or many users behind one address (raise DCR_RATE_LIMIT_PER_DAY).',
+    });
   }
 
   private add(id: string, options: { metric: cloudwatch.IMetric; threshold: number; alarmDescription: string }): void {

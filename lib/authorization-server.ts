@@ -21,7 +21,7 @@
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
  */
-import { Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Names, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -38,7 +38,8 @@ import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
-import { Alarms } from './alarms';
+import { Alarms, type ServiceAlarmThresholds } from './alarms';
+import { OperationsDashboard } from './dashboard';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
 import { infrastructureProblems } from './deployment-options';
@@ -50,6 +51,7 @@ import { routeFamily } from './route-families';
 import { Mail } from './mail';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
+import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
 import { ApiWebAcl } from './web-acl';
@@ -126,6 +128,25 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly alarmTopic?: sns.ITopic;
   /**
+   * Thresholds of the alarms on the service's own metrics (refusal spikes, the registration cap).
+   * @default - the defaults of each ServiceAlarmThresholds field
+   */
+  readonly alarmThresholds?: ServiceAlarmThresholds;
+  /**
+   * CloudWatch namespace of the service's own metrics (tokens issued and refused, registrations,
+   * sign-in failures, ...). Each deployment has its own `service` dimension within it.
+   * @default 'Tollgate'
+   */
+  readonly metricsNamespace?: string;
+  /**
+   * AWS X-Ray: active tracing on every function and tracing on the API stage. Configuration only:
+   * the bundles carry no X-Ray SDK (Powertools Tracer: +124 KiB, and up to 63 ms of import CPU per function;
+   * README "Operating it"), so a trace shows API Gateway and each invocation, not the DynamoDB
+   * calls inside it. Traced requests are billed by X-Ray past its free tier.
+   * @default false
+   */
+  readonly tracing?: boolean;
+  /**
    * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
    * to check that the templates keep room for the routes still to come.
    * @default the route table of lambdas/routes.ts
@@ -156,6 +177,11 @@ export class AuthorizationServer extends Construct {
   readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
   readonly alarms: Alarms;
+  readonly dashboard: OperationsDashboard;
+  /** Where the service's own metrics are: the namespace and this deployment's `service` dimension. */
+  readonly serviceMetrics: ServiceMetricsSource;
+  /** Whether X-Ray tracing is on (the `tracing` prop). */
+  readonly tracing: boolean;
   readonly accessLogs: logs.LogGroup;
   /** The custom domain, when one is configured. */
   readonly domainName?: apigateway.DomainName;
@@ -173,6 +199,9 @@ export class AuthorizationServer extends Construct {
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const jwksCacheTtl = props.jwksCacheTtl ?? Duration.minutes(5);
     const apiGatewayCloudWatchRole = props.apiGatewayCloudWatchRole ?? true;
+    this.tracing = props.tracing ?? false;
+    // The path-derived id: unique within the app, so two servers side by side keep their metrics apart.
+    this.serviceMetrics = { namespace: props.metricsNamespace ?? 'Tollgate', service: Names.uniqueId(this) };
 
     this.tables = createTables(this);
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
@@ -197,6 +226,7 @@ export class AuthorizationServer extends Construct {
         // Errors only, and never request or response bodies (they carry secrets).
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        tracingEnabled: this.tracing,
       },
       // Bodies of these types reach the functions base64-encoded (isBase64Encoded), bytes intact:
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
@@ -277,7 +307,12 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
 
-    const environment: Record<string, string> = { ...settings };
+    const environment: Record<string, string> = {
+      ...settings,
+      // Read by the wiring (lambdas/wiring/container.ts) for the metrics' namespace and service dimension.
+      POWERTOOLS_METRICS_NAMESPACE: this.serviceMetrics.namespace,
+      POWERTOOLS_SERVICE_NAME: this.serviceMetrics.service,
+    };
     for (const definition of Object.values(tableDefinitions)) {
       environment[definition.envVar] = this.tables[definition.name].tableName;
     }
@@ -300,6 +335,7 @@ export class AuthorizationServer extends Construct {
         memorySize,
         logRetention,
         hashes: route.hashes,
+        tracing: this.tracing,
       });
       this.grant(fn, route, signingKey.secret);
       // One invoke permission, beside the function, for its one method. Named with the stage
@@ -333,6 +369,7 @@ export class AuthorizationServer extends Construct {
       environment,
       memorySize,
       logRetention,
+      tracing: this.tracing,
     });
     // One API-wide invoke permission instead of two per method: the fallback serves
     // every method anyway, and per-method statements would outgrow the Lambda policy limit.
@@ -353,6 +390,7 @@ export class AuthorizationServer extends Construct {
         memorySize: 256,
         timeout: Duration.minutes(5),
         logRetention,
+        tracing: this.tracing,
       });
       this.grantTables(fn, job.tables);
       new events.Rule(this, `${job.name}Schedule`, {
@@ -379,6 +417,14 @@ export class AuthorizationServer extends Construct {
       webAclName: this.webAcl.webAclName,
       region: Stack.of(this).region,
       topic: props.alarmTopic,
+      serviceMetrics: this.serviceMetrics,
+      serviceThresholds: props.alarmThresholds,
+    });
+
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      api: this.api,
+      serviceMetrics: this.serviceMetrics,
+      alarms: this.alarms.alarms,
     });
 
     acknowledgeNagFindings(this);

@@ -49,6 +49,17 @@ export const deploymentOptions = {
     accepts: '"true" or "false"',
     description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
   },
+  TRACING: {
+    schema: z._default(
+      z.pipe(
+        z.enum(['true', 'false']),
+        z.transform((v) => v === 'true'),
+      ),
+      false,
+    ),
+    accepts: '"true" or "false"',
+    description: 'AWS X-Ray active tracing on every function and the API stage (X-Ray cost per traced request).',
+  },
   ALARM_TOPIC_ARN: {
     schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/))),
     accepts: 'an SNS topic ARN',
@@ -129,6 +140,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
+    tracing: options.TRACING,
     ...(options.ADMIN_EMAIL ? { adminEmail: options.ADMIN_EMAIL } : {}),
     ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),
     ...(options.DOMAIN_NAME && options.CERTIFICATE_ARN

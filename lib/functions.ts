@@ -22,6 +22,8 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   readonly logRetention: logs.RetentionDays;
   readonly hashes?: boolean;
+  /** X-Ray active tracing (the construct's `tracing` prop). @default false */
+  readonly tracing?: boolean;
 }
 
 export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
@@ -45,5 +47,8 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     projectRoot,
     depsLockFilePath,
     bundling: functionBundling({ hashes: props.hashes }),
+    // Active tracing needs no X-Ray SDK in the bundle: Lambda records each invocation's segment,
+    // and the trace id reaches the logs (xray_trace_id, lambdas/adapters/json-logger.ts).
+    ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
   });
 }

@@ -48,11 +48,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudwatch_log_group_encrypted_check',
     'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.',
   );
-  guard(
-    server,
-    'api_gw_xray_enabled_check',
-    'CT.APIGATEWAY.PR.4: X-Ray tracing is off to keep per-request cost down; access logs and the functions’ structured logs carry the request id for tracing a call.',
-  );
+  if (!server.tracing) {
+    guard(
+      server,
+      'api_gw_xray_enabled_check',
+      'CT.APIGATEWAY.PR.4: X-Ray tracing is off by default to keep per-request cost down (the `tracing` prop turns it on); access logs and every line of the functions’ structured logs carry the request id for tracing a call.',
+    );
+  }
   const alarms = server.alarms;
   if (!alarms.notifying) {
     guard(
@@ -198,6 +200,17 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
         policy,
         `IAM5[${index}]`,
         'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.',
+      );
+    }
+  }
+
+  // Lambda active tracing (the `tracing` prop) grants its own statement on every traced function.
+  if (server.tracing) {
+    for (const fn of [...Object.values(server.functions), server.fallbackFunction, ...Object.values(server.jobFunctions)]) {
+      ack(
+        fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
+        'IAM5[Resource::*]',
+        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so Lambda active tracing grants them on *.',
       );
     }
   }

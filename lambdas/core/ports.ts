@@ -3,11 +3,13 @@
  * imports no AWS SDK and reads no environment.
  */
 import type { ServiceConfig } from '../config/settings';
+import type { MetricName } from './metrics';
 
-/** What every request handler works with: the validated settings, the logger, the clock and randomness. */
+/** What every request handler works with: the validated settings, the logger, the metrics, the clock and randomness. */
 export interface Container {
   readonly config: ServiceConfig;
   readonly log: Logger;
+  readonly metrics: Metrics;
   readonly clock: Clock;
   readonly random: RandomSource;
 }
@@ -29,6 +31,12 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+}
+
+/** Operational counts (lambdas/core/metrics.ts): EMF documents in the log in AWS, nothing when LOG_LEVEL is silent. */
+export interface Metrics {
+  /** One occurrence; dimension values are codes (a grant type, an error code), never free text. */
+  count(metric: MetricName, dimensions?: Readonly<Record<string, string>>): void;
 }
 
 export interface ScopeDefinition {

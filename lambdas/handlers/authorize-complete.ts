@@ -15,6 +15,7 @@ import { currentSession } from '../http/session';
 import { validate } from '../http/validate';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -41,6 +42,7 @@ export const handler = httpHandler(
     if (form.decision === 'deny') {
       return redirectError(container, pending, new AccessDeniedError('The user denied the request.'));
     }
+    labelClient(pending.clientId);
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
     // Re-checked: the grant may have been revoked while the consent page was open.

@@ -22,6 +22,8 @@ import { endpointPaths } from '../core/paths';
 import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -32,12 +34,14 @@ export const handler = httpHandler(
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
     const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
     if (!pending) throw expiredRequest();
+    labelClient(pending.clientId);
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
+      container.metrics.count(metricNames.signInFailed, { method: 'password' });
       const view = {
         action: endpointPaths.authorize,
         hidden: { request_id: form.request_id },

@@ -19,6 +19,7 @@ import { formTarget, htmlResponse } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { queryParameters } from '../http/query';
 import { currentSession } from '../http/session';
+import { labelClient } from '../http/request-context';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { findClient, getSessions } from '../wiring/repositories';
@@ -33,6 +34,7 @@ export const handler = httpHandler(
     const params = queryParameters(event);
     const clientId = params.values.client_id;
     const client = clientId && plausibleClientId.test(clientId) ? await findClient(clientId) : undefined;
+    if (client) labelClient(client.clientId);
     // Phase one throws: withErrorPages shows it, never redirecting (RFC 6749 4.1.2.1).
     const redirectUri = resolveRedirectUri(client, params);
 

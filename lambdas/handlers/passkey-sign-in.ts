@@ -28,6 +28,8 @@ import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
 import { getClientFinder, getSessions } from '../wiring/repositories';
+import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const passkeyRefused = 'That passkey could not sign you in. Try again, or use your password.';
 
@@ -75,12 +77,14 @@ export const handler = httpHandler(
       ? await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000))
       : undefined;
     if (form.request_id && !pending) throw expiredRequest();
+    if (pending) labelClient(pending.clientId);
     const client = pending ? await getClientFinder()(pending.clientId) : undefined;
     if (pending && !client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
     const outcome = await finishSignIn(getPasskeys(), assertionVerifier(container.log), form.credential);
     if (outcome.kind === 'refused') {
       container.log.info('passkey sign-in refused', { reason: outcome.reason });
+      container.metrics.count(metricNames.signInFailed, { method: 'passkey' });
       if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: passkeyRefused });
       const nonce = newSecret(container.random);
       const view = {

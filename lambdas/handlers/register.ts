@@ -6,9 +6,11 @@
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
 import { AccessDeniedError, InvalidClientMetadataError, OAuthError, TooManyRequestsError } from '../core/errors';
 import { newId } from '../core/ids';
+import { metricNames } from '../core/metrics';
 import { dynamicClient, registrationResponse, validateRegistration } from '../core/registration';
 import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
+import { labelClient } from '../http/request-context';
 import { jsonResponse } from '../http/response';
 import { getClientRepository } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
@@ -24,6 +26,7 @@ export const handler = httpHandler(
     const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
     const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
     if (!allowed) {
+      container.metrics.count(metricNames.registrationCapHit);
       throw new TooManyRequestsError(
         'Too many registrations from this address today; try again tomorrow.',
         retryAfterSeconds,
@@ -47,6 +50,8 @@ export const handler = httpHandler(
     const expiryDays = config.dcr.unusedClientExpiryDays;
     const expiresAtEpoch = expiryDays > 0 ? Math.floor(clock.now() / 1000) + expiryDays * 86_400 : undefined;
     await getClientRepository().create(client, expiresAtEpoch);
+    labelClient(client.clientId);
+    container.metrics.count(metricNames.clientRegistered);
     return jsonResponse(201, registrationResponse(client, registration));
   },
   { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)

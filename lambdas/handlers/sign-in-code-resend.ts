@@ -20,6 +20,7 @@ import { validate } from '../http/validate';
 import { codeExpiredPage, codePage } from '../http/views/account';
 import { getSecondFactor } from '../wiring/account';
 import { getSessions } from '../wiring/repositories';
+import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -36,6 +37,7 @@ export const handler = httpHandler(
       return htmlResponse(400, codeExpiredPage(pending !== undefined));
     }
     container.log.info('sign-in code sent again', { userId: challenge.userId });
+    container.metrics.count(metricNames.signInCodeSent);
     const maskedEmail = maskEmail(challenge.email);
     if (!wantsHtml(event))
       return jsonResponse(200, { challenge_id: form.challenge_id, sent_to: maskedEmail, expires_in: oneTimeCodeLifetimeSeconds });

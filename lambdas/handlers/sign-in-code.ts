@@ -24,6 +24,8 @@ import { getSecondFactor } from '../wiring/account';
 import { getClientFinder, getSessions, getUsers } from '../wiring/repositories';
 import { maskEmail } from '../core/account/one-time-code';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { metricNames } from '../core/metrics';
+import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -36,11 +38,13 @@ export const handler = httpHandler(
     // The authorization must still be open before the code is spent on it.
     const pending = form.request_id ? await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch) : undefined;
     if (form.request_id && !pending) throw expiredRequest();
+    if (pending) labelClient(pending.clientId);
     const formTargets = [pending ? formTarget(pending.redirectUri) : undefined];
 
     const outcome = await completeChallenge(getSecondFactor(), form.challenge_id, form.code, form.request_id);
     if (outcome.kind === 'wrong') {
       container.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: outcome.triesLeft });
+      container.metrics.count(metricNames.signInCodeFailed, { reason: outcome.kind });
       const error = `That code is not right. ${outcome.triesLeft} ${outcome.triesLeft === 1 ? 'try' : 'tries'} left.`;
       if (!wantsHtml(event)) return jsonResponse(400, { error: 'invalid_grant', error_description: error });
       const challenge = await getSecondFactor().challenges.get(form.challenge_id, nowEpoch);
@@ -54,6 +58,7 @@ export const handler = httpHandler(
     }
     if (outcome.kind !== 'match') {
       container.log.info('sign-in code refused', { reason: outcome.reason });
+      container.metrics.count(metricNames.signInCodeFailed, { reason: outcome.kind });
       if (!wantsHtml(event)) throw new InvalidGrantError('This code has expired or has been used up. Sign in again.', outcome.reason);
       return htmlResponse(400, codeExpiredPage(pending !== undefined));
     }

@@ -21,6 +21,7 @@ import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
 import { getSessions } from '../wiring/repositories';
+import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
@@ -30,6 +31,7 @@ export const handler = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
+      container.metrics.count(metricNames.signInFailed, { method: 'password' });
       if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
       // The page offered a passkey before the failed attempt; it still does (issue 13).
       const passkeyNonce = newSecret(container.random);

@@ -6,7 +6,10 @@
  */
 import { TokenRequestActivity } from '../core/grants/activity';
 import { assertClientMayUse, grantFor } from '../core/grants/registry';
+import { metricNames } from '../core/metrics';
 import { recordFailure } from '../http/activity-log';
+import { errorCodeOf } from '../http/errors';
+import { labelClient } from '../http/request-context';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';
 import { httpHandler } from '../wiring/handler';
@@ -20,15 +23,25 @@ import { getTokenStore } from '../wiring/repositories';
 export const handler = httpHandler(
   async (event, container) => {
     // The client IP is API Gateway's view of the peer, never a forwarded header (a header is the caller's to forge).
-    const activity = new TokenRequestActivity(event.requestContext?.identity?.sourceIp ?? 'unknown', container.clock, container.random);
+    const activity = new TokenRequestActivity(
+      event.requestContext?.identity?.sourceIp ?? 'unknown',
+      container.clock,
+      container.random,
+      labelClient,
+    );
+    let grantType = 'unknown';
     try {
       const form = parseBody(event, ['form']) as FormFields;
       const grant = grantFor(validate(tokenRequestParams, form).grant_type);
+      grantType = grant.type;
       activity.ofType(grant.type);
       const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
       assertClientMayUse(client, grant.type);
-      return jsonResponse(200, await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies()));
+      const response = await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies());
+      container.metrics.count(metricNames.tokenIssued, { grant: grantType });
+      return jsonResponse(200, response);
     } catch (error) {
+      container.metrics.count(metricNames.tokenRefused, { grant: grantType, error: errorCodeOf(error) });
       await recordFailure(activity, error, container.log, (row) => getTokenStore().recordActivity(row));
       throw error;
     }

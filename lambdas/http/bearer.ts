@@ -10,6 +10,7 @@ import type { AccessTokenVerifier } from '../adapters/signing/verifier';
 import type { Client, IssuedToken } from '../core/model';
 import type { Clock } from '../core/ports';
 import { header } from './body';
+import { labelClient } from './request-context';
 
 export interface AccessTokenClaims {
   readonly jti: string;
@@ -89,6 +90,7 @@ export async function verifyWithClient(
   } catch (error) {
     throw invalidToken(`verification failed: ${(error as Error).message}`, error);
   }
+  labelClient(claims.client_id);
   const nowEpoch = Math.floor(clock.now() / 1000);
   // A deleted client's tokens stop at once, whatever their kind (client_credentials tokens
   // have no family to revoke): the client is read with the token record, in parallel.

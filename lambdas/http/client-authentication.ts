@@ -8,6 +8,7 @@ import { authenticateClient, presentedClient, type ClientAuthDependencies, type 
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
 import { header } from './body';
+import { labelClient } from './request-context';
 
 export interface AuthenticatedClient {
   readonly client: Client;
@@ -27,6 +28,7 @@ export async function authenticateRequestClient(
     const client = await authenticateClient(presented, {
       ...deps,
       findClient: async (clientId) => {
+        labelClient(clientId);
         const found = await deps.findClient(clientId);
         if (found) onFound?.(found);
         return found;

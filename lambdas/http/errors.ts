@@ -39,6 +39,15 @@ function unavailable(error: unknown): TemporarilyUnavailableError {
   });
 }
 
+/**
+ * The error code the caller is answered with (the `error` of errorResponse): a metric dimension and
+ * the start of the activity row's reason.
+ */
+export function errorCodeOf(error: unknown): string {
+  if (error instanceof OAuthError) return error.code;
+  return isServiceUnavailable(error) ? 'temporarily_unavailable' : 'server_error';
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -7,9 +7,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
-import type { Container } from '../core/ports';
+import type { Container, Logger } from '../core/ports';
 import { crossOriginResponseHeaders } from './cors';
 import { errorResponse } from './errors';
+import { requestFields, runInRequest } from './request-context';
 
 export type Endpoint = (event: APIGatewayProxyEvent, container: Container) => Promise<APIGatewayProxyResult>;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -22,8 +23,14 @@ export interface EndpointOptions {
   readonly crossOrigin?: boolean;
 }
 
-/** Used only when the container itself cannot be built (invalid configuration). */
-const bootLogger = createLogger('info', { service: 'authorization-server' });
+/**
+ * Used only when the container itself cannot be built (invalid configuration), so made on that
+ * first use: building a logger opens stdout, a few milliseconds no import should pay for nothing.
+ */
+let bootLogger: Logger | undefined;
+
+/** The first invocation of this container (Lambda execution environment) pays for the imports. */
+let coldStart = true;
 
 const defaultHeaders: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -71,6 +78,7 @@ function logOf(getContainer: ContainerGetter) {
   try {
     return getContainer().log;
   } catch {
+    bootLogger ??= createLogger('info', { service: 'authorization-server' }, requestFields);
     return bootLogger;
   }
 }
@@ -86,11 +94,8 @@ function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProx
   const write = (request: Request) => {
     const log = logOf(getContainer);
     log.info('request', {
-      method: request.event.httpMethod,
-      resource: request.event.resource,
       status: request.response?.statusCode,
       durationMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),
-      requestId: request.event.requestContext?.requestId,
     });
   };
   return {
@@ -102,11 +107,29 @@ function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProx
   };
 }
 
+/**
+ * The fields every log line of one request carries (behaviour LOG-6): API Gateway's request id (as in
+ * the access log), Lambda's (as in its START/REPORT lines), the route template, and whether this
+ * invocation started the container. The client id is added once known (request-context.ts).
+ */
+function requestLogFields(event: APIGatewayProxyEvent, context: Context | undefined) {
+  const fields = {
+    requestId: event.requestContext?.requestId,
+    lambdaRequestId: context?.awsRequestId,
+    route: `${event.httpMethod} ${event.resource}`,
+    coldStart,
+  };
+  coldStart = false;
+  return fields;
+}
+
 /** The handler factory for one container getter (lambdas/wiring/handler.ts makes the one in use). */
 export const handlerFactory =
   (getContainer: ContainerGetter) =>
-  (endpoint: Endpoint, options: EndpointOptions = {}): LambdaHandler =>
+  (endpoint: Endpoint, options: EndpointOptions = {}): LambdaHandler => {
     // onError runs in reverse order: map the error first, then log it, then add headers.
-    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use([...(options.crossOrigin ? [crossOrigin] : []), securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
       .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;
+    return (event, context) => runInRequest(requestLogFields(event, context), () => chain(event, context));
+  };

@@ -12,6 +12,7 @@ import { formTarget, htmlResponse, wantsHtml } from './html';
 import { jsonResponse } from './response';
 import { codePage } from './views/account';
 import { oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
+import { metricNames } from '../core/metrics';
 
 export interface Continuation {
   /** The sign-in page's safe return_to. */
@@ -40,6 +41,7 @@ export async function secondFactorStep(
   }
   const started = await startChallenge(deps, user, need, continuation);
   container.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
+  container.metrics.count(metricNames.signInCodeSent);
   if (!wantsHtml(event)) {
     return jsonResponse(200, {
       second_factor: 'email_otp',

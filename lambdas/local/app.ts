@@ -177,7 +177,15 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
 
 /** Settings the local server supplies unless the user sets them. */
 function localDefaults(issuer: string, dcrEnvironmentId: string): Record<string, string> {
-  return { BASE_URL: issuer, JWKS_CDN_BASE_URL: issuer, MAIL_FROM: 'no-reply@example.com', DCR_ENVIRONMENT_ID: dcrEnvironmentId };
+  return {
+    BASE_URL: issuer,
+    JWKS_CDN_BASE_URL: issuer,
+    MAIL_FROM: 'no-reply@example.com',
+    DCR_ENVIRONMENT_ID: dcrEnvironmentId,
+    // EMF metric documents mean something to CloudWatch only: the terminal shows the log lines
+    // alone unless POWERTOOLS_METRICS_DISABLED=false is set (README "Operating it").
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
 }
 
 async function mkdirp(dir: string): Promise<string> {

@@ -7,9 +7,11 @@
  * `storage.ts` (DynamoDB), `signing.ts` (signing keys) and the rest where a handler needs them.
  * These modules are the only place outside bin/ that reads process.env.
  */
+import { createEmfMetrics, noMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { loadConfig } from '../config/settings';
+import { requestFields } from '../http/request-context';
 import type { Container } from '../core/ports';
 
 export type { Container };
@@ -29,7 +31,16 @@ export const getContainer = perContainer((env): Container => {
   const config = loadConfig(env);
   return {
     config,
-    log: createLogger(config.logLevel, { service: 'authorization-server' }),
+    log: createLogger(config.logLevel, { service: 'authorization-server' }, requestFields),
+    // The construct names the namespace and this deployment (lib/authorization-server.ts); locally the defaults.
+    metrics:
+      config.logLevel === 'silent'
+        ? noMetrics
+        : createEmfMetrics({
+            namespace: env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',
+            service: env.POWERTOOLS_SERVICE_NAME || 'authorization-server',
+            context: requestFields,
+          }),
     clock: systemClock,
     random: cryptoRandom,
   };

@@ -21,12 +21,13 @@ test('minimal configuration: no unacknowledged AwsSolutions or Control Tower fin
   expect(() => synthWithChecks({}, true)).not.toThrow();
 }, 120_000);
 
-test('full configuration (allowlist, Bot Control, custom domain, alarm topic): no unacknowledged AwsSolutions finding', () => {
+test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tracing): no unacknowledged AwsSolutions finding', () => {
   expect(() =>
     synthWithChecks(
       {
         ADMIN_ALLOWED_CIDRS: '203.0.113.0/24,2001:db8::/32',
         WAF_BOT_CONTROL: 'true',
+        TRACING: 'true',
         ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
         DOMAIN_NAME: 'auth.example.net',
         CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1111-2222-3333-444455556666',

@@ -27,6 +27,8 @@ export class TokenRequestActivity {
     private readonly ip: string,
     private readonly clock: Clock,
     random: RandomSource,
+    /** Told the client id as soon as it is known (the handler labels the request's log lines with it). */
+    private readonly onClientKnown: (clientId: string) => void = () => undefined,
   ) {
     this.startedAt = clock.now();
     this.attemptId = newId('', random);
@@ -40,11 +42,13 @@ export class TokenRequestActivity {
   forClient(client: Pick<Client, 'clientId' | 'environmentId'>): void {
     this.clientId = client.clientId;
     this.environmentId = client.environmentId;
+    this.onClientKnown(client.clientId);
   }
 
   /** The client as far as it is known (an API key names its client before the client is read). */
   forClientId(clientId: string): void {
     this.clientId = clientId;
+    this.onClientKnown(clientId);
   }
 
   forUser(userId: string): void {
