@@ -4,6 +4,7 @@
  * Like the other wiring modules, this is where the environment is read.
  */
 import { createOutboxMailer } from '../adapters/outbox-mailer';
+import { credentialsFromEnv } from '../adapters/aws/transport';
 import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
 import { getContainer, perContainer } from './container';
@@ -11,5 +12,7 @@ import { getContainer, perContainer } from './container';
 export const getMailer = /* @__PURE__ */ perContainer((env): Mailer => {
   const { config, clock } = getContainer();
   const outbox = env.MAIL_OUTBOX_DIR?.trim();
-  return outbox ? createOutboxMailer(outbox, config.mailFrom, () => clock.now()) : createSesMailer(config.mailFrom);
+  return outbox
+    ? createOutboxMailer(outbox, config.mailFrom, () => clock.now())
+    : createSesMailer(config.mailFrom, { region: env.AWS_REGION ?? 'us-east-1', credentials: () => credentialsFromEnv(env) });
 });

@@ -12,7 +12,7 @@ import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOut
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '../../lambdas/adapters/aws/dynamodb';
 
 useOutbox();
 

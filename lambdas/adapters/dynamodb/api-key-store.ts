@@ -5,8 +5,8 @@ import {
   GetCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+  type DynamoDocumentClient,
+} from '../aws/dynamodb';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
@@ -65,7 +65,7 @@ export class DynamoApiKeyStore {
   private readonly stampsSent = new Map<string, { readonly usedAt: string; readonly done: Promise<void> }>();
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly tables: PhysicalTableNames,
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),

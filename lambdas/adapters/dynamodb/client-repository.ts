@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
@@ -15,7 +15,7 @@ export function clientFromItem(item: Record<string, unknown> | undefined, nowEpo
 /** Clients in the main table: pk `CLIENT#<clientId>`, listed per registration type via gsi1. */
 export class DynamoClientRepository {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {}

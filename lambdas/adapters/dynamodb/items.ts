@@ -1,5 +1,5 @@
 /** Shared item helpers: storage keys stay here, never in domain records. */
-import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommand } from '../aws/dynamodb';
 import { createHash } from 'node:crypto';
 
 /** One entry of a TransactWriteItems request. */
