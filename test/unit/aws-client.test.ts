@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DynamoDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '../../lambdas/adapters/aws/dynamodb';
 import { retryKind } from '../../lambdas/adapters/aws/retry';
-import { sendEmailForm } from '../../lambdas/adapters/aws/ses';
+import { sendEmailForm, sesClient } from '../../lambdas/adapters/aws/ses';
 import { SigV4Signer } from '../../lambdas/adapters/aws/sigv4';
 import { isServiceUnavailable } from '../../lambdas/adapters/aws-errors';
 
@@ -271,4 +271,34 @@ test('SES SendEmail goes as the query protocol form SES v1 reads (UTF-8 subject 
     'Message.Body.Text.Data': 'line 1\nline 2',
     'Message.Body.Text.Charset': 'UTF-8',
   });
+});
+
+test('SES: a rejected message (query protocol XML error) is thrown with its code and not retried; a sent one resolves with its MessageId', async () => {
+  const fake = await fakeDynamo([
+    (_req, res) =>
+      res
+        .writeHead(400, { 'content-type': 'text/xml' })
+        .end(
+          '<ErrorResponse><Error><Type>Sender</Type><Code>MessageRejected</Code><Message>Email address is not verified.</Message></Error><RequestId>r1</RequestId></ErrorResponse>',
+        ),
+    (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/xml' })
+        .end('<SendEmailResponse><SendEmailResult><MessageId>m-1</MessageId></SendEmailResult></SendEmailResponse>'),
+  ]);
+  const ses = sesClient({
+    region: 'eu-west-1',
+    endpoint: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`,
+    credentials: () => ({ accessKeyId: 'AKID', secretAccessKey: 'secret' }),
+    maxAttempts: 2,
+    connectTimeout: 1000,
+    requestTimeout: 1000,
+  });
+  const message = { from: 'a@example.test', to: 'b@example.test', subject: 's', text: 't' };
+  const error = await caught(ses.sendEmail(message));
+  expect(error?.name).toBe('MessageRejected');
+  expect(error?.message).toBe('Email address is not verified.');
+  expect(fake.requests).toHaveLength(1);
+  expect(fake.requests[0]!.headers.authorization).toMatch(/\/eu-west-1\/ses\/aws4_request/);
+  expect(await ses.sendEmail(message)).toBe('m-1');
 });
