@@ -1,7 +1,7 @@
 /**
  * An AWS service (DynamoDB above all) that did not answer: throttled, a 5xx, a connection
  * refused, reset or timed out. These are the errors the AWS SDK retries itself, so one
- * that reaches our code has failed for the SDK's whole retry budget. Whether a write it
+ * that reaches our code has failed for the client's whole retry budget. Whether a write it
  * carried was applied is unknown. Told apart by shape (the SDK's error names, `$metadata`
  * and Node's error codes), so callers need no SDK import.
  */

@@ -98,7 +98,7 @@ export class DynamoApiKeyStore {
     } catch (error) {
       const codes = cancellationCodes(error);
       if (!codes) throw error;
-      // Not a resend of this write: the SDK resends a transaction with its idempotency token.
+      // Not a resend of this write: the DynamoDB client resends a transaction with its idempotency token.
       if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';

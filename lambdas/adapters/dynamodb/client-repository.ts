@@ -56,7 +56,7 @@ export class DynamoClientRepository {
         }),
       );
     } catch (error) {
-      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the SDK
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent by the DynamoDB client
       if (isConditionFailure(error)) throw new ConflictError(`client ${client.clientId}`);
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
       // never learns the client id, so take back what this request wrote, if anything.

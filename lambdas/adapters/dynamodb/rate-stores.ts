@@ -13,7 +13,7 @@ import { isOwnWrite } from './items';
  * The send times of the last hour, in one item per subject, changed by optimistic
  * concurrency (`version`): of two concurrent sends that would each be the last allowed,
  * one wins and the other reads again. The put carries a per-call `writeToken`, so the
- * SDK's resend of a put that landed is recognised as this call's own.
+ * DynamoDB client's resend of a put that landed is recognised as this call's own.
  */
 export class DynamoSendRate implements SendRateStore {
   constructor(
@@ -82,7 +82,7 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       return true;
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      // The SDK's resend of this very update: the slot is ours.
+      // The DynamoDB client's resend of this very update: the slot is ours.
       const old = (error as { Item?: Record<string, AttributeValue> }).Item;
       return old?.slots?.SS?.includes(attemptToken) ?? false;
     }

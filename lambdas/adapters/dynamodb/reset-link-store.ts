@@ -62,7 +62,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     try {
       await this.db.send(
         new TransactWriteCommand({
-          // Idempotent for 10 minutes: the SDK's resend after a lost reply is not a second use.
+          // Idempotent for 10 minutes: the DynamoDB client's resend after a lost reply is not a second use.
           ClientRequestToken: randomUUID(),
           TransactItems: [
             {
