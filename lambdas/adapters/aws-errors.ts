@@ -6,25 +6,10 @@
  * carried was applied is unknown. Told apart by shape (the services' error names, `$metadata`
  * and Node's error codes), so callers need no SDK import.
  */
-const throttlingNames = new Set([
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ThrottlingException',
-  'Throttling',
-  'TooManyRequestsException',
-]);
-const transientNames = new Set(['InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
-const networkCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+import { retryKind } from './aws/retry';
 
-interface SdkShaped {
-  readonly name?: string;
-  readonly code?: string;
-  readonly $metadata?: { readonly httpStatusCode?: number };
-}
-
+/** Errors of our AWS client carry `$metadata`; what it would retry is what "unavailable" means. */
 export function isServiceUnavailable(error: unknown): boolean {
   if (error === null || typeof error !== 'object' || !('$metadata' in error)) return false;
-  const { name = '', code = '', $metadata } = error as SdkShaped;
-  const status = $metadata?.httpStatusCode ?? 0;
-  return throttlingNames.has(name) || transientNames.has(name) || networkCodes.has(code) || status >= 500 || status === 429;
+  return retryKind(error) !== undefined;
 }

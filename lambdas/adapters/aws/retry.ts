@@ -25,6 +25,7 @@ const throttlingNames = new Set([
   'BandwidthLimitExceeded',
   'LimitExceededException',
   'PriorRequestNotComplete',
+  'TransactionInProgressException',
 ]);
 const transientNames = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'InternalServerError', 'ServiceUnavailable']);
 const networkCodes = new Set([
