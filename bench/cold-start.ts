@@ -12,12 +12,15 @@ import { fallbackHandler, routes } from '../lambdas/routes';
 import { median } from './load';
 
 const runs = Number(process.env.BENCH_IMPORT_RUNS ?? 7);
+/** Another Node.js to import with, e.g. BENCH_NODE=/tmp/n24/node24/bin/node for Lambda's Node.js 24. */
+const nodeBinary = process.env.BENCH_NODE ?? process.execPath;
+const only = process.env.BENCH_ROUTES?.split(',');
 const outDir = join(projectRoot, '.bench', 'bundles');
 
 /** Milliseconds to import the bundle in a new process (module load and top-level code only). */
 function importTime(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: projectRoot }));
+  return Number(execFileSync(nodeBinary, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: projectRoot }));
 }
 
 export async function coldStartBench(): Promise<string> {
@@ -28,7 +31,7 @@ export async function coldStartBench(): Promise<string> {
     { label: 'fallback (404/405)', handler: fallbackHandler, hashes: false },
   ];
   const rows: string[][] = [];
-  for (const entry of entries) {
+  for (const entry of entries.filter((e) => !only || only.includes(e.handler))) {
     const outfile = join(outDir, `${entry.handler}.mjs`);
     await build({
       ...esbuildSettings,
@@ -47,7 +50,7 @@ export async function coldStartBench(): Promise<string> {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [
-    `Cold-start share: bundle size and import time (node ${process.version}, ${process.arch})`,
+    `Cold-start share: bundle size and import time (node ${execFileSync(nodeBinary, ['--version'], { encoding: 'utf8' }).trim()}, ${process.arch})`,
     '',
     line(header),
     widths.map((w) => '-'.repeat(w)).join('  '),

@@ -5,11 +5,13 @@
 import { apiKeysBench } from './api-keys';
 import { clientCredentialsBench } from './client-credentials';
 import { coldStartBench } from './cold-start';
+import { dynamodbClientBench } from './dynamodb-client';
 
 const sections: Record<string, () => Promise<string>> = {
   'cold-start': coldStartBench,
   'client-credentials': clientCredentialsBench,
   'api-keys': apiKeysBench,
+  'dynamodb-client': dynamodbClientBench,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import type { HashMethod } from '../config/settings';
 import type { Hasher } from '../core/ports';
 
@@ -23,12 +22,26 @@ export const dummyHashes: Record<HashMethod, string> = {
   'argon2id-fast': '$argon2id$v=19$m=1024,p=1,t=1$2nxfm40ZAj9BRk4W6Tni7A$/UyqnFdVt4BLSy2glaOWucF7tZVw6g6q++pYdGyTAyc',
 };
 
+type Argon2 = typeof import('argon2');
+let argon2: Promise<Argon2> | undefined;
+/**
+ * The native module is loaded on first use, not by a static import: `argon2` is external to the
+ * esbuild bundle, and an external static import is hoisted to the top of the ESM bundle, so every
+ * hashing function loaded the native binding on each cold start, even to answer a request that
+ * hashes nothing or a repeat secret the cache already verified.
+ */
+const loadArgon2 = (): Promise<Argon2> => (argon2 ??= import('argon2').then((m) => ((m as { default?: Argon2 }).default ?? m) as Argon2));
+
 export function createHasher(method: HashMethod): Hasher {
   const policy = hashPolicies[method];
-  const hash = (secret: string) => argon2.hash(secret, { type: argon2.argon2id, ...policy });
+  const hash = async (secret: string) => {
+    const a = await loadArgon2();
+    return a.hash(secret, { type: a.argon2id, ...policy });
+  };
   const verify = async (stored: string, secret: string) => {
+    const a = await loadArgon2();
     try {
-      return await argon2.verify(stored, secret);
+      return await a.verify(stored, secret);
     } catch {
       return false;
     }

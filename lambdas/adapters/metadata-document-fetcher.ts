@@ -4,9 +4,7 @@
  * connected to, so DNS rebinding cannot slip past), no redirects, a size cap, a time
  * limit. `allowPrivateAddresses` is for the local server only.
  */
-import { lookup, type LookupAddress } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { metadataDocumentLimits } from '../core/client-metadata-document';
@@ -49,7 +47,12 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 /** Every address a host name resolves to; the system resolver unless a test injects answers. */
 export type HostLookup = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
-const systemLookup: HostLookup = (hostname, callback) => lookup(hostname, { all: true }, callback);
+/*
+ * node:dns, node:http and node:https are fetched on use (process.getBuiltinModule), not imported:
+ * this module is loaded lazily, but esbuild hoists a bundled module's imports of Node built-ins to
+ * the top of the bundle, and on Node 24 (Lambda's runtime) node:http alone costs ~25 ms to import.
+ */
+const systemLookup: HostLookup = (hostname, callback) => process.getBuiltinModule('node:dns').lookup(hostname, { all: true }, callback);
 
 function guardedLookup(allowPrivate: boolean, lookupHost: HostLookup) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
@@ -72,7 +75,7 @@ export function fetchMetadataDocument(
   lookupHost: HostLookup = systemLookup,
 ): Promise<FetchedDocument> {
   const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
+  const client = process.getBuiltinModule(target.protocol === 'https:' ? 'node:https' : 'node:http');
   // Node does not call `lookup` for an IP-literal host, so check the literal itself.
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(literal) && !allowPrivateAddresses && !isPublicAddress(literal)) {

@@ -1,30 +1,23 @@
 /** Mail through Amazon SES v1 (SendEmail) from MAIL_FROM, the stack's SES identity. */
-import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { sesClient } from './aws/ses';
+import type { AwsCredentials } from './aws/sigv4';
 import type { Mailer } from '../core/ports';
+
+export interface SesConnection {
+  readonly region: string;
+  readonly credentials: () => AwsCredentials;
+}
 
 /**
  * Bounded well inside the function's 10 s: when SES hangs, the send fails in time for the
  * caller to revoke the key it was announcing (behaviour KEY-14), instead of the function timing out
  * with the key still active.
  */
-const boundedClient = () => new SESClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } });
-
-export function createSesMailer(from: string, client: SESClient = boundedClient()): Mailer {
+export function createSesMailer(from: string, connection: SesConnection): Mailer {
+  const client = sesClient({ ...connection, maxAttempts: 2, connectTimeout: 1000, requestTimeout: 3000 });
   return {
     async send(message) {
-      await client.send(
-        new SendEmailCommand({
-          Source: from,
-          Destination: { ToAddresses: [message.to] },
-          Message: {
-            Subject: { Data: message.subject, Charset: 'UTF-8' },
-            Body: {
-              Text: { Data: message.text, Charset: 'UTF-8' },
-              ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
-            },
-          },
-        }),
-      );
+      await client.sendEmail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
     },
   };
 }

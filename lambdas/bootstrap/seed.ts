@@ -5,7 +5,7 @@
  * leaves nothing behind and a second seed of the same email fails as a whole.
  * Secrets are only ever stored hashed; the plain values are returned once to the caller.
  */
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDocumentClient } from '../adapters/aws/dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
 import { clientCopyItems } from '../adapters/dynamodb/client-copies';
 import { mainItems } from '../adapters/dynamodb/keys';
@@ -15,7 +15,7 @@ import type { Clock, Hasher, RandomSource } from '../core/ports';
 export const adminScope = 'admin';
 
 export interface SeedDependencies {
-  readonly db: DynamoDBDocumentClient;
+  readonly db: DynamoDocumentClient;
   readonly tables: PhysicalTableNames;
   readonly hasher: Hasher;
   readonly random: RandomSource;

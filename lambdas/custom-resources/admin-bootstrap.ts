@@ -10,10 +10,11 @@
  * (256 bits each); they go only to the secret, never to the response, outputs or logs.
  */
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDocumentClient } from '../adapters/aws/dynamodb';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
 import { createHasher } from '../adapters/argon2-hasher';
+import { credentialsFromEnv } from '../adapters/aws/transport';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeedDependencies } from '../bootstrap/seed';
@@ -49,7 +50,7 @@ export interface AdminBootstrapResult {
 
 interface Dependencies {
   readonly secrets: Pick<SecretsManagerClient, 'send'>;
-  readonly db: DynamoDBDocumentClient;
+  readonly db: DynamoDocumentClient;
   readonly random: SeedDependencies['random'];
   readonly clock: SeedDependencies['clock'];
 }
@@ -118,7 +119,7 @@ function holdsCredentials(text: string | undefined): boolean {
 
 export const handler = createHandler({
   secrets: new SecretsManagerClient({}),
-  db: createDocumentClient({ region: process.env.AWS_REGION }),
+  db: createDocumentClient({ region: process.env.AWS_REGION, credentials: () => credentialsFromEnv(process.env) }),
   random: cryptoRandom,
   clock: systemClock,
 });

@@ -29,7 +29,7 @@ export function errorResponse(error: unknown, log: Logger): APIGatewayProxyResul
 }
 
 /**
- * The database (or another AWS service) failed for the SDK's whole retry budget: 503 with
+ * The database (or another AWS service) failed for the client's whole retry budget: 503 with
  * Retry-After, so a client knows to try again (README "When the database has trouble").
  */
 function unavailable(error: unknown): TemporarilyUnavailableError {

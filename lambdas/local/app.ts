@@ -8,9 +8,10 @@ import { constants } from 'node:fs';
 import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../adapters/aws/dynamodb';
 import { createHasher as argon2Hasher } from '../adapters/argon2-hasher';
-import { createDocumentClient, createDynamoClient } from '../adapters/dynamodb/client';
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { createDynamoClient } from './sdk-client';
 import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeededCredentials } from '../bootstrap/seed';
@@ -109,7 +110,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? await mkdirp(join(dataDir, 'dynamodb')) : undefined })).endpoint;
     const tables = physicalTableNames(options.tablePrefix ?? 'authz-');
     const client = createDynamoClient({ endpoint });
-    const db = createDocumentClient(client);
+    const db = createDocumentClient({ endpoint });
     await ensureTables(client, tables);
 
     if (!parseKeySet(await readFile(signingKeyFile, 'utf8').catch(() => undefined))) {

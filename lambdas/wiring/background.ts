@@ -7,7 +7,8 @@
  * request. Locally (the server and the tests) the job runs on the next turn of the event loop
  * of the same process, after the response is written; tests can wait for it to settle.
  */
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { lambdaEventInvoker } from '../adapters/aws/lambda';
+import { credentialsFromEnv } from '../adapters/aws/transport';
 import { getContainer, perContainer } from './container';
 
 export interface BackgroundJob {
@@ -37,11 +38,9 @@ export async function settleBackgroundJobs(): Promise<void> {
 const getDispatcher = perContainer((env) => {
   const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
   if (functionName) {
-    const lambda = new LambdaClient({ maxAttempts: 2 });
+    const lambda = lambdaEventInvoker(env.AWS_REGION ?? 'us-east-1', () => credentialsFromEnv(env), 2);
     return async (job: BackgroundJob) => {
-      await lambda.send(
-        new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: JSON.stringify({ backgroundJob: job }) }),
-      );
+      await lambda.invokeEvent(functionName, JSON.stringify({ backgroundJob: job }));
     };
   }
   return async (job: BackgroundJob, run: JobRunner) => {

@@ -5,13 +5,13 @@
  * no token of any kind to that client, and its live access tokens are inactive at
  * introspection, userinfo and validate. Its API keys are revoked, each with an audit entry.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../../lambdas/adapters/aws/dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDocumentClient, createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { physicalTableNames } from '../../lambdas/local/tables';
 import { call, clientCredentialsToken, signIn } from '../support/local-http';
@@ -159,7 +159,7 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
   expect((await call(a, 'GET', '/api/userinfo', { token: userToken })).status).toBe(401);
 
   // The key is revoked (soft: the record and its audit trail stay), with the reason.
-  const db = createDocumentClient(createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT! }));
+  const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT! });
   const tables = physicalTableNames(tablePrefix);
   const stored = (
     await db.send(

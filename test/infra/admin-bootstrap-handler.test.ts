@@ -4,18 +4,19 @@
  * and the stored password verifies against its Argon2id hash.
  */
 import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
 import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
-import { createDocumentClient, createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
+import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { createDynamoClient } from '../../lambdas/local/sdk-client';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createHandler, type AdminBootstrapProperties, type AdminCredentials } from '../../lambdas/custom-resources/admin-bootstrap';
 import { ensureTables, physicalTableNames } from '../../lambdas/local/tables';
 import { customResourceEvent } from '../support/custom-resource-events';
 
 const tables = physicalTableNames(`boot-${randomUUID().slice(0, 8)}-`);
-const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
-const db = createDocumentClient(client);
+const client = createDynamoClient({ endpoint: process.env.DYNAMODB_ENDPOINT! });
+const db = createDocumentClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
 const properties: AdminBootstrapProperties = {
   SecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:admin-AbCdEf',
   MainTable: tables.main,
@@ -58,6 +59,7 @@ beforeAll(async () => {
 afterAll(() => {
   log.mockRestore();
   client.destroy();
+  db.destroy();
 });
 
 test('Create seeds the admin, the admin client and both environments under the synth-time ids; credentials go only to the secret', async () => {

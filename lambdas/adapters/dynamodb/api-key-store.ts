@@ -5,8 +5,8 @@ import {
   GetCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+  type DynamoDocumentClient,
+} from '../aws/dynamodb';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
@@ -72,7 +72,7 @@ export class DynamoApiKeyStore {
   private readonly clients: DynamoClientRepository;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly tables: PhysicalTableNames,
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
@@ -107,7 +107,7 @@ export class DynamoApiKeyStore {
     } catch (error) {
       const codes = cancellationCodes(error);
       if (!codes) throw error;
-      // Not a resend of this write: the SDK resends a transaction with its idempotency token.
+      // Not a resend of this write: the DynamoDB client resends a transaction with its idempotency token.
       if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';

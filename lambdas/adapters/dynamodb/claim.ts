@@ -1,17 +1,17 @@
 /**
  * One-time items (pending authorization requests, sign-in challenges, WebAuthn ceremonies) are
  * used up by a claim: a conditional update that sets `consumedBy` to a token of this call. Of two
- * claims only one wins; the SDK's resend of the winning call (its reply lost) passes as the same
+ * claims only one wins; the DynamoDB client's resend of the winning call (its reply lost) passes as the same
  * claim, where a conditional delete would refuse it and, with it, the legitimate user (issue 19).
  * A claimed item reads as absent from then on, and TTL removes it.
  */
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDocumentClient, UpdateCommand } from '../aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from './items';
 
 /** The item as claimed by this call, or undefined when it is absent, expired or claimed by another. */
 export async function claimOnce(
-  db: DynamoDBDocumentClient,
+  db: DynamoDocumentClient,
   table: string,
   key: Record<string, string>,
   nowEpoch: number,

@@ -1,6 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TableName } from '../../routes';
+import { DynamoDocumentClient } from '../aws/dynamodb';
+import type { AwsCredentials } from '../aws/sigv4';
 import { tableDefinitions, tableNames } from './table-definitions';
 
 export type PhysicalTableNames = Readonly<Record<TableName, string>>;
@@ -9,21 +9,22 @@ export interface DynamoConnection {
   /** DynamoDB Local's address; unset in AWS. */
   readonly endpoint?: string;
   readonly region?: string;
+  /** The function role's credentials (unused with `endpoint`). */
+  readonly credentials?: () => AwsCredentials;
 }
 
-export function createDynamoClient({ endpoint, region }: DynamoConnection): DynamoDBClient {
-  return new DynamoDBClient({
-    region: region ?? 'us-east-1',
-    ...(endpoint
-      ? // DynamoDB Local accepts any credentials; fixed ones keep local runs independent of ~/.aws.
-        { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+// DynamoDB Local accepts any credentials; fixed ones keep local runs independent of ~/.aws.
+const localCredentials: AwsCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const noCredentials = (): AwsCredentials => {
+  throw new Error('no AWS credentials given for DynamoDB');
+};
+
+export function createDocumentClient({ endpoint, region = 'us-east-1', credentials }: DynamoConnection): DynamoDocumentClient {
+  return new DynamoDocumentClient({
+    region,
+    endpoint: endpoint ?? `https://dynamodb.${region}.amazonaws.com`,
+    credentials: endpoint ? () => localCredentials : (credentials ?? noCredentials),
   });
-}
-
-export function createDocumentClient(connection: DynamoConnection | DynamoDBClient): DynamoDBDocumentClient {
-  const client = connection instanceof DynamoDBClient ? connection : createDynamoClient(connection);
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** Physical table names from the variables the stack (or the local server) sets. */

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDocumentClient, type UpdateCommandInput } from '../aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { retry, tryAgain } from '../../core/retry';
 
@@ -16,14 +16,14 @@ const cancellationCode = (error: unknown) =>
 
 /**
  * A conditional update applied at most once per call, for updates that are not idempotent
- * themselves (an `ADD`). The SDK resends a write whose reply was lost; a plain UpdateItem
+ * themselves (an `ADD`). The DynamoDB client resends a write whose reply was lost; a plain UpdateItem
  * would then be applied twice (or fail its condition against itself). As a one-item
- * transaction it carries a ClientRequestToken, which the SDK resends unchanged and DynamoDB
+ * transaction it carries a ClientRequestToken, which the DynamoDB client resends unchanged and DynamoDB
  * applies once (for 10 minutes). A failed condition throws TransactionCanceledException
  * (`isConditionFailure`). Concurrent transactions on one item cancel each other
  * (TransactionConflict, nothing written): those are tried again with a new token.
  */
-export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Promise<void> {
+export async function updateOnce(db: DynamoDocumentClient, update: Update): Promise<void> {
   await retry(
     async (attempt) => {
       try {

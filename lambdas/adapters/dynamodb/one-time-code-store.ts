@@ -3,18 +3,11 @@
  * (`MFA#<sha256(challenge id)>`) and email verification codes (`EMAILVERIFY#<userId>`).
  * Both hold `codeHash` (Argon2id), `maxAttempts`, `expiresAtEpoch` (= `ttl`) and the set
  * `attemptTokens`: counting an attempt adds its token under the condition that the set is
- * smaller than `maxAttempts`, so concurrent guesses cannot overrun the cap, and the SDK's
- * resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
+ * smaller than `maxAttempts`, so concurrent guesses cannot overrun the cap, and the DynamoDB
+ * client's resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '../aws/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
@@ -43,7 +36,7 @@ function liveCode<T>(item: Record<string, unknown> | undefined, nowEpoch: number
 }
 
 async function countAttempt<T extends StoredCode>(
-  db: DynamoDBDocumentClient,
+  db: DynamoDocumentClient,
   table: string,
   key: Key,
   attemptToken: string,
@@ -70,7 +63,7 @@ async function countAttempt<T extends StoredCode>(
     const old = raw ? unmarshall(raw) : undefined;
     if (!old || old.consumedBy !== undefined || Number(old.expiresAtEpoch) <= nowEpoch) return { kind: 'absent' };
     const tokens = (old.attemptTokens as Set<string> | undefined) ?? new Set<string>();
-    // This very update, resent by the SDK after its reply was lost: it was counted once.
+    // This very update, resent by the DynamoDB client after its reply was lost: it was counted once.
     if (tokens.has(attemptToken)) return { kind: 'counted', used: tokens.size, item: toRecord<T>(old) };
     return { kind: 'exhausted' };
   }
@@ -78,7 +71,7 @@ async function countAttempt<T extends StoredCode>(
 
 export class DynamoChallengeStore implements ChallengeStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -98,7 +91,7 @@ export class DynamoChallengeStore implements ChallengeStore {
     return countAttempt<SignInChallenge>(this.db, this.table, challengeKey(id), attemptToken, nowEpoch);
   }
 
-  /** Used up by a claim (claim.ts): safe against the SDK's resend. */
+  /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend. */
   async consume(id: string, nowEpoch: number): Promise<boolean> {
     return (await claimOnce(this.db, this.table, challengeKey(id), nowEpoch)) !== undefined;
   }
@@ -130,7 +123,7 @@ export class DynamoChallengeStore implements ChallengeStore {
 
 export class DynamoVerificationStore implements VerificationStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly tables: PhysicalTableNames,
   ) {}
 
@@ -172,7 +165,7 @@ export class DynamoVerificationStore implements VerificationStore {
     try {
       await this.db.send(
         new TransactWriteCommand({
-          // Idempotent for 10 minutes: the SDK's resend after a lost reply is not a second, failing use.
+          // Idempotent for 10 minutes: the DynamoDB client's resend after a lost reply is not a second, failing use.
           ClientRequestToken: randomUUID(),
           TransactItems: [
             {

@@ -3,7 +3,7 @@
  * A passkey is `PASSKEY#<sha256(credential id)>`, with an index entry `USER#<id>`/`PASSKEY#<digest>`
  * written in the same transaction; a ceremony is `WEBAUTHN#<sha256(challenge)>`.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Ceremony, CeremonyStore, Passkey, PasskeyStore } from '../../core/account/passkeys';
 import { digest, isConditionFailure, keyFits, withoutKeys } from './items';
@@ -19,7 +19,7 @@ const toPasskey = (item: Record<string, unknown>): Passkey =>
 
 export class DynamoPasskeyStore implements PasskeyStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -28,7 +28,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
     try {
       await this.db.send(
         new TransactWriteCommand({
-          // Idempotent for 10 minutes: the SDK's resend of a transaction that went through succeeds again.
+          // Idempotent for 10 minutes: the DynamoDB client's resend of a transaction that went through succeeds again.
           ClientRequestToken: randomUUID(),
           TransactItems: [
             {
@@ -102,7 +102,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
   }
 
   async recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean> {
-    // A per-call token: the SDK's resend of this update passes its own condition again.
+    // A per-call token: the DynamoDB client's resend of this update passes its own condition again.
     const useToken = randomUUID();
     try {
       await this.db.send(
@@ -139,7 +139,7 @@ const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}
 
 export class DynamoCeremonyStore implements CeremonyStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -150,7 +150,7 @@ export class DynamoCeremonyStore implements CeremonyStore {
     );
   }
 
-  /** Used up by a claim (claim.ts): safe against the SDK's resend, lost by any other caller. */
+  /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend, lost by any other caller. */
   async consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined> {
     const claimed = await claimOnce(this.db, this.table, ceremonyKey(challenge), nowEpoch);
     if (!claimed) return undefined;

@@ -2,8 +2,8 @@
  * Per-user and per-address counters of the account flows (ephemeral table,
  * docs/storage-schema.md): mail sends (`SENDRATE#…`) and failed passwords (`PWFAIL#…`).
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import type { AttributeValue } from '../aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
@@ -13,11 +13,11 @@ import { isOwnWrite } from './items';
  * The send times of the last hour, in one item per subject, changed by optimistic
  * concurrency (`version`): of two concurrent sends that would each be the last allowed,
  * one wins and the other reads again. The put carries a per-call `writeToken`, so the
- * SDK's resend of a put that landed is recognised as this call's own.
+ * DynamoDB client's resend of a put that landed is recognised as this call's own.
  */
 export class DynamoSendRate implements SendRateStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -58,7 +58,7 @@ export class DynamoSendRate implements SendRateStore {
  */
 export class DynamoPasswordAttempts implements PasswordAttemptStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -82,7 +82,7 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       return true;
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      // The SDK's resend of this very update: the slot is ours.
+      // The DynamoDB client's resend of this very update: the slot is ours.
       const old = (error as { Item?: Record<string, AttributeValue> }).Item;
       return old?.slots?.SS?.includes(attemptToken) ?? false;
     }

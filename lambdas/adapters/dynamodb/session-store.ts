@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
 import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
@@ -9,7 +9,7 @@ import { claimOnce } from './claim';
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
 export class DynamoSessionStore {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
+    private readonly db: DynamoDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -51,7 +51,7 @@ export class DynamoSessionStore {
   /**
    * Single use: the request is claimed by a conditional update, so of two concurrent
    * completions only one proceeds; a claimed request is absent from then on (TTL removes
-   * it). The claim carries a per-request token: when the SDK resends it after a lost reply,
+   * it). The claim carries a per-request token: when the DynamoDB client resends it after a lost reply,
    * the condition lets this request's own claim through again (issue 19).
    */
   async consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {

@@ -62,7 +62,7 @@ export interface Ceremony {
 
 export interface CeremonyStore {
   save(challenge: string, ceremony: Ceremony): Promise<void>;
-  /** Single use: the ceremony for exactly one caller (the SDK's resend of that call included). */
+  /** Single use: the ceremony for exactly one caller (the DynamoDB client's resend of that call included). */
   consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined>;
 }
 
