@@ -27,6 +27,8 @@ import { tokenOperationParams, tokenRequestParams } from '../lambdas/http/token-
 import { schema as createApiKeyBody } from '../lambdas/handlers/admin/api-keys-create';
 import { schema as createClientBody } from '../lambdas/handlers/admin/clients-create';
 import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-list';
+import { filter as activityQuery } from '../lambdas/handlers/admin/activity-list';
+import { filter as auditQuery } from '../lambdas/handlers/admin/audit-list';
 import { schema as updateClientBody } from '../lambdas/handlers/admin/clients-update';
 import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/environments-create';
 import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
@@ -223,6 +225,16 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   }),
   AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
   AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+  AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, oldest first, with failure reasons'], {
+    query: activityQuery,
+    description:
+      'Every token request and API-key exchange of the client, success or failure (with the real reason), oldest first. Paged by `limit` and `cursor`; a rare filter may answer a short page with a `next_cursor`.',
+  }),
+  AdminListAuditLog: admin('List the admin audit log', [200, 'json', 'Audit entries, newest first'], {
+    query: auditQuery,
+    description:
+      '`to` defaults to now, `from` to 7 days before it, at most 92 days apart. `type` is one entry type (`api_key.revoke`) or a family (`user`). Paged by `limit` and `cursor`.',
+  }),
 };
 
 const securityByAuth: Record<AuthKind, Json[]> = {

@@ -554,6 +554,11 @@ export const routes: readonly Route[] = [
   admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
   }),
+  // Issue 14: the logs admins read (behaviour LOG-6, LOG-7). Read-only.
+  admin('AdminListClientActivity', 'GET', '/api/admin/clients/{client_id}/activity', 'activity-list', {
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  }),
+  admin('AdminListAuditLog', 'GET', '/api/admin/audit', 'audit-list', { tables: { main: 'read', ephemeral: 'read', activity: 'read' } }),
 ];
 
 /** A function run on a schedule (EventBridge in AWS); not reachable over HTTP. */

@@ -1,0 +1,9 @@
+/** The admin audit log of this container (lambdas/adapters/dynamodb/audit-log.ts), and the changes' recorder. */
+import { DynamoAuditLog } from '../adapters/dynamodb/audit-log';
+import type { AuditLogStore } from '../core/admin/audit';
+import { getContainer, perContainer } from './container';
+import { getStorage } from './storage';
+
+export const getAuditLog = /* @__PURE__ */ perContainer(
+  (): AuditLogStore => new DynamoAuditLog(getStorage().db, getStorage().tables.activity, getContainer().random),
+);
