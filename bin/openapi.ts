@@ -225,6 +225,20 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   }),
   AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
   AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+  DashboardHome: {
+    summary: 'Admin dashboard: overview (an admin session; a non-admin gets 403)',
+    success: [200, 'html', 'The overview page; 303 to sign-in without a session'],
+  },
+  DashboardPage: {
+    summary: 'Admin dashboard pages: clients, API keys, token activity, users, environments, scopes, audit log',
+    success: [200, 'html', 'The page'],
+    description: 'Server-rendered HTML for browsers, not an API: the admin API (/api/admin/*) offers the same operations.',
+  },
+  DashboardAction: {
+    summary: 'Admin dashboard form posts (same-origin, with the session-bound `csrf` field)',
+    success: [303, 'redirect', 'Done; back to a page (201 with a page showing a new secret or key once)'],
+    description: 'Every change is written to the audit log with the admin as actor.',
+  },
   AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, oldest first, with failure reasons'], {
     query: activityQuery,
     description:

@@ -554,6 +554,36 @@ export const routes: readonly Route[] = [
   admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
   }),
+  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one handler for every page and form below
+  // /dashboard; the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read;
+  // forms write (with the audit entry), hash (new client secrets, passwords, API keys) and mail
+  // (reset links, passkey removal).
+  {
+    name: 'DashboardHome',
+    method: 'GET',
+    path: '/dashboard',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  },
+  {
+    name: 'DashboardPage',
+    method: 'GET',
+    path: '/dashboard/{proxy+}',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  },
+  {
+    name: 'DashboardAction',
+    method: 'POST',
+    path: '/dashboard/{proxy+}',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
+    hashes: true,
+    sendsMail: true,
+  },
   // Issue 14: the logs admins read (behaviour LOG-6, LOG-7). Read-only.
   admin('AdminListClientActivity', 'GET', '/api/admin/clients/{client_id}/activity', 'activity-list', {
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },

@@ -127,7 +127,12 @@ export class DynamoClientRepository {
    */
   async update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
+    changes: {
+      readonly name?: string;
+      readonly scopes?: readonly string[];
+      readonly introspectAll?: boolean;
+      readonly redirectUris?: readonly string[];
+    },
   ): Promise<{ before: Client; after: Client } | undefined> {
     const sets: string[] = [];
     const names: Record<string, string> = {};
@@ -144,6 +149,10 @@ export class DynamoClientRepository {
     if (changes.introspectAll !== undefined) {
       sets.push('introspectAll = :introspectAll');
       values[':introspectAll'] = changes.introspectAll;
+    }
+    if (changes.redirectUris !== undefined) {
+      sets.push('redirectUris = :redirectUris');
+      values[':redirectUris'] = changes.redirectUris;
     }
     if (sets.length === 0) {
       const current = await this.get(clientId);
