@@ -34,10 +34,11 @@ import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/envir
 import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
 import { schema as createUserBody } from '../lambdas/handlers/admin/users-create';
 import { schema as updateUserBody } from '../lambdas/handlers/admin/users-update';
+import { schema as updateSettingsBody } from '../lambdas/handlers/admin/settings-update';
 import { routes, type AuthKind, type Route } from '../lambdas/routes';
 
 type Json = Record<string, unknown>;
-type Media = 'json' | 'form';
+type Media = 'json' | 'form' | 'image/png' | 'image/jpeg' | 'image/webp';
 
 /** What a route's row does not say: its words, its input schemas and its success answer. */
 interface OperationDoc {
@@ -249,6 +250,18 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     description:
       '`to` defaults to now, `from` to 7 days before it, at most 92 days apart. `type` is one entry type (`api_key.revoke`) or a family (`user`). Paged by `limit` and `cursor`.',
   }),
+  AdminGetSettings: admin('Get the site settings', [200, 'json', 'Title, MFA policy (and whether it is stored or MFA_POLICY), logo']),
+  AdminUpdateSettings: admin('Change the site settings', [200, 'json', 'The settings after the change'], {
+    body: json(updateSettingsBody),
+    description:
+      'Omitted fields stay as they are; `mfa_policy: null` forgets the stored policy, so MFA_POLICY applies again. The MFA policy counts from the next sign-in; pages may show the old title for up to a minute. Audited as `site.settings.update`.',
+  }),
+  AdminPutSiteLogo: admin('Upload the site logo', [200, 'json', 'The settings, with the logo URL'], {
+    body: { schema: { type: 'string', format: 'binary' }, media: ['image/png', 'image/jpeg', 'image/webp'], required: true },
+    description:
+      'The raw image as the body. The type is checked from the bytes and must match Content-Type; at most 512 KiB and 1024x1024 pixels; SVG is refused (415 as Content-Type, 400 as bytes). Stored as `branding/logo-<sha256>.<ext>` on the JWKS CDN. Audited as `site.logo.update`.',
+  }),
+  AdminDeleteSiteLogo: admin('Remove the site logo', [204, 'empty', 'Removed (also when there was none)']),
 };
 
 const securityByAuth: Record<AuthKind, Json[]> = {
@@ -260,7 +273,13 @@ const securityByAuth: Record<AuthKind, Json[]> = {
   'api-key': [{ apiKey: [] }, {}],
 };
 
-const mediaTypes: Record<Media, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
+const mediaTypes: Record<Media, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  'image/png': 'image/png',
+  'image/jpeg': 'image/jpeg',
+  'image/webp': 'image/webp',
+};
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -82,6 +82,17 @@ export interface Route {
   readonly crossOrigin?: boolean;
   /** Edge rate rule; absent means no per-route rule (managed rule groups still apply). */
   readonly edge?: EdgeRule;
+  /**
+   * The body may be larger than the 8 KB the AWS managed common rule set's
+   * `SizeRestrictions_BODY` blocks: the web ACL lets this row's method and path through that
+   * one rule, and only it (behaviour EDGE-6, lib/web-acl.ts). The service bounds the body itself.
+   */
+  readonly largeBody?: { readonly maxBytes: number; readonly rationale: string };
+  /**
+   * Writes and deletes the site logo under `branding/` of the JWKS bucket (S3 in AWS, granted
+   * that prefix only; `<DATA_DIR>/assets` locally).
+   */
+  readonly writesSiteAssets?: boolean;
 }
 
 // The paths the domain needs (discovery, page links) are defined in lambdas/core/paths.ts;
@@ -156,7 +167,8 @@ export const routes: readonly Route[] = [
     },
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
-  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: none },
+  // Reads the site settings (title, logo; issue 14), cached a minute per container.
+  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: { main: 'read' } },
   {
     name: 'SignIn',
     method: 'POST',
@@ -399,7 +411,7 @@ export const routes: readonly Route[] = [
     path: accountPaths.forgotPassword,
     handler: 'forgot-password-page',
     auth: 'none',
-    tables: none,
+    tables: { main: 'read' }, // the site's title and logo (issue 14)
   },
   {
     name: 'ForgotPassword',
@@ -589,6 +601,30 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },
   }),
   admin('AdminListAuditLog', 'GET', '/api/admin/audit', 'audit-list', { tables: { main: 'read', ephemeral: 'read', activity: 'read' } }),
+  // Site settings (issue 14; behaviour SITE-1..SITE-3): title and MFA policy, audited in the activity table.
+  admin('AdminGetSettings', 'GET', '/api/admin/settings', 'settings-get', { tables: { main: 'read', ephemeral: 'read' } }),
+  admin('AdminUpdateSettings', 'PATCH', '/api/admin/settings', 'settings-update', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+  }),
+  // The logo (behaviour SITE-3): a raw image body up to 512 KiB, so past SizeRestrictions_BODY.
+  admin('AdminPutSiteLogo', 'PUT', '/api/admin/site-logo', 'site-logo-put', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    writesSiteAssets: true,
+    largeBody: {
+      maxBytes: 512 * 1024,
+      rationale: 'EDGE-6: a logo is an image of up to 512 KiB (SITE-3); the handler refuses more, and checks the bytes',
+    },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; JSON API, so Block (429)',
+    },
+  }),
+  admin('AdminDeleteSiteLogo', 'DELETE', '/api/admin/site-logo', 'site-logo-delete', {
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    writesSiteAssets: true,
+  }),
 ];
 
 /** A function run on a schedule (EventBridge in AWS); not reachable over HTTP. */

@@ -35,13 +35,14 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
+import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { Alarms } from './alarms';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
-import { JwksDistribution, jwksObjectKey } from './jwks';
+import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail } from './mail';
@@ -153,6 +154,8 @@ export class AuthorizationServer extends Construct {
   readonly functionStacks: Readonly<Record<string, NestedStack>>;
   /** Scheduled job functions by job name (`jobs[i].name`). */
   readonly jobFunctions: Readonly<Record<string, NodejsFunction>>;
+  /** The route functions that write the site logo under `branding/` of the JWKS bucket. */
+  readonly siteAssetFunctions: readonly NodejsFunction[];
   /** Answers 404/405 for everything no route row takes. */
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
@@ -200,6 +203,9 @@ export class AuthorizationServer extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
       },
+      // Bodies of these types reach the functions base64-encoded (isBase64Encoded), bytes intact:
+      // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
+      binaryMediaTypes: [...siteLogoMediaTypes, 'multipart/form-data'],
       cloudWatchRole: props.apiGatewayCloudWatchRole ?? true,
       // Account-wide: other APIs of the account may log through it after this stack is gone.
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
@@ -286,7 +292,11 @@ export class AuthorizationServer extends Construct {
       const fn = serviceFunction(familyStack, route.name, {
         entry: handlerEntry(route.handler),
         description: `${route.method} ${route.path}`,
-        environment: route.signs ? { ...environment, SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : environment,
+        environment: {
+          ...environment,
+          ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
+          ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
+        },
         memorySize,
         logRetention,
         hashes: route.hashes,
@@ -312,6 +322,7 @@ export class AuthorizationServer extends Construct {
     }
     this.functions = functions;
     this.functionStacks = functionStacks;
+    this.siteAssetFunctions = routes.filter((r) => r.writesSiteAssets).map((r) => functions[r.name]!);
     addCorsPreflights(this.api, routes);
 
     // Unmatched methods on routed paths (405) and unknown paths (404). The fallback
@@ -379,6 +390,11 @@ export class AuthorizationServer extends Construct {
     // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
+    // The logo (behaviour SITE-3): objects under branding/ only, never jwks.json beside them.
+    if (route.writesSiteAssets) {
+      this.jwks.bucket.grantPut(fn, siteAssetKeyPattern);
+      this.jwks.bucket.grantDelete(fn, siteAssetKeyPattern);
+    }
     // Background work (lambdas/wiring/background.ts). A policy of its own: the function's default
     // policy naming the function's ARN would make the function depend on itself.
     if (route.invokesSelf) {

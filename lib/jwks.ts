@@ -12,6 +12,9 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 export const jwksObjectKey = 'jwks.json';
+/** The site logo's objects (lambdas/core/site/logo.ts `logoKeyPrefix`): the uploading function may write only these. */
+export const siteAssetPrefix = 'branding/';
+export const siteAssetKeyPattern = `${siteAssetPrefix}*`;
 
 export interface JwksDistributionProps {
   /** How long CloudFront and clients may cache `jwks.json`. */
@@ -21,6 +24,8 @@ export interface JwksDistributionProps {
 export class JwksDistribution extends Construct {
   readonly bucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
+  /** Response headers of `branding/*` (the site logo): `X-Content-Type-Options: nosniff` among them. */
+  readonly siteAssetHeaders: cloudfront.ResponseHeadersPolicy;
   /** `https://<distribution domain>`: the default JWKS_CDN_BASE_URL. */
   readonly baseUrl: string;
 
@@ -34,6 +39,8 @@ export class JwksDistribution extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // Versions of the published key set are an audit trail of rotations.
       removalPolicy: RemovalPolicy.RETAIN,
+      // A replaced or removed logo leaves a noncurrent version; nothing needs it after a while.
+      lifecycleRules: [{ id: 'OldLogos', prefix: siteAssetPrefix, noncurrentVersionExpiration: Duration.days(30) }],
     });
     const cachePolicy = new cloudfront.CachePolicy(this, 'CachePolicy', {
       comment: 'jwks.json: short TTL so a rotated key set reaches resource servers soon',
@@ -62,15 +69,47 @@ export class JwksDistribution extends Construct {
         contentSecurityPolicy: { contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'", override: true },
       },
     });
+    // The site logo (behaviour SITE-4): content-addressed keys, so cached for a year; nosniff so
+    // a browser never reads the bytes as anything but their fixed image Content-Type.
+    const siteAssetCachePolicy = new cloudfront.CachePolicy(this, 'SiteAssetCachePolicy', {
+      comment: 'branding/*: content-addressed objects, immutable',
+      defaultTtl: Duration.days(365),
+      minTtl: Duration.days(1),
+      maxTtl: Duration.days(365),
+      enableAcceptEncodingGzip: false,
+      enableAcceptEncodingBrotli: false,
+    });
+    this.siteAssetHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SiteAssetHeaders', {
+      comment: 'branding/*: images only, never sniffed, never framed',
+      securityHeadersBehavior: {
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: false, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'; sandbox", override: true },
+      },
+    });
+    const origin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Public JWKS of the authorization server',
       defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy,
         responseHeadersPolicy,
         compress: true,
+      },
+      additionalBehaviors: {
+        [siteAssetKeyPattern]: {
+          origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: siteAssetCachePolicy,
+          responseHeadersPolicy: this.siteAssetHeaders,
+          // Images are compressed already.
+          compress: false,
+        },
       },
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       // Resource servers run anywhere; all edge locations.

@@ -213,6 +213,20 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
       'The CDK custom-resource provider may invoke any version of its own handler function, and nothing else.',
     );
   }
+  // The logo rows (behaviour SITE-3): grantPut/grantDelete on branding/* of the JWKS bucket. The
+  // bucket ARN arrives in their nested stack as a parameter (see the table indexes above).
+  const bucketArn = `<referenceto${Names.nodeUniqueId(server.jwks.bucket.node.defaultChild!.node)}Arn>`;
+  for (const fn of server.siteAssetFunctions) {
+    const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
+    ack(
+      policy,
+      `IAM5[Resource::${bucketArn}/branding/*]`,
+      'The site logo: content-addressed objects under branding/ (server-chosen keys), never jwks.json beside them.',
+    );
+    for (const finding of ['Action::s3:Abort*', 'Action::s3:DeleteObject*']) {
+      ack(policy, `IAM5[${finding}]`, 'CDK bucket grants (grantPut/grantDelete) expand to these S3 action groups; on branding/* only.');
+    }
+  }
   const s3Wildcards: [IConstruct, string[]][] = [
     [server.node.findChild('SigningKey').node.findChild('Handler'), ['Action::s3:Abort*']],
     [server.keyRotation.function, ['Action::s3:Abort*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*']],

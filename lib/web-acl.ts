@@ -13,6 +13,9 @@
  *  then AWS managed groups   IP reputation, known bad inputs, common rule set, and Bot Control
  *                            when enabled (scoped to browser paths: it blocks HTTP libraries,
  *                            which is what OAuth clients and SDKs are).
+ *                            The common rule set's SizeRestrictions_BODY only labels; right
+ *                            after it, BlockLargeBodies blocks on that label except on the
+ *                            rows with `largeBody` (the logo upload; behaviour EDGE-6).
  * Default action: allow.
  *
  * Blocks answer in the service's error shape (custom response bodies below): 429
@@ -66,6 +69,15 @@ export const publicDocumentPaths: readonly string[] = [
 ];
 /** Bearer-checked GET paths: only their own light rate rules apply (behaviour EDGE-2). */
 export const lightlyLimitedPaths: readonly string[] = [endpointPaths.userinfo, endpointPaths.validate];
+/**
+ * Common rule set rules that a binary body trips, and the labels they put on a request (AWS WAF
+ * developer guide, baseline rule groups): SizeRestrictions_BODY flags every body over 8 KB, and
+ * CrossSiteScripting_BODY can match the bytes of an image. Outside the `largeBody` rows they block as before.
+ */
+export const binaryBodyRuleLabels = {
+  SizeRestrictions_BODY: 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body',
+  CrossSiteScripting_BODY: 'awswaf:managed:aws:core-rule-set:CrossSiteScripting_Body',
+} as const;
 /** Headers never written to the WAF log: they carry tokens, API keys, client secrets and sessions. */
 export const redactedHeaders = ['authorization', 'cookie'] as const;
 
@@ -221,12 +233,36 @@ export class ApiWebAcl extends Construct {
         // rules flag URLs with IP hosts in queries and bodies, and loopback redirect URIs
         // (http://127.0.0.1:port/callback, RFC 8252 7.3, what MCP clients use) are exactly
         // that: counted too, or authorization, token and registration requests would be blocked.
-        ruleActionOverrides: ['NoUserAgent_HEADER', 'GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY'].map((name) => ({
-          name,
-          actionToUse: { count: {} },
-        })),
+        // The binary-body rules only label here: the next rule blocks on their labels everywhere
+        // except the rows that take large binary bodies (behaviour EDGE-6).
+        ruleActionOverrides: [
+          'NoUserAgent_HEADER',
+          'GenericRFI_QUERYARGUMENTS',
+          'GenericRFI_BODY',
+          ...Object.keys(binaryBodyRuleLabels),
+        ].map((name) => ({ name, actionToUse: { count: {} } })),
       }),
     );
+    const largeBodyRows = rows.filter((r) => r.largeBody);
+    const oversized = or(
+      Object.values(binaryBodyRuleLabels).map(
+        (key): wafv2.CfnWebACL.StatementProperty => ({ labelMatchStatement: { scope: 'LABEL', key } }),
+      ),
+    );
+    rules.push({
+      name: 'BlockLargeBodies',
+      priority: priority++,
+      action: { block: {} },
+      statement:
+        largeBodyRows.length === 0
+          ? oversized
+          : and(oversized, {
+              notStatement: {
+                statement: or(largeBodyRows.map((r) => and(methodIs(r.method), pathMatches(pathPattern(r.path, stage))))),
+              },
+            }),
+      visibilityConfig: visibility(`${metricPrefix}-large-bodies`),
+    });
     if (props.botControl) {
       const browserPaths = [...new Set(rows.filter((r) => r.edge?.action === 'challenge').map((r) => r.path))];
       rules.push(

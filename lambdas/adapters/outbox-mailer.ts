@@ -15,6 +15,7 @@ export interface OutboxMail {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  readonly html?: string;
   readonly sentAt: string;
 }
 
@@ -23,7 +24,14 @@ export function createOutboxMailer(dir: string, from: string, now: () => number 
     async send(message) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const sentAt = new Date(now()).toISOString();
-      const mail: OutboxMail = { from, to: message.to, subject: message.subject, text: message.text, sentAt };
+      const mail: OutboxMail = {
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        sentAt,
+      };
       // Time first, so a plain listing is in sending order; `wx` never overwrites.
       const name = `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`;
       await writeFile(join(dir, name), `${JSON.stringify(mail, null, 2)}\n`, { flag: 'wx', mode: 0o600 });

@@ -18,7 +18,10 @@ export function createSesMailer(from: string, client: SESClient = boundedClient(
           Destination: { ToAddresses: [message.to] },
           Message: {
             Subject: { Data: message.subject, Charset: 'UTF-8' },
-            Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
+            Body: {
+              Text: { Data: message.text, Charset: 'UTF-8' },
+              ...(message.html ? { Html: { Data: message.html, Charset: 'UTF-8' } } : {}),
+            },
           },
         }),
       );

@@ -23,6 +23,7 @@ import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { findClient, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { getBrand } from '../wiring/site';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
@@ -70,6 +71,10 @@ export const handler = httpHandler(
       clientName: client!.registrationType === 'static' ? client!.name : undefined,
       passkeyNonce: newSecret(container.random),
     };
-    return htmlResponse(200, signInPage(view), { formTargets: [formTarget(redirectUri)], scriptNonce: view.passkeyNonce });
+    return htmlResponse(200, signInPage(view), {
+      formTargets: [formTarget(redirectUri)],
+      scriptNonce: view.passkeyNonce,
+      brand: await getBrand(),
+    });
   }),
 );

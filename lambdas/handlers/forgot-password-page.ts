@@ -2,5 +2,6 @@
 import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../http/html';
 import { forgotPasswordPage } from '../http/views/account';
+import { getBrand } from '../wiring/site';
 
-export const handler = httpHandler(async () => htmlResponse(200, forgotPasswordPage()));
+export const handler = httpHandler(async () => htmlResponse(200, forgotPasswordPage(), { brand: await getBrand() }));

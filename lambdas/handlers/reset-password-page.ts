@@ -11,6 +11,7 @@ import { InvalidGrantError } from '../core/errors';
 import { htmlResponse, wantsHtml } from '../http/html';
 import { resetLinkDeadPage, resetPasswordPage } from '../http/views/account';
 import { getPasswordReset } from '../wiring/account';
+import { getBrand } from '../wiring/site';
 
 export const handler = httpHandler(async (event, container) => {
   const query = resetTokenQuery.safeParse(event.queryStringParameters ?? {});
@@ -20,7 +21,7 @@ export const handler = httpHandler(async (event, container) => {
     container.log.info('reset link refused', { reason });
     // A caller that did not ask for a page (a tool, a scanner) gets the OAuth error shape.
     if (!wantsHtml(event)) throw new InvalidGrantError('This link has expired or was already used. Ask for a new one.', reason);
-    return htmlResponse(400, resetLinkDeadPage());
+    return htmlResponse(400, resetLinkDeadPage(), { brand: await getBrand() });
   }
-  return htmlResponse(200, resetPasswordPage({ token: query.data!.token }));
+  return htmlResponse(200, resetPasswordPage({ token: query.data!.token }), { brand: await getBrand() });
 });

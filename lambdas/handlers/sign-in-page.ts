@@ -5,11 +5,13 @@ import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../http/html';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
+import { getBrand } from '../wiring/site';
 
 export const handler = httpHandler(async (event, container) => {
   const returnTo = safeReturnTo(event.queryStringParameters?.return_to ?? undefined);
   const passkeyNonce = newSecret(container.random);
   return htmlResponse(200, signInPage({ action: endpointPaths.signIn, hidden: { return_to: returnTo }, passkeyNonce }), {
     scriptNonce: passkeyNonce,
+    brand: await getBrand(),
   });
 });

@@ -14,7 +14,7 @@ import { lifetimes } from '../core/lifetimes';
 import type { Client } from '../core/model';
 import type { AuthorizationCode } from '../core/model';
 import type { Container, ScopeDefinition } from '../core/ports';
-import { formTarget, htmlResponse } from './html';
+import { formTarget, htmlResponse, type Brand } from './html';
 import { redirect } from './redirect';
 import { consentPage } from './views/consent';
 
@@ -47,6 +47,8 @@ export interface AuthorizeFlowDependencies {
   readonly codes: { saveCode(code: string, value: AuthorizationCode): Promise<void> };
   readonly environments: { hasAccess(userId: string, environmentId: string): Promise<boolean> };
   readonly scopes: () => Promise<readonly ScopeDefinition[]>;
+  /** The site's title and logo on the consent page (issue 14). */
+  readonly brand?: () => Promise<Brand>;
 }
 
 export async function issueCode(
@@ -144,7 +146,11 @@ async function askConsent(
     ...(user.amr ? { amr: user.amr } : {}),
     expiresAtEpoch,
   };
-  const [, catalog] = await Promise.all([deps.sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch), deps.scopes()]);
+  const [, catalog, brand] = await Promise.all([
+    deps.sessions.saveAuthorizationRequest(id, pending, expiresAtEpoch),
+    deps.scopes(),
+    deps.brand?.(),
+  ]);
   const url = new URL(request.redirectUri);
   const page = consentPage({
     requestId: id,
@@ -154,5 +160,5 @@ async function askConsent(
     scopes: request.scopes.map((name) => ({ name, description: catalog.find((s) => s.name === name)?.description })),
     resource: request.resource,
   });
-  return htmlResponse(200, page, { headers, formTargets: [formTarget(request.redirectUri)] });
+  return htmlResponse(200, page, { headers, formTargets: [formTarget(request.redirectUri)], ...(brand ? { brand } : {}) });
 }

@@ -38,13 +38,17 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
 const style = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1rem}.error{color:#a40000}.warning{background:#fff4d6;border:1px solid #e0b000;padding:.75rem}
-.actions{display:flex;gap:1rem}code{word-break:break-all}`;
+.actions{display:flex;gap:1rem}code{word-break:break-all}
+.brand{display:flex;align-items:center;gap:.75rem;font-weight:600;margin-bottom:1.5rem}.brand img{max-height:48px;max-width:12rem}`;
+
+/** Where pages put the site's title and logo (htmlResponse `brand`). */
+const brandMarker = '<!--brand-->';
 
 export function page(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${title}</title><style>${new Html(style)}</style></head>
-<body><main><h1>${title}</h1>
+<body>${new Html(brandMarker)}<main><h1>${title}</h1>
 ${body}
 </main></body></html>`;
 }
@@ -64,7 +68,31 @@ export function formTarget(uri: string): string | undefined {
   }
 }
 
+/** The site's title and logo (issue 14, behaviour SITE-4), shown above a page's own heading. */
+export interface Brand {
+  readonly title: string;
+  /** Absolute URL of the logo on the JWKS CDN (locally on this server). */
+  readonly logoUrl?: string;
+}
+
+function brandHeader(brand: Brand): string {
+  const logo = brand.logoUrl ? html`<img src="${brand.logoUrl}" alt="" height="48">` : '';
+  return html`<header class="brand">${logo}<span>${brand.title}</span></header>`.value;
+}
+
+/** The CSP source of the logo: the origin it is served from, nothing else. */
+function imageSource(brand: Brand | undefined): string {
+  if (!brand?.logoUrl) return '';
+  try {
+    return `; img-src ${new URL(brand.logoUrl).origin}`;
+  } catch {
+    return '';
+  }
+}
+
 export interface HtmlOptions {
+  /** The site's title and logo; absent: the page shows neither. */
+  readonly brand?: Brand;
   readonly headers?: Readonly<Record<string, string>>;
   /** Extra `form-action` sources (formTarget of the client's redirect URI). */
   readonly formTargets?: readonly (string | undefined)[];
@@ -78,18 +106,19 @@ export interface HtmlOptions {
 export function htmlResponse(statusCode: number, body: Html, options: HtmlOptions = {}): APIGatewayProxyResult {
   const targets = ["'self'", ...(options.formTargets ?? []).filter((t): t is string => t !== undefined)];
   const script = options.scriptNonce ? `; script-src 'nonce-${options.scriptNonce}'; connect-src 'self'` : '';
+  const images = imageSource(options.brand);
   return {
     statusCode,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'${script}`,
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${targets.join(' ')}; frame-ancestors 'none'; base-uri 'none'${script}${images}`,
       // Not no-referrer: browsers then send `Origin: null` on the page's own form posts, which
       // the CSRF check cannot tell from a sandboxed cross-site frame. same-origin leaks nothing
       // to other sites and keeps the real Origin on our posts.
       'Referrer-Policy': 'same-origin',
       ...options.headers,
     },
-    body: body.value,
+    body: body.value.replace(brandMarker, options.brand ? brandHeader(options.brand) : ''),
   };
 }
 

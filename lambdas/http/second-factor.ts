@@ -29,7 +29,8 @@ export async function secondFactorStep(
   user: User,
   continuation: Continuation,
 ): Promise<APIGatewayProxyResult | undefined> {
-  const need = secondFactorNeed(user, container.config.mfaPolicy, container.config.requireVerifiedEmail);
+  const deps = secondFactor();
+  const need = secondFactorNeed(user, await deps.mfaPolicy(), container.config.requireVerifiedEmail);
   if (need.kind === 'none') return undefined;
   if (need.kind === 'impossible') {
     throw new AccessDeniedError(
@@ -37,7 +38,7 @@ export async function secondFactorStep(
       `user ${user.id} needs a mailed code and has no email`,
     );
   }
-  const started = await startChallenge(secondFactor(), user, need, continuation);
+  const started = await startChallenge(deps, user, need, continuation);
   container.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
   if (!wantsHtml(event)) {
     return jsonResponse(200, {

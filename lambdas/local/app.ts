@@ -92,12 +92,15 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     rejectReady = rej;
   });
   ready.catch(() => undefined);
-  const running = await startLocalServer({ port: options.port, signingKeyFile, ready }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') {
-      throw new LocalSetupError(`Port ${options.port} is already in use; choose another with PORT (for example PORT=3001 npm start).`);
-    }
-    throw error;
-  });
+  const siteAssetsDir = join(dataDir, 'assets');
+  const running = await startLocalServer({ port: options.port, signingKeyFile, siteAssetsDir, ready }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        throw new LocalSetupError(`Port ${options.port} is already in use; choose another with PORT (for example PORT=3001 npm start).`);
+      }
+      throw error;
+    },
+  );
 
   let dynamo: DynamoDbLocal | undefined;
   try {
@@ -144,6 +147,8 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       SIGNING_KEY_FILE: signingKeyFile,
       // Mail is written here as files instead of going through SES (lambdas/wiring/mail.ts).
       MAIL_OUTBOX_DIR: options.env.MAIL_OUTBOX_DIR ?? join(dataDir, 'outbox'),
+      // The logo, laid out as in the JWKS bucket and served by the local server at /branding/* as CloudFront does.
+      SITE_ASSETS_DIR: siteAssetsDir,
     };
     loadConfig(env); // throws ConfigError naming each bad variable
     Object.assign(process.env, env);

@@ -5,8 +5,9 @@
  */
 import type { Context } from 'aws-lambda';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { siteAssetKeyPattern } from '../adapters/file-site-assets';
 import { parseKeySet, publicJwks } from '../adapters/signing/key-set';
 import { crossOriginResponseHeaders, preflightHeaders } from '../http/cors';
 import type { LambdaHandler } from '../http/handler';
@@ -23,6 +24,8 @@ export interface LocalServerOptions {
   readonly host?: string;
   /** The signing key set file whose public half is served at /jwks.json. */
   readonly signingKeyFile: string;
+  /** Served at `/branding/*` as CloudFront serves that prefix of the JWKS bucket (the site logo). */
+  readonly siteAssetsDir?: string;
   /** Requests wait for this: the port is taken first, then tables, keys and settings are prepared. */
   readonly ready?: Promise<unknown>;
 }
@@ -79,6 +82,25 @@ function lambdaContext(requestId: string): Context {
   };
 }
 
+const assetTypes: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+/** Only keys the server could have chosen (no traversal), with the headers of lib/jwks.ts's branding behaviour. */
+async function serveSiteAsset(response: ServerResponse, root: string, key: string): Promise<void> {
+  const bytes = siteAssetKeyPattern.test(key) ? await readFile(join(root, key)).catch(() => undefined) : undefined;
+  if (!bytes) {
+    response.writeHead(404, { 'Content-Type': 'text/plain', 'X-Content-Type-Options': 'nosniff' });
+    response.end('Not found');
+    return;
+  }
+  response.writeHead(200, {
+    'Content-Type': assetTypes[key.slice(key.lastIndexOf('.') + 1)]!,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  });
+  response.end(bytes);
+}
+
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -107,6 +129,10 @@ export function startLocalServer(options: LocalServerOptions): Promise<RunningSe
           'Access-Control-Allow-Origin': crossOriginResponseHeaders['Access-Control-Allow-Origin']!,
         });
         response.end(JSON.stringify(set ? publicJwks(set) : { keys: [] }));
+        return;
+      }
+      if (options.siteAssetsDir && url.pathname.startsWith('/branding/') && request.method === 'GET') {
+        await serveSiteAsset(response, options.siteAssetsDir, url.pathname.slice(1));
         return;
       }
       if (request.method === 'OPTIONS') {

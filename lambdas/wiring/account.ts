@@ -17,6 +17,7 @@ import { getContainer, perContainer } from './container';
 import { getMailer } from './mail';
 import { getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
+import { getSite } from './site';
 import type { AccountCallerDependencies } from '../http/account-caller';
 import { getBearerDependencies } from './bearer';
 
@@ -49,6 +50,7 @@ export function getSecondFactor(): SecondFactorDependencies & { readonly current
     clock,
     random,
     maxAttempts: config.mfaOtpMaxAttempts,
+    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
     // Strongly consistent: a password or address change a moment ago must count.
     currentUser: (id) => stores.resetLinks.currentUser(id),
     markEmailVerified: (userId, email, at) => stores.verification.markVerified(userId, email, at),

@@ -1,6 +1,7 @@
 /** What the authorization steps (lambdas/http/authorize-flow.ts) read and write, from this container. */
 import type { AuthorizeFlowDependencies } from '../http/authorize-flow';
 import { getEnvironments, getSessions, getTokenStore } from './repositories';
+import { getBrand } from './site';
 import { getStorage } from './storage';
 
 export const getAuthorizeFlowDependencies = (): AuthorizeFlowDependencies => ({
@@ -8,4 +9,5 @@ export const getAuthorizeFlowDependencies = (): AuthorizeFlowDependencies => ({
   codes: getTokenStore(),
   environments: getEnvironments(),
   scopes: getStorage().scopes,
+  brand: getBrand,
 });

@@ -6,10 +6,14 @@
 import { createOutboxMailer } from '../adapters/outbox-mailer';
 import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
+import { brandedMailer } from '../http/branded-mail';
 import { getContainer, perContainer } from './container';
+import { getBrand } from './site';
 
 export const getMailer = /* @__PURE__ */ perContainer((env): Mailer => {
   const { config, clock } = getContainer();
   const outbox = env.MAIL_OUTBOX_DIR?.trim();
-  return outbox ? createOutboxMailer(outbox, config.mailFrom, () => clock.now()) : createSesMailer(config.mailFrom);
+  const mailer = outbox ? createOutboxMailer(outbox, config.mailFrom, () => clock.now()) : createSesMailer(config.mailFrom);
+  // The site's title and logo (issue 14); every mail-sending row reads the main table.
+  return brandedMailer(mailer, getBrand);
 });

@@ -168,6 +168,62 @@ describe('storage', () => {
   });
 });
 
+describe('the site logo (issue 14; behaviour SITE-3, SITE-4)', () => {
+  const logoRows = routes.filter((r) => r.writesSiteAssets);
+
+  test('the logo rows may put and delete objects under branding/ of the JWKS bucket only; no other row touches S3', () => {
+    expect(logoRows.map((r) => r.name).sort()).toEqual(['AdminDeleteSiteLogo', 'AdminPutSiteLogo']);
+    for (const route of routes) {
+      const s3 = roleStatements(synthesized.template, functionId(route.name)).filter((st) =>
+        actionsOf(st).some((a) => a.startsWith('s3:')),
+      );
+      if (!route.writesSiteAssets) {
+        expect(s3).toEqual([]);
+        continue;
+      }
+      const actions = s3.flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*']));
+      expect(actions.filter((a) => /^s3:(Get|List)/.test(a))).toEqual([]);
+      for (const statement of s3) {
+        const resourcesOf = [statement.Resource].flat();
+        expect(resourcesOf).toHaveLength(1);
+        expect(JSON.stringify(resourcesOf[0])).toMatch(/"\/branding\/\*"\]\]\}$/);
+        expect(JSON.stringify(resourcesOf[0])).toContain(logicalId(synthesized.stack.server.jwks.bucket));
+      }
+    }
+  });
+
+  test('only the logo rows learn the bucket name (SITE_ASSETS_BUCKET)', () => {
+    for (const route of routes) {
+      const variables = resources(synthesized.template, 'AWS::Lambda::Function')[functionId(route.name)]!.Properties.Environment.Variables;
+      expect('SITE_ASSETS_BUCKET' in variables).toBe(route.writesSiteAssets === true);
+    }
+  });
+
+  test('CloudFront serves branding/* with X-Content-Type-Options: nosniff and a year of caching', () => {
+    const headers = logicalId(synthesized.stack.server.jwks.siteAssetHeaders);
+    synthesized.template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({ ContentTypeOptions: { Override: true } }),
+      }),
+    });
+    const [distribution] = Object.values(resources(synthesized.template, 'AWS::CloudFront::Distribution'));
+    const behaviours = distribution!.Properties.DistributionConfig.CacheBehaviors as any[];
+    const branding = behaviours.find((b) => b.PathPattern === 'branding/*');
+    expect(branding).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', ResponseHeadersPolicyId: { Ref: headers } });
+    const policy = resources(synthesized.template, 'AWS::CloudFront::ResponseHeadersPolicy')[headers]!;
+    expect(policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentTypeOptions).toEqual({ Override: true });
+    const cachePolicy = resources(synthesized.template, 'AWS::CloudFront::CachePolicy')[branding.CachePolicyId.Ref]!;
+    expect(cachePolicy.Properties.CachePolicyConfig).toMatchObject({ DefaultTTL: 365 * 24 * 3600 });
+  });
+
+  test('API Gateway passes image bodies base64-encoded, bytes intact (binaryMediaTypes)', () => {
+    synthesized.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      BinaryMediaTypes: Match.arrayWith(['image/png', 'image/jpeg', 'image/webp']),
+    });
+  });
+});
+
 describe('JWKS publication', () => {
   test('the JWKS bucket blocks all public access, is versioned and retained', () => {
     synthesized.template.hasResource('AWS::S3::Bucket', {

@@ -4,9 +4,17 @@
  * rate outside WAF's bounds is fitted (lib/edge-rules.ts).
  */
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { maxLogoBytes } from '../../lambdas/core/site/logo';
 import { routes, type Route } from '../../lambdas/routes';
 import { edgeRateRules, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
-import { accessDeniedBody, challengeCeilingFactor, lightlyLimitedPaths, publicDocumentPaths, tooManyRequestsBody } from '../../lib/web-acl';
+import {
+  accessDeniedBody,
+  binaryBodyRuleLabels,
+  challengeCeilingFactor,
+  lightlyLimitedPaths,
+  publicDocumentPaths,
+  tooManyRequestsBody,
+} from '../../lib/web-acl';
 import { resources, synthesize, type Synthesized } from './synthesize';
 
 const allowlist = '203.0.113.0/24,198.51.100.7/32,2001:db8::/32';
@@ -249,5 +257,46 @@ describe('what CloudFormation and real OAuth clients need of the web ACL', () =>
     const common = webAcl(minimal).Rules.find((r: any) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet');
     const counted = common.Statement.ManagedRuleGroupStatement.RuleActionOverrides.map((o: any) => o.Name);
     expect(counted).toEqual(expect.arrayContaining(['GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY', 'NoUserAgent_HEADER']));
+  });
+});
+
+describe('bodies over 8 KB: only the logo upload passes SizeRestrictions_BODY (behaviour EDGE-6, SITE-3)', () => {
+  const common = () =>
+    webAcl(minimal).Rules.find((r: any) => r.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesCommonRuleSet');
+
+  test('the common rule set only labels with SizeRestrictions_BODY and CrossSiteScripting_BODY', () => {
+    const counted = common().Statement.ManagedRuleGroupStatement.RuleActionOverrides;
+    for (const name of ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY']) {
+      expect(counted).toContainEqual({ Name: name, ActionToUse: { Count: {} } });
+    }
+  });
+
+  test('right after the common rule set, BlockLargeBodies blocks on those labels except PUT on the largeBody rows', () => {
+    const block = rule(minimal, 'BlockLargeBodies');
+    expect(block.Action).toEqual({ Block: {} });
+    expect(block.Priority).toBe(common().Priority + 1);
+    const [labels, exception] = block.Statement.AndStatement.Statements;
+    expect(labels.OrStatement.Statements.map((s: any) => s.LabelMatchStatement)).toEqual(
+      Object.values(binaryBodyRuleLabels).map((key) => ({ Scope: 'LABEL', Key: key })),
+    );
+    expect(labels.OrStatement.Statements[0].LabelMatchStatement.Key).toBe('awswaf:managed:aws:core-rule-set:SizeRestrictions_Body');
+    const largeBodyRows = routes.filter((r) => r.largeBody);
+    expect(largeBodyRows.map((r) => `${r.method} ${r.path}`)).toContain('PUT /api/admin/site-logo');
+    const excepted = exception.NotStatement.Statement;
+    const [method, path] = (excepted.AndStatement ?? excepted.OrStatement.Statements[0].AndStatement).Statements;
+    expect(method.ByteMatchStatement).toMatchObject({ SearchString: 'PUT', FieldToMatch: { Method: {} } });
+    const regex = new RegExp(path.RegexMatchStatement.RegexString);
+    expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
+    for (const p of ['/prod/api/admin/site-logo', '/api/admin/site-logo']) expect(regex.test(p)).toBe(true);
+    for (const p of ['/prod/api/admin/site-logo/x', '/prod/api/admin/settings', '/prod/api/token', '/prod/api/admin/site-logox'])
+      expect(regex.test(p)).toBe(false);
+  });
+
+  test('every largeBody row states its reason and a body bound the service enforces', () => {
+    for (const row of routes.filter((r) => r.largeBody)) {
+      expect(row.largeBody!.rationale).toMatch(/^EDGE-6: /);
+      expect(row.largeBody!.maxBytes).toBeGreaterThan(8 * 1024);
+    }
+    expect(routes.find((r) => r.name === 'AdminPutSiteLogo')!.largeBody!.maxBytes).toBe(maxLogoBytes);
   });
 });

@@ -50,6 +50,7 @@ function deps(maxAttempts = 5): SecondFactorDependencies & { currentUser: (id: s
     clock,
     random: cryptoRandom,
     maxAttempts,
+    mfaPolicy: async () => 'admins',
     currentUser: (id) => new DynamoResetLinkStore(db, tables).currentUser(id),
   };
 }

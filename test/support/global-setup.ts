@@ -36,6 +36,8 @@ export default async function globalSetup(): Promise<void> {
     AWS_REGION: 'us-east-1',
     ...tableEnv(tables),
     SIGNING_KEY_FILE: signingKeyFile,
+    // The logo's objects, as the local server keeps them (lambdas/wiring/site-assets.ts).
+    SITE_ASSETS_DIR: join(dir, 'assets'),
     TEST_TMP_DIR: dir,
     TMPDIR: scratch,
     BASE_URL: 'https://auth.example.test',

@@ -22,6 +22,8 @@ export const keys = {
   passkey: (credentialDigest: string): Key => ({ pk: `PASSKEY#${credentialDigest}`, sk: 'PASSKEY' }),
   /** The user's index entry of that passkey, in the user's partition. */
   passkeyOfUser: (userId: string, credentialDigest: string): Key => ({ pk: `USER#${userId}`, sk: `PASSKEY#${credentialDigest}` }),
+  /** The one site settings record (issue 14): title, MFA policy, logo. */
+  siteSettings: (): Key => ({ pk: 'SITE', sk: 'SETTINGS' }),
 };
 
 /** Partition keys: of a user's items in the main table, and of the gsi1 lists. */

@@ -52,6 +52,11 @@ export interface SecondFactorDependencies {
   readonly random: RandomSource;
   /** MFA_OTP_MAX_ATTEMPTS */
   readonly maxAttempts: number;
+  /**
+   * The MFA policy in force: the stored site setting, else MFA_POLICY (issue 14). Read at each
+   * sign-in, never cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
+   */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
   /** Sets emailVerifiedAt while the user's address is still `email` (REQUIRE_VERIFIED_EMAIL challenges). */
   readonly markEmailVerified?: (userId: string, email: string, at: string) => Promise<boolean>;
 }

@@ -1,0 +1,59 @@
+/**
+ * The site settings record (main `SITE`/`SETTINGS`) and its audit entries (activity
+ * `AUDIT#SITE`), written together in one transaction: a change is never stored unaudited.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { lifetimes } from '../../core/lifetimes';
+import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
+import type { PhysicalTableNames } from './client';
+import { isConditionFailure, withoutKeys } from './items';
+import { keys } from './keys';
+
+export const siteAuditPartition = 'AUDIT#SITE';
+
+export function siteAuditItem(entry: SiteAuditEntry, id: string) {
+  const ttl = Math.floor(Date.parse(entry.at) / 1000) + lifetimes.auditRetention;
+  return { pk: siteAuditPartition, sk: `${entry.at}#${id}`, ...entry, ttl };
+}
+
+export class DynamoSiteSettingsStore implements SiteSettingsStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: Pick<PhysicalTableNames, 'main' | 'activity'>,
+    private readonly newRowId: () => string = randomUUID,
+  ) {}
+
+  async get(): Promise<StoredSiteSettings | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.siteSettings(), ConsistentRead: true }));
+    return Item ? withoutKeys<StoredSiteSettings>(Item) : undefined;
+  }
+
+  async save(next: StoredSiteSettings, audit: SiteAuditEntry): Promise<boolean> {
+    const previousVersion = next.version - 1;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          // The SDK resends a transaction whose reply was lost; with the same token DynamoDB
+          // answers the resend as the first (idempotent), instead of failing its version check.
+          ClientRequestToken: this.newRowId(),
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tables.main,
+                Item: { ...keys.siteSettings(), ...next },
+                ConditionExpression: previousVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :previous',
+                ...(previousVersion === 0 ? {} : { ExpressionAttributeValues: { ':previous': previousVersion } }),
+              },
+            },
+            { Put: { TableName: this.tables.activity, Item: siteAuditItem(audit, this.newRowId()) } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}

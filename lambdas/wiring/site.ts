@@ -1,0 +1,56 @@
+/**
+ * The site settings of a container (issue 14). Two ways to read them, by how soon a change must count:
+ * - `current()`: strongly consistent, one GetItem per call. For the MFA policy at sign-in: a
+ *   tightened policy is a security control and must apply to the very next sign-in in every
+ *   container; the sign-in already pays for an Argon2id verification (tens of ms), so one small read is noise.
+ * - `forDisplay()`: remembered for a minute per container. The title and logo on pages and mails
+ *   are cosmetic; a page may show the old ones for up to a minute after a change (sooner in the
+ *   container that made it, which forgets its copy).
+ */
+import { DynamoSiteSettingsStore } from '../adapters/dynamodb/site-settings-store';
+import { cachedLoader } from '../core/cache';
+import { defaultSiteTitle, getSiteSettings, type SiteSettings, type SiteSettingsDependencies } from '../core/site/settings';
+import type { Brand } from '../http/html';
+import { logoUrl } from '../http/site-views';
+import { getContainer, perContainer } from './container';
+import { getStorage } from './storage';
+
+export const siteDisplayCacheMs = 60_000;
+
+export interface SiteWiring {
+  readonly deps: SiteSettingsDependencies;
+  readonly current: () => Promise<SiteSettings>;
+  readonly forDisplay: () => Promise<SiteSettings>;
+  /** After a change made here: this container's next page shows it. */
+  readonly forget: () => void;
+}
+
+/**
+ * The title and logo for a page or mail, from the display cache. A page still renders when the
+ * settings cannot be read (the default title, no logo): branding is never worth a failed sign-in.
+ */
+export async function getBrand(): Promise<Brand> {
+  const { config, log } = getContainer();
+  try {
+    const settings = await getSite().forDisplay();
+    return { title: settings.title, ...(settings.logo ? { logoUrl: logoUrl(config.jwksCdnBaseUrl, settings.logo) } : {}) };
+  } catch (error) {
+    log.warn('site settings unreadable; showing the default title', { error: (error as Error).message });
+    return { title: defaultSiteTitle };
+  }
+}
+
+export const getSite = /* @__PURE__ */ perContainer((): SiteWiring => {
+  const { config, clock } = getContainer();
+  const { db, tables } = getStorage();
+  const deps: SiteSettingsDependencies = { store: new DynamoSiteSettingsStore(db, tables), clock, defaultMfaPolicy: config.mfaPolicy };
+  let display = cachedLoader(() => getSiteSettings(deps), siteDisplayCacheMs, clock);
+  return {
+    deps,
+    current: () => getSiteSettings(deps),
+    forDisplay: () => display(),
+    forget: () => {
+      display = cachedLoader(() => getSiteSettings(deps), siteDisplayCacheMs, clock);
+    },
+  };
+});
