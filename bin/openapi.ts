@@ -240,6 +240,12 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     success: [303, 'redirect', 'Done; back to a page (201 with a page showing a new secret or key once)'],
     description: 'Every change is written to the audit log with the admin as actor.',
   },
+  DashboardLogoUpload: {
+    summary: 'Admin dashboard: upload the site logo (multipart/form-data with `csrf` and the `logo` file), or remove it (`remove=logo`)',
+    success: [303, 'redirect', 'Done; back to the settings page'],
+    description:
+      'The same checks as PUT /api/admin/site-logo (type from the bytes, 512 KiB, 1024x1024, no SVG). Audited as `site.logo.update` or `site.logo.delete`.',
+  },
   AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, oldest first, with failure reasons'], {
     query: activityQuery,
     description:

@@ -596,6 +596,29 @@ export const routes: readonly Route[] = [
     hashes: true,
     sendsMail: true,
   },
+  // The dashboard's logo upload (behaviour SITE-3, DASH-6): its own row so that only it may carry a
+  // body past the managed rule set's 8 KB (EDGE-6), and only it writes under branding/.
+  {
+    name: 'DashboardLogoUpload',
+    method: 'POST',
+    path: '/dashboard/settings/logo',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    writesSiteAssets: true,
+    largeBody: {
+      maxBytes: 512 * 1024 + 16 * 1024,
+      rationale:
+        'EDGE-6: the dashboard form posts a logo of up to 512 KiB (SITE-3) with its CSRF field; the handler refuses more, and checks the bytes',
+    },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale:
+        'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; a browser form, so Challenge',
+    },
+  },
   // Issue 14: the logs admins read (behaviour LOG-6, LOG-7). Read-only.
   admin('AdminListClientActivity', 'GET', '/api/admin/clients/{client_id}/activity', 'activity-list', {
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },

@@ -182,6 +182,10 @@ export const auditTypes = [
   'environment.create',
   'environment.delete',
   'scope.create',
+  // Written by lambdas/core/site with the settings change, in one transaction (behaviour SITE-1, SITE-3).
+  'site.settings.update',
+  'site.logo.update',
+  'site.logo.delete',
 ] as const;
 export type AuditType = (typeof auditTypes)[number];
 
@@ -198,6 +202,8 @@ export interface AdminAuditEntry {
   readonly scopes?: readonly string[];
   /** What changed, in words (e.g. the fields of an update), or why a revocation happened. */
   readonly reason?: string;
+  /** The site settings' changed fields, old and new value (site.* entries). */
+  readonly changes?: Readonly<Record<string, { readonly from: unknown; readonly to: unknown }>>;
 }
 
 /** An API key's audit log entry (behaviour LOG-4): written in the same transaction as the key change. */

@@ -11,6 +11,8 @@ import { httpHandler } from '../wiring/handler';
 import { getMailer } from '../wiring/mail';
 import { getPasskeys } from '../wiring/passkeys';
 import { getSessions, getTokenStore } from '../wiring/repositories';
+import { getBrand, getSite } from '../wiring/site';
+import { getLogo } from '../wiring/site-assets';
 
 export const handler = httpHandler((event, container) =>
   dashboard(event, container, {
@@ -21,5 +23,11 @@ export const handler = httpHandler((event, container) =>
     activity: getTokenStore(),
     passkeys: getPasskeys,
     passwordReset: getPasswordReset,
+    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
+    site: () => getSite().deps,
+    logo: getLogo,
+    forgetSiteDisplay: () => getSite().forget(),
+    brand: getBrand,
+    assetBaseUrl: container.config.jwksCdnBaseUrl,
   }),
 );

@@ -104,4 +104,5 @@ export const auditEntryView = (entry: AdminAuditEntry) => ({
   scope: entry.scope ?? null,
   scopes: entry.scopes ?? null,
   reason: entry.reason ?? null,
+  changes: entry.changes ?? null,
 });

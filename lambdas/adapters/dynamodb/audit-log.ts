@@ -23,17 +23,13 @@ function subjectPartition(entry: AdminAuditEntry): string {
   return 'AUDIT#SITE';
 }
 
+/** The day index keys of an audit item (every writer of audit entries adds them: site-settings-store.ts too). */
+export const auditDayKeys = (at: string, sk: string) => ({ gsi1pk: dayPartition(at.slice(0, 10)), gsi1sk: sk });
+
 /** The item of an audit entry; `id` is random, so two entries of one millisecond never collide. */
 export function auditLogItem(entry: AdminAuditEntry, id: string) {
   const sk = `${entry.at}#${id}`;
-  return {
-    pk: subjectPartition(entry),
-    sk,
-    gsi1pk: dayPartition(entry.at.slice(0, 10)),
-    gsi1sk: sk,
-    ...entry,
-    ttl: epoch(entry.at) + lifetimes.auditRetention,
-  };
+  return { pk: subjectPartition(entry), sk, ...auditDayKeys(entry.at, sk), ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
 }
 
 /** Where the previous page stopped: in which day, before which sort key. */

@@ -4,6 +4,8 @@ import { type AdminActor, recordChange } from '../../core/admin/audit';
 import type { AdminAuditEntry } from '../../core/model';
 import type { Container } from '../../core/ports';
 import type { FormFields } from '../body';
+import type { Brand } from '../html';
+import type { FormPart } from '../multipart';
 import type { DashboardDependencies } from './deps';
 import type { DashboardAdmin } from './guard';
 import type { Frame } from './layout';
@@ -13,9 +15,13 @@ export interface DashboardRequest {
   readonly container: Container;
   readonly deps: DashboardDependencies;
   readonly admin: DashboardAdmin;
+  /** The site's title and logo for the header. */
+  readonly brand?: Brand;
   readonly query: Readonly<Record<string, string>>;
   /** The posted form, CSRF-checked (POST only; the `csrf` field removed). */
   readonly form: FormFields;
+  /** The files of a multipart/form-data post (the logo upload). */
+  readonly files: readonly FormPart[];
   /** The path's `{name}` parts. */
   readonly params: Readonly<Record<string, string>>;
 }
@@ -28,6 +34,7 @@ export type DashboardRoute = {
 };
 
 export const frameOf = (request: DashboardRequest, message: { notice?: string; error?: string } = {}): Frame => ({
+  ...(request.brand ? { brand: request.brand } : {}),
   admin: request.admin.user,
   csrf: request.admin.csrf,
   ...message,

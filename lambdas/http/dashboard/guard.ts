@@ -9,6 +9,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { AccessDeniedError } from '../../core/errors';
+import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
 import { endpointPaths } from '../../core/paths';
 import type { Container } from '../../core/ports';
@@ -36,7 +37,12 @@ export function checkCsrf(presented: string | undefined, expected: string): void
 export async function dashboardAdmin(
   event: APIGatewayProxyEvent,
   container: Container,
-  deps: { readonly sessions: SessionStore; readonly users: { get(id: string): Promise<User | undefined> } },
+  deps: {
+    readonly sessions: SessionStore;
+    readonly users: { get(id: string): Promise<User | undefined> };
+    /** The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). */
+    readonly mfaPolicy: () => Promise<MfaPolicy>;
+  },
   returnTo: string,
 ): Promise<DashboardAdmin | APIGatewayProxyResult> {
   const current = await currentSession(event, container, deps.sessions);
@@ -47,7 +53,7 @@ export async function dashboardAdmin(
   const user = await deps.users.get(current.session.userId);
   if (!user?.admin)
     throw new AccessDeniedError('The dashboard is for administrators only.', `user ${current.session.userId} is not an admin`);
-  const needsMfa = container.config.mfaPolicy !== 'off';
+  const needsMfa = (await deps.mfaPolicy()) !== 'off';
   if (needsMfa && !(current.session.amr ?? []).includes('mfa')) {
     throw new AccessDeniedError(
       'The dashboard needs a sign-in with a second factor (the emailed code or a passkey). Sign out and sign in again.',

@@ -6,7 +6,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { User } from '../../core/model';
 import { endpointPaths } from '../../core/paths';
-import { Html, html, htmlResponse } from '../html';
+import { type Brand, Html, html, htmlResponse, imageSource } from '../html';
 
 const style = `body{font-family:system-ui,sans-serif;margin:0;color:#1a1a1a}
 header{background:#1f2937;color:#fff;padding:.5rem 1rem;display:flex;gap:1.25rem;align-items:center;flex-wrap:wrap}
@@ -26,6 +26,7 @@ export const dashboardPaths = {
   environments: '/dashboard/environments',
   scopes: '/dashboard/scopes',
   audit: '/dashboard/audit',
+  settings: '/dashboard/settings',
 } as const;
 
 export const clientPath = (clientId: string, rest = '') => `${dashboardPaths.clients}/${encodeURIComponent(clientId)}${rest}`;
@@ -42,6 +43,8 @@ export function actionButton(action: string, csrf: string, label: string, hidden
 }
 
 export interface Frame {
+  /** The site's title and logo (behaviour SITE-4), shown in the header. */
+  readonly brand?: Brand;
   readonly admin: User;
   readonly csrf: string;
   readonly notice?: string;
@@ -52,10 +55,10 @@ export function dashboardPage(title: string, frame: Frame, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${title} · Dashboard</title><style>${new Html(style)}</style></head>
-<body><header><strong>Dashboard</strong>
+<body><header>${frame.brand?.logoUrl ? html`<img src="${frame.brand.logoUrl}" alt="" height="28">` : ''}<strong>${frame.brand ? `${frame.brand.title} · ` : ''}Dashboard</strong>
 <a href="${dashboardPaths.clients}">Clients</a><a href="${dashboardPaths.users}">Users</a>
 <a href="${dashboardPaths.environments}">Environments</a><a href="${dashboardPaths.scopes}">Scopes</a>
-<a href="${dashboardPaths.audit}">Audit log</a>
+<a href="${dashboardPaths.audit}">Audit log</a><a href="${dashboardPaths.settings}">Settings</a>
 <form class="inline" method="post" action="${endpointPaths.signOut}"><span>${frame.admin.email ?? frame.admin.name}</span> <button type="submit">Sign out</button></form>
 </header><main><h1>${title}</h1>
 ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
@@ -67,6 +70,14 @@ ${body}
 export function dashboardResponse(statusCode: number, body: Html): APIGatewayProxyResult {
   // no-store comes from the shared headers (lambdas/http/handler.ts): set here too so no page relies on it.
   return htmlResponse(statusCode, body, { headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } });
+}
+
+/** The page's CSP gains the logo's origin as `img-src` (and nothing else), when there is a logo. */
+export function withBrandImages(response: APIGatewayProxyResult, brand: Brand | undefined): APIGatewayProxyResult {
+  const policy = response.headers?.['Content-Security-Policy'];
+  const images = imageSource(brand);
+  if (typeof policy !== 'string' || !images) return response;
+  return { ...response, headers: { ...response.headers, 'Content-Security-Policy': `${policy}${images}` } };
 }
 
 /** A `?cursor=` link to the next page, keeping the page's other query parameters. */

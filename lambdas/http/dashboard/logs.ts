@@ -83,6 +83,13 @@ function subjectOf(entry: AdminAuditEntry): Html {
   return html`${parts.map((part, i) => html`${i > 0 ? ', ' : ''}${part}`)}`;
 }
 
+/** A site change's fields, old → new (values are the admin's own input: escaped like everything else). */
+function changesText(entry: AdminAuditEntry): string {
+  return Object.entries(entry.changes ?? {})
+    .map(([field, change]) => `${field}: ${JSON.stringify(change.from)} → ${JSON.stringify(change.to)}`)
+    .join('; ');
+}
+
 async function auditPage(request: DashboardRequest) {
   const type = blankToUndefined(request.query.type);
   const from = blankToUndefined(request.query.from);
@@ -106,7 +113,7 @@ async function auditPage(request: DashboardRequest) {
 <p>Newest first; without a range, the last 7 days.</p>
 <table id="audit"><thead><tr><th>Time</th><th>Type</th><th>Actor</th><th>Subject</th><th>Detail</th></tr></thead><tbody>${page.items.map(
         (entry) => html`<tr><td>${entry.at}</td><td class="type">${entry.type}</td><td>${actorText(entry)}</td><td>${subjectOf(entry)}</td>
-<td>${entry.reason ?? ''}${entry.scopes ? html` <span class="tag">${entry.scopes.join(' ')}</span>` : ''}</td></tr>`,
+<td>${entry.reason ?? ''}${entry.scopes ? html` <span class="tag">${entry.scopes.join(' ')}</span>` : ''}${changesText(entry)}</td></tr>`,
       )}</tbody></table>${page.items.length === 0 ? html`<p>No entries in this range.</p>` : ''}
 ${nextPageLink(dashboardPaths.audit, { ...request.query, cursor: undefined }, page.next)}`,
     ),

@@ -6,9 +6,11 @@
  * admin is known.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { NotFoundError, OAuthError } from '../../core/errors';
+import { InvalidRequestError, NotFoundError, OAuthError } from '../../core/errors';
 import type { Container } from '../../core/ports';
-import { parseBody, type FormFields } from '../body';
+import { maxLogoBytes } from '../../core/site/logo';
+import { header, parseBody, type FormFields } from '../body';
+import { type FormPart, multipartForm } from '../multipart';
 import { htmlResponse } from '../html';
 import { assertSameOrigin } from '../same-origin';
 import { errorPage } from '../views/messages';
@@ -17,13 +19,21 @@ import { clientRoutes } from './clients';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import type { DashboardDependencies } from './deps';
 import { checkCsrf, dashboardAdmin } from './guard';
-import { dashboardPage, dashboardResponse } from './layout';
+import { dashboardPage, dashboardResponse, withBrandImages } from './layout';
 import { logRoutes } from './logs';
 import { homeRoutes } from './home';
 import { html } from '../html';
+import { settingsRoutes } from './settings';
 import { userRoutes } from './users';
 
-const routes: readonly DashboardRoute[] = [...homeRoutes, ...clientRoutes, ...userRoutes, ...catalogRoutes, ...logRoutes];
+const routes: readonly DashboardRoute[] = [
+  ...homeRoutes,
+  ...clientRoutes,
+  ...userRoutes,
+  ...catalogRoutes,
+  ...logRoutes,
+  ...settingsRoutes,
+];
 
 function match(method: string, subPath: string): { route: DashboardRoute; params: Record<string, string> } | 'method' | undefined {
   const parts = subPath.split('/').filter((p) => p.length > 0);
@@ -53,9 +63,29 @@ function backTo(subPath: string): string {
   return `/dashboard${parts.length > 0 ? `/${parts.map(encodeURIComponent).join('/')}` : ''}`;
 }
 
-/** The path below /dashboard: `{proxy+}` as API Gateway decodes it, or nothing for /dashboard itself. */
+/**
+ * The path below /dashboard: `{proxy+}` as API Gateway decodes it; for a row of its own (the logo
+ * upload, `/dashboard/settings/logo`) its resource; nothing for /dashboard itself.
+ */
 function subPathOf(event: APIGatewayProxyEvent): string {
-  return event.pathParameters?.proxy ?? '';
+  return event.pathParameters?.proxy ?? (event.resource ?? '').replace(/^\/dashboard\/?/, '');
+}
+
+/** The logo plus its form's few fields; a form post otherwise (64 KiB, lambdas/http/body.ts). */
+const maxMultipartBytes = maxLogoBytes + 16 * 1024;
+
+/** A form post's fields (a field may not repeat) and, for multipart/form-data, its files. */
+function readForm(event: APIGatewayProxyEvent): { fields: FormFields; files: FormPart[] } {
+  if (!/^multipart\/form-data\b/i.test(header(event, 'content-type') ?? '')) {
+    return { fields: parseBody(event, ['form']) as FormFields, files: [] };
+  }
+  const parts = multipartForm(event, maxMultipartBytes);
+  const fields: FormFields = Object.create(null);
+  for (const part of parts.filter((p) => p.filename === undefined)) {
+    if (part.name in fields) throw new InvalidRequestError(`The parameter "${part.name}" is repeated.`);
+    fields[part.name] = part.data.toString('utf8');
+  }
+  return { fields, files: parts.filter((p) => p.filename !== undefined) };
 }
 
 export async function dashboard(
@@ -70,25 +100,37 @@ export async function dashboard(
     const query = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] != null));
     const search = new URLSearchParams(query).toString();
     const returnTo = `/dashboard${subPathOf(event) ? `/${subPathOf(event)}` : ''}${search ? `?${search}` : ''}`;
-    const admin = await dashboardAdmin(event, container, { sessions: deps.sessions, users: deps.admin.users }, returnTo);
+    const admin = await dashboardAdmin(
+      event,
+      container,
+      { sessions: deps.sessions, users: deps.admin.users, mfaPolicy: deps.mfaPolicy },
+      returnTo,
+    );
     if (!('user' in admin)) return admin;
     let form: FormFields = {};
+    let files: FormPart[] = [];
     if (method === 'POST') {
-      const { csrf, ...fields } = parseBody(event, ['form']) as FormFields;
+      const posted = readForm(event);
+      const { csrf, ...fields } = posted.fields;
       checkCsrf(csrf, admin.csrf);
       form = fields;
+      files = posted.files;
     }
     const found = match(method, subPathOf(event));
-    request = { event, container, deps, admin, query, form, params: {} };
+    const brand = await deps.brand();
+    request = { event, container, deps, admin, brand, query, form, files, params: {} };
     if (found === undefined || found === 'method') throw new NotFoundError('There is no such dashboard page.');
     request = { ...request, params: found.params };
-    return await found.route.run(request);
+    return withBrandImages(await found.route.run(request), brand);
   } catch (error) {
     if (!(error instanceof OAuthError) || error.status >= 500) throw error;
     container.log.info('dashboard request refused', { error: error.code, status: error.status, reason: error.reason });
     if (!request)
       return htmlResponse(error.status, errorPage('This request cannot be completed', error.description), { headers: error.headers });
     const back = method === 'POST' ? html`<p><a href="${backTo(subPathOf(event))}">Back</a></p>` : html``;
-    return dashboardResponse(error.status, dashboardPage('This cannot be done', frameOf(request, { error: error.description }), back));
+    return withBrandImages(
+      dashboardResponse(error.status, dashboardPage('This cannot be done', frameOf(request, { error: error.description }), back)),
+      request.brand,
+    );
   }
 }
