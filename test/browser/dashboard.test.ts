@@ -3,7 +3,8 @@
  * driven by playwright-core against the local server, the sign-in code read from the outbox.
  * The admin signs in, filters clients to the self-registered ones, creates a confidential client
  * (its secret shown once), creates an API key, exchanges it with fetch, sees the activity row,
- * revokes the key and sees `revoked`, finds api_key.create and api_key.revoke in the audit log.
+ * revokes the key and sees `revoked`, finds api_key.create and api_key.revoke in the audit log,
+ * uploads a logo on the settings page and sees it on the sign-in page.
  * A plain user gets 403; a cross-site POST and a POST without the CSRF token get 403; no page
  * contains a hash; no console errors or CSP violations. Screenshots of the main pages go to
  * docs/screenshots/.
@@ -21,6 +22,7 @@ import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createClient, createUser, type TestUser } from '../support/authorization';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { launchChromium } from '../support/browser';
+import { png } from '../support/images';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
 const screenshots = join(__dirname, '..', '..', 'docs', 'screenshots');
@@ -203,6 +205,23 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
     for (const row of rows) expect(row).toContain(`admin ${app.bootstrap.admin.userId}`);
     await page.goto(`${app.url}/dashboard/audit`);
     await shot(page, 'dashboard-audit-log');
+  });
+
+  it('uploads a logo on the settings page and sees it on the sign-in page, under its CSP (behaviour SITE-3, SITE-4)', async () => {
+    await page.click('header a[href="/dashboard/settings"]');
+    await page.setInputFiles('#logo', { name: 'logo.png', mimeType: 'image/png', buffer: png(48, 48) });
+    await page.click('form[action="/dashboard/settings/logo"] button[type=submit]');
+    await noRefusal(page);
+    expect(await page.textContent('.notice')).toContain('logo was uploaded');
+    expect(await page.$eval('#current-logo', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
+    await shot(page, 'dashboard-settings');
+
+    const visitor = await newPage();
+    await visitor.page.goto(`${app.url}/api/auth/signin`);
+    const logo = await visitor.page.waitForSelector('header.brand img');
+    expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
+    expect(await logo.getAttribute('src')).toMatch(/\/branding\/logo-[0-9a-f]{64}\.png$/);
+    expect(visitor.consoleErrors).toEqual([]);
   });
 
   it('shows users, a user, environments and scopes', async () => {
