@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { ActivityRow, AdminAuditEntry } from '../../lambdas/core/model';
 import { handler as listActivity } from '../../lambdas/handlers/admin/activity-list';
 import { handler as listAudit } from '../../lambdas/handlers/admin/audit-list';
+import { handler as createEnvironment } from '../../lambdas/handlers/admin/environments-create';
+import { handler as updateUser } from '../../lambdas/handlers/admin/users-update';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { callAdmin } from '../support/admin-calls';
@@ -175,5 +177,30 @@ describe('behaviour LOG-7: GET /api/admin/audit', () => {
     const response = await list(query as Record<string, string>);
     expect(response.statusCode).toBe(400);
     expect(json(response)).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(description) });
+  });
+});
+
+describe("behaviour LOG-7: admin API changes are audited with the caller as actor, as the dashboard's are", () => {
+  it('environment.create and user.update (the changed field names, never the new password)', async () => {
+    const environmentId = `env-audit-${randomUUID().slice(0, 8)}`;
+    expect(
+      (await callAdmin(createEnvironment, { token: admin, method: 'POST', body: { id: environmentId, name: 'Audited' } })).statusCode,
+    ).toBe(201);
+    const user = await createTestUser();
+    const password = `new-password-${randomUUID()}`;
+    const updated = await callAdmin(updateUser, {
+      token: admin,
+      method: 'PATCH',
+      pathParameters: { user_id: user.id },
+      body: { name: 'Renamed', password },
+    });
+    expect(updated.statusCode).toBe(200);
+    const listed = json(await callAdmin(listAudit, { token: admin, query: { limit: '100' } })) as Listed;
+    const actor = { type: 'admin-client', client_id: adminClientId };
+    expect(listed.items).toContainEqual(expect.objectContaining({ type: 'environment.create', environment_id: environmentId, actor }));
+    expect(listed.items).toContainEqual(
+      expect.objectContaining({ type: 'user.update', user_id: user.id, reason: 'name, password', actor }),
+    );
+    expect(JSON.stringify(listed)).not.toContain(password);
   });
 });
