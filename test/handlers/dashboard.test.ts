@@ -215,6 +215,8 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
     ['user edit: not an email', () => `/dashboard/users/${userId}`, async () => ({ name: 'x', email: 'nope' }), 400],
     ['user edit: unknown user', () => '/dashboard/users/usr_nope', async () => ({ name: 'x' }), 404],
     ['user delete: unknown user', () => '/dashboard/users/usr_nope/delete', async () => ({}), 404],
+    ['user delete: the admin themself', () => `/dashboard/users/${session.user.id}/delete`, async () => ({}), 409],
+    ['user edit: dropping your own admin role', () => `/dashboard/users/${session.user.id}`, async () => ({ name: 'Me' }), 409],
     ['grant: malformed environment id', () => `/dashboard/users/${userId}/environments`, async () => ({ environment_id: 'bad id!' }), 400],
     ['grant: unknown environment', () => `/dashboard/users/${userId}/environments`, async () => ({ environment_id: 'no-such-env' }), 404],
     ['grant removal: unknown environment', () => `/dashboard/users/${userId}/environments/no-such-env/revoke`, async () => ({}), 404],

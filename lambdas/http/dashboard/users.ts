@@ -9,7 +9,7 @@ import { removePasskey } from '../../core/account/passkeys';
 import { sendResetLink } from '../../core/account/password-reset';
 import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
 import { createUser, deleteUser, getUser, listUsers, signOutEverywhere, updateUser } from '../../core/admin/users';
-import { NotFoundError } from '../../core/errors';
+import { ConflictRequestError, NotFoundError } from '../../core/errors';
 import type { User } from '../../core/model';
 import { displayName, emailAddress, environmentId, password } from '../admin-schemas';
 import { html, type Html } from '../html';
@@ -138,9 +138,15 @@ ${user.email ? actionButton(userPath(user.id, '/password-reset'), csrf, 'Send a 
   );
 }
 
+/** The dashboard never locks out the admin using it; another admin (or the admin API) can. */
+function refuseSelf(request: DashboardRequest, userId: string, what: string): void {
+  if (userId === request.admin.user.id) throw new ConflictRequestError(`You cannot ${what} here; another administrator can.`);
+}
+
 async function update(request: DashboardRequest) {
   const before = await getUser(request.deps.admin, request.params.id!);
   const form = validate(userForm, present(request.form));
+  if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role');
   const after = await updateUser(request.deps.admin, before.id, {
     name: form.name,
     ...(form.email ? { email: form.email } : {}),
@@ -166,6 +172,7 @@ async function confirmDelete(request: DashboardRequest) {
 
 async function remove(request: DashboardRequest) {
   const userId = request.params.id!;
+  refuseSelf(request, userId, 'delete your own account');
   await deleteUser(request.deps.admin, userId);
   await audit(request, { type: 'user.delete', userId });
   return redirect(`${dashboardPaths.users}?done=deleted`);
