@@ -233,6 +233,7 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
     ['scope create: space in the name', () => '/dashboard/scopes/new', async () => ({ name: 'two words' }), 400],
     ['scope create: exists', () => '/dashboard/scopes/new', async () => ({ name: 'read' }), 409],
     ['no such form', () => '/dashboard/clients/new/extra', async () => ({}), 404],
+    ['an id longer than any key', () => `/dashboard/clients/${'x'.repeat(3000)}`, async () => ({ name: 'ok', scopes: '' }), 404],
   ];
 
   it.each(cases)('%s', async (_what, path, fields, status) => {

@@ -120,6 +120,8 @@ export async function dashboard(
     const brand = await deps.brand();
     request = { event, container, deps, admin, brand, query, form, files, params: {} };
     if (found === undefined || found === 'method') throw new NotFoundError('There is no such dashboard page.');
+    // Nothing stored has a longer id (DynamoDB keys stop at 2048 bytes): not found, never a 500.
+    if (Object.values(found.params).some((value) => Buffer.byteLength(value, 'utf8') > 2000)) throw new NotFoundError('No such resource.');
     request = { ...request, params: found.params };
     return withBrandImages(await found.route.run(request), brand);
   } catch (error) {
