@@ -601,7 +601,9 @@ export const routes: readonly Route[] = [
   {
     name: 'DashboardLogoUpload',
     method: 'POST',
-    path: '/dashboard/settings/logo',
+    // Not below /dashboard/settings: API Gateway would create that resource without a method, so
+    // GET /dashboard/settings would no longer reach {proxy+} (lib/gateway-responses.ts: a 404).
+    path: '/dashboard/logo',
     handler: 'dashboard',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },

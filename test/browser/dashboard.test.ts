@@ -210,7 +210,7 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
   it('uploads a logo on the settings page and sees it on the sign-in page, under its CSP (behaviour SITE-3, SITE-4)', async () => {
     await page.click('header a[href="/dashboard/settings"]');
     await page.setInputFiles('#logo', { name: 'logo.png', mimeType: 'image/png', buffer: png(48, 48) });
-    await page.click('form[action="/dashboard/settings/logo"] button[type=submit]');
+    await page.click('form[action="/dashboard/logo"] button[type=submit]');
     await noRefusal(page);
     expect(await page.textContent('.notice')).toContain('logo was uploaded');
     expect(await page.$eval('#current-logo', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);

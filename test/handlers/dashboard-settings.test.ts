@@ -42,7 +42,7 @@ beforeAll(async () => {
 const browser = () => ({ Accept: 'text/html', Cookie: admin.cookie, 'Sec-Fetch-Site': 'same-origin' });
 
 function call(method: 'GET' | 'POST', resource: string, headers: Record<string, string>, body?: string, isBase64Encoded = false) {
-  const proxy = resource === '/dashboard/settings/logo' ? undefined : resource.replace(/^\/dashboard\//, '');
+  const proxy = resource === '/dashboard/logo' ? undefined : resource.replace(/^\/dashboard\//, '');
   const event = apiGatewayEvent({
     method,
     path: resource,
@@ -78,7 +78,7 @@ function postMultipart(
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return call(
     'POST',
-    '/dashboard/settings/logo',
+    '/dashboard/logo',
     { ...browser(), 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     Buffer.concat(parts).toString('base64'),
     true,
@@ -147,7 +147,7 @@ describe('behaviour DASH-6, SITE-3, SITE-4: the logo', () => {
     expect(header(page, 'Content-Security-Policy')).toMatch(/; img-src https:\/\/jwks\.example\.test$/);
     expect((await siteAudit())[0]).toMatchObject({ type: 'site.logo.update', actor: { kind: 'admin-user', userId: admin.user.id } });
 
-    const removed = await postForm('/dashboard/settings/logo', { csrf: admin.csrf, remove: 'logo' });
+    const removed = await postForm('/dashboard/logo', { csrf: admin.csrf, remove: 'logo' });
     expect(removed.statusCode).toBe(303);
     expect((await current()).logo).toBeUndefined();
     expect((await siteAudit())[0]).toMatchObject({ type: 'site.logo.delete' });
@@ -169,7 +169,7 @@ describe('behaviour DASH-6, SITE-3, SITE-4: the logo', () => {
     ['no file', () => postMultipart({ csrf: admin.csrf }), 400],
     [
       'a body that is not multipart as declared',
-      () => call('POST', '/dashboard/settings/logo', { ...browser(), 'Content-Type': 'multipart/form-data; boundary=x' }, 'garbage'),
+      () => call('POST', '/dashboard/logo', { ...browser(), 'Content-Type': 'multipart/form-data; boundary=x' }, 'garbage'),
       400,
     ],
     ['no CSRF field', () => postMultipart({}, { bytes: png(1, 1), type: 'image/png' }), 403],

@@ -282,7 +282,7 @@ describe('bodies over 8 KB: only the logo upload passes SizeRestrictions_BODY (b
     expect(labels.OrStatement.Statements[0].LabelMatchStatement.Key).toBe('awswaf:managed:aws:core-rule-set:SizeRestrictions_Body');
     const largeBodyRows = routes.filter((r) => r.largeBody);
     expect(largeBodyRows.map((r) => `${r.method} ${r.path}`)).toContain('PUT /api/admin/site-logo');
-    expect(largeBodyRows.map((r) => `${r.method} ${r.path}`)).toContain('POST /dashboard/settings/logo');
+    expect(largeBodyRows.map((r) => `${r.method} ${r.path}`)).toContain('POST /dashboard/logo');
     const excepted = exception.NotStatement.Statement;
     const exceptions: any[] = excepted.AndStatement ? [excepted] : excepted.OrStatement.Statements;
     expect(exceptions).toHaveLength(largeBodyRows.length);

@@ -27,6 +27,11 @@ export const dashboardPaths = {
   scopes: '/dashboard/scopes',
   audit: '/dashboard/audit',
   settings: '/dashboard/settings',
+  /**
+   * The logo upload: a route row of its own, so not below /dashboard/settings, whose resource
+   * API Gateway would then create without a method, hiding the settings page behind a 404.
+   */
+  logo: '/dashboard/logo',
 } as const;
 
 export const clientPath = (clientId: string, rest = '') => `${dashboardPaths.clients}/${encodeURIComponent(clientId)}${rest}`;

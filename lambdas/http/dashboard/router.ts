@@ -35,6 +35,9 @@ const routes: readonly DashboardRoute[] = [
   ...settingsRoutes,
 ];
 
+/** The dashboard's own paths (below /dashboard, `:name` segments), for the route-table check of test/unit/dashboard-routes.test.ts. */
+export const dashboardRoutePaths = routes.map((route) => ({ method: route.method, path: route.path }));
+
 function match(method: string, subPath: string): { route: DashboardRoute; params: Record<string, string> } | 'method' | undefined {
   const parts = subPath.split('/').filter((p) => p.length > 0);
   let pathMatched = false;
@@ -65,7 +68,7 @@ function backTo(subPath: string): string {
 
 /**
  * The path below /dashboard: `{proxy+}` as API Gateway decodes it; for a row of its own (the logo
- * upload, `/dashboard/settings/logo`) its resource; nothing for /dashboard itself.
+ * upload, `/dashboard/logo`) its resource; nothing for /dashboard itself.
  */
 function subPathOf(event: APIGatewayProxyEvent): string {
   return event.pathParameters?.proxy ?? (event.resource ?? '').replace(/^\/dashboard\/?/, '');

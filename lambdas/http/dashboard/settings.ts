@@ -50,10 +50,10 @@ ${
   settings.logo
     ? html`<p><img id="current-logo" src="${logoUrl(request.deps.assetBaseUrl, settings.logo)}" alt="The current logo" height="64"></p>
 <p>${settings.logo.contentType}, ${settings.logo.width}×${settings.logo.height} pixels, ${settings.logo.bytes} bytes</p>
-${actionButton(`${dashboardPaths.settings}/logo`, csrf, 'Remove the logo', { remove: 'logo' })}`
+${actionButton(`${dashboardPaths.logo}`, csrf, 'Remove the logo', { remove: 'logo' })}`
     : html`<p>No logo.</p>`
 }
-<form method="post" action="${dashboardPaths.settings}/logo" enctype="multipart/form-data">${csrfField(csrf)}
+<form method="post" action="${dashboardPaths.logo}" enctype="multipart/form-data">${csrfField(csrf)}
 <label for="logo">PNG, JPEG or WebP; at most ${maxLogoBytes / 1024} KiB and 1024×1024 pixels (SVG is refused)</label>
 <input id="logo" name="logo" type="file" accept="${logoContentTypes.join(',')}" required>
 <div><button type="submit">Upload</button></div></form></fieldset>`,
@@ -73,7 +73,7 @@ async function save(request: DashboardRequest) {
 }
 
 /**
- * POST /dashboard/settings/logo: a new logo (multipart), or `remove=logo` (the Remove button). One
+ * POST /dashboard/logo: a new logo (multipart), or `remove=logo` (the Remove button). One
  * path for both: it is the only dashboard row granted to write under branding/.
  */
 async function uploadOrRemoveLogo(request: DashboardRequest) {
@@ -96,5 +96,5 @@ async function deleteLogo(request: DashboardRequest) {
 export const settingsRoutes: readonly DashboardRoute[] = [
   { method: 'GET', path: 'settings', run: settingsPage },
   { method: 'POST', path: 'settings', run: save },
-  { method: 'POST', path: 'settings/logo', run: uploadOrRemoveLogo },
+  { method: 'POST', path: 'logo', run: uploadOrRemoveLogo },
 ];
