@@ -27,6 +27,8 @@ import { tokenOperationParams, tokenRequestParams } from '../lambdas/http/token-
 import { schema as createApiKeyBody } from '../lambdas/handlers/admin/api-keys-create';
 import { schema as createClientBody } from '../lambdas/handlers/admin/clients-create';
 import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-list';
+import { filter as activityQuery } from '../lambdas/handlers/admin/activity-list';
+import { filter as auditQuery } from '../lambdas/handlers/admin/audit-list';
 import { schema as updateClientBody } from '../lambdas/handlers/admin/clients-update';
 import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/environments-create';
 import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
@@ -224,6 +226,36 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   }),
   AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
   AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+  DashboardHome: {
+    summary: 'Admin dashboard: overview (an admin session; a non-admin gets 403)',
+    success: [200, 'html', 'The overview page; 303 to sign-in without a session'],
+  },
+  DashboardPage: {
+    summary: 'Admin dashboard pages: clients, API keys, token activity, users, environments, scopes, audit log',
+    success: [200, 'html', 'The page'],
+    description: 'Server-rendered HTML for browsers, not an API: the admin API (/api/admin/*) offers the same operations.',
+  },
+  DashboardAction: {
+    summary: 'Admin dashboard form posts (same-origin, with the session-bound `csrf` field)',
+    success: [303, 'redirect', 'Done; back to a page (201 with a page showing a new secret or key once)'],
+    description: 'Every change is written to the audit log with the admin as actor.',
+  },
+  DashboardLogoUpload: {
+    summary: 'Admin dashboard: upload the site logo (multipart/form-data with `csrf` and the `logo` file), or remove it (`remove=logo`)',
+    success: [303, 'redirect', 'Done; back to the settings page'],
+    description:
+      'The same checks as PUT /api/admin/site-logo (type from the bytes, 512 KiB, 1024x1024, no SVG). Audited as `site.logo.update` or `site.logo.delete`.',
+  },
+  AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, oldest first, with failure reasons'], {
+    query: activityQuery,
+    description:
+      'Every token request and API-key exchange of the client, success or failure (with the real reason), oldest first. Paged by `limit` and `cursor`; a rare filter may answer a short page with a `next_cursor`.',
+  }),
+  AdminListAuditLog: admin('List the admin audit log', [200, 'json', 'Audit entries, newest first'], {
+    query: auditQuery,
+    description:
+      '`to` defaults to now, `from` to 7 days before it, at most 92 days apart. `type` is one entry type (`api_key.revoke`) or a family (`user`). Paged by `limit` and `cursor`.',
+  }),
   AdminGetSettings: admin('Get the site settings', [200, 'json', 'Title, MFA policy (and whether it is stored or MFA_POLICY), logo']),
   AdminUpdateSettings: admin('Change the site settings', [200, 'json', 'The settings after the change'], {
     body: json(updateSettingsBody),

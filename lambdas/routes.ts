@@ -566,6 +566,66 @@ export const routes: readonly Route[] = [
   admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
   }),
+  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one handler for every page and form below
+  // /dashboard; the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read;
+  // forms write (with the audit entry), hash (new client secrets, passwords, API keys) and mail
+  // (reset links, passkey removal).
+  {
+    name: 'DashboardHome',
+    method: 'GET',
+    path: '/dashboard',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  },
+  {
+    name: 'DashboardPage',
+    method: 'GET',
+    path: '/dashboard/{proxy+}',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  },
+  {
+    name: 'DashboardAction',
+    method: 'POST',
+    path: '/dashboard/{proxy+}',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
+    hashes: true,
+    sendsMail: true,
+  },
+  // The dashboard's logo upload (behaviour SITE-3, DASH-6): its own row so that only it may carry a
+  // body past the managed rule set's 8 KB (EDGE-6), and only it writes under branding/.
+  {
+    name: 'DashboardLogoUpload',
+    method: 'POST',
+    // Not below /dashboard/settings: API Gateway would create that resource without a method, so
+    // GET /dashboard/settings would no longer reach {proxy+} (lib/gateway-responses.ts: a 404).
+    path: '/dashboard/logo',
+    handler: 'dashboard',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    writesSiteAssets: true,
+    largeBody: {
+      maxBytes: 512 * 1024 + 16 * 1024,
+      rationale:
+        'EDGE-6: the dashboard form posts a logo of up to 512 KiB (SITE-3) with its CSRF field; the handler refuses more, and checks the bytes',
+    },
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'challenge',
+      rationale:
+        'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; a browser form, so Challenge',
+    },
+  },
+  // Issue 14: the logs admins read (behaviour LOG-8, LOG-9). Read-only.
+  admin('AdminListClientActivity', 'GET', '/api/admin/clients/{client_id}/activity', 'activity-list', {
+    tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+  }),
+  admin('AdminListAuditLog', 'GET', '/api/admin/audit', 'audit-list', { tables: { main: 'read', ephemeral: 'read', activity: 'read' } }),
   // Site settings (issue 14; behaviour SITE-1..SITE-3): title and MFA policy, audited in the activity table.
   admin('AdminGetSettings', 'GET', '/api/admin/settings', 'settings-get', { tables: { main: 'read', ephemeral: 'read' } }),
   admin('AdminUpdateSettings', 'PATCH', '/api/admin/settings', 'settings-update', {

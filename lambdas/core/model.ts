@@ -161,8 +161,53 @@ export interface ApiKey {
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 
-/** An admin audit log entry (behaviour LOG-4): written in the same transaction as the key change. */
-export interface AuditEntry {
+/**
+ * What the admin audit log records (behaviour LOG-4, issue 14): API key changes (in the same
+ * transaction as the change) and every other change made through the dashboard.
+ */
+export const auditTypes = [
+  'api_key.create',
+  'api_key.revoke',
+  'client.create',
+  'client.update',
+  'client.delete',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.environment_grant',
+  'user.environment_revoke',
+  'user.passkey_remove',
+  'user.sessions_revoke',
+  'user.password_reset_send',
+  'environment.create',
+  'environment.delete',
+  'scope.create',
+  // Written by lambdas/core/site with the settings change, in one transaction (behaviour SITE-1, SITE-3).
+  'site.settings.update',
+  'site.logo.update',
+  'site.logo.delete',
+] as const;
+export type AuditType = (typeof auditTypes)[number];
+
+/** One audit log entry: who (an admin) changed what, when; never a secret or hash. */
+export interface AdminAuditEntry {
+  readonly type: AuditType;
+  readonly actor: ApiKeyCreator;
+  readonly at: string;
+  readonly clientId?: string;
+  readonly keyId?: string;
+  readonly userId?: string;
+  readonly environmentId?: string;
+  readonly scope?: string;
+  readonly scopes?: readonly string[];
+  /** What changed, in words (e.g. the fields of an update), or why a revocation happened. */
+  readonly reason?: string;
+  /** The site settings' changed fields, old and new value (site.* entries). */
+  readonly changes?: Readonly<Record<string, { readonly from: unknown; readonly to: unknown }>>;
+}
+
+/** An API key's audit log entry (behaviour LOG-4): written in the same transaction as the key change. */
+export interface AuditEntry extends AdminAuditEntry {
   readonly type: 'api_key.create' | 'api_key.revoke';
   readonly clientId: string;
   readonly keyId: string;

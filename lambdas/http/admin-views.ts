@@ -4,7 +4,7 @@
  */
 import type { Passkey } from '../core/account/passkeys';
 import { keyStatus } from '../core/api-keys/status';
-import type { ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
+import type { ActivityRow, AdminAuditEntry, ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
 import type { ScopeDefinition } from '../core/ports';
 
@@ -79,3 +79,30 @@ export const apiKeyView = (key: ApiKey, nowMs: number) => ({
 export function pageView<T, V>(page: Page<T>, view: (item: T) => V): { items: V[]; next_cursor?: string } {
   return { items: page.items.map(view), ...(page.next ? { next_cursor: page.next } : {}) };
 }
+
+/** A token request as the activity listing shows it; `reason` is the real one (admins only, never on the token endpoint's wire). */
+export const activityView = (row: ActivityRow) => ({
+  at: row.startedAt,
+  request_type: row.requestType,
+  success: row.success,
+  reason: row.reason ?? null,
+  user_id: row.userId ?? null,
+  api_key_id: row.apiKeyId ?? null,
+  environment_id: row.environmentId ?? null,
+  ip: row.ip,
+  duration_ms: row.durationMs,
+});
+
+export const auditEntryView = (entry: AdminAuditEntry) => ({
+  at: entry.at,
+  type: entry.type,
+  actor: creatorView(entry.actor),
+  client_id: entry.clientId ?? null,
+  key_id: entry.keyId ?? null,
+  user_id: entry.userId ?? null,
+  environment_id: entry.environmentId ?? null,
+  scope: entry.scope ?? null,
+  scopes: entry.scopes ?? null,
+  reason: entry.reason ?? null,
+  changes: entry.changes ?? null,
+});

@@ -81,7 +81,7 @@ function brandHeader(brand: Brand): string {
 }
 
 /** The CSP source of the logo: the origin it is served from, nothing else. */
-function imageSource(brand: Brand | undefined): string {
+export function imageSource(brand: Brand | undefined): string {
   if (!brand?.logoUrl) return '';
   try {
     return `; img-src ${new URL(brand.logoUrl).origin}`;

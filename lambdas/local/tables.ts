@@ -1,11 +1,13 @@
 /**
  * Creates the tables from the shared definitions (the ones the CDK stack deploys),
- * for the local server and the test run. Idempotent: existing tables are kept.
+ * for the local server and the test run. Idempotent: existing tables are kept, and gain the
+ * indexes added to the definitions since they were created (a DATA_DIR from an older version).
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
@@ -50,7 +52,7 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
       }),
     );
   } catch (error) {
-    if (error instanceof ResourceInUseException) return;
+    if (error instanceof ResourceInUseException) return addMissingIndexes(client, name, def);
     throw error;
   }
   for (let i = 0; i < 100; i++) {
@@ -64,6 +66,35 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
       TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
     }),
   );
+}
+
+/** E.g. the activity table's gsi1 (the audit log by day, issue 14) on a table made before it existed. */
+async function addMissingIndexes(client: DynamoDBClient, name: string, def: TableDefinition): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of def.globalIndexes.filter((i) => !existing.has(i.indexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: [
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.indexName,
+              KeySchema: [
+                { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                { AttributeName: index.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          },
+        ],
+      }),
+    );
+  }
 }
 
 export async function ensureTables(client: DynamoDBClient, names: PhysicalTableNames): Promise<void> {

@@ -177,9 +177,12 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
         }),
       )
     ).Items ?? [];
+  // The client's whole trail (behaviour LOG-9): created, its key created, the key revoked by the deletion, deleted.
   expect(audit.map((entry) => [entry.type, entry.reason])).toEqual([
+    ['client.create', undefined],
     ['api_key.create', undefined],
     ['api_key.revoke', 'client deleted'],
+    ['client.delete', undefined],
   ]);
   db.destroy();
 }, 60_000);

@@ -172,7 +172,7 @@ describe('the site logo (issue 14; behaviour SITE-3, SITE-4)', () => {
   const logoRows = routes.filter((r) => r.writesSiteAssets);
 
   test('the logo rows may put and delete objects under branding/ of the JWKS bucket only; no other row touches S3', () => {
-    expect(logoRows.map((r) => r.name).sort()).toEqual(['AdminDeleteSiteLogo', 'AdminPutSiteLogo']);
+    expect(logoRows.map((r) => r.name).sort()).toEqual(['AdminDeleteSiteLogo', 'AdminPutSiteLogo', 'DashboardLogoUpload']);
     for (const route of routes) {
       const s3 = roleStatements(synthesized.template, functionId(route.name)).filter((st) =>
         actionsOf(st).some((a) => a.startsWith('s3:')),

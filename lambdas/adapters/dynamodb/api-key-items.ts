@@ -6,6 +6,7 @@
  */
 import { lifetimes } from '../../core/lifetimes';
 import type { ApiKey, AuditEntry } from '../../core/model';
+import { auditLogItem } from './audit-log';
 import { partitions } from './keys';
 
 export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
@@ -45,7 +46,7 @@ export function userKeyIndexItem(key: ApiKey) {
   return { ...userKeyIndexKey(key), clientId: key.clientId, keyId: key.keyId, ...(ttl !== undefined ? { ttl } : {}) };
 }
 
-/** Admin audit entries, partitioned per client like the activity rows. */
+/** Admin audit entries, partitioned per client like the activity rows, and in the day index (audit-log.ts). */
 export function auditItem(entry: AuditEntry, id: string) {
-  return { pk: `AUDIT#${entry.clientId}`, sk: `${entry.at}#${id}`, ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
+  return auditLogItem(entry, id);
 }

@@ -221,13 +221,20 @@ export class DynamoClientRepository {
    */
   async update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
+    changes: {
+      readonly name?: string;
+      readonly scopes?: readonly string[];
+      readonly introspectAll?: boolean;
+      readonly redirectUris?: readonly string[];
+    },
   ): Promise<{ before: Client; after: Client } | undefined> {
-    if (Object.keys(changes).length === 0) {
+    // Only the fields given: a key present with undefined must not erase the stored value.
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    if (Object.keys(given).length === 0) {
       const current = await this.get(clientId);
       return current ? { before: current, after: current } : undefined;
     }
-    const result = await this.rewrite(clientId, (record) => ({ ...record, ...changes }));
+    const result = await this.rewrite(clientId, (record) => ({ ...record, ...given }));
     if (result === absent) return undefined;
     return { before: withoutKeys<Client>(result.before), after: withoutKeys<Client>(result.after) };
   }

@@ -7,14 +7,17 @@ import { GetCommand, TransactWriteCommand, type DynamoDocumentClient } from '../
 import { lifetimes } from '../../core/lifetimes';
 import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
+import { auditDayKeys } from './audit-log';
 import { isConditionFailure, withoutKeys } from './items';
 import { keys } from './keys';
 
 export const siteAuditPartition = 'AUDIT#SITE';
 
+/** In the audit log's day index too (audit-log.ts), so GET /api/admin/audit and the dashboard list it. */
 export function siteAuditItem(entry: SiteAuditEntry, id: string) {
   const ttl = Math.floor(Date.parse(entry.at) / 1000) + lifetimes.auditRetention;
-  return { pk: siteAuditPartition, sk: `${entry.at}#${id}`, ...entry, ttl };
+  const sk = `${entry.at}#${id}`;
+  return { pk: siteAuditPartition, sk, ...auditDayKeys(entry.at, sk), ...entry, ttl };
 }
 
 export class DynamoSiteSettingsStore implements SiteSettingsStore {

@@ -117,25 +117,50 @@ export function listClients(
 export async function updateClient(
   deps: AdminDependencies,
   clientId: string,
-  changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly introspectAll?: boolean },
+  changes: {
+    readonly name?: string;
+    readonly scopes?: readonly string[];
+    readonly introspectAll?: boolean;
+    /** Replaces the set (issue 14); static clients with authorization_code only, at least one. */
+    readonly redirectUris?: readonly string[];
+  },
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
+  const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
   if (scopes) await requireKnownScopes(deps, scopes);
-  if (changes.introspectAll) {
+  if (changes.introspectAll || redirectUris) {
     const current = await deps.clients.get(clientId);
     if (!current) throw new NotFoundError(`No client "${clientId}".`);
-    if (current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
+    if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
+    if (redirectUris) checkRedirectUris(current, redirectUris);
   }
   const result = await deps.clients.update(clientId, {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
+    ...(redirectUris ? { redirectUris } : {}),
   });
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
   if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
+}
+
+/**
+ * The same rules as at creation (checkShape). A dynamic client's redirect URIs are its own
+ * registration's (RFC 7591), so an admin does not rewrite them.
+ */
+function checkRedirectUris(client: Client, redirectUris: readonly string[]): void {
+  if (client.registrationType !== 'static') throw bad("redirect_uris: only a static client's redirect URIs can be edited here.");
+  if (!client.grantTypes.includes('authorization_code')) {
+    throw bad('redirect_uris: only clients with authorization_code use redirect URIs.');
+  }
+  if (redirectUris.length === 0) throw bad('redirect_uris: authorization_code needs at least one redirect URI.');
+  for (const [index, uri] of redirectUris.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
+  }
 }
 
 /**

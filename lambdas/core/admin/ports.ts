@@ -58,7 +58,7 @@ export interface ClientStore {
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
   update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[] },
+    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
   ): Promise<{ before: Client; after: Client } | undefined>;
   delete(clientId: string): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;

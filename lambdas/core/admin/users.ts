@@ -89,6 +89,17 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
 }
 
 /**
+ * "Sign out everywhere" (ASVS 7.4.5; issue 14): ends every session of the user and revokes
+ * their refresh token families, so every client must send them through sign-in again.
+ */
+export async function signOutEverywhere(deps: AdminDependencies, id: string): Promise<User> {
+  const user = await getUser(deps, id);
+  await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
+  await deps.sessions.deleteSessionsOf(id);
+  return user;
+}
+
+/**
  * Deletes the user and everything that lets them in. The credentials go first and the
  * user record last, so a call that fails half-way leaves the user visible and a retry
  * finishes the job (each step is idempotent); the other order would leave live refresh

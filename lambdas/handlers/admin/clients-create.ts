@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -24,7 +25,7 @@ export const schema = z.strictObject({
   introspect_all: z._default(z.boolean(), false),
 });
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const body = jsonInput(event, schema);
   const { client, secret } = await createClient(getAdmin(), {
     type: body.type,
@@ -37,5 +38,6 @@ export const handler = adminHandler(async (event) => {
     test: body.test,
     introspectAll: body.introspect_all,
   });
+  await recordAdminChange(caller, { type: 'client.create', clientId: client.clientId, scopes: client.scopes });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

@@ -1,11 +1,13 @@
 /**
- * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all? }` → 200 the client. `scopes`
- * replaces the granted set; ungranted scopes are then removed from the client's API keys.
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris? }` → 200 the
+ * client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
+ * keys. `redirect_uris` replaces a static client's set (issue 14).
  */
 import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -17,19 +19,25 @@ export const schema = z
     name: z.optional(displayName),
     scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),
     introspect_all: z.optional(z.boolean()),
+    redirect_uris: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20))),
   })
   .check(
     z.refine(
-      (body) => body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined,
-      'the body must set name, scopes or introspect_all',
+      (body) =>
+        body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined || body.redirect_uris !== undefined,
+      'the body must set name, scopes, introspect_all or redirect_uris',
     ),
   );
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
-  const { introspect_all: introspectAll, ...changes } = jsonInput(event, schema);
-  return jsonResponse(
-    200,
-    clientView(await updateClient(getAdmin(), clientId, { ...changes, ...(introspectAll !== undefined ? { introspectAll } : {}) })),
-  );
+  const body = jsonInput(event, schema);
+  const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
+  const client = await updateClient(getAdmin(), clientId, {
+    ...changes,
+    ...(introspectAll !== undefined ? { introspectAll } : {}),
+    ...(redirectUris !== undefined ? { redirectUris } : {}),
+  });
+  await recordAdminChange(caller, { type: 'client.update', clientId, scopes: client.scopes, reason: Object.keys(body).join(', ') });
+  return jsonResponse(200, clientView(client));
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { createEnvironment } from '../../core/admin/environments';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -11,7 +12,9 @@ import { getAdmin } from '../../wiring/admin';
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
 
-export const handler = adminHandler(async (event, container) => {
+export const handler = adminHandler(async (event, container, caller) => {
   const input = jsonInput(event, schema);
-  return jsonResponse(201, environmentView(await createEnvironment(getAdmin(), input), container.config.dcr.environmentId));
+  const environment = await createEnvironment(getAdmin(), input);
+  await recordAdminChange(caller, { type: 'environment.create', environmentId: environment.id });
+  return jsonResponse(201, environmentView(environment, container.config.dcr.environmentId));
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { createScope } from '../../core/admin/scopes';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -17,7 +18,9 @@ export const schema = z.strictObject({
   discoverable: z._default(z.boolean(), false),
 });
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  return jsonResponse(201, scopeView(await createScope(getAdmin(), input)));
+  const scope = await createScope(getAdmin(), input);
+  await recordAdminChange(caller, { type: 'scope.create', scope: scope.name });
+  return jsonResponse(201, scopeView(scope));
 });

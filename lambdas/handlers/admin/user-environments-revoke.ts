@@ -2,9 +2,12 @@
 import { revokeEnvironment } from '../../core/admin/environments';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { getAdmin } from '../../wiring/admin';
 
-export const handler = adminHandler(async (event) => {
-  await revokeEnvironment(getAdmin(), pathParameter(event, 'user_id'), pathParameter(event, 'environment_id'));
+export const handler = adminHandler(async (event, _container, caller) => {
+  const [userId, environmentId] = [pathParameter(event, 'user_id'), pathParameter(event, 'environment_id')];
+  await revokeEnvironment(getAdmin(), userId, environmentId);
+  await recordAdminChange(caller, { type: 'user.environment_revoke', userId, environmentId });
   return noContent();
 });

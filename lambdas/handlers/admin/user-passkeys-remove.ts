@@ -8,11 +8,13 @@ import { NotFoundError } from '../../core/errors';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { getAdmin } from '../../wiring/admin';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { getPasskeys } from '../../wiring/passkeys';
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const user = await getUser(getAdmin(), pathParameter(event, 'user_id'));
   const credentialId = pathParameter(event, 'credential_id');
   if (!(await removePasskey(getPasskeys(), user, credentialId))) throw new NotFoundError('The user has no such passkey.');
+  await recordAdminChange(caller, { type: 'user.passkey_remove', userId: user.id });
   return noContent();
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { createUser } from '../../core/admin/users';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -17,7 +18,9 @@ export const schema = z.strictObject({
   test: z._default(z.boolean(), false),
 });
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  return jsonResponse(201, userView(await createUser(getAdmin(), input)));
+  const user = await createUser(getAdmin(), input);
+  await recordAdminChange(caller, { type: 'user.create', userId: user.id, ...(user.admin ? { reason: 'admin' } : {}) });
+  return jsonResponse(201, userView(user));
 });

@@ -2,9 +2,12 @@
 import { deleteUser } from '../../core/admin/users';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { getAdmin } from '../../wiring/admin';
 
-export const handler = adminHandler(async (event) => {
-  await deleteUser(getAdmin(), pathParameter(event, 'user_id'));
+export const handler = adminHandler(async (event, _container, caller) => {
+  const userId = pathParameter(event, 'user_id');
+  await deleteUser(getAdmin(), userId);
+  await recordAdminChange(caller, { type: 'user.delete', userId });
   return noContent();
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { updateUser } from '../../core/admin/users';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -19,8 +20,11 @@ export const schema = z
   })
   .check(z.refine((body) => Object.keys(body).length > 0, 'the body must set at least one of name, email, password, admin, test'));
 
-export const handler = adminHandler(async (event) => {
+export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
   const changes = jsonInput(event, schema);
-  return jsonResponse(200, userView(await updateUser(getAdmin(), userId, changes)));
+  const user = await updateUser(getAdmin(), userId, changes);
+  // The field names only: never the new password.
+  await recordAdminChange(caller, { type: 'user.update', userId, reason: Object.keys(changes).join(', ') });
+  return jsonResponse(200, userView(user));
 });

@@ -1,0 +1,121 @@
+/**
+ * The admin audit log (behaviour LOG-4, issue 14) in the activity table. Each entry is stored in
+ * the partition of what it is about (`AUDIT#<clientId>`, `AUDIT#USER#<userId>`, or `AUDIT#SITE`
+ * for environments and scopes), and indexed by day in the activity table's gsi1
+ * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no
+ * index write. The whole log is read newest first, one day partition after another.
+ */
+import { type DynamoDocumentClient, PutCommand, QueryCommand } from '../aws/dynamodb';
+import type { AuditLogQuery, AuditLogStore } from '../../core/admin/audit';
+import { InvalidRequestError } from '../../core/errors';
+import { newId } from '../../core/ids';
+import { lifetimes } from '../../core/lifetimes';
+import type { AdminAuditEntry, AuditType } from '../../core/model';
+import type { RandomSource } from '../../core/ports';
+import { withoutKeys } from './items';
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const dayPartition = (day: string) => `AUDITDAY#${day}`;
+
+function subjectPartition(entry: AdminAuditEntry): string {
+  if (entry.clientId !== undefined) return `AUDIT#${entry.clientId}`;
+  if (entry.userId !== undefined) return `AUDIT#USER#${entry.userId}`;
+  return 'AUDIT#SITE';
+}
+
+/** The day index keys of an audit item (every writer of audit entries adds them: site-settings-store.ts too). */
+export const auditDayKeys = (at: string, sk: string) => ({ gsi1pk: dayPartition(at.slice(0, 10)), gsi1sk: sk });
+
+/** The item of an audit entry; `id` is random, so two entries of one millisecond never collide. */
+export function auditLogItem(entry: AdminAuditEntry, id: string) {
+  const sk = `${entry.at}#${id}`;
+  return { pk: subjectPartition(entry), sk, ...auditDayKeys(entry.at, sk), ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
+}
+
+/** Where the previous page stopped: in which day, before which sort key. */
+interface Position {
+  readonly day: string;
+  readonly before?: string;
+}
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+function decodeCursor(cursor: string): Position {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { day?: unknown; before?: unknown };
+    if (typeof parsed.day !== 'string' || !dayPattern.test(parsed.day)) throw new Error('day');
+    if (parsed.before !== undefined && (typeof parsed.before !== 'string' || parsed.before.length > 200)) throw new Error('before');
+    return { day: parsed.day, ...(parsed.before !== undefined ? { before: parsed.before } : {}) };
+  } catch {
+    throw new InvalidRequestError('cursor: not a cursor of this list.');
+  }
+}
+
+const encodeCursor = (position: Position) => Buffer.from(JSON.stringify(position)).toString('base64url');
+
+function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
+/** At most this many queries per page, so a sparse filter over a long range answers in bounded time. */
+const maxQueriesPerPage = 100;
+
+export class DynamoAuditLog implements AuditLogStore {
+  constructor(
+    private readonly db: DynamoDocumentClient,
+    private readonly table: string,
+    private readonly random: RandomSource,
+  ) {}
+
+  async record(entry: AdminAuditEntry): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: auditLogItem(entry, newId('', this.random)) }));
+  }
+
+  /** Newest first, `from` and `to` inclusive; the cursor says which day and sort key to continue below. */
+  async page(query: AuditLogQuery): Promise<{ items: AdminAuditEntry[]; next?: string }> {
+    const firstDay = query.from.slice(0, 10);
+    let position: Position = query.cursor ? decodeCursor(query.cursor) : { day: query.to.slice(0, 10) };
+    const items: AdminAuditEntry[] = [];
+    const upperBound = `${query.to}\uffff`;
+    for (let queries = 0; position.day >= firstDay; queries++) {
+      if (queries === maxQueriesPerPage) return { items, next: encodeCursor(position) };
+      const upper = position.before ?? upperBound;
+      const { Items = [], LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :from AND :upper',
+          ...typeFilter(query.types),
+          ExpressionAttributeValues: {
+            ':day': dayPartition(position.day),
+            ':from': query.from,
+            ':upper': upper,
+            ...typeValues(query.types),
+          },
+          ScanIndexForward: false,
+          // BETWEEN is inclusive: a resumed read returns its `before` row again, so read one more.
+          Limit: query.limit - items.length + (position.before ? 1 : 0),
+        }),
+      );
+      for (const item of Items) {
+        if (item.gsi1sk === position.before) continue;
+        items.push(withoutKeys<AdminAuditEntry>(item));
+        if (items.length === query.limit) return { items, next: encodeCursor({ day: position.day, before: String(item.gsi1sk) }) };
+      }
+      position = LastEvaluatedKey ? { day: position.day, before: String(LastEvaluatedKey.gsi1sk) } : { day: previousDay(position.day) };
+    }
+    return { items };
+  }
+}
+
+function typeFilter(types: readonly AuditType[] | undefined) {
+  if (!types) return {};
+  return {
+    FilterExpression: `#type IN (${types.map((_, i) => `:type${i}`).join(', ')})`,
+    ExpressionAttributeNames: { '#type': 'type' },
+  };
+}
+
+function typeValues(types: readonly AuditType[] | undefined): Record<string, string> {
+  return Object.fromEntries((types ?? []).map((type, i) => [`:type${i}`, type]));
+}

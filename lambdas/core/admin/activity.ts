@@ -1,0 +1,68 @@
+/**
+ * A client's token activity for admins (behaviour LOG-1, LOG-2, issue 14): every token request
+ * and key exchange, success or failure with its real reason, filtered by time, request type
+ * and outcome, oldest first.
+ */
+import { InvalidRequestError } from '../errors';
+import type { ActivityRow } from '../model';
+import type { Page } from './ports';
+
+export const activityRequestTypes = ['authorization_code', 'refresh_token', 'client_credentials', 'api key', 'unknown'] as const;
+
+export interface ActivityFilter {
+  readonly from?: string;
+  readonly to?: string;
+  readonly requestType?: ActivityRow['requestType'];
+  readonly success?: boolean;
+}
+
+/** The sharded activity rows of a client (lambdas/adapters/dynamodb/token-store.ts activityPage). */
+export interface ActivityReader {
+  activityPage(
+    clientId: string,
+    query: { from?: string; to?: string; limit: number; cursor?: string },
+  ): Promise<{ items: ActivityRow[]; next?: string }>;
+}
+
+/** Pages read per answer at most: a rare filter answers a short page with a cursor, in bounded time. */
+const maxReadsPerPage = 10;
+
+function isoTime(name: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw new InvalidRequestError(`${name}: must be an ISO 8601 time, e.g. 2030-01-01T00:00:00Z.`);
+  return new Date(ms).toISOString();
+}
+
+/**
+ * The type and outcome filters apply to the rows of the time range as they are read: each read
+ * asks for no more rows than the page still lacks, so every row read is either on the page or
+ * filtered out, and the cursor of the last read loses nothing.
+ */
+export async function listClientActivity(
+  deps: { activity: ActivityReader },
+  clientId: string,
+  filter: ActivityFilter,
+  page: { limit: number; cursor?: string },
+): Promise<Page<ActivityRow>> {
+  const from = filter.from ? isoTime('from', filter.from) : undefined;
+  const to = filter.to ? isoTime('to', filter.to) : undefined;
+  if (from && to && from > to) throw new InvalidRequestError('from: must not be later than to.');
+  const matches = (row: ActivityRow) =>
+    (filter.requestType === undefined || row.requestType === filter.requestType) &&
+    (filter.success === undefined || row.success === filter.success);
+  const items: ActivityRow[] = [];
+  let cursor = page.cursor;
+  for (let reads = 0; reads < maxReadsPerPage && items.length < page.limit; reads++) {
+    const read = await deps.activity.activityPage(clientId, {
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      limit: page.limit - items.length,
+      ...(cursor ? { cursor } : {}),
+    });
+    items.push(...read.items.filter(matches));
+    cursor = read.next;
+    if (!cursor) break;
+  }
+  return { items, ...(cursor ? { next: cursor } : {}) };
+}

@@ -1,0 +1,96 @@
+/**
+ * The admin audit log (behaviour LOG-4, issue 14): reading it, and recording the changes made
+ * outside the API-key transactions (clients, users, environments, scopes) with the admin as actor.
+ */
+import { InvalidRequestError } from '../errors';
+import { type AdminAuditEntry, type ApiKeyCreator, auditTypes, type AuditType } from '../model';
+import type { Clock } from '../ports';
+import type { Page } from './ports';
+
+export interface AuditLogQuery {
+  /** ISO times, inclusive. */
+  readonly from: string;
+  readonly to: string;
+  /** Only these types; absent means all. */
+  readonly types?: readonly AuditType[];
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+export interface AuditLogStore {
+  record(entry: AdminAuditEntry): Promise<void>;
+  /** Newest first. */
+  page(query: AuditLogQuery): Promise<Page<AdminAuditEntry>>;
+}
+
+/** The longest range one listing may span (the log keeps 365 days; one day partition is one query). */
+export const maxAuditRangeDays = 92;
+const defaultAuditRangeDays = 7;
+const dayMs = 86_400_000;
+
+/**
+ * The types a `type` filter names: one type (`api_key.revoke`) or a family (`api_key`, `user`),
+ * so an admin can ask for every change of clients at once.
+ */
+export function auditTypesMatching(filter: string): AuditType[] {
+  const exact = auditTypes.find((type) => type === filter);
+  if (exact) return [exact];
+  const family = auditTypes.filter((type) => type.startsWith(`${filter}.`));
+  if (family.length === 0)
+    throw new InvalidRequestError(`type: not an audit entry type; one of ${auditTypes.join(', ')} or a family such as "user".`);
+  return family;
+}
+
+function isoTime(name: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw new InvalidRequestError(`${name}: must be an ISO 8601 time, e.g. 2030-01-01T00:00:00Z.`);
+  return new Date(ms).toISOString();
+}
+
+export interface AuditLogFilter {
+  readonly from?: string;
+  readonly to?: string;
+  readonly type?: string;
+}
+
+/** The filter as the store takes it: `to` defaults to now, `from` to 7 days before `to`; at most 92 days. */
+export function auditLogQuery(clock: Clock, filter: AuditLogFilter, page: { limit: number; cursor?: string }): AuditLogQuery {
+  const to = filter.to ? isoTime('to', filter.to) : new Date(clock.now()).toISOString();
+  const from = filter.from ? isoTime('from', filter.from) : new Date(Date.parse(to) - defaultAuditRangeDays * dayMs).toISOString();
+  if (from > to) throw new InvalidRequestError('from: must not be later than to.');
+  if (Date.parse(to) - Date.parse(from) > maxAuditRangeDays * dayMs) {
+    throw new InvalidRequestError(`from: the range may span at most ${maxAuditRangeDays} days.`);
+  }
+  return {
+    from,
+    to,
+    ...(filter.type ? { types: auditTypesMatching(filter.type) } : {}),
+    limit: page.limit,
+    ...(page.cursor ? { cursor: page.cursor } : {}),
+  };
+}
+
+export function listAuditLog(
+  deps: { audit: AuditLogStore; clock: Clock },
+  filter: AuditLogFilter,
+  page: { limit: number; cursor?: string },
+) {
+  return deps.audit.page(auditLogQuery(deps.clock, filter, page));
+}
+
+/** The admin caller who made a change, as the audit log names them. */
+export type AdminActor = Exclude<ApiKeyCreator, { kind: 'user' }>;
+
+/**
+ * Records a change that has been made. After the change, not with it: a failed audit write
+ * must not undo an admin's change (the API-key changes, the security-relevant ones, are
+ * written in one transaction with their entry instead).
+ */
+export async function recordChange(
+  deps: { audit: AuditLogStore; clock: Clock },
+  actor: AdminActor,
+  change: Omit<AdminAuditEntry, 'actor' | 'at'>,
+): Promise<void> {
+  await deps.audit.record({ ...change, actor, at: new Date(deps.clock.now()).toISOString() });
+}

@@ -1,0 +1,272 @@
+/**
+ * Clients in the dashboard (issue 14): list (static or dynamic, dynamic ones marked
+ * self-registered), create (a confidential client's secret shown once, in the no-store answer to
+ * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
+ * the client's API keys (create, shown once; list with status and last use; revoke). Each action
+ * calls the admin API's core function and is audited with the admin as actor.
+ */
+import * as z from 'zod/mini';
+import { createClient, deleteClient, getClient, listClients, updateClient } from '../../core/admin/clients';
+import { listEnvironments } from '../../core/admin/environments';
+import type { KeyManager } from '../../core/api-keys/caller';
+import { createApiKey } from '../../core/api-keys/create';
+import { revokeApiKey, listApiKeys } from '../../core/api-keys/list-and-revoke';
+import { keyStatus } from '../../core/api-keys/status';
+import { InvalidRequestError } from '../../core/errors';
+import type { ApiKey, Client } from '../../core/model';
+import { displayName, environmentId, scopeName } from '../admin-schemas';
+import { html, type Html } from '../html';
+import { redirect } from '../redirect';
+import { validate } from '../validate';
+import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { blankToUndefined, lineList, wordList } from './forms';
+import { actionButton, clientPath, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
+
+const pageSize = 25;
+
+const listQuery = z.object({
+  type: z._default(z.enum(['static', 'dynamic']), 'static'),
+  cursor: z.optional(z.string().check(z.maxLength(2048))),
+  done: z.optional(z.string()),
+});
+
+const scopesField = z.array(scopeName).check(z.maxLength(100));
+const redirectUrisField = z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20));
+
+const createForm = z.object({
+  type: z.enum(['public', 'confidential']),
+  name: displayName,
+  environment_id: environmentId,
+  scopes: scopesField,
+  redirect_uris: redirectUrisField,
+});
+
+const updateForm = z.object({ name: displayName, scopes: scopesField, redirect_uris: z.optional(redirectUrisField) });
+
+const keyForm = z.object({
+  user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
+  name: z.optional(displayName),
+  expires_at: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time, e.g. 2030-01-01T00:00:00Z' })),
+});
+
+const notices: Record<string, string> = {
+  updated: 'The client was saved.',
+  deleted: 'The client was deleted; its API keys were revoked.',
+  'key-revoked': 'The API key was revoked.',
+};
+
+const adminManager = (request: DashboardRequest): KeyManager => ({ kind: 'admin', actor: actorOf(request) });
+
+function clientRow(client: Client): Html {
+  return html`<tr><td><a href="${clientPath(client.clientId)}">${client.name}</a></td><td><code>${client.clientId}</code></td>
+<td>${client.type}</td><td>${client.environmentId}</td>
+<td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td><td>${client.createdAt}</td></tr>`;
+}
+
+async function listPage(request: DashboardRequest) {
+  const query = validate(listQuery, request.query);
+  const page = await listClients(request.deps.admin, query.type, pageSize, query.cursor);
+  const filter = (type: 'static' | 'dynamic', label: string) =>
+    query.type === type ? html`<strong>${label}</strong>` : html`<a href="${dashboardPaths.clients}?type=${type}">${label}</a>`;
+  const notice = query.done ? notices[query.done] : undefined;
+  return dashboardResponse(
+    200,
+    dashboardPage(
+      'Clients',
+      frameOf(request, notice ? { notice } : {}),
+      html`<nav class="pages">Show: ${filter('static', 'Static')} ${filter('dynamic', 'Dynamic (self-registered)')}</nav>
+<p><a href="${dashboardPaths.clients}/new">Create a client</a></p>
+<table id="clients"><thead><tr><th>Name</th><th>Client ID</th><th>Type</th><th>Environment</th><th>Registration</th><th>Created</th></tr></thead>
+<tbody>${page.items.map(clientRow)}</tbody></table>
+${page.items.length === 0 ? html`<p>No ${query.type} clients.</p>` : ''}
+${nextPageLink(dashboardPaths.clients, { type: query.type }, page.next)}`,
+    ),
+  );
+}
+
+async function newForm(request: DashboardRequest) {
+  const environments = await listEnvironments(request.deps.admin, 100);
+  return dashboardResponse(
+    200,
+    dashboardPage(
+      'Create a client',
+      frameOf(request),
+      html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}
+<label for="type">Type</label><select id="type" name="type"><option value="confidential">Confidential (has a secret)</option><option value="public">Public (PKCE, no secret)</option></select>
+<label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
+<label for="environment_id">Environment</label><select id="environment_id" name="environment_id">${environments.items.map(
+        (e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`,
+      )}</select>
+<label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
+<label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+<div><button type="submit">Create</button></div></form>`,
+    ),
+  );
+}
+
+async function create(request: DashboardRequest) {
+  const form = validate(createForm, {
+    ...request.form,
+    scopes: wordList(request.form.scopes),
+    redirect_uris: lineList(request.form.redirect_uris),
+  });
+  const { client, secret } = await createClient(request.deps.admin, {
+    type: form.type,
+    name: form.name,
+    environmentId: form.environment_id,
+    scopes: form.scopes,
+    redirectUris: form.redirect_uris,
+    admin: false,
+    test: false,
+  });
+  await audit(request, { type: 'client.create', clientId: client.clientId, scopes: client.scopes });
+  request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
+  return dashboardResponse(
+    201,
+    dashboardPage(
+      'Client created',
+      frameOf(request),
+      html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
+${
+  secret
+    ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
+<p><code id="client-secret">${secret}</code></p></div>`
+    : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
+}
+<p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
+    ),
+  );
+}
+
+function keyRow(request: DashboardRequest, client: Client, key: ApiKey): Html {
+  const status = keyStatus(key, request.container.clock.now());
+  return html`<tr data-key-id="${key.keyId}"><td><code>${key.keyId}</code></td><td>${key.name ?? ''}</td>
+<td><a href="${userPath(key.userId)}">${key.userId}</a></td><td>${key.scopes.join(' ')}</td><td class="status">${status}</td>
+<td>${key.lastUsedAt ?? 'never'}</td><td>${key.expiresAt ?? ''}</td>
+<td>${status === 'active' ? actionButton(clientPath(client.clientId, `/keys/${encodeURIComponent(key.keyId)}/revoke`), request.admin.csrf, 'Revoke') : ''}</td></tr>`;
+}
+
+async function detailPage(request: DashboardRequest, statusCode = 200, created?: { apiKey: string; keyId: string }) {
+  const client = await getClient(request.deps.admin, request.params.id!);
+  const keyCursor = blankToUndefined(request.query.keys_cursor);
+  const keys = await listApiKeys(request.deps.apiKeys, adminManager(request), client.clientId, 50, keyCursor);
+  const notice = request.query.done ? notices[request.query.done] : undefined;
+  const editsRedirects = client.registrationType === 'static' && client.grantTypes.includes('authorization_code');
+  return dashboardResponse(
+    statusCode,
+    dashboardPage(
+      client.name,
+      frameOf(request, notice ? { notice } : {}),
+      html`${
+        created
+          ? html`<div class="secret"><p><strong>Copy the API key now: it is shown only this once.</strong></p><p><code id="api-key">${created.apiKey}</code></p></div>`
+          : ''
+      }
+<table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
+<tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
+<tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
+<tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
+<p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
+<fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
+<label for="name">Name</label><input id="name" name="name" type="text" value="${client.name}" required maxlength="200">
+<label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text" value="${client.scopes.join(' ')}">
+${
+  editsRedirects
+    ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
+    : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
+}
+<div><button type="submit">Save</button></div></form></fieldset>
+<h2>API keys</h2>
+<table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
+<tbody>${keys.items.map((key) => keyRow(request, client, key))}</tbody></table>
+${keys.next ? html`<p><a href="${clientPath(client.clientId)}?keys_cursor=${keys.next}">More keys</a></p>` : ''}
+<fieldset><legend>Create an API key</legend><form method="post" action="${clientPath(client.clientId, '/keys')}">${csrfField(request.admin.csrf)}
+<label for="key-user">User the key acts as (email or user id)</label><input id="key-user" name="user" type="text" required>
+<label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200">
+<label for="key-expires">Expires at (optional, e.g. 2030-01-01T00:00:00Z)</label><input id="key-expires" name="expires_at" type="text">
+<div><button type="submit">Create key</button></div></form></fieldset>`,
+    ),
+  );
+}
+
+function changedFields(before: Client, after: Client): string {
+  const changed = (['name', 'scopes', 'redirectUris'] as const).filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  );
+  return changed.length > 0 ? changed.join(', ') : 'nothing';
+}
+
+async function update(request: DashboardRequest) {
+  const before = await getClient(request.deps.admin, request.params.id!);
+  const editsRedirects = before.registrationType === 'static' && before.grantTypes.includes('authorization_code');
+  const form = validate(updateForm, {
+    name: request.form.name,
+    scopes: wordList(request.form.scopes),
+    ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
+  });
+  const after = await updateClient(request.deps.admin, before.clientId, {
+    name: form.name,
+    scopes: form.scopes,
+    ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+  });
+  await audit(request, { type: 'client.update', clientId: after.clientId, scopes: after.scopes, reason: changedFields(before, after) });
+  return redirect(`${clientPath(after.clientId)}?done=updated`);
+}
+
+async function confirmDelete(request: DashboardRequest) {
+  const client = await getClient(request.deps.admin, request.params.id!);
+  return dashboardResponse(
+    200,
+    dashboardPage(
+      `Delete ${client.name}?`,
+      frameOf(request),
+      html`<p>Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys. This cannot be undone.</p>
+<div class="actions">${actionButton(clientPath(client.clientId, '/delete'), request.admin.csrf, 'Delete the client')}
+<a href="${clientPath(client.clientId)}">Cancel</a></div>`,
+    ),
+  );
+}
+
+async function remove(request: DashboardRequest) {
+  const clientId = request.params.id!;
+  await deleteClient(request.deps.admin, clientId, actorOf(request));
+  await audit(request, { type: 'client.delete', clientId });
+  return redirect(`${dashboardPaths.clients}?done=deleted`);
+}
+
+async function createKey(request: DashboardRequest) {
+  const form = validate(keyForm, {
+    user: request.form.user,
+    ...(blankToUndefined(request.form.name) ? { name: request.form.name } : {}),
+    ...(blankToUndefined(request.form.expires_at) ? { expires_at: request.form.expires_at!.trim() } : {}),
+  });
+  const user = form.user.includes('@')
+    ? await request.deps.admin.users.findByEmail(form.user.toLowerCase())
+    : await request.deps.admin.users.get(form.user);
+  if (!user) throw new InvalidRequestError('user: no user with that email or id.');
+  // The audit entry (api_key.create, the admin as actor) is written in the key's own transaction.
+  const created = await createApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, {
+    userId: user.id,
+    ...(form.name ? { name: form.name } : {}),
+    ...(form.expires_at ? { expiresAt: form.expires_at } : {}),
+  });
+  return detailPage({ ...request, query: {} }, 201, { apiKey: created.apiKey, keyId: created.key.keyId });
+}
+
+async function revokeKey(request: DashboardRequest) {
+  // Audited (api_key.revoke) in the revocation's own transaction.
+  await revokeApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, request.params.keyId!);
+  return redirect(`${clientPath(request.params.id!)}?done=key-revoked`);
+}
+
+export const clientRoutes: readonly DashboardRoute[] = [
+  { method: 'GET', path: 'clients', run: listPage },
+  { method: 'GET', path: 'clients/new', run: newForm },
+  { method: 'POST', path: 'clients/new', run: create },
+  { method: 'GET', path: 'clients/:id', run: (request) => detailPage(request) },
+  { method: 'POST', path: 'clients/:id', run: update },
+  { method: 'GET', path: 'clients/:id/delete', run: confirmDelete },
+  { method: 'POST', path: 'clients/:id/delete', run: remove },
+  { method: 'POST', path: 'clients/:id/keys', run: createKey },
+  { method: 'POST', path: 'clients/:id/keys/:keyId/revoke', run: revokeKey },
+];

@@ -1,0 +1,34 @@
+/** What the dashboard calls: the admin API's own core dependencies, nothing of its own (issue 14). */
+import type { PasskeyDependencies } from '../../core/account/passkeys';
+import type { PasswordResetDependencies } from '../../core/account/password-reset';
+import type { ActivityReader } from '../../core/admin/activity';
+import type { AuditLogStore } from '../../core/admin/audit';
+import type { AdminDependencies } from '../../core/admin/ports';
+import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
+import type { MfaPolicy } from '../../config/settings';
+import type { LogoDependencies } from '../../core/site/logo';
+import type { SiteSettingsDependencies } from '../../core/site/settings';
+import type { Brand } from '../html';
+import type { SessionStore } from '../session';
+
+export interface DashboardDependencies {
+  readonly admin: AdminDependencies;
+  readonly sessions: SessionStore;
+  readonly apiKeys: ApiKeyCreateDependencies;
+  readonly audit: AuditLogStore;
+  readonly activity: ActivityReader;
+  readonly passkeys: () => PasskeyDependencies;
+  readonly passwordReset: () => PasswordResetDependencies;
+  /** The MFA policy in force (strongly consistent: a tightened policy counts at once). */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
+  /** The site settings (lambdas/core/site), as the admin API's settings routes use them. */
+  readonly site: () => SiteSettingsDependencies;
+  /** The settings and the logo's storage, as the logo routes use them (only the upload row may write branding/*). */
+  readonly logo: () => LogoDependencies;
+  /** After a change made here: this container's next page shows it (lambdas/wiring/site.ts). */
+  readonly forgetSiteDisplay: () => void;
+  /** The title and logo for the pages' header (cached a minute per container). */
+  readonly brand: () => Promise<Brand>;
+  /** Where the logo is served from (JWKS_CDN_BASE_URL). */
+  readonly assetBaseUrl: string;
+}

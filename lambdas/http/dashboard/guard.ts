@@ -1,0 +1,64 @@
+/**
+ * Who may use the dashboard (issue 14; behaviour DASH-1..DASH-3): the signed-in session of an
+ * admin user whose sign-in included a second factor when the MFA policy asks admins for one
+ * (ASVS 6.3.3). Every POST is same-origin checked (lambdas/http/same-origin.ts) and carries a
+ * CSRF token bound to the session: base64url(SHA-256("csrf|" + session id)). The session id is
+ * a 256-bit secret in an HttpOnly cookie, so no other site can compute the token (OWASP CSRF
+ * Cheat Sheet, synchronizer token; ASVS 3.5.1).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { AccessDeniedError } from '../../core/errors';
+import type { MfaPolicy } from '../../config/settings';
+import type { User } from '../../core/model';
+import { endpointPaths } from '../../core/paths';
+import type { Container } from '../../core/ports';
+import { redirect } from '../redirect';
+import { currentSession, type SessionStore } from '../session';
+
+export interface DashboardAdmin {
+  readonly user: User;
+  readonly csrf: string;
+}
+
+export function csrfTokenOf(sessionId: string): string {
+  return createHash('sha256').update(`csrf|${sessionId}`).digest('base64url');
+}
+
+export function checkCsrf(presented: string | undefined, expected: string): void {
+  const a = Buffer.from(presented ?? '');
+  const b = Buffer.from(expected);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw new AccessDeniedError('This form has expired or did not come from the dashboard. Reload the page and try again.', 'csrf token');
+  }
+}
+
+/** The admin of the request's session, or the answer to give instead (sign in, or 403). */
+export async function dashboardAdmin(
+  event: APIGatewayProxyEvent,
+  container: Container,
+  deps: {
+    readonly sessions: SessionStore;
+    readonly users: { get(id: string): Promise<User | undefined> };
+    /** The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). */
+    readonly mfaPolicy: () => Promise<MfaPolicy>;
+  },
+  returnTo: string,
+): Promise<DashboardAdmin | APIGatewayProxyResult> {
+  const current = await currentSession(event, container, deps.sessions);
+  if (!current) {
+    // A POST without a session is never replayed after sign-in: back to the page, not the action.
+    return redirect(`${endpointPaths.signIn}?return_to=${encodeURIComponent(event.httpMethod === 'GET' ? returnTo : '/dashboard')}`);
+  }
+  const user = await deps.users.get(current.session.userId);
+  if (!user?.admin)
+    throw new AccessDeniedError('The dashboard is for administrators only.', `user ${current.session.userId} is not an admin`);
+  const needsMfa = (await deps.mfaPolicy()) !== 'off';
+  if (needsMfa && !(current.session.amr ?? []).includes('mfa')) {
+    throw new AccessDeniedError(
+      'The dashboard needs a sign-in with a second factor (the emailed code or a passkey). Sign out and sign in again.',
+      `admin ${user.id} session without mfa`,
+    );
+  }
+  return { user, csrf: csrfTokenOf(current.id) };
+}

@@ -1,0 +1,290 @@
+/**
+ * The admin dashboard in a real browser (issue 14; behaviour DASH-1..DASH-5): Debian's Chromium
+ * driven by playwright-core against the local server, the sign-in code read from the outbox.
+ * The admin signs in, filters clients to the self-registered ones, creates a confidential client
+ * (its secret shown once), creates an API key, exchanges it with fetch, sees the activity row,
+ * revokes the key and sees `revoked`, finds api_key.create and api_key.revoke in the audit log,
+ * uploads a logo on the settings page and sees it on the sign-in page.
+ * A plain user gets 403; a cross-site POST and a POST without the CSRF token get 403; no page
+ * contains a hash; no console errors or CSP violations. Screenshots of the main pages go to
+ * docs/screenshots/.
+ *
+ * Run with `npm run test:browser`.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { createClient, createUser, type TestUser } from '../support/authorization';
+import { getUsers } from '../../lambdas/wiring/repositories';
+import { launchChromium } from '../support/browser';
+import { png } from '../support/images';
+
+const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
+const screenshots = join(__dirname, '..', '..', 'docs', 'screenshots');
+let app: LocalApp;
+let browser: Browser;
+let plainUser: TestUser;
+let dynamicClientId: string;
+
+/** Every page the browser was shown, to check that none carries a password or secret hash. */
+const seenBodies: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  browser = await launchChromium();
+  // MFA_POLICY is left at its default (`admins`): the seeded admin enters the mailed code.
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `dashb-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
+  });
+  const defaultId = app.bootstrap.environments.defaultId;
+  const made = await createUser([defaultId], 'Plain User');
+  // Not a test user: behaviour KEY-3 binds test users to test clients only, and the dashboard makes real ones.
+  plainUser = { ...made, user: await getUsers().update(made.user, { test: false }, new Date().toISOString()) };
+  await createClient({ name: 'Static web app', environmentId: defaultId, test: false });
+  const registered = await fetch(`${app.url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Self-registered tool', redirect_uris: ['http://127.0.0.1:9/callback'] }),
+  });
+  expect(registered.status).toBe(201);
+  dynamicClientId = ((await registered.json()) as { client_id: string }).client_id;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  page.setDefaultTimeout(10_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  page.on('response', async (response) => {
+    if ((response.headers()['content-type'] ?? '').startsWith('text/html')) seenBodies.push(await response.text().catch(() => ''));
+  });
+  return { page, consoleErrors };
+}
+
+async function newestMail(to: string, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const found = (existsSync(outbox) ? readdirSync(outbox) : [])
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string })
+      .filter((mail) => mail.to === to)
+      .map((mail) => pattern.exec(mail.text)?.[1])
+      .filter((code): code is string => code !== undefined);
+    if (found.length > 0) return found[found.length - 1]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail to ${to} matching ${pattern}`);
+}
+
+/** The sign-in page, then the mailed code when one is asked for. */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+  await page.waitForLoadState();
+  if (await page.$('#code')) {
+    await page.fill('#code', await newestMail(email, /sign-in code is ([0-9]{6})/));
+    await page.click('form[action="/api/auth/otp"] button[type=submit]');
+    await page.waitForLoadState();
+  }
+}
+
+/** A refused form shows its reason: fail with it rather than with a missing element. */
+async function noRefusal(page: Page): Promise<void> {
+  const refusal = await page.$('.error');
+  if (refusal) throw new Error(`the dashboard refused: ${await refusal.textContent()}`);
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+const onlyRealErrors = (errors: string[]) => errors.filter((e) => !/status of 40[34]/.test(e));
+
+describe('the admin dashboard in Chromium, without JavaScript, under the pages’ CSP', () => {
+  let page: Page;
+  let consoleErrors: string[];
+  beforeAll(async () => {
+    ({ page, consoleErrors } = await newPage());
+  });
+
+  it('the admin signs in with password and the mailed code and lands on the dashboard (behaviour DASH-1)', async () => {
+    await page.goto(`${app.url}/dashboard`);
+    expect(new URL(page.url()).pathname).toBe('/api/auth/signin');
+    await signIn(page, app.bootstrap.admin.email, app.bootstrap.admin.password);
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    expect(await page.textContent('h1')).toBe('Overview');
+    await shot(page, 'dashboard-overview');
+  });
+
+  it('filters clients to dynamic: only the self-registered client, marked so', async () => {
+    await page.click('header a[href="/dashboard/clients"]');
+    expect(await page.textContent('#clients')).toContain('Static web app');
+    await page.click('text=Dynamic (self-registered)');
+    const rows = await page.$$eval('#clients tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toContain('self-registered');
+    expect(rows.join('\n')).toContain(dynamicClientId);
+    expect(rows.join('\n')).not.toContain('Static web app');
+    await shot(page, 'dashboard-clients-dynamic');
+  });
+
+  let clientId: string;
+  it('creates a confidential client and sees its secret once; it is gone when the address is loaded again', async () => {
+    await page.goto(`${app.url}/dashboard/clients/new`);
+    await page.selectOption('#type', 'confidential');
+    await page.fill('#name', 'Browser-made service');
+    await page.fill('#scopes', 'profile');
+    await page.selectOption('#environment_id', app.bootstrap.environments.defaultId);
+    await page.click('main button[type=submit]');
+    await noRefusal(page);
+    const secret = (await page.textContent('#client-secret'))!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    clientId = (await page.textContent('#client-id'))!;
+    await shot(page, 'dashboard-client-secret-once');
+    await page.goto(page.url());
+    expect(await page.content()).not.toContain(secret);
+    await page.goto(`${app.url}/dashboard/clients/${clientId}`);
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  let apiKey: string;
+  let keyId: string;
+  it('creates an API key for a user (shown once), exchanges it with fetch, and sees the activity row', async () => {
+    await page.fill('#key-user', plainUser.user.email!);
+    await page.fill('#key-name', 'Browser key');
+    await page.click('form[action$="/keys"] button[type=submit]');
+    await noRefusal(page);
+    apiKey = (await page.textContent('#api-key'))!;
+    keyId = apiKey.split('_')[1]!;
+    expect(await page.textContent(`tr[data-key-id="${keyId}"] .status`)).toBe('active');
+    await shot(page, 'dashboard-client-api-key-once');
+
+    const exchanged = await fetch(`${app.url}/api/token/api-key`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+    expect(exchanged.status).toBe(200);
+
+    await page.goto(`${app.url}/dashboard/clients/${clientId}/activity`);
+    await page.selectOption('#request_type', 'api key');
+    await page.click('main button[type=submit]');
+    const rows = await page.$$eval('#activity tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('success');
+    expect(rows[0]).toContain(keyId);
+    await shot(page, 'dashboard-client-activity');
+  });
+
+  it('revokes the key and sees it listed as revoked', async () => {
+    await page.goto(`${app.url}/dashboard/clients/${clientId}`);
+    await page.click(`tr[data-key-id="${keyId}"] button`);
+    expect(await page.textContent('.notice')).toContain('revoked');
+    expect(await page.textContent(`tr[data-key-id="${keyId}"] .status`)).toBe('revoked');
+    const refused = await fetch(`${app.url}/api/token/api-key`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('finds api_key.create and api_key.revoke in the audit log, with the admin as actor', async () => {
+    await page.click('header a[href="/dashboard/audit"]');
+    await page.selectOption('#type', 'api_key');
+    await page.click('main button[type=submit]');
+    const types = await page.$$eval('#audit tbody td.type', (tds) => tds.map((td) => td.textContent ?? ''));
+    expect(types).toEqual(['api_key.revoke', 'api_key.create']);
+    const rows = await page.$$eval('#audit tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    for (const row of rows) expect(row).toContain(`admin ${app.bootstrap.admin.userId}`);
+    await page.goto(`${app.url}/dashboard/audit`);
+    await shot(page, 'dashboard-audit-log');
+  });
+
+  it('uploads a logo on the settings page and sees it on the sign-in page, under its CSP (behaviour SITE-3, SITE-4)', async () => {
+    await page.click('header a[href="/dashboard/settings"]');
+    await page.setInputFiles('#logo', { name: 'logo.png', mimeType: 'image/png', buffer: png(48, 48) });
+    await page.click('form[action="/dashboard/logo"] button[type=submit]');
+    await noRefusal(page);
+    expect(await page.textContent('.notice')).toContain('logo was uploaded');
+    expect(await page.$eval('#current-logo', (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
+    await shot(page, 'dashboard-settings');
+
+    const visitor = await newPage();
+    await visitor.page.goto(`${app.url}/api/auth/signin`);
+    const logo = await visitor.page.waitForSelector('header.brand img');
+    expect(await logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(48);
+    expect(await logo.getAttribute('src')).toMatch(/\/branding\/logo-[0-9a-f]{64}\.png$/);
+    expect(visitor.consoleErrors).toEqual([]);
+  });
+
+  it('shows users, a user, environments and scopes', async () => {
+    await page.goto(`${app.url}/dashboard/users`);
+    await shot(page, 'dashboard-users');
+    await page.goto(`${app.url}/dashboard/users/${plainUser.user.id}`);
+    expect(await page.textContent('main')).toContain('not verified');
+    await shot(page, 'dashboard-user');
+    await page.goto(`${app.url}/dashboard/environments`);
+    await shot(page, 'dashboard-environments');
+    await page.goto(`${app.url}/dashboard/scopes`);
+    expect(await page.textContent('#scopes')).toContain('openid');
+  });
+
+  it('a POST whose CSRF field was removed gets 403 and creates nothing (behaviour DASH-3)', async () => {
+    await page.goto(`${app.url}/dashboard/environments`);
+    await page.fill('#env-name', 'Without CSRF');
+    await page.$eval('form[action="/dashboard/environments/new"] input[name=csrf]', (input) => input.remove());
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('form[action="/dashboard/environments/new"] button'),
+    ]);
+    expect(response.status()).toBe(403);
+    await page.goto(`${app.url}/dashboard/environments`);
+    expect(await page.textContent('#environments')).not.toContain('Without CSRF');
+  });
+
+  it('a cross-site POST, carrying the real CSRF token, gets 403 (behaviour DASH-3)', async () => {
+    await page.goto(`${app.url}/dashboard/environments`);
+    const csrf = (await page.getAttribute('input[name=csrf]', 'value'))!;
+    const attacker: Server = createServer((_, response) =>
+      response
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end(
+          `<!doctype html><form method="post" action="${app.url}/dashboard/environments/new"><input name="csrf" value="${csrf}"><input name="name" value="Cross-site"><button>Go</button></form>`,
+        ),
+    );
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.click('button')]);
+      expect(response.status()).toBe(403);
+    } finally {
+      attacker.close();
+    }
+    await page.goto(`${app.url}/dashboard/environments`);
+    expect(await page.textContent('#environments')).not.toContain('Cross-site');
+  });
+
+  it('showed no console errors or CSP violations, and never a hash', async () => {
+    expect(onlyRealErrors(consoleErrors)).toEqual([]);
+    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(seenBodies.length).toBeGreaterThan(10);
+    for (const body of seenBodies) expect(body).not.toContain('$argon2id$');
+  });
+});
+
+it('a plain user who signs in gets 403 from the dashboard (behaviour DASH-1)', async () => {
+  const { page, consoleErrors } = await newPage();
+  await page.goto(`${app.url}/api/auth/signin?return_to=%2Fdashboard`);
+  await signIn(page, plainUser.user.email!, plainUser.password);
+  const response = await page.goto(`${app.url}/dashboard/users`);
+  expect(response!.status()).toBe(403);
+  expect(await page.textContent('body')).toContain('for administrators only');
+  expect(onlyRealErrors(consoleErrors)).toEqual([]);
+});

@@ -1,0 +1,347 @@
+/**
+ * The dashboard's handler (issue 14): who may use it (behaviour DASH-1: an admin session with a
+ * second factor; others 303 to sign-in or 403), its headers (DASH-2: no-store, not framable),
+ * the POST checks (DASH-3: same origin, session-bound CSRF token), bad input on every form
+ * (DASH-4: a readable page, never a 500, nothing written, no audit entry), and the changes
+ * audited with the admin as actor (DASH-5, LOG-9).
+ */
+import { randomBytes } from 'node:crypto';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { csrfTokenOf } from '../../lambdas/http/dashboard/guard';
+import type { User } from '../../lambdas/core/model';
+import { handler } from '../../lambdas/handlers/dashboard';
+import { getAuditLog } from '../../lambdas/wiring/audit';
+import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
+import { getClientRepository, getEnvironments, getSessions, getUsers } from '../../lambdas/wiring/repositories';
+import { apiGatewayEvent, lambdaContext } from '../support/events';
+import { createTestClient, createTestUser, testFileEnvironment, uniqueSuffix } from '../support/tokens';
+import { ensureScopes } from '../support/admin-calls';
+
+const origin = 'https://auth.example.test';
+
+interface Session {
+  readonly user: User;
+  readonly cookie: string;
+  readonly csrf: string;
+}
+
+async function sessionOf(user: User, amr: string[] = ['pwd', 'otp', 'mfa']): Promise<Session> {
+  const id = randomBytes(32).toString('base64url');
+  const authTime = Math.floor(Date.now() / 1000);
+  await getSessions().createSession(id, { userId: user.id, authTime, amr, expiresAtEpoch: authTime + 3600 }, new Date().toISOString());
+  return { user, cookie: `__Host-session=${id}`, csrf: csrfTokenOf(id) };
+}
+
+const adminSession = async () => sessionOf(await createTestUser({ admin: true, test: false, name: 'Dashboard admin' }));
+
+function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string, query?: Record<string, string>) {
+  const sub = path.replace(/^\/dashboard\/?/, '');
+  return handler(
+    apiGatewayEvent({
+      method,
+      path,
+      resource: sub ? '/dashboard/{proxy+}' : '/dashboard',
+      headers: { Accept: 'text/html', ...headers },
+      ...(sub ? { pathParameters: { proxy: sub } } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(query ? { query } : {}),
+    }),
+    lambdaContext,
+  );
+}
+
+const get = (session: Session | undefined, path: string, query?: Record<string, string>) =>
+  request('GET', path, session ? { Cookie: session.cookie } : {}, undefined, query);
+
+function post(
+  session: Session,
+  path: string,
+  fields: Record<string, string>,
+  options: { csrf?: string | null; headers?: Record<string, string> } = {},
+) {
+  const csrf = options.csrf === undefined ? session.csrf : options.csrf;
+  const body = new URLSearchParams({ ...(csrf !== null ? { csrf } : {}), ...fields }).toString();
+  const headers = {
+    Cookie: session.cookie,
+    'Content-Type': 'application/x-www-form-urlencoded',
+    'Sec-Fetch-Site': 'same-origin',
+    Origin: origin,
+    ...options.headers,
+  };
+  // An empty value stands for a header the browser did not send.
+  return request('POST', path, Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')), body);
+}
+
+const header = (response: APIGatewayProxyResult, name: string) =>
+  Object.entries(response.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+async function auditBy(adminId: string) {
+  const page = await getAuditLog().page({
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+    limit: 100,
+  });
+  return page.items.filter((entry) => entry.actor.kind === 'admin-user' && entry.actor.userId === adminId);
+}
+
+beforeAll(async () => {
+  await ensureScopes('read', 'write');
+});
+
+describe('behaviour DASH-1: only an admin session with a second factor', () => {
+  it('sends a browser without a session to sign-in, returning to the page it asked for', async () => {
+    const response = await get(undefined, '/dashboard/clients', { type: 'dynamic' });
+    expect(response.statusCode).toBe(303);
+    expect(header(response, 'Location')).toBe(`/api/auth/signin?return_to=${encodeURIComponent('/dashboard/clients?type=dynamic')}`);
+  });
+
+  it('refuses a plain user with a 403 page', async () => {
+    const session = await sessionOf(await createTestUser());
+    const response = await get(session, '/dashboard');
+    expect(response.statusCode).toBe(403);
+    expect(header(response, 'Content-Type')).toMatch(/^text\/html/);
+    expect(response.body).toContain('for administrators only');
+  });
+
+  it('refuses an admin whose sign-in had no second factor (MFA_POLICY admins; ASVS 6.3.3)', async () => {
+    const session = await sessionOf(await createTestUser({ admin: true }), ['pwd']);
+    const response = await get(session, '/dashboard/users');
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toContain('second factor');
+  });
+});
+
+describe('behaviour DASH-2: every page is no-store and cannot be framed', () => {
+  it.each(['/dashboard', '/dashboard/clients', '/dashboard/users', '/dashboard/environments', '/dashboard/scopes', '/dashboard/audit'])(
+    '%s',
+    async (path) => {
+      const session = await adminSession();
+      const response = await get(session, path);
+      expect(response.statusCode).toBe(200);
+      expect(header(response, 'Cache-Control')).toBe('no-store');
+      expect(header(response, 'X-Frame-Options')).toBe('DENY');
+      expect(header(response, 'Content-Security-Policy')).toContain("frame-ancestors 'none'");
+      expect(header(response, 'Content-Security-Policy')).not.toContain('script-src');
+      expect(response.body).not.toContain('$argon2id$');
+    },
+  );
+
+  it('answers an unknown dashboard path with a 404 page', async () => {
+    const response = await get(await adminSession(), '/dashboard/nothing-here');
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('behaviour DASH-3: every POST is same-origin and carries the session-bound CSRF token', () => {
+  const environmentNamed = async (name: string) => (await getEnvironments().list(100)).items.find((e) => e.name === name);
+
+  it.each([
+    ['no csrf field', { csrf: null }],
+    ['the csrf token of another session', { csrf: csrfTokenOf(randomBytes(32).toString('base64url')) }],
+    ['a cross-site post', { headers: { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' } }],
+    ['a post from a null origin (an older browser without Sec-Fetch-Site)', { headers: { 'Sec-Fetch-Site': '', Origin: 'null' } }],
+  ] as [string, { csrf?: string | null; headers?: Record<string, string> }][])(
+    'refuses %s with 403 and writes nothing',
+    async (_what, options) => {
+      const session = await adminSession();
+      const name = `Refused ${uniqueSuffix()}`;
+      const response = await post(session, '/dashboard/environments/new', { name }, options);
+      expect(response.statusCode).toBe(403);
+      expect(await environmentNamed(name)).toBeUndefined();
+      expect(await auditBy(session.user.id)).toEqual([]);
+    },
+  );
+});
+
+describe('behaviour DASH-4: bad input on every dashboard POST is a readable page, never a 500, nothing written', () => {
+  let session: Session;
+  let clientId: string;
+  let userId: string;
+  let keyLessUserId: string;
+  let envId: string;
+  beforeAll(async () => {
+    session = await adminSession();
+    clientId = (
+      await createTestClient({ type: 'public', grantTypes: ['authorization_code'], redirectUris: ['https://app.example.test/cb'] })
+    ).clientId;
+    userId = (await createTestUser()).id;
+    keyLessUserId = (await createTestUser({ email: undefined as unknown as string })).id;
+    envId = await testFileEnvironment();
+  });
+  const env = () => testFileEnvironment();
+  const cases: [string, () => string, () => Promise<Record<string, string>>, number][] = [
+    ['client create: no type', () => '/dashboard/clients/new', async () => ({ name: 'x', environment_id: await env() }), 400],
+    [
+      'client create: unknown environment',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'confidential', name: 'x', environment_id: 'no-such-env' }),
+      400,
+    ],
+    [
+      'client create: unknown scope',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'confidential', name: 'x', environment_id: await env(), scopes: 'nope-scope' }),
+      400,
+    ],
+    [
+      'client create: redirect URI over http',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'public', name: 'x', environment_id: await env(), redirect_uris: 'http://evil.example/cb' }),
+      400,
+    ],
+    ['client edit: name too long', () => `/dashboard/clients/${clientId}`, async () => ({ name: 'n'.repeat(201), scopes: '' }), 400],
+    [
+      'client edit: redirect URI with a fragment',
+      () => `/dashboard/clients/${clientId}`,
+      async () => ({ name: 'ok', scopes: '', redirect_uris: 'https://app.example.test/cb#x' }),
+      400,
+    ],
+    [
+      'client edit: no redirect URI left',
+      () => `/dashboard/clients/${clientId}`,
+      async () => ({ name: 'ok', scopes: '', redirect_uris: '' }),
+      400,
+    ],
+    ['client edit: unknown client', () => '/dashboard/clients/nope', async () => ({ name: 'ok', scopes: '' }), 404],
+    ['client delete: unknown client', () => '/dashboard/clients/nope/delete', async () => ({}), 404],
+    ['key create: no user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: '' }), 400],
+    ['key create: unknown user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: 'nobody@example.test' }), 400],
+    ['key create: bad expiry', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: userId, expires_at: 'tomorrow' }), 400],
+    ['key revoke: unknown key', () => `/dashboard/clients/${clientId}/keys/0123456789abcdef/revoke`, async () => ({}), 404],
+    ['user create: no name', () => '/dashboard/users/new', async () => ({ email: `a-${uniqueSuffix()}@example.test` }), 400],
+    ['user create: not an email', () => '/dashboard/users/new', async () => ({ name: 'x', email: 'not-an-email' }), 400],
+    ['user create: short password', () => '/dashboard/users/new', async () => ({ name: 'x', password: 'short' }), 400],
+    ['user create: email taken', () => '/dashboard/users/new', async () => ({ name: 'x', email: session.user.email! }), 409],
+    ['user edit: not an email', () => `/dashboard/users/${userId}`, async () => ({ name: 'x', email: 'nope' }), 400],
+    ['user edit: unknown user', () => '/dashboard/users/usr_nope', async () => ({ name: 'x' }), 404],
+    ['user delete: unknown user', () => '/dashboard/users/usr_nope/delete', async () => ({}), 404],
+    ['user delete: the admin themself', () => `/dashboard/users/${session.user.id}/delete`, async () => ({}), 409],
+    ['user edit: dropping your own admin role', () => `/dashboard/users/${session.user.id}`, async () => ({ name: 'Me' }), 409],
+    ['grant: malformed environment id', () => `/dashboard/users/${userId}/environments`, async () => ({ environment_id: 'bad id!' }), 400],
+    ['grant: unknown environment', () => `/dashboard/users/${userId}/environments`, async () => ({ environment_id: 'no-such-env' }), 404],
+    ['grant removal: unknown environment', () => `/dashboard/users/${userId}/environments/no-such-env/revoke`, async () => ({}), 404],
+    ['passkey removal: no credential id', () => `/dashboard/users/${userId}/passkeys/remove`, async () => ({}), 400],
+    ['passkey removal: unknown passkey', () => `/dashboard/users/${userId}/passkeys/remove`, async () => ({ credential_id: 'AAAA' }), 404],
+    ['sign out everywhere: unknown user', () => '/dashboard/users/usr_nope/sign-out-everywhere', async () => ({}), 404],
+    ['reset link: unknown user', () => '/dashboard/users/usr_nope/password-reset', async () => ({}), 404],
+    ['reset link: user without an email', () => `/dashboard/users/${keyLessUserId}/password-reset`, async () => ({}), 400],
+    ['environment create: no name', () => '/dashboard/environments/new', async () => ({ id: `e${uniqueSuffix()}` }), 400],
+    ['environment create: malformed id', () => '/dashboard/environments/new', async () => ({ id: 'a b', name: 'x' }), 400],
+    ['environment create: id taken', () => '/dashboard/environments/new', async () => ({ id: await env(), name: 'x' }), 409],
+    ['environment delete: clients still in it', () => `/dashboard/environments/${envId}/delete`, async () => ({}), 409],
+    ['environment delete: unknown', () => '/dashboard/environments/no-such-env/delete', async () => ({}), 404],
+    ['scope create: space in the name', () => '/dashboard/scopes/new', async () => ({ name: 'two words' }), 400],
+    ['scope create: exists', () => '/dashboard/scopes/new', async () => ({ name: 'read' }), 409],
+    ['no such form', () => '/dashboard/clients/new/extra', async () => ({}), 404],
+    ['an id longer than any key', () => `/dashboard/clients/${'x'.repeat(3000)}`, async () => ({ name: 'ok', scopes: '' }), 404],
+  ];
+
+  it.each(cases)('%s', async (_what, path, fields, status) => {
+    const clientBefore = await getClientRepository().get(clientId);
+    const response = await post(session, path(), await fields());
+    expect(response.statusCode).toBe(status);
+    expect(header(response, 'Content-Type')).toMatch(/^text\/html/);
+    expect(response.body).toMatch(/class="error"/);
+    expect(await getClientRepository().get(clientId)).toEqual(clientBefore);
+    expect(await auditBy(session.user.id)).toEqual([]);
+  });
+
+  it('a repeated field or a JSON body is refused (400, 415), never a 500', async () => {
+    const repeated = await request(
+      'POST',
+      '/dashboard/scopes/new',
+      { Cookie: session.cookie, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      `csrf=${session.csrf}&name=a&name=b`,
+    );
+    expect(repeated.statusCode).toBe(400);
+    const asJson = await request(
+      'POST',
+      '/dashboard/scopes/new',
+      { Cookie: session.cookie, 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' },
+      JSON.stringify({ csrf: session.csrf, name: 'x' }),
+    );
+    expect(asJson.statusCode).toBe(415);
+    expect(await auditBy(session.user.id)).toEqual([]);
+  });
+});
+
+describe('behaviour DASH-5: changes call the admin API core and are audited with the admin as actor', () => {
+  it('a confidential client: the secret once (201), never on its page; edits and deletion audited', async () => {
+    const session = await adminSession();
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'confidential',
+      name: 'Dashboard client',
+      environment_id: await testFileEnvironment(),
+      scopes: 'read',
+      redirect_uris: '',
+    });
+    expect(created.statusCode).toBe(201);
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    const secret = /id="client-secret">([^<]+)</.exec(created.body)![1]!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const page = await get(session, `/dashboard/clients/${clientId}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(secret);
+    expect(page.body).not.toContain('$argon2id$');
+
+    const edited = await post(session, `/dashboard/clients/${clientId}`, { name: 'Renamed', scopes: 'read write' });
+    expect(edited.statusCode).toBe(303);
+    expect(await getClientRepository().get(clientId)).toMatchObject({ name: 'Renamed', scopes: ['read', 'write'] });
+    expect((await post(session, `/dashboard/clients/${clientId}/delete`, {})).statusCode).toBe(303);
+    expect(await getClientRepository().get(clientId)).toBeUndefined();
+
+    const entries = (await auditBy(session.user.id)).map((e) => [e.type, e.clientId, e.reason]);
+    expect(entries).toEqual([
+      ['client.delete', clientId, undefined],
+      ['client.update', clientId, 'name, scopes'],
+      ['client.create', clientId, undefined],
+    ]);
+  });
+
+  it('an API key: shown once on creation, listed active, revoked; api_key.create and api_key.revoke name the admin', async () => {
+    const session = await adminSession();
+    const client = await createTestClient({ scopes: ['read'], test: false });
+    const user = await createTestUser({ test: false });
+    const created = await post(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'CI key' });
+    expect(created.statusCode).toBe(201);
+    const apiKey = /id="api-key">([^<]+)</.exec(created.body)![1]!;
+    expect(apiKey).toMatch(/^tgk_[0-9a-f]{16}_/);
+    const keyId = apiKey.split('_')[1]!;
+    expect((await get(session, `/dashboard/clients/${client.clientId}`)).body).not.toContain(apiKey);
+    const revoked = await post(session, `/dashboard/clients/${client.clientId}/keys/${keyId}/revoke`, {});
+    expect(revoked.statusCode).toBe(303);
+    expect((await getApiKeyStore().get(keyId))?.revokedAt).toBeDefined();
+    const page = await get(session, `/dashboard/clients/${client.clientId}`);
+    expect(page.body).toMatch(new RegExp(`data-key-id="${keyId}"[\\s\\S]*?<td class="status">revoked</td>`));
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.keyId])).toEqual([
+      ['api_key.revoke', keyId],
+      ['api_key.create', keyId],
+    ]);
+  });
+
+  it('a user: created, granted an environment, signed out everywhere, deleted; each audited', async () => {
+    const session = await adminSession();
+    const email = `dash-${uniqueSuffix()}@example.test`;
+    const created = await post(session, '/dashboard/users/new', { name: 'Dash user', email, password: 'correct horse battery' });
+    expect(created.statusCode).toBe(303);
+    const user = (await getUsers().findByEmail(email))!;
+    expect(user.passwordHash).toMatch(/^\$argon2id\$/);
+    const page = await get(session, `/dashboard/users/${user.id}`);
+    expect(page.body).not.toContain('$argon2id$');
+    expect(page.body).toContain('not verified');
+    const environmentId = await testFileEnvironment();
+    expect((await post(session, `/dashboard/users/${user.id}/environments`, { environment_id: environmentId })).statusCode).toBe(303);
+    expect((await getEnvironments().grantsOf(user.id)).map((g) => g.environmentId)).toEqual([environmentId]);
+    const victim = await sessionOf(user, ['pwd']);
+    expect((await post(session, `/dashboard/users/${user.id}/sign-out-everywhere`, {})).statusCode).toBe(303);
+    expect(await getSessions().getSession(victim.cookie.split('=')[1]!, Math.floor(Date.now() / 1000))).toBeUndefined();
+    expect((await post(session, `/dashboard/users/${user.id}/delete`, {})).statusCode).toBe(303);
+    expect(await getUsers().get(user.id)).toBeUndefined();
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.userId])).toEqual([
+      ['user.delete', user.id],
+      ['user.sessions_revoke', user.id],
+      ['user.environment_grant', user.id],
+      ['user.create', user.id],
+    ]);
+  });
+});
