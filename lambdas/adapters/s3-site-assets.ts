@@ -1,37 +1,28 @@
 /**
  * The site's assets (the logo) in the JWKS bucket, under `branding/`, served by its CloudFront
- * distribution. The only file that imports the S3 client, so it can be swapped for a smaller
- * signed-HTTP one; wiring/site.ts loads it on the first upload, not at cold start.
+ * distribution; written through our signed S3 client (adapters/aws/s3.ts), not the AWS SDK.
  */
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { SiteAssetStore } from '../core/site/logo';
 import type { LogoContentType } from '../core/site/settings';
+import { s3Bucket, type S3BucketOptions } from './aws/s3';
 
 export class S3SiteAssetStore implements SiteAssetStore {
-  private readonly s3: S3Client;
+  private readonly s3: ReturnType<typeof s3Bucket>;
 
-  constructor(
-    private readonly bucket: string,
-    region: string | undefined,
-  ) {
-    this.s3 = new S3Client({ region: region ?? 'us-east-1' });
+  constructor(options: S3BucketOptions) {
+    this.s3 = s3Bucket(options);
   }
 
   async put(key: string, bytes: Uint8Array, contentType: LogoContentType): Promise<void> {
-    await this.s3.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: bytes,
-        ContentType: contentType,
-        // The key is the content's hash: new bytes, new key, so caches may keep it forever.
-        CacheControl: 'public, max-age=31536000, immutable',
-        ContentDisposition: 'inline',
-      }),
-    );
+    await this.s3.putObject(key, bytes, {
+      'content-type': contentType,
+      // The key is the content's hash: new bytes, new key, so caches may keep it forever.
+      'cache-control': 'public, max-age=31536000, immutable',
+      'content-disposition': 'inline',
+    });
   }
 
   async delete(key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.s3.deleteObject(key);
   }
 }

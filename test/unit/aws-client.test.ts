@@ -6,10 +6,12 @@
  */
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DynamoDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '../../lambdas/adapters/aws/dynamodb';
 import { retryKind } from '../../lambdas/adapters/aws/retry';
+import { objectPath, s3Bucket } from '../../lambdas/adapters/aws/s3';
 import { sendEmailForm, sesClient } from '../../lambdas/adapters/aws/ses';
 import { SigV4Signer } from '../../lambdas/adapters/aws/sigv4';
 import { isServiceUnavailable } from '../../lambdas/adapters/aws-errors';
@@ -301,4 +303,71 @@ test('SES: a rejected message (query protocol XML error) is thrown with its code
   expect(fake.requests).toHaveLength(1);
   expect(fake.requests[0]!.headers.authorization).toMatch(/\/eu-west-1\/ses\/aws4_request/);
   expect(await ses.sendEmail(message)).toBe('m-1');
+});
+
+describe('S3 PutObject and DeleteObject (the logo, issue 14)', () => {
+  const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret/key+example', sessionToken: 'token=session' };
+  const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe]);
+  const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
+
+  test('agrees with @smithy/signature-v4 configured for S3 (path signed as sent, payload hash header) on a binary PUT', async () => {
+    const now = new Date('2026-11-24T07:00:00Z');
+    const host = 'assets-bucket.s3.eu-west-1.amazonaws.com';
+    const path = objectPath('branding/logo-0a1b.png');
+    const headers = { 'content-type': 'image/png', 'x-amz-content-sha256': sha256(bytes) };
+    const ours = new SigV4Signer('s3', 'eu-west-1', false).sign({ method: 'PUT', host, path, headers, body: bytes }, credentials, now);
+    const theirs = await new SignatureV4({ service: 's3', region: 'eu-west-1', credentials, sha256: Sha256, uriEscapePath: false }).sign(
+      { method: 'PUT', protocol: 'https:', hostname: host, path, headers: { ...headers, host }, body: bytes, query: {} },
+      { signingDate: now },
+    );
+    expect(ours.authorization).toBe(theirs.headers.authorization);
+  });
+
+  test('sends the bytes as they are with their headers, deletes, and throws an S3 error (XML) without retrying a 403', async () => {
+    const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: Buffer }[] = [];
+    const replies: Reply[] = [
+      (_req, res) => res.writeHead(200).end(),
+      (_req, res) => res.writeHead(204).end(),
+      (_req, res) =>
+        res
+          .writeHead(403, { 'content-type': 'application/xml' })
+          .end('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>'),
+    ];
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) });
+        replies.shift()!(req, res, '');
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const bucket = s3Bucket({
+      bucket: 'assets-bucket',
+      region: 'eu-west-1',
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: () => credentials,
+    });
+    await bucket.putObject('branding/logo-0a1b.png', bytes, {
+      'content-type': 'image/png',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
+    await bucket.deleteObject('branding/logo-0a1b.png');
+    const error = await caught(bucket.deleteObject('branding/other.png'));
+    expect(error?.name).toBe('AccessDenied');
+    expect(seen).toHaveLength(3);
+    expect(seen[0]).toMatchObject({ method: 'PUT', url: '/branding/logo-0a1b.png' });
+    expect(Uint8Array.from(seen[0]!.body)).toEqual(bytes);
+    expect(seen[0]!.headers).toMatchObject({
+      'content-type': 'image/png',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-amz-content-sha256': sha256(bytes),
+      'x-amz-security-token': 'token=session',
+    });
+    expect(seen[0]!.headers.authorization).toMatch(
+      /\/eu-west-1\/s3\/aws4_request, SignedHeaders=cache-control;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token,/,
+    );
+    expect(seen[1]).toMatchObject({ method: 'DELETE', url: '/branding/logo-0a1b.png' });
+    expect(seen[1]!.headers['x-amz-content-sha256']).toBe(sha256(''));
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * AWS Signature Version 4 for the few JSON/query requests the request path makes (DynamoDB,
- * Secrets Manager, SES, Lambda). Ours rather than @smithy/signature-v4: that package now
+ * Secrets Manager, SES, Lambda, and S3 for the logo). Ours rather than @smithy/signature-v4: that package now
  * depends on @smithy/core, bundles to 140 KiB and takes ~28 ms to import on its own (an empty
  * module: 6 ms), the cold-start cost this client exists to remove. The signing steps follow
  * the published algorithm (docs.aws.amazon.com "Create a signed AWS API request"); the unit
@@ -23,7 +23,7 @@ export interface RequestToSign {
   readonly query?: string;
   /** Lower-case names; all are signed. `host` and `x-amz-date` are added. */
   readonly headers: Record<string, string>;
-  readonly body: string;
+  readonly body: string | Uint8Array;
 }
 
 const algorithm = 'AWS4-HMAC-SHA256';
@@ -32,7 +32,8 @@ const algorithm = 'AWS4-HMAC-SHA256';
 const encodeSegment = (segment: string): string =>
   encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-const sha256Hex = (data: string): string => createHash('sha256').update(data, 'utf8').digest('hex');
+const sha256Hex = (data: string | Uint8Array): string =>
+  (typeof data === 'string' ? createHash('sha256').update(data, 'utf8') : createHash('sha256').update(data)).digest('hex');
 const hmac = (key: Buffer | string, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** `20150830T123600Z` */
@@ -49,9 +50,14 @@ export const amzDate = (time: Date): string =>
 export class SigV4Signer {
   private cachedKey: { readonly scope: string; readonly secret: string; readonly key: Buffer } | undefined;
 
+  /**
+   * `encodePathAgain`: every service but S3 signs the path URI-encoded a second time; S3 signs it
+   * as sent, and takes the payload's hash from `x-amz-content-sha256` (a header S3 requires).
+   */
   constructor(
     private readonly service: string,
     private readonly region: string,
+    private readonly encodePathAgain = true,
   ) {}
 
   /** The headers to send: the given ones plus host, x-amz-date, the session token and authorization. */
@@ -65,11 +71,11 @@ export class SigV4Signer {
     const signedHeaders = names.join(';');
     const canonicalRequest = [
       request.method,
-      request.path === '/' ? '/' : request.path.split('/').map(encodeSegment).join('/'),
+      request.path === '/' || !this.encodePathAgain ? request.path : request.path.split('/').map(encodeSegment).join('/'),
       request.query ?? '',
       canonicalHeaders,
       signedHeaders,
-      sha256Hex(request.body),
+      headers['x-amz-content-sha256'] ?? sha256Hex(request.body),
     ].join('\n');
     const scope = `${day}/${this.region}/${this.service}/aws4_request`;
     const stringToSign = `${algorithm}\n${date}\n${scope}\n${sha256Hex(canonicalRequest)}`;

@@ -20,14 +20,16 @@ export interface AwsEndpointOptions {
   readonly connectTimeout: number;
   /** Milliseconds for the whole exchange, from sending to the last byte of the reply. */
   readonly requestTimeout: number;
+  /** False for S3, which signs the path as sent (sigv4.ts). */
+  readonly encodePathAgain?: boolean;
 }
 
 export interface AwsHttpRequest {
-  readonly method: 'POST' | 'GET';
+  readonly method: 'POST' | 'GET' | 'PUT' | 'DELETE';
   readonly path: string;
   /** Lower-case names. */
   readonly headers: Record<string, string>;
-  readonly body: string;
+  readonly body: string | Uint8Array;
 }
 
 export interface AwsHttpReply {
@@ -51,7 +53,7 @@ export class AwsTransport {
   private readonly request: typeof http.request;
 
   constructor(private readonly options: AwsEndpointOptions) {
-    this.signer = new SigV4Signer(options.service, options.region);
+    this.signer = new SigV4Signer(options.service, options.region, options.encodePathAgain ?? true);
     this.url = new URL(options.endpoint);
     // AWS endpoints are https; plain http is DynamoDB Local's. node:http is fetched only then: on
     // Node 24 (Lambda's runtime) importing node:http as well as node:https costs ~25 ms more CPU
