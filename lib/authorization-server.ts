@@ -410,7 +410,10 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
 
-    this.alarms = new Alarms(this, 'Alarms', {
+    // Alarms and the dashboard in a nested stack of their own: the stack keeps its resources for
+    // the API's methods, which must stay in it (CloudFormation's 500 per template).
+    const monitoring = new NestedStack(this, 'Monitoring', { description: 'Alarms and the operations dashboard' });
+    this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
       functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
       keyRotation: this.keyRotation.function,
@@ -421,7 +424,7 @@ export class AuthorizationServer extends Construct {
       serviceThresholds: props.alarmThresholds,
     });
 
-    this.dashboard = new OperationsDashboard(this, 'Operations', {
+    this.dashboard = new OperationsDashboard(monitoring, 'Operations', {
       api: this.api,
       serviceMetrics: this.serviceMetrics,
       alarms: this.alarms.alarms,

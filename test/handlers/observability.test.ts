@@ -2,7 +2,8 @@
  * What an operator reads of a request (behaviour LOG-5..LOG-7): every log line of a request names
  * API Gateway's request id, Lambda's, the route and (once known) the client; each outcome an
  * operator watches is one EMF document (CloudWatch embedded metric format) with its dimensions.
- * The container logs at info here (LOG_LEVEL=silent elsewhere in the suite) and the lines are read
+ * The container logs at debug here (LOG_LEVEL=silent elsewhere in the suite; a successful request's
+ * closing line is at debug, behaviour LOG-5) and the lines are read
  * from stdout/stderr as CloudWatch would receive them.
  */
 import type { Context } from 'aws-lambda';
@@ -26,7 +27,7 @@ let environmentId: string;
 let service: TestClient;
 
 beforeAll(async () => {
-  process.env.LOG_LEVEL = 'info';
+  process.env.LOG_LEVEL = 'debug';
   delete process.env.POWERTOOLS_METRICS_DISABLED; // as in Lambda (the local server sets it)
   resetContainer();
   environmentId = await createEnvironment();
