@@ -7,7 +7,7 @@
  *
  * Run with `npm run test:browser`.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
-import { launchChromium, startCallbackServer } from '../support/browser';
+import { launchChromium, startCallbackServer, newestMail } from '../support/browser';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'account-browser-')), 'outbox');
 let callback: Server;
@@ -58,21 +58,6 @@ async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
   return { page, consoleErrors };
 }
 
-async function newestMail(to: string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const texts = (existsSync(outbox) ? readdirSync(outbox) : [])
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-      .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string })
-      .filter((mail) => mail.to === to)
-      .map((mail) => pattern.exec(mail.text)?.[1])
-      .filter((found): found is string => found !== undefined);
-    if (texts.length > 0) return texts[texts.length - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail to ${to} matching ${pattern}`);
-}
-
 const admin = () => app.bootstrap.admin;
 
 describe('account pages in Chromium, without JavaScript, under the pages’ CSP', () => {
@@ -85,7 +70,7 @@ describe('account pages in Chromium, without JavaScript, under the pages’ CSP'
     await page.click('button[type=submit]');
     await page.waitForSelector('#code');
     expect(await page.textContent('body')).toContain('•••@');
-    await page.fill('#code', await newestMail(admin().email, /sign-in code is ([0-9]{6})/));
+    await page.fill('#code', await newestMail(outbox, admin().email, /sign-in code is ([0-9]{6})/));
     await page.click('form[action="/api/auth/otp"] button[type=submit]');
     await page.waitForURL(`${callbackOrigin}/callback?**`);
     const params = new URL(page.url()).searchParams;
@@ -102,7 +87,7 @@ describe('account pages in Chromium, without JavaScript, under the pages’ CSP'
     await page.fill('#email', admin().email);
     await page.click('button[type=submit]');
     await page.waitForSelector('text=If an account exists for that address');
-    const token = await newestMail(admin().email, /\/reset-password\?token=([A-Za-z0-9_-]{43})/);
+    const token = await newestMail(outbox, admin().email, /\/reset-password\?token=([A-Za-z0-9_-]{43})/);
     await page.goto(`${app.url}/reset-password?token=${token}`);
     const newPassword = `browser-${randomUUID()}`;
     await page.fill('#password', newPassword);

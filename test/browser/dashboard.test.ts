@@ -11,7 +11,7 @@
  *
  * Run with `npm run test:browser`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +21,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createClient, createUser, type TestUser } from '../support/authorization';
 import { getUsers } from '../../lambdas/wiring/repositories';
-import { launchChromium } from '../support/browser';
+import { launchChromium, newestMail } from '../support/browser';
 import { png } from '../support/images';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
@@ -77,21 +77,6 @@ async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
   return { page, consoleErrors };
 }
 
-async function newestMail(to: string, pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const found = (existsSync(outbox) ? readdirSync(outbox) : [])
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-      .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string })
-      .filter((mail) => mail.to === to)
-      .map((mail) => pattern.exec(mail.text)?.[1])
-      .filter((code): code is string => code !== undefined);
-    if (found.length > 0) return found[found.length - 1]!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail to ${to} matching ${pattern}`);
-}
-
 /** The sign-in page, then the mailed code when one is asked for. */
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.fill('#email', email);
@@ -99,7 +84,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.click('button[type=submit]');
   await page.waitForLoadState();
   if (await page.$('#code')) {
-    await page.fill('#code', await newestMail(email, /sign-in code is ([0-9]{6})/));
+    await page.fill('#code', await newestMail(outbox, email, /sign-in code is ([0-9]{6})/));
     await page.click('form[action="/api/auth/otp"] button[type=submit]');
     await page.waitForLoadState();
   }

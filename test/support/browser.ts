@@ -2,9 +2,10 @@
  * Real-browser test set-up shared by test/browser/*: Debian's Chromium driven by playwright-core
  * (no browser download), and a loopback page standing in for a client's redirect URI.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,4 +41,20 @@ export function redeemCode(
       ...(fields.resource ? { resource: fields.resource } : {}),
     }).toString(),
   });
+}
+
+/** The newest mail to `to` in the local server's outbox whose text matches `pattern`: its first group (waits up to 5 s). */
+export async function newestMail(outbox: string, to: string, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const found = (existsSync(outbox) ? readdirSync(outbox) : [])
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string })
+      .filter((mail) => mail.to === to)
+      .map((mail) => pattern.exec(mail.text)?.[1])
+      .filter((match): match is string => match !== undefined);
+    if (found.length > 0) return found[found.length - 1]!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail to ${to} matching ${pattern}`);
 }
