@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { ConfigError } from '../lambdas/config/settings';
+import { booleanFlag, ConfigError } from '../lambdas/config/settings';
 import type { AuthorizationServerProps } from './authorization-server';
 import type { AuthorizationServerStackProps } from './authorization-server-stack';
 import { settingsFromContext } from './service-settings';
@@ -39,24 +39,12 @@ export const deploymentOptions = {
     description: 'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: not restricted, synth warns.',
   },
   WAF_BOT_CONTROL: {
-    schema: z._default(
-      z.pipe(
-        z.enum(['true', 'false']),
-        z.transform((v) => v === 'true'),
-      ),
-      false,
-    ),
+    schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
   },
   TRACING: {
-    schema: z._default(
-      z.pipe(
-        z.enum(['true', 'false']),
-        z.transform((v) => v === 'true'),
-      ),
-      false,
-    ),
+    schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description: 'AWS X-Ray active tracing on every function and the API stage (X-Ray cost per traced request).',
   },

@@ -33,7 +33,8 @@ const serviceUrl = z.string().check(
   }),
 );
 
-const boolean = z.pipe(
+/** "true" or "false", as the environment and CDK context carry a switch. */
+export const booleanFlag = z.pipe(
   z.enum(['true', 'false']),
   z.transform((value) => value === 'true'),
 );
@@ -69,7 +70,7 @@ export const settings = {
     description: 'Environment that dynamically registered clients are placed in. Unset disables DCR.',
   },
   DCR_ENABLED: {
-    schema: z._default(boolean, true),
+    schema: z._default(booleanFlag, true),
     accepts: '"true" or "false"',
     description: 'Set to `false` to disable DCR even when DCR_ENVIRONMENT_ID is set.',
   },
@@ -84,7 +85,7 @@ export const settings = {
     description: 'A dynamically registered client that completes no token request within this many days is deleted.',
   },
   CLIENT_ID_METADATA_DOCUMENTS: {
-    schema: z._default(boolean, false),
+    schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description:
       'Accept https URLs as client_id whose JSON document describes the client (Client ID Metadata Documents, preferred by MCP). Such clients join DCR_ENVIRONMENT_ID, which must be set.',
@@ -101,7 +102,7 @@ export const settings = {
       'Who must enter a 6-digit code mailed to them after a correct password: nobody, `admins` (every user who can call the admin API) or `everyone`.',
   },
   REQUIRE_VERIFIED_EMAIL: {
-    schema: z._default(boolean, false),
+    schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description:
       'When `true`, a user whose address is not verified gets a mailed code at sign-in; entering it verifies the address. Users without an address cannot sign in.',
