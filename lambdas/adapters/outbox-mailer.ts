@@ -6,7 +6,7 @@
  * rejection takes.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mailer } from '../core/ports';
 
@@ -34,7 +34,11 @@ export function createOutboxMailer(dir: string, from: string, now: () => number 
       };
       // Time first, so a plain listing is in sending order; `wx` never overwrites.
       const name = `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`;
-      await writeFile(join(dir, name), `${JSON.stringify(mail, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      // Written under a name no reader takes (not .json), then renamed: a reader polling the
+      // folder never parses a half-written mail (a browser test did, with the HTML part's size).
+      const partial = join(dir, `.${name}.partial`);
+      await writeFile(partial, `${JSON.stringify(mail, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      await rename(partial, join(dir, name));
     },
   };
 }
