@@ -214,6 +214,10 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminDeleteEnvironment: admin('Delete an environment', [204, 'empty', 'Deleted']),
   AdminListScopes: admin('List scopes', [200, 'json', 'Scopes']),
   AdminCreateScope: admin('Create a scope', [201, 'json', 'The scope'], { body: json(createScopeBody) }),
+  AdminDeleteScope: admin('Delete a scope', [204, 'empty', 'Deleted'], {
+    description:
+      'The name is percent-encoded in the path. 409 for a built-in scope (`openid`, `profile`, `email`, `admin`) and while any client is granted it (the description counts them and names up to 3); tokens already issued with it run out on their own.',
+  }),
   AdminListClients: admin('List clients', [200, 'json', 'Clients'], { query: listClientsQuery }),
   AdminCreateClient: admin('Create a client', [201, 'json', 'The client, with its secret once'], { body: json(createClientBody) }),
   AdminGetClient: admin('Get a client', [200, 'json', 'The client']),

@@ -547,6 +547,7 @@ export const routes: readonly Route[] = [
   admin('AdminDeleteEnvironment', 'DELETE', '/api/admin/environments/{environment_id}', 'environments-delete'),
   admin('AdminListScopes', 'GET', '/api/admin/scopes', 'scopes-list'),
   admin('AdminCreateScope', 'POST', '/api/admin/scopes', 'scopes-create'),
+  admin('AdminDeleteScope', 'DELETE', '/api/admin/scopes/{name}', 'scopes-delete'),
   admin('AdminListClients', 'GET', '/api/admin/clients', 'clients-list'),
   admin('AdminCreateClient', 'POST', '/api/admin/clients', 'clients-create', { hashes: true }),
   admin('AdminGetClient', 'GET', '/api/admin/clients/{client_id}', 'clients-get'),

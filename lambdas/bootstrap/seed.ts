@@ -11,8 +11,7 @@ import { clientCopyItems } from '../adapters/dynamodb/client-copies';
 import { mainItems } from '../adapters/dynamodb/keys';
 import { newId, newSecret } from '../core/ids';
 import type { Clock, Hasher, RandomSource } from '../core/ports';
-
-export const adminScope = 'admin';
+import { adminScope } from '../core/scope';
 
 export interface SeedDependencies {
   readonly db: DynamoDocumentClient;

@@ -182,6 +182,7 @@ export const auditTypes = [
   'environment.create',
   'environment.delete',
   'scope.create',
+  'scope.delete',
   // Written by lambdas/core/site with the settings change, in one transaction (behaviour SITE-1, SITE-3).
   'site.settings.update',
   'site.logo.update',

@@ -24,3 +24,18 @@ export function narrowScopes(requested: readonly string[], allowed: readonly str
   }
   return [...requested];
 }
+
+/** The scope an admin client's or admin user's token needs for /api/admin/* (lambdas/http/admin-auth.ts). */
+export const adminScope = 'admin';
+
+/**
+ * Scopes this server itself gives a meaning to, each with where: they stay in the catalog
+ * (deleting one is refused, behaviour ADMIN-18) because the code keeps acting on the name
+ * whether or not the catalog lists it. The one list of them; the seed creates all four.
+ */
+export const serverDefinedScopes: Readonly<Record<string, string>> = {
+  openid: 'it asks for an ID token and opens userinfo (OpenID Connect Core 3.1.2.1)',
+  profile: "it releases the user's name (OpenID Connect Core 5.4)",
+  email: "it releases the user's email address (OpenID Connect Core 5.4)",
+  [adminScope]: 'it opens the admin API',
+};

@@ -9,7 +9,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
 import { parseScope } from '../core/scope';
-import { adminScope } from '../bootstrap/seed';
+import { adminScope } from '../core/scope';
 import type { User } from '../core/model';
 import { bearerToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
 

@@ -4,7 +4,7 @@
  * so an admin sees its own writes at once.
  */
 import { DynamoScopeRepository } from '../adapters/dynamodb/scope-repository';
-import { adminScope } from '../bootstrap/seed';
+import { adminScope } from '../core/scope';
 import type { AdminDependencies } from '../core/admin/ports';
 import { notifyPasswordChanged } from '../core/account/password-change';
 import { getPasswordChange } from './account';

@@ -4,20 +4,25 @@ import { handler as createEnvironment } from '../../lambdas/handlers/admin/envir
 import { handler as deleteEnvironment } from '../../lambdas/handlers/admin/environments-delete';
 import { handler as listEnvironments } from '../../lambdas/handlers/admin/environments-list';
 import { handler as createScope } from '../../lambdas/handlers/admin/scopes-create';
+import { handler as deleteScope } from '../../lambdas/handlers/admin/scopes-delete';
 import { handler as listScopes } from '../../lambdas/handlers/admin/scopes-list';
 import { handler as grant } from '../../lambdas/handlers/admin/user-environments-grant';
 import { handler as listGrants } from '../../lambdas/handlers/admin/user-environments-list';
 import { handler as revoke } from '../../lambdas/handlers/admin/user-environments-revoke';
 import { getAdmin } from '../../lambdas/wiring/admin';
-import { getEnvironments } from '../../lambdas/wiring/repositories';
+import { getAuditLog } from '../../lambdas/wiring/audit';
+import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createTestClient, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, createTestClient, issueTestToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
 
 let token: string;
+let adminClientId: string;
 beforeAll(async () => {
   await ensureScopes('openid', 'admin');
-  token = (await adminClientToken()).token;
+  const admin = await adminClientToken();
+  token = admin.token;
+  adminClientId = admin.client.clientId;
 });
 
 const newEnvironment = (body: unknown) => callAdmin(createEnvironment, { token, method: 'POST', body });
@@ -139,5 +144,117 @@ describe('scopes', () => {
     const result = await callAdmin(createScope, { token, method: 'POST', body: { name } });
     expect(result.statusCode).toBe(400);
     expect(String(jsonBody(result).error_description)).toMatch(/^name: /);
+  });
+});
+
+describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
+  const newScope = async () => {
+    const name = `files:write-${uniqueSuffix()}`;
+    expect((await callAdmin(createScope, { token, method: 'POST', body: { name } })).statusCode).toBe(201);
+    return name;
+  };
+  const removeScope = (name: string, as = token) => callAdmin(deleteScope, { token: as, method: 'DELETE', pathParameters: { name } });
+  const catalog = async () => (jsonBody(await callAdmin(listScopes, { token })).items as { name: string }[]).map((s) => s.name);
+  const scopeEntries = async (name: string) => {
+    const page = await getAuditLog().page({
+      from: new Date(Date.now() - 600_000).toISOString(),
+      to: new Date(Date.now() + 60_000).toISOString(),
+      types: ['scope.delete'],
+      limit: 100,
+    });
+    return page.items.filter((entry) => entry.scope === name);
+  };
+
+  it('deletes a scope no client holds: 204, gone from the catalog, audited with the admin as actor', async () => {
+    const name = await newScope();
+    const result = await removeScope(name);
+    expect(result.statusCode).toBe(204);
+    expect(result.body).toBe('');
+    expect(await catalog()).not.toContain(name);
+    expect(await scopeEntries(name)).toEqual([
+      expect.objectContaining({ type: 'scope.delete', scope: name, actor: { kind: 'admin-client', clientId: adminClientId } }),
+    ]);
+    // Gone means gone: a second delete is the not-found error, and writes no second entry.
+    expect((await removeScope(name)).statusCode).toBe(404);
+    expect(await scopeEntries(name)).toHaveLength(1);
+  });
+
+  it('deletes any RFC 6749 3.3 scope-token, also one with / and ? (percent-encoded in the URL path)', async () => {
+    const name = `https://api.example.test/files?x=${uniqueSuffix()}`;
+    expect((await callAdmin(createScope, { token, method: 'POST', body: { name } })).statusCode).toBe(201);
+    expect((await removeScope(name)).statusCode).toBe(204);
+    expect(await catalog()).not.toContain(name);
+  });
+
+  it('answers an unknown scope with 404 not_found and writes no audit entry', async () => {
+    const name = `never-created-${uniqueSuffix()}`;
+    const result = await removeScope(name);
+    expect(result.statusCode).toBe(404);
+    expect(jsonBody(result).error).toBe('not_found');
+    expect(await scopeEntries(name)).toEqual([]);
+  });
+
+  it.each([
+    ['a space', 'two words'],
+    ['a double quote', 'say"hi'],
+    ['a non-ASCII letter', 'café'],
+    ['more than 128 characters', 'x'.repeat(129)],
+  ])('answers a name with %s with 400 invalid_request (RFC 6749 3.3 scope-token)', async (_what, name) => {
+    const result = await removeScope(name);
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result)).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/^name: /) });
+  });
+
+  it('refuses with 409 while clients (static or dynamic) hold the scope, counting and naming them; nothing is deleted', async () => {
+    const name = await newScope();
+    const holders = [
+      await createTestClient({ scopes: ['openid', name] }),
+      await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' }),
+    ];
+    const result = await removeScope(name);
+    expect(result.statusCode).toBe(409);
+    const body = jsonBody(result);
+    expect(body.error).toBe('invalid_request');
+    expect(String(body.error_description)).toMatch(/granted to 2 clients/);
+    for (const client of holders) expect(String(body.error_description)).toContain(client.clientId);
+    expect(await catalog()).toContain(name);
+    expect((await getClientRepository().get(holders[0]!.clientId))?.scopes).toEqual(['openid', name]);
+    expect(await scopeEntries(name)).toEqual([]);
+  });
+
+  it('counts each client once (not its read copies), names at most 3, and ignores an unused dynamic client past its expiry', async () => {
+    const name = await newScope();
+    for (let i = 0; i < 4; i += 1) await createTestClient({ scopes: [name] });
+    const expired = await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' });
+    const stale = { ...expired, clientId: `${expired.clientId}x` };
+    await getClientRepository().create(stale, Math.floor(Date.now() / 1000) - 60);
+    const description = String(jsonBody(await removeScope(name)).error_description);
+    expect(description).toMatch(/granted to 5 clients/);
+    expect(description).not.toContain(stale.clientId);
+    expect(description.match(/"[^"]+"/g)).toHaveLength(1 + 3);
+  });
+
+  it('deletes the scope once its last holder no longer has it', async () => {
+    const name = await newScope();
+    const client = await createTestClient({ scopes: [name] });
+    expect((await removeScope(name)).statusCode).toBe(409);
+    await getClientRepository().update(client.clientId, { scopes: [] });
+    expect((await removeScope(name)).statusCode).toBe(204);
+  });
+
+  it.each(['openid', 'admin'])('refuses the built-in scope %s with 409, whether or not a client holds it', async (name) => {
+    const result = await removeScope(name);
+    expect(result.statusCode).toBe(409);
+    expect(String(jsonBody(result).error_description)).toMatch(/built in/);
+    expect(await catalog()).toContain(name);
+  });
+
+  it('refuses a non-admin token with 403 and no token with 401 (behaviour ADMIN-1); the scope stays', async () => {
+    const name = await newScope();
+    const client = await createTestClient({ scopes: ['openid'] });
+    const plain = (await issueTestToken({ clientId: client.clientId, scopes: ['openid'] })).token;
+    expect((await removeScope(name, plain)).statusCode).toBe(403);
+    expect((await callAdmin(deleteScope, { method: 'DELETE', pathParameters: { name } })).statusCode).toBe(401);
+    expect(await catalog()).toContain(name);
   });
 });

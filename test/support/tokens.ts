@@ -5,7 +5,7 @@
  * repositories, with unique ids, so test files can share one DynamoDB Local.
  */
 import { randomUUID } from 'node:crypto';
-import { adminScope } from '../../lambdas/bootstrap/seed';
+import { adminScope } from '../../lambdas/core/scope';
 import { newId } from '../../lambdas/core/ids';
 import type { Client, User } from '../../lambdas/core/model';
 import { mintAccessToken } from '../../lambdas/core/tokens';

@@ -284,20 +284,51 @@ export class DynamoClientRepository {
     return outcome;
   }
 
-  /** Whether any client (static or dynamic) is placed in the environment; an admin-only scan of the lists. */
-  async anyInEnvironment(environmentId: string): Promise<boolean> {
+  /**
+   * The listed records (static, then dynamic) that match `filter`, page by page: an admin-only
+   * read of the two gsi1 lists. Only the record (copy 0) carries the list attributes
+   * (client-copies.ts), so each client appears once, and a metadata-document tombstone (no list
+   * attributes) never.
+   */
+  private async *listedRecords(filter: {
+    readonly expression: string;
+    readonly values: Record<string, unknown>;
+    readonly projection: string;
+  }): AsyncGenerator<Item[]> {
     for (const registrationType of ['static', 'dynamic'] as const) {
-      const pages = queryPages(this.db, {
+      yield* queryPages(this.db, {
         TableName: this.table,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        FilterExpression: 'environmentId = :env',
-        ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ':env': environmentId },
-        ProjectionExpression: 'pk',
+        FilterExpression: filter.expression,
+        ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ...filter.values },
+        ProjectionExpression: filter.projection,
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
       });
-      for await (const page of pages) if (page.length > 0) return true;
     }
+  }
+
+  /** Whether any client (static or dynamic) is placed in the environment. */
+  async anyInEnvironment(environmentId: string): Promise<boolean> {
+    const pages = this.listedRecords({ expression: 'environmentId = :env', values: { ':env': environmentId }, projection: 'pk, #ttl' });
+    for await (const page of pages) if (page.length > 0) return true;
     return false;
+  }
+
+  /** The clients granted `scope`; an unused dynamic client past its expiry is left out, as `get` leaves it out. */
+  async holdersOfScope(scope: string, sampleSize: number): Promise<{ count: number; sample: string[] }> {
+    const nowEpoch = this.nowEpoch();
+    let count = 0;
+    const sample: string[] = [];
+    const pages = this.listedRecords({ expression: 'contains(scopes, :scope)', values: { ':scope': scope }, projection: 'clientId, #ttl' });
+    for await (const page of pages) {
+      for (const item of page) {
+        if (!live(item, nowEpoch)) continue;
+        count += 1;
+        if (sample.length < sampleSize) sample.push(String(item.clientId));
+      }
+    }
+    return { count, sample };
   }
 
   /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
 import { isOwnWrite } from './items';
 import { queryAll } from './pages';
-import { mainItems, partitions } from './keys';
+import { keys, mainItems, partitions } from './keys';
 
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
 export class DynamoScopeRepository implements ScopeCatalog {
@@ -41,6 +41,12 @@ export class DynamoScopeRepository implements ScopeCatalog {
       if ((error as Error).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
+  }
+
+  /** Deletes the scope; returns whether there was one. */
+  async deleteScope(name: string): Promise<boolean> {
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.scope(name), ReturnValues: 'ALL_OLD' }));
+    return Attributes !== undefined;
   }
 }
 

@@ -49,6 +49,14 @@ export interface ScopeStore {
   listScopes(): Promise<readonly ScopeDefinition[]>;
   /** False when a scope of that name exists. */
   createScope(scope: ScopeDefinition): Promise<boolean>;
+  /** False when there was no scope of that name. */
+  deleteScope(name: string): Promise<boolean>;
+}
+
+/** Who holds a scope: how many clients, and the ids of the first few (for a readable refusal). */
+export interface ScopeHolders {
+  readonly count: number;
+  readonly sample: readonly string[];
 }
 
 export interface ClientStore {
@@ -62,6 +70,8 @@ export interface ClientStore {
   ): Promise<{ before: Client; after: Client } | undefined>;
   delete(clientId: string): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
+  /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
+  holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
 }
 
 /**

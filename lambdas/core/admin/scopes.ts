@@ -1,6 +1,7 @@
 /** Admin operations on the scope catalog. */
-import { ConflictRequestError, InvalidRequestError } from '../errors';
+import { ConflictRequestError, InvalidRequestError, NotFoundError } from '../errors';
 import type { ScopeDefinition } from '../ports';
+import { serverDefinedScopes } from '../scope';
 import type { AdminDependencies } from './ports';
 
 export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<readonly ScopeDefinition[]> {
@@ -10,6 +11,40 @@ export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<rea
 export async function createScope(deps: Pick<AdminDependencies, 'scopes'>, scope: ScopeDefinition): Promise<ScopeDefinition> {
   if (!(await deps.scopes.createScope(scope))) throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);
   return scope;
+}
+
+/** How many holders a refusal names by id: enough to start from, short enough to read. */
+const namedHolders = 3;
+
+/**
+ * Behaviour ADMIN-18. Refused for a scope the server gives a meaning to (the code acts on the
+ * name whatever the catalog says), and while any client is granted it: the client, and its API
+ * keys (whose exchange re-checks only that the client still grants each scope, KEYX-4), would
+ * go on being issued a scope the catalog no longer knows. Tokens already issued with it run out
+ * on their own.
+ *
+ * Check, then delete: a client granted the scope between the two (an admin create or update
+ * whose catalog read came first, or a registration or metadata-document refresh reading a
+ * container's catalog cache, at most 60 s old) keeps it. Closing that would need a lock over
+ * every client record for a rare admin call; instead it stays visible (the client's scopes
+ * list it) and repairable (remove it from the client; creating the scope again and deleting it
+ * names the holders), and nothing new is granted a deleted scope once the caches expire.
+ */
+export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clients'>, name: string): Promise<void> {
+  const scope = (await deps.scopes.listScopes()).find((s) => s.name === name);
+  if (!scope) throw new NotFoundError(`No scope "${name}".`);
+  const meaning = Object.hasOwn(serverDefinedScopes, name) ? serverDefinedScopes[name] : undefined;
+  if (meaning) throw new ConflictRequestError(`The scope "${name}" is built in (${meaning}); it cannot be deleted.`);
+  const holders = await deps.clients.holdersOfScope(name, namedHolders);
+  if (holders.count > 0) {
+    const ids = holders.sample.map((id) => `"${id}"`).join(', ');
+    const more = holders.count > holders.sample.length ? ', ...' : '';
+    throw new ConflictRequestError(
+      `The scope "${name}" is granted to ${holders.count} client${holders.count > 1 ? 's' : ''} (${ids}${more}); remove it from them first.`,
+    );
+  }
+  // Deleted meanwhile by a concurrent call: that one answered 204, this one answers as if it came second.
+  if (!(await deps.scopes.deleteScope(name))) throw new NotFoundError(`No scope "${name}".`);
 }
 
 /**

@@ -1,0 +1,18 @@
+/** DELETE /api/admin/scopes/{name}: refused while built in or granted to a client (behaviour ADMIN-18) → 204. */
+import * as z from 'zod/mini';
+import { deleteScope } from '../../core/admin/scopes';
+import { noContent, pathParameter } from '../../http/admin-endpoint';
+import { scopeName } from '../../http/admin-schemas';
+import { validate } from '../../http/validate';
+import { adminHandler } from '../../wiring/admin-handler';
+import { recordAdminChange } from '../../wiring/audit';
+import { getAdmin } from '../../wiring/admin';
+
+const path = z.object({ name: scopeName });
+
+export const handler = adminHandler(async (event, _container, caller) => {
+  const { name } = validate(path, { name: pathParameter(event, 'name') });
+  await deleteScope(getAdmin(), name);
+  await recordAdminChange(caller, { type: 'scope.delete', scope: name });
+  return noContent();
+});
