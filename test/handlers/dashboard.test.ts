@@ -16,6 +16,8 @@ import { getClientRepository, getEnvironments, getSessions, getUsers } from '../
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { createTestClient, createTestUser, testFileEnvironment, uniqueSuffix } from '../support/tokens';
 import { ensureScopes } from '../support/admin-calls';
+import { listScopes } from '../../lambdas/core/admin/scopes';
+import { getAdmin } from '../../lambdas/wiring/admin';
 
 const origin = 'https://auth.example.test';
 
@@ -85,8 +87,18 @@ async function auditBy(adminId: string) {
 }
 
 beforeAll(async () => {
-  await ensureScopes('read', 'write');
+  await ensureScopes('read', 'write', 'openid');
 });
+
+/** A fresh catalog scope, granted to a new client when `holder` is set. */
+async function newScope(holder = false): Promise<string> {
+  const name = `dash:${uniqueSuffix()}`;
+  await ensureScopes(name);
+  if (holder) await createTestClient({ scopes: [name] });
+  return name;
+}
+
+const scopeNames = async () => (await listScopes(getAdmin())).map((s) => s.name);
 
 describe('behaviour DASH-1: only an admin session with a second factor', () => {
   it('sends a browser without a session to sign-in, returning to the page it asked for', async () => {
@@ -232,6 +244,11 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
     ['environment delete: unknown', () => '/dashboard/environments/no-such-env/delete', async () => ({}), 404],
     ['scope create: space in the name', () => '/dashboard/scopes/new', async () => ({ name: 'two words' }), 400],
     ['scope create: exists', () => '/dashboard/scopes/new', async () => ({ name: 'read' }), 409],
+    ['scope delete: granted to a client (ADMIN-18)', () => '/dashboard/scopes/remove', async () => ({ name: await newScope(true) }), 409],
+    ['scope delete: built in (ADMIN-18)', () => '/dashboard/scopes/remove', async () => ({ name: 'openid' }), 409],
+    ['scope delete: unknown', () => '/dashboard/scopes/remove', async () => ({ name: 'no-such-scope' }), 404],
+    ['scope delete: not a scope-token', () => '/dashboard/scopes/remove', async () => ({ name: 'two words' }), 400],
+    ['scope delete: no name', () => '/dashboard/scopes/remove', async () => ({}), 400],
     ['no such form', () => '/dashboard/clients/new/extra', async () => ({}), 404],
     ['an id longer than any key', () => `/dashboard/clients/${'x'.repeat(3000)}`, async () => ({ name: 'ok', scopes: '' }), 404],
   ];
@@ -317,6 +334,49 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       ['api_key.revoke', keyId],
       ['api_key.create', keyId],
     ]);
+  });
+
+  it('a scope (behaviour ADMIN-18): a Delete link, a confirmation page, then deleted and audited; built-in ones offer none', async () => {
+    const session = await adminSession();
+    const name = `dash:${uniqueSuffix()}/files?mode=write`;
+    expect((await post(session, '/dashboard/scopes/new', { name, description: 'Write files' })).statusCode).toBe(303);
+    const list = await get(session, '/dashboard/scopes');
+    const confirmPath = `/dashboard/scopes/delete?${new URLSearchParams({ name }).toString().replaceAll('&', '&amp;')}`;
+    expect(list.body).toContain(`href="${confirmPath}"`);
+    expect(list.body).toMatch(/<code>openid<\/code>[^\n]*\n<td><span class="tag">built in<\/span>/);
+
+    const confirmation = await get(session, '/dashboard/scopes/delete', { name });
+    expect(confirmation.statusCode).toBe(200);
+    expect(confirmation.body).toContain(`Delete the scope ${name}?`);
+    expect(confirmation.body).toContain('action="/dashboard/scopes/remove"');
+    expect(confirmation.body).toContain(`name="name" value="${name}"`);
+    expect(await scopeNames()).toContain(name);
+
+    const deleted = await post(session, '/dashboard/scopes/remove', { name });
+    expect(deleted.statusCode).toBe(303);
+    expect(header(deleted, 'Location')).toBe('/dashboard/scopes?done=scope-deleted');
+    expect(await scopeNames()).not.toContain(name);
+    expect((await get(session, '/dashboard/scopes', { done: 'scope-deleted' })).body).toContain('The scope was deleted.');
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.scope])).toEqual([
+      ['scope.delete', name],
+      ['scope.create', name],
+    ]);
+    expect((await get(session, '/dashboard/scopes/delete', { name })).statusCode).toBe(404);
+  });
+
+  it('a scope granted to a client is refused (ADMIN-18) with a page naming the client and a way back; nothing deleted or audited', async () => {
+    const session = await adminSession();
+    const name = await newScope();
+    const holder = await createTestClient({ scopes: [name] });
+    const refused = await post(session, '/dashboard/scopes/remove', { name });
+    expect(refused.statusCode).toBe(409);
+    expect(header(refused, 'Content-Type')).toMatch(/^text\/html/);
+    expect(refused.body).toMatch(/class="error"/);
+    expect(refused.body).toContain(holder.clientId);
+    expect(refused.body).toContain('remove it from them first');
+    expect(refused.body).toContain('<a href="/dashboard/scopes">Back</a>');
+    expect(await scopeNames()).toContain(name);
+    expect(await auditBy(session.user.id)).toEqual([]);
   });
 
   it('a user: created, granted an environment, signed out everywhere, deleted; each audited', async () => {

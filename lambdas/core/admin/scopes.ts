@@ -8,6 +8,17 @@ export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<rea
   return deps.scopes.listScopes();
 }
 
+export async function getScope(deps: Pick<AdminDependencies, 'scopes'>, name: string): Promise<ScopeDefinition> {
+  const scope = (await deps.scopes.listScopes()).find((s) => s.name === name);
+  if (!scope) throw new NotFoundError(`No scope "${name}".`);
+  return scope;
+}
+
+/** Why the server itself needs the scope (lambdas/core/scope.ts), or undefined for one the admin may delete. */
+export function builtInMeaningOf(name: string): string | undefined {
+  return Object.hasOwn(serverDefinedScopes, name) ? serverDefinedScopes[name] : undefined;
+}
+
 export async function createScope(deps: Pick<AdminDependencies, 'scopes'>, scope: ScopeDefinition): Promise<ScopeDefinition> {
   if (!(await deps.scopes.createScope(scope))) throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);
   return scope;
@@ -31,9 +42,8 @@ const namedHolders = 3;
  * names the holders), and nothing new is granted a deleted scope once the caches expire.
  */
 export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clients'>, name: string): Promise<void> {
-  const scope = (await deps.scopes.listScopes()).find((s) => s.name === name);
-  if (!scope) throw new NotFoundError(`No scope "${name}".`);
-  const meaning = Object.hasOwn(serverDefinedScopes, name) ? serverDefinedScopes[name] : undefined;
+  await getScope(deps, name);
+  const meaning = builtInMeaningOf(name);
   if (meaning) throw new ConflictRequestError(`The scope "${name}" is built in (${meaning}); it cannot be deleted.`);
   const holders = await deps.clients.holdersOfScope(name, namedHolders);
   if (holders.count > 0) {

@@ -1,11 +1,11 @@
 /**
- * Environments and scopes in the dashboard (issue 14): list, create; environments also delete
- * (the core refuses one that still holds clients or is the DCR environment). Audited with the
- * admin as actor.
+ * Environments and scopes in the dashboard (issue 14): list, create, delete (the core refuses an
+ * environment that still holds clients or is the DCR environment, and a scope that is built in
+ * or granted to a client, behaviour ADMIN-10, ADMIN-18). Audited with the admin as actor.
  */
 import * as z from 'zod/mini';
 import { createEnvironment, deleteEnvironment, listEnvironments } from '../../core/admin/environments';
-import { createScope, listScopes } from '../../core/admin/scopes';
+import { builtInMeaningOf, createScope, deleteScope, getScope, listScopes } from '../../core/admin/scopes';
 import { displayName, environmentId, scopeName } from '../admin-schemas';
 import { html } from '../html';
 import { redirect } from '../redirect';
@@ -17,9 +17,23 @@ import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardRespon
 const environmentForm = z.object({ id: z.optional(environmentId), name: displayName });
 const scopeForm = z.object({ name: scopeName, description: z.string().check(z.trim(), z.maxLength(500)), discoverable: checkbox });
 
+const scopeNameField = z.object({ name: scopeName });
+
 const notices: Record<string, string> = {
   created: 'Created.',
   deleted: 'The environment was deleted.',
+  'scope-deleted': 'The scope was deleted.',
+};
+
+/**
+ * A scope's name travels in the query (confirmation page) and the form (deletion), not the path:
+ * a scope-token may hold `/`, which the decoded `{proxy+}` would split. The deletion posts to a
+ * path with no page of its own, so a refusal's "Back" leads to the list (router.ts `backTo`),
+ * not to a confirmation page that lost its name.
+ */
+const scopePaths = {
+  confirmDelete: (name: string) => `${dashboardPaths.scopes}/delete?${new URLSearchParams({ name })}`,
+  remove: `${dashboardPaths.scopes}/remove`,
 };
 
 async function environmentsPage(request: DashboardRequest) {
@@ -68,8 +82,9 @@ async function scopesPage(request: DashboardRequest) {
     dashboardPage(
       'Scopes',
       frameOf(request, notice ? { notice } : {}),
-      html`<table id="scopes"><thead><tr><th>Name</th><th>Description</th><th>In discovery</th></tr></thead><tbody>${scopes.map(
-        (s) => html`<tr><td><code>${s.name}</code></td><td>${s.description}</td><td>${s.discoverable ? 'yes' : 'no'}</td></tr>`,
+      html`<table id="scopes"><thead><tr><th>Name</th><th>Description</th><th>In discovery</th><th></th></tr></thead><tbody>${scopes.map(
+        (s) => html`<tr><td><code>${s.name}</code></td><td>${s.description}</td><td>${s.discoverable ? 'yes' : 'no'}</td>
+<td>${builtInMeaningOf(s.name) ? html`<span class="tag">built in</span>` : html`<a href="${scopePaths.confirmDelete(s.name)}" class="danger">Delete</a>`}</td></tr>`,
       )}</tbody></table>
 <fieldset><legend>Create a scope</legend><form method="post" action="${dashboardPaths.scopes}/new">${csrfField(request.admin.csrf)}
 <label for="scope-name">Name</label><input id="scope-name" name="name" type="text" required maxlength="128">
@@ -87,10 +102,34 @@ async function createScopeAction(request: DashboardRequest) {
   return redirect(`${dashboardPaths.scopes}?done=created`);
 }
 
+async function confirmDeleteScope(request: DashboardRequest) {
+  const { name } = validate(scopeNameField, { name: request.query.name });
+  await getScope(request.deps.admin, name);
+  return dashboardResponse(
+    200,
+    dashboardPage(
+      `Delete the scope ${name}?`,
+      frameOf(request),
+      html`<p>Deleting <code>${name}</code> removes it from the catalog; discovery may list it for up to a minute more. It is refused
+while any client is granted it: remove it from those clients first. Tokens already issued with it run out on their own.</p>
+<div class="actions">${actionButton(scopePaths.remove, request.admin.csrf, 'Delete the scope', { name })} <a href="${dashboardPaths.scopes}">Cancel</a></div>`,
+    ),
+  );
+}
+
+async function deleteScopeAction(request: DashboardRequest) {
+  const { name } = validate(scopeNameField, { name: request.form.name });
+  await deleteScope(request.deps.admin, name);
+  await audit(request, { type: 'scope.delete', scope: name });
+  return redirect(`${dashboardPaths.scopes}?done=scope-deleted`);
+}
+
 export const catalogRoutes: readonly DashboardRoute[] = [
   { method: 'GET', path: 'environments', run: environmentsPage },
   { method: 'POST', path: 'environments/new', run: createEnvironmentAction },
   { method: 'POST', path: 'environments/:id/delete', run: deleteEnvironmentAction },
   { method: 'GET', path: 'scopes', run: scopesPage },
   { method: 'POST', path: 'scopes/new', run: createScopeAction },
+  { method: 'GET', path: 'scopes/delete', run: confirmDeleteScope },
+  { method: 'POST', path: 'scopes/remove', run: deleteScopeAction },
 ];
