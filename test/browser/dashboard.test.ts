@@ -223,6 +223,25 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
     expect(await page.textContent('#scopes')).toContain('openid');
   });
 
+  it('creates a scope, deletes it after the confirmation page, and it is gone; built-in scopes offer no delete (behaviour ADMIN-18)', async () => {
+    const name = 'files:write';
+    await page.goto(`${app.url}/dashboard/scopes`);
+    await page.fill('#scope-name', name);
+    await page.fill('#scope-description', 'Write files');
+    await page.click('form[action="/dashboard/scopes/new"] button[type=submit]');
+    await page.waitForSelector(`#scopes code:text-is("${name}")`);
+    expect(await page.locator('#scopes tr:has(code:text-is("openid")) a').count()).toBe(0);
+    expect(await page.textContent('#scopes tr:has(code:text-is("openid"))')).toContain('built in');
+
+    await page.click(`#scopes tr:has(code:text-is("${name}")) a:text-is("Delete")`);
+    expect(await page.textContent('h1')).toBe(`Delete the scope ${name}?`);
+    await page.click('form[action="/dashboard/scopes/remove"] button[type=submit]');
+    await page.waitForSelector('.notice');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/scopes');
+    expect(await page.textContent('.notice')).toBe('The scope was deleted.');
+    expect(await page.locator(`#scopes code:text-is("${name}")`).count()).toBe(0);
+  });
+
   it('a POST whose CSRF field was removed gets 403 and creates nothing (behaviour DASH-3)', async () => {
     await page.goto(`${app.url}/dashboard/environments`);
     await page.fill('#env-name', 'Without CSRF');
