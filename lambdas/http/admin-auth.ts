@@ -8,8 +8,7 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError } from '../core/errors';
-import { parseScope } from '../core/scope';
-import { adminScope } from '../core/scope';
+import { adminScope, parseScope } from '../core/scope';
 import type { User } from '../core/model';
 import { bearerToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
 

@@ -110,7 +110,7 @@ async function confirmDeleteScope(request: DashboardRequest) {
     dashboardPage(
       `Delete the scope ${name}?`,
       frameOf(request),
-      html`<p>Deleting <code>${name}</code> removes it from the catalog; discovery may list it for up to a minute more. It is refused
+      html`<p>Deleting <code>${name}</code> removes it from the catalog; discovery may list it for a few minutes more (its caches). It is refused
 while any client is granted it: remove it from those clients first. Tokens already issued with it run out on their own.</p>
 <div class="actions">${actionButton(scopePaths.remove, request.admin.csrf, 'Delete the scope', { name })} <a href="${dashboardPaths.scopes}">Cancel</a></div>`,
     ),
