@@ -30,7 +30,7 @@ const namedHolders = 3;
 /**
  * Behaviour ADMIN-18. Refused for a scope the server gives a meaning to (the code acts on the
  * name whatever the catalog says), and while any client is granted it: the client, and its API
- * keys (whose exchange re-checks only that the client still grants each scope, KEYX-4), would
+ * keys (whose exchange re-checks only that the client still grants each scope, KEYX-5), would
  * go on being issued a scope the catalog no longer knows. Tokens already issued with it run out
  * on their own.
  *
