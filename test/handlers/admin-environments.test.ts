@@ -225,8 +225,9 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
   it('counts each client once (not its read copies), names at most 3, and ignores an unused dynamic client past its expiry', async () => {
     const name = await newScope();
     for (let i = 0; i < 4; i += 1) await createTestClient({ scopes: [name] });
-    const expired = await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' });
-    const stale = { ...expired, clientId: `${expired.clientId}x` };
+    // A used dynamic client counts; an unused one past its expiry (TTL not yet run) does not.
+    const used = await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' });
+    const stale = { ...used, clientId: `${used.clientId}x` };
     await getClientRepository().create(stale, Math.floor(Date.now() / 1000) - 60);
     const description = String(jsonBody(await removeScope(name)).error_description);
     expect(description).toMatch(/granted to 5 clients/);
