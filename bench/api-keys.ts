@@ -12,14 +12,9 @@
  */
 import argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hashPolicies } from '../lambdas/adapters/argon2-hasher';
 import { freePort } from '../lambdas/local/dynamodb-local';
-import type { BootstrapFile } from '../lambdas/local/app';
-import { projectRoot } from '../lib/bundling';
-import { start, stop } from './client-credentials';
+import { nodeVersion, startOurs, stop } from './client-credentials';
 import { median, runLoad, warmUp } from './load';
 import { measured, type MeasuredRound } from './process-cpu';
 
@@ -81,17 +76,12 @@ const summarize = (rounds: MeasuredRound[]) => ({
 
 export async function apiKeysBench(): Promise<string> {
   const oneVerification = await argon2Timing();
-  const dataDir = await mkdtemp(join(tmpdir(), 'authz-bench-keys-'));
   const port = await freePort();
-  const server = await start(
-    join(projectRoot, 'node_modules', '.bin', 'tsx'),
-    ['bin/local.ts'],
-    { PORT: String(port), DATA_DIR: dataDir, HASH_METHOD: 'argon2id', LOG_LEVEL: 'warn' },
-    'Press Ctrl-C',
-  );
+  const ours = await startOurs({ PORT: String(port), LOG_LEVEL: 'warn' });
+  const server = ours.process;
   const base = `http://127.0.0.1:${port}`;
   try {
-    const bootstrap = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapFile;
+    const bootstrap = ours.bootstrap;
     const { clientId: adminId, clientSecret: adminSecret } = bootstrap.adminClient;
     const ccHeaders = { authorization: basic(adminId, adminSecret), 'content-type': 'application/x-www-form-urlencoded' };
     const admin = String(
@@ -180,7 +170,7 @@ export async function apiKeysBench(): Promise<string> {
     const policy = hashPolicies.argon2id;
     return [
       `API-key exchange, 10 connections; first: ${fresh.length} never-verified keys; repeat: ${repeatKeys} cached keys (one per connection),`,
-      `${rounds} rounds of ${seconds} s alternating with client_credentials on the same server (medians)`,
+      `${rounds} rounds of ${seconds} s alternating with client_credentials on the same server (medians); Node.js ${nodeVersion()}, DynamoDB Local in memory`,
       '',
       `                                   req/s    p50 ms  p99 ms  CPU ms/req  failed`,
       row('first exchange (Argon2id)', firstSummary),
@@ -199,6 +189,6 @@ export async function apiKeysBench(): Promise<string> {
     ].join('\n');
   } finally {
     await stop(server);
-    await rm(dataDir, { recursive: true, force: true });
+    await ours.cleanUp();
   }
 }
