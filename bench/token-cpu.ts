@@ -1,0 +1,117 @@
+/**
+ * Where a client_credentials token's CPU goes, in one process: the token handler invoked
+ * directly with an API Gateway event (as Lambda invokes it: no HTTP server in front), against
+ * the two parts of it that cannot be cut, each replayed alone under the same load: the JWT
+ * signature (the same claims through the same signer) and the DynamoDB calls (the very
+ * commands the handler sent, recorded from one request). What is left is the handler's own
+ * code: parsing, validation, client authentication, the middy chain, logging and metrics.
+ * DynamoDB Local (in memory) is another process and is not counted.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { DynamoDocumentClient, type DynamoCommand } from '../lambdas/adapters/aws/dynamodb';
+import { createSigner, generateKeySet, type JwtSigner, type SignOptions } from '../lambdas/adapters/signing/key-set';
+import { startLocalApp } from '../lambdas/local/app';
+import { getSigner } from '../lambdas/wiring/signing';
+import { getStorage } from '../lambdas/wiring/storage';
+import { median } from './load';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const perRound = Number(process.env.BENCH_CALLS ?? 2000);
+const inFlight = 10;
+
+/** Milliseconds of this process's CPU per operation, `perRound` operations, `inFlight` at a time. */
+async function cpuPerOperation(operation: () => Promise<unknown>): Promise<number> {
+  let started = 0;
+  const worker = async () => {
+    while (started++ < perRound) await operation();
+  };
+  const before = process.cpuUsage();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / perRound / 1000;
+}
+
+type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export async function tokenCpuBench(): Promise<string> {
+  const app = await startLocalApp({ port: 0, env: { ...process.env, HASH_METHOD: 'argon2id', LOG_LEVEL: 'info' } });
+  try {
+    const { handler } = (await import('../lambdas/handlers/token')) as { handler: Handler };
+    const { clientId, clientSecret } = app.bootstrap.adminClient;
+    const authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    const event = (): APIGatewayProxyEvent =>
+      ({
+        resource: '/api/token',
+        path: '/api/token',
+        httpMethod: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', host: 'localhost' },
+        multiValueHeaders: {},
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        pathParameters: null,
+        stageVariables: null,
+        body: 'grant_type=client_credentials&scope=admin',
+        isBase64Encoded: false,
+        requestContext: { requestId: randomUUID(), identity: { sourceIp: '127.0.0.1' } },
+      }) as unknown as APIGatewayProxyEvent;
+    const context = { awsRequestId: 'bench' } as Context;
+    const token = async () => {
+      const result = await handler(event(), context);
+      if (result.statusCode !== 200) throw new Error(`token request answered ${result.statusCode}: ${result.body}`);
+    };
+    await token(); // loads the handler's lazy parts and verifies the secret once (then cached, as in a warm container)
+
+    // Record what one request sends to DynamoDB and signs, to replay each part alone.
+    const commands: DynamoCommand<object, object>[] = [];
+    let claims: Parameters<JwtSigner['sign']> | undefined;
+    const send = DynamoDocumentClient.prototype.send;
+    DynamoDocumentClient.prototype.send = function (this: DynamoDocumentClient, command) {
+      commands.push(command as DynamoCommand<object, object>);
+      return send.call(this, command);
+    } as typeof send;
+    const signer = await getSigner();
+    const sign = signer.sign;
+    (signer as { sign: JwtSigner['sign'] }).sign = (payload, options) => {
+      claims = [payload, options];
+      return sign(payload, options);
+    };
+    await token();
+    DynamoDocumentClient.prototype.send = send;
+    (signer as { sign: JwtSigner['sign'] }).sign = sign;
+    if (!claims || commands.length === 0) throw new Error('the token request signed or sent nothing');
+    const [payload, options] = claims as [Record<string, unknown>, SignOptions];
+    const { db } = getStorage();
+    // For comparison: the same claims signed with ES256, the other SIGNING_ALG.
+    const es256 = await createSigner(await generateKeySet(signer.alg === 'ES256' ? 'RS256' : 'ES256'));
+
+    const parts = {
+      'whole request (handler, direct)': token,
+      'JWT signature': () => sign(payload, options),
+      [`DynamoDB calls (${commands.map((c) => c.operation).join(' + ')})`]: async () => {
+        for (const command of commands) await db.send(command);
+      },
+      [`(the same claims signed with ${es256.alg})`]: () => es256.sign(payload, options),
+    };
+    for (const part of Object.values(parts)) await cpuPerOperation(part); // warm-up, alternating as measured
+    const results: Record<string, number[]> = Object.fromEntries(Object.keys(parts).map((name) => [name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, part] of Object.entries(parts)) results[name]!.push(await cpuPerOperation(part));
+    }
+    const medians = Object.fromEntries(Object.entries(results).map(([name, values]) => [name, median(values)]));
+    const [whole, signature, database] = Object.values(medians) as [number, number, number, number];
+    const line = (label: string, ms: number) =>
+      `${label.padEnd(52)}${ms.toFixed(3).padStart(7)}  ${((100 * ms) / whole).toFixed(0).padStart(3)}%`;
+    return [
+      `client_credentials token, ${signer.alg}, Node.js ${process.version}: process CPU per token (ms), ${rounds} alternating rounds of ${perRound}, ${inFlight} in flight (medians)`,
+      '',
+      ...Object.entries(medians)
+        .slice(0, 3)
+        .map(([name, ms]) => line(name, ms)),
+      line('the rest (parsing, checks, middy, logs, metrics)', whole - signature - database),
+      line(...(Object.entries(medians)[3] as [string, number])),
+    ].join('\n');
+  } finally {
+    await app.close();
+  }
+}
