@@ -43,6 +43,12 @@ describe('SigV4 (AWS Signature Version 4)', () => {
       '/2015-03-31/functions/arn%3Aaws%3Alambda%3Aeu-west-1%3A1%3Afunction%3Af/invocations',
       { 'x-amz-invocation-type': 'Event' },
     ],
+    [
+      'header values with outer and inner runs of spaces (trimmed, inner runs made one)',
+      'dynamodb',
+      '/',
+      { 'content-type': ' application/x-amz-json-1.0 ', 'x-amz-target': 'DynamoDB_20120810.GetItem', 'x-amz-meta-note': 'a   b \t c' },
+    ],
   ])('agrees with @smithy/signature-v4 on %s', async (_what, service, path, extra) => {
     const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret/key+example', sessionToken: 'token=session' };
     const now = new Date('2026-11-24T05:40:00Z');
@@ -65,6 +71,16 @@ describe('SigV4 (AWS Signature Version 4)', () => {
       { signingDate: now },
     );
     expect(ours.authorization).toBe(theirs.headers.authorization);
+  });
+
+  test('x-amz-date follows the clock from one request to the next (the text is reused only within one second)', () => {
+    const signer = new SigV4Signer('dynamodb', 'us-east-1');
+    const request = { method: 'POST', host: 'h', path: '/', headers: {}, body: '' };
+    const dateAt = (at: string) => signer.sign(request, { accessKeyId: 'A', secretAccessKey: 's' }, new Date(at))['x-amz-date'];
+    expect(dateAt('2026-11-24T10:00:00.100Z')).toBe('20261124T100000Z');
+    expect(dateAt('2026-11-24T10:00:00.900Z')).toBe('20261124T100000Z');
+    expect(dateAt('2026-11-24T10:00:01.000Z')).toBe('20261124T100001Z');
+    expect(dateAt('2026-11-25T00:00:00.000Z')).toBe('20261125T000000Z');
   });
 
   test('the derived signing key is reused while the day and the secret stay the same, and derived anew when either changes', () => {
