@@ -207,6 +207,9 @@ export class AuthorizationServer extends Construct {
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
     this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention });
     this.api = new apigateway.RestApi(this, 'Api', {
+      // API Gateway's metrics are keyed by the API's name: the default ("Api") would make every
+      // deployment in an account count into the other's dashboard and 5xx alarm.
+      restApiName: Names.uniqueId(this),
       description: 'OAuth 2.1 authorization server',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
       deployOptions: {

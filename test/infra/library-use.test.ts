@@ -56,6 +56,18 @@ test('two servers side by side in another app each get their own API, tables, we
   expect(Object.keys(partners.functions).sort()).toEqual(Object.keys(internal.functions).sort());
 });
 
+test('each server’s API has its own name, and its dashboard and 5xx alarm watch that name (API Gateway metrics are keyed by ApiName)', () => {
+  const apiNames = templates.flatMap((t) => Object.values(t.findResources('AWS::ApiGateway::RestApi')).map((r) => r.Properties.Name));
+  expect(new Set(apiNames).size).toBe(2);
+  const alarmApiNames = templates.flatMap((t) =>
+    Object.values(t.findResources('AWS::CloudWatch::Alarm')).flatMap(
+      (alarm) => (alarm.Properties.Dimensions ?? []).filter((d: { Name: string }) => d.Name === 'ApiName').map((d: { Value: unknown }) => d.Value),
+    ),
+  );
+  expect(alarmApiNames.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(alarmApiNames.map((name) => JSON.stringify(name)))).toEqual(new Set(apiNames.map((name) => JSON.stringify(name))));
+});
+
 test('typed props reach the functions as the settings they stand for; unset props take the settings defaults', () => {
   expect(variablesOf(internal, 'Health')).toMatchObject({
     MAIL_FROM: 'auth@internal.example.org',
