@@ -60,8 +60,8 @@ test('each server’s API has its own name, and its dashboard and 5xx alarm watc
   const apiNames = templates.flatMap((t) => Object.values(t.findResources('AWS::ApiGateway::RestApi')).map((r) => r.Properties.Name));
   expect(new Set(apiNames).size).toBe(2);
   const alarmApiNames = templates.flatMap((t) =>
-    Object.values(t.findResources('AWS::CloudWatch::Alarm')).flatMap(
-      (alarm) => (alarm.Properties.Dimensions ?? []).filter((d: { Name: string }) => d.Name === 'ApiName').map((d: { Value: unknown }) => d.Value),
+    Object.values(t.findResources('AWS::CloudWatch::Alarm')).flatMap((alarm) =>
+      (alarm.Properties.Dimensions ?? []).filter((d: { Name: string }) => d.Name === 'ApiName').map((d: { Value: unknown }) => d.Value),
     ),
   );
   expect(alarmApiNames.length).toBeGreaterThanOrEqual(2);

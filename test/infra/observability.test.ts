@@ -103,7 +103,9 @@ describe('the operations dashboard', () => {
     const all = widgets(plain.template);
     const { service } = plain.stack.server.serviceMetrics;
     const metricsOf = (title: string) => all.find((w) => w.properties.title === title)?.properties.metrics as unknown[][];
-    expect(metricsOf('API requests')).toEqual([['AWS/ApiGateway', 'Count', 'ApiName', plain.stack.server.api.restApiName, expect.objectContaining({ stat: 'Sum' })]]);
+    expect(metricsOf('API requests')).toEqual([
+      ['AWS/ApiGateway', 'Count', 'ApiName', plain.stack.server.api.restApiName, expect.objectContaining({ stat: 'Sum' })],
+    ]);
     expect(metricsOf('API latency (ms)').map((m) => (m.at(-1) as any).stat)).toEqual(['p50', 'p90', 'p99']);
     expect(metricsOf('API errors').map((m) => m[1])).toEqual(['4XXError', '5XXError']);
     const charted = JSON.stringify(all);
