@@ -6,7 +6,7 @@
  * the published algorithm (docs.aws.amazon.com "Create a signed AWS API request"); the unit
  * test checks AWS's own known-answer vector and agreement with @smithy/signature-v4.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export interface AwsCredentials {
   readonly accessKeyId: string;
@@ -48,7 +48,7 @@ export const amzDate = (time: Date): string =>
  * the day, the region and the service: it is computed once a day (four HMACs), not per request.
  */
 export class SigV4Signer {
-  private cachedKey: { readonly scope: string; readonly secret: string; readonly key: Buffer } | undefined;
+  private cachedKey: { readonly scope: string; readonly secret: string; readonly key: KeyObject } | undefined;
 
   /**
    * `encodePathAgain`: every service but S3 signs the path URI-encoded a second time; S3 signs it
@@ -86,10 +86,12 @@ export class SigV4Signer {
     return headers;
   }
 
-  private signingKey(scope: string, day: string, secret: string): Buffer {
+  private signingKey(scope: string, day: string, secret: string): KeyObject {
     const cached = this.cachedKey;
     if (cached && cached.scope === scope && cached.secret === secret) return cached.key;
-    const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), this.region), this.service), 'aws4_request');
+    // Kept as a KeyObject: on Node 24 createHmac() with a Buffer key imports it anew on every
+    // call, 15 µs against 2.3 µs with a KeyObject (100,000 HMACs of a string to sign, /tmp/n24 node).
+    const key = createSecretKey(hmac(hmac(hmac(hmac(`AWS4${secret}`, day), this.region), this.service), 'aws4_request'));
     this.cachedKey = { scope, secret, key };
     return key;
   }
