@@ -99,13 +99,16 @@ const reply = (body: string, extra = '') =>
   );
 const echo: Answer = (socket, request) => void socket.write(reply(JSON.stringify({ got: request.body })));
 
-function transportTo(port: number, options: { requestTimeout?: number; scheme?: string; host?: string; additionalCa?: string } = {}) {
+function transportTo(
+  port: number,
+  options: { requestTimeout?: number; connectTimeout?: number; scheme?: string; host?: string; additionalCa?: string } = {},
+) {
   const transport = new AwsTransport({
     service: 'dynamodb',
     region: 'us-east-1',
     endpoint: `${options.scheme ?? 'http'}://${options.host ?? '127.0.0.1'}:${port}`,
     credentials: () => ({ accessKeyId: 'AKID', secretAccessKey: 'secret' }),
-    connectTimeout: 1000,
+    connectTimeout: options.connectTimeout ?? 1000,
     requestTimeout: options.requestTimeout ?? 3000,
     ...(options.additionalCa ? { additionalCa: options.additionalCa } : {}),
   });
@@ -439,6 +442,17 @@ describe('AWS HTTP/1.1 client over TLS', () => {
     expect(servername).toBe('localhost');
     expect(stand.sockets).toHaveLength(1);
     expect(stand.requests[0]!.head).toContain(`\r\nhost: localhost:${stand.port}\r\n`);
+  });
+
+  test('a TLS handshake that never completes is a connect TimeoutError within the connect bound, not the request bound', async () => {
+    // A plain TCP server: it accepts and never answers the ClientHello.
+    const stand = await standIn(echo);
+    const error = await caught(
+      transportTo(stand.port, { scheme: 'https', host: 'localhost', connectTimeout: 50, requestTimeout: 60_000 }).send(post()),
+    );
+    expect(error.name).toBe('TimeoutError');
+    expect(error.message).toMatch(/could not connect to dynamodb within 50 ms/);
+    expect(retryKind(error)).toBe('transient');
   });
 
   test('a trusted certificate for another name fails: the host name is checked', async () => {
