@@ -4,8 +4,10 @@
  * recently used is the least likely to have been closed by the server) and closed after
  * `idleTimeout` without traffic; more callers than sockets wait in line. Each socket's
  * listeners are attached once and act on the exchange in flight, and each connection re-arms
- * one timer per exchange instead of creating one: the client's whole per-request cost is the
- * one write and the reply's parse (transport.ts has the numbers).
+ * one timer (refresh()) per exchange rather than creating one with a closure: 0.07-0.12 µs
+ * against 0.13-0.2 µs for setTimeout + clearTimeout (Node 20 and 24, 200,000 of each), both
+ * nothing beside the ~85 µs of a call, so the simpler bookkeeping decided it. What is left
+ * per request is the one write and the reply's parse (transport.ts has the numbers).
  *
  * Failures are the errors retry.ts classifies: a socket error, or an end before the whole
  * reply, is a network error with Node's code (ECONNRESET when the server hung up), which the
