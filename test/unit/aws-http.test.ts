@@ -444,6 +444,21 @@ describe('AWS HTTP/1.1 client over TLS', () => {
     expect(stand.requests[0]!.head).toContain(`\r\nhost: localhost:${stand.port}\r\n`);
   });
 
+  test('a new connection resumes the TLS session of an earlier one (no full handshake), as the https Agent of Node did', async () => {
+    const reused: boolean[] = [];
+    const stand = await standIn(
+      (socket) => {
+        reused.push((socket as TLSSocket).isSessionReused());
+        socket.end(reply('{}', 'connection: close\r\n'));
+      },
+      { key, cert },
+    );
+    const transport = transportTo(stand.port, { scheme: 'https', host: 'localhost', additionalCa: cert });
+    for (let i = 0; i < 3; i++) await transport.send(post());
+    expect(stand.sockets).toHaveLength(3);
+    expect(reused).toEqual([false, true, true]);
+  });
+
   test('a TLS handshake that never completes is a connect TimeoutError within the connect bound, not the request bound', async () => {
     // A plain TCP server: it accepts and never answers the ClientHello.
     const stand = await standIn(echo);

@@ -15,6 +15,7 @@
  * socket is destroyed, never reused.
  */
 import { isIP, connect as netConnect, type Socket } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { AwsTimeoutError, networkError } from './errors';
 import { ReplyParser } from './http-reply';
 
@@ -162,6 +163,9 @@ export class Pool {
   private readonly idle: Connection[] = [];
   private readonly open = new Set<Connection>();
   private readonly waiters: Waiter[] = [];
+  /** The latest TLS session (ticket) the endpoint gave: a new connection resumes it instead of a full handshake, as Node's https Agent does. */
+  private tlsSession: Buffer | undefined;
+  private secureContext: SecureContext | undefined;
 
   constructor(readonly options: PoolOptions) {}
 
@@ -231,7 +235,18 @@ export class Pool {
         port,
         // SNI names the host (RFC 6066 forbids an IP address there).
         ...(isIP(host) ? {} : { servername: host }),
-        ...(additionalCa ? { ca: [...tls.rootCertificates, additionalCa] } : {}),
+        // Built once: a `ca` list passed per connection would parse every root certificate each time.
+        ...(additionalCa
+          ? { secureContext: (this.secureContext ??= tls.createSecureContext({ ca: [...tls.rootCertificates, additionalCa] })) }
+          : {}),
+        ...(this.tlsSession ? { session: this.tlsSession } : {}),
+      });
+      socket.on('session', (session: Buffer) => {
+        this.tlsSession = session;
+      });
+      // A handshake that failed may have failed on the session offered: the next one starts afresh.
+      socket.once('error', () => {
+        if (!socket.authorized) this.tlsSession = undefined;
       });
       connection = new Connection(this, socket, 'secureConnect');
     } else {
