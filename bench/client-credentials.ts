@@ -84,7 +84,16 @@ export async function startOurs(env: Record<string, string>): Promise<OurServer>
   const child = await start(
     serverNode,
     ['--import', 'tsx', 'bin/local.ts'],
-    { HASH_METHOD: 'argon2id', LOG_LEVEL: 'info', ...env, PORT: port, IN_MEMORY: 'true', TMPDIR: tmp },
+    // Metric documents written, as in Lambda (the local server leaves them out by default).
+    {
+      HASH_METHOD: 'argon2id',
+      LOG_LEVEL: 'info',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+      ...env,
+      PORT: port,
+      IN_MEMORY: 'true',
+      TMPDIR: tmp,
+    },
     'Press Ctrl-C',
   );
   const [dataDir] = (await readdir(tmp)).filter((name) => name.startsWith('authz-local-'));

@@ -70,11 +70,18 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
 /**
  * Alternating warm-up rounds before anything is measured. DynamoDB Local is a Java program whose
- * JIT keeps speeding up for tens of seconds: in consecutive 6 s rounds on the 2-core machine,
- * repeat key exchanges ran 244, 346 and 350 req/s and client_credentials 365, 478 and 531. A
- * single 2 s warm-up left the first measured round of each path on a colder server than the last.
+ * JIT keeps speeding up for tens of seconds, and each of our servers starts its own: in
+ * consecutive 8 s rounds of one server (Node 24, in-memory DynamoDB Local, after 10 s of load)
+ * client_credentials ran 420, 550, 610, 650, 640, 680 tokens/s, and the server's CPU per token
+ * fell with it, 1.55, 1.38, 1.40, 1.28, 1.29, 1.23 ms (fewer requests per wake-up when each waits
+ * longer on the database), level from about 30 s on. The default warms each target for 30 s
+ * (BENCH_WARMUP_SECONDS per round, 3 rounds), so what is measured is the steady state.
  */
-export async function warmUp(targets: readonly Omit<LoadOptions, 'seconds'>[], rounds = 3, seconds = 3): Promise<void> {
+export async function warmUp(
+  targets: readonly Omit<LoadOptions, 'seconds'>[],
+  rounds = 3,
+  seconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 10),
+): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) await runLoad({ ...target, seconds });
   }

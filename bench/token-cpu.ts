@@ -35,7 +35,10 @@ async function cpuPerOperation(operation: () => Promise<unknown>): Promise<numbe
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 export async function tokenCpuBench(): Promise<string> {
-  const app = await startLocalApp({ port: 0, env: { ...process.env, HASH_METHOD: 'argon2id', LOG_LEVEL: 'info' } });
+  const app = await startLocalApp({
+    port: 0,
+    env: { HASH_METHOD: 'argon2id', LOG_LEVEL: 'info', ...process.env, POWERTOOLS_METRICS_DISABLED: 'false' },
+  });
   try {
     const { handler } = (await import('../lambdas/handlers/token')) as { handler: Handler };
     const { clientId, clientSecret } = app.bootstrap.adminClient;

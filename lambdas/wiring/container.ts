@@ -27,6 +27,12 @@ export function perContainer<T>(build: (env: Env) => T): () => T {
   return () => (value ??= { current: build(process.env) }).current;
 }
 
+/**
+ * POWERTOOLS_METRICS_DISABLED (the variable's name from when Powertools wrote the documents;
+ * the local server sets it, README "The local server"): true, 1, yes or on, in any case.
+ */
+const metricsDisabled = (value: string | undefined) => /^(true|1|yes|on)$/i.test(value?.trim() ?? '');
+
 export const getContainer = perContainer((env): Container => {
   const config = loadConfig(env);
   return {
@@ -34,7 +40,7 @@ export const getContainer = perContainer((env): Container => {
     log: createLogger(config.logLevel, { service: 'authorization-server' }, requestFields),
     // The construct names the namespace and this deployment (lib/authorization-server.ts); locally the defaults.
     metrics:
-      config.logLevel === 'silent'
+      config.logLevel === 'silent' || metricsDisabled(env.POWERTOOLS_METRICS_DISABLED)
         ? noMetrics
         : createEmfMetrics({
             namespace: env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',

@@ -157,6 +157,23 @@ describe('EMF metrics: one document per outcome (behaviour LOG-7)', () => {
     });
   });
 
+  it('POWERTOOLS_METRICS_DISABLED=true (what the local server sets) writes no metric document; the log lines stay', async () => {
+    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    resetContainer();
+    try {
+      const { status, lines } = await tokenRequest(
+        { grant_type: 'client_credentials' },
+        { Authorization: basic(service.client.clientId, 'nope') },
+      );
+      expect(status).toBe(401);
+      expect(emfOf(lines)).toEqual([]);
+      expect(logLinesOf(lines).length).toBeGreaterThan(0);
+    } finally {
+      delete process.env.POWERTOOLS_METRICS_DISABLED;
+      resetContainer();
+    }
+  });
+
   it('a token refused: TokenRefused by grant and OAuth error code (unknown before the grant is known)', async () => {
     const wrongSecret = await tokenRequest({ grant_type: 'client_credentials' }, { Authorization: basic(service.client.clientId, 'nope') });
     expect(emfOf(wrongSecret.lines)).toEqual([
