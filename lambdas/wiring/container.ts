@@ -10,7 +10,7 @@
 import { createEmfMetrics, noMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
 import { cryptoRandom, systemClock } from '../adapters/system';
-import { loadConfig } from '../config/settings';
+import { booleanFlag, loadConfig } from '../config/settings';
 import { requestFields } from '../http/request-context';
 import type { Container } from '../core/ports';
 
@@ -29,9 +29,9 @@ export function perContainer<T>(build: (env: Env) => T): () => T {
 
 /**
  * POWERTOOLS_METRICS_DISABLED (the variable's name from when Powertools wrote the documents;
- * the local server sets it, README "The local server"): true, 1, yes or on, in any case.
+ * the local server sets it, README "The local server"): "true" or "false", as every switch.
  */
-const metricsDisabled = (value: string | undefined) => /^(true|1|yes|on)$/i.test(value?.trim() ?? '');
+const metricsDisabled = (value: string | undefined) => booleanFlag.safeParse(value).data === true;
 
 export const getContainer = perContainer((env): Container => {
   const config = loadConfig(env);
