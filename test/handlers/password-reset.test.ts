@@ -18,6 +18,7 @@ import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
+import { DynamoFaults } from '../support/dynamo-faults';
 import { createAccountUser, ephemeralItems, latestResetToken, mailsTo, sessionsOf, type AccountUser } from '../support/account';
 import { browserHeaders, form, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
@@ -178,6 +179,32 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     expect(mailsTo(outbox, who.user.email!).map((m) => m.subject)).toContain('Your password was changed');
     const user = await getUsers().get(who.user.id);
     expect(user).toMatchObject({ credentialVersion: 1, emailVerifiedAt: expect.any(String) });
+  });
+
+  it('a reset whose sign-out step fails answers 503 and leaves the link usable; submitted again it ends the old sessions (behaviour RESET-7)', async () => {
+    const who = await createAccountUser();
+    await signIn(who.user.email!, who.password);
+    expect(await sessionsOf(who.user.id)).toBe(1);
+    const token = await requestLink(who);
+    // Every attempt of the sessions-of-user query fails, the client's whole retry budget.
+    const faults = DynamoFaults.install().fail({
+      operation: 'Query',
+      phase: 'before',
+      where: (attempt) => JSON.stringify(attempt.input).includes(who.user.id),
+    });
+    let failed: APIGatewayProxyResult;
+    try {
+      failed = await reset(token, 'the new password 1');
+    } finally {
+      faults.uninstall();
+    }
+    expect(failed.statusCode).toBe(503);
+    expect(faults.injected.length).toBeGreaterThan(0);
+    expect((await signIn(who.user.email!, who.password)).statusCode).not.toBe(401); // the password is unchanged
+    const again = await reset(token, 'the new password 1');
+    expect(again.statusCode).toBe(200);
+    expect(await sessionsOf(who.user.id)).toBe(0);
+    expect((await signIn(who.user.email!, who.password)).statusCode).toBe(401);
   });
 
   it('a newer request kills the older link', async () => {
