@@ -29,17 +29,17 @@ export const passwordChangedMail = {
  * and a mail outage must not report it as failed; it is logged instead.
  */
 export async function afterPasswordChange(deps: PasswordChangeDependencies, user: User, notify: readonly string[]): Promise<void> {
-  await signOutEverywhere(deps, user);
+  await endSignIns(deps, user.id);
   await notifyPasswordChanged(deps, user, notify);
 }
 
-/** Revokes the user's refresh token families and deletes their sessions; idempotent. */
-export async function signOutEverywhere(
-  deps: Pick<PasswordChangeDependencies, 'sessions' | 'tokens' | 'clock'>,
-  user: User,
-): Promise<void> {
-  await deps.tokens.revokeFamiliesOf(user.id, Math.floor(deps.clock.now() / 1000));
-  await deps.sessions.deleteSessionsOf(user.id);
+/**
+ * Revokes the user's refresh token families and deletes their sessions; idempotent. The one
+ * place for it: password changes, the admin's "sign out everywhere" and user deletion call it.
+ */
+export async function endSignIns(deps: Pick<PasswordChangeDependencies, 'sessions' | 'tokens' | 'clock'>, userId: string): Promise<void> {
+  await deps.tokens.revokeFamiliesOf(userId, Math.floor(deps.clock.now() / 1000));
+  await deps.sessions.deleteSessionsOf(userId);
 }
 
 export async function notifyPasswordChanged(

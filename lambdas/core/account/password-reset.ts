@@ -16,7 +16,7 @@ import { InvalidRequestError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
-import { afterPasswordChange, nextCredentialVersion, signOutEverywhere, type PasswordChangeDependencies } from './password-change';
+import { afterPasswordChange, endSignIns, nextCredentialVersion, type PasswordChangeDependencies } from './password-change';
 
 /**
  * Behaviour RESET-3: issue 12 and OWASP ASVS allow at most an hour; half of that is plenty for
@@ -118,7 +118,7 @@ export async function resetPassword(deps: PasswordResetDependencies, token: stri
   // Signed out before the link is used, and again after (behaviour RESET-7): when this first step
   // fails the request fails with the link still unused, so the user can submit it again. Done
   // only after the change, a failure left the link used and the old sessions alive.
-  await signOutEverywhere(deps, found.user);
+  await endSignIns(deps, found.user.id);
   const at = new Date(deps.clock.now()).toISOString();
   const redeemed = await deps.links.redeem(
     resetTokenDigest(token),

@@ -2,7 +2,7 @@
 import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
-import { nextCredentialVersion } from '../account/password-change';
+import { endSignIns, nextCredentialVersion } from '../account/password-change';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -71,8 +71,7 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
     const updated = await deps.users.update(current, changes, isoNow(deps.clock));
     if (update.password !== undefined) {
       // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
-      await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
-      await deps.sessions.deleteSessionsOf(id);
+      await endSignIns(deps, id);
       // The old address too: if the address changed with the password, its owner must hear of it.
       await deps.notifyPasswordChanged?.(
         updated,
@@ -94,8 +93,7 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
  */
 export async function signOutEverywhere(deps: AdminDependencies, id: string): Promise<User> {
   const user = await getUser(deps, id);
-  await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
-  await deps.sessions.deleteSessionsOf(id);
+  await endSignIns(deps, id);
   return user;
 }
 
@@ -108,8 +106,7 @@ export async function signOutEverywhere(deps: AdminDependencies, id: string): Pr
 export async function deleteUser(deps: AdminDependencies, id: string): Promise<void> {
   const user = await getUser(deps, id);
   await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
-  await deps.tokens.revokeFamiliesOf(id, Math.floor(deps.clock.now() / 1000));
-  await deps.sessions.deleteSessionsOf(id);
+  await endSignIns(deps, id);
   await deps.passkeys?.removeAllOf(id); // issue 13: a deleted user's passkeys sign no one in
   await deps.users.delete(user);
 }
