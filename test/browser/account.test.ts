@@ -12,11 +12,11 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
-import { launchChromium, startCallbackServer, newestMail } from '../support/browser';
+import { launchChromium, newestMail, pageWatchingErrors, startCallbackServer } from '../support/browser';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'account-browser-')), 'outbox');
 let callback: Server;
@@ -48,15 +48,7 @@ afterAll(async () => {
   callback?.close();
 });
 
-async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(10_000);
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  return { page, consoleErrors };
-}
+const newPage = () => pageWatchingErrors(browser);
 
 const admin = () => app.bootstrap.admin;
 

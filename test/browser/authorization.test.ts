@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
-import { launchChromium, redeemCode, startCallbackServer } from '../support/browser';
+import { launchChromium, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
 
 /** The clients' loopback redirect target, as a native or MCP client would listen (RFC 8252 7.3). */
 let callback: Server;
@@ -43,17 +43,7 @@ afterAll(async () => {
   callback?.close();
 });
 
-/** A fresh browser profile whose console errors (CSP violations among them) are collected. */
-async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000); // a refused form shows as a redirect that never comes: fail well inside jest's 30 s
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  return { page, consoleErrors };
-}
+const newPage = () => pageWatchingErrors(browser);
 
 function authorizeUrl(client: Client, challenge: string, state: string): string {
   const query = authorizeQuery(client, { code_challenge: challenge, state, resource: 'https://mcp.example.test/' });

@@ -21,7 +21,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createClient, createUser, type TestUser } from '../support/authorization';
 import { getUsers } from '../../lambdas/wiring/repositories';
-import { launchChromium, newestMail } from '../support/browser';
+import { launchChromium, newestMail, pageWatchingErrors } from '../support/browser';
 import { png } from '../support/images';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
@@ -64,13 +64,7 @@ afterAll(async () => {
 });
 
 async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(10_000);
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  const { page, consoleErrors } = await pageWatchingErrors(browser);
   page.on('response', async (response) => {
     if ((response.headers()['content-type'] ?? '').startsWith('text/html')) seenBodies.push(await response.text().catch(() => ''));
   });

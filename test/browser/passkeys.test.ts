@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
-import { launchChromium, redeemCode, startCallbackServer } from '../support/browser';
+import { launchChromium, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
 
 let callback: Server;
 let callbackOrigin: string;
@@ -16,7 +16,7 @@ let context: BrowserContext;
 let page: Page;
 let cdp: CDPSession;
 let authenticatorId: string;
-const consoleErrors: string[] = [];
+let consoleErrors: string[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -36,12 +36,7 @@ beforeAll(async () => {
   });
 
   context = await browser.newContext();
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  ({ page, consoleErrors } = await pageWatchingErrors(context));
   cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -15,6 +15,23 @@ export async function launchChromium(): Promise<Browser> {
     throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
   }
   return chromium.launch({ executablePath: chromiumPath });
+}
+
+/**
+ * A page in a fresh browser profile (or in `context`) whose console errors and uncaught page
+ * errors are collected: a Content-Security-Policy violation shows as a console error. A refused
+ * form shows as a navigation that never comes, so each step fails well inside jest's 30 s.
+ */
+export async function pageWatchingErrors(browserOrContext: Browser | BrowserContext): Promise<{ page: Page; consoleErrors: string[] }> {
+  const context = 'newContext' in browserOrContext ? await browserOrContext.newContext() : browserOrContext;
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return { page, consoleErrors };
 }
 
 /** A client's redirect target on 127.0.0.1: answers every path with a plain page. */
