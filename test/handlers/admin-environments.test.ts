@@ -13,6 +13,7 @@ import { getAdmin } from '../../lambdas/wiring/admin';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { DynamoFaults } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
 import { adminClientToken, createTestClient, issueTestToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
 
@@ -176,6 +177,26 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
     ]);
     // Gone means gone: a second delete is the not-found error, and writes no second entry.
     expect((await removeScope(name)).statusCode).toBe(404);
+    expect(await scopeEntries(name)).toHaveLength(1);
+  });
+
+  it('a delete whose reply is lost is retried by the client and still answers 204 with its audit entry (a retry is not a not-found)', async () => {
+    const name = await newScope();
+    const faults = DynamoFaults.install().fail({
+      operation: 'DeleteItem',
+      phase: 'after',
+      times: 1,
+      where: (attempt) => JSON.stringify(attempt.input).includes(name),
+    });
+    let result: Awaited<ReturnType<typeof removeScope>>;
+    try {
+      result = await removeScope(name);
+    } finally {
+      faults.uninstall();
+    }
+    expect(faults.injected).toEqual([{ operation: 'DeleteItem', phase: 'after' }]);
+    expect(result.statusCode).toBe(204);
+    expect(await catalog()).not.toContain(name);
     expect(await scopeEntries(name)).toHaveLength(1);
   });
 

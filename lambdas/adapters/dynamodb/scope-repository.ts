@@ -44,9 +44,9 @@ export class DynamoScopeRepository implements ScopeCatalog {
   }
 
   /** Deletes the scope; returns whether there was one. */
-  async deleteScope(name: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.scope(name), ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined;
+  /** Idempotent: a retry after a lost reply deletes nothing more and succeeds again. */
+  async deleteScope(name: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.scope(name) }));
   }
 }
 

@@ -50,7 +50,7 @@ export interface ScopeStore {
   /** False when a scope of that name exists. */
   createScope(scope: ScopeDefinition): Promise<boolean>;
   /** False when there was no scope of that name. */
-  deleteScope(name: string): Promise<boolean>;
+  deleteScope(name: string): Promise<void>;
 }
 
 /** Who holds a scope: how many clients, and the ids of the first few (for a readable refusal). */
