@@ -1,18 +1,20 @@
 /**
- * The CPU one DynamoDB call costs the calling process: our signed HTTP client
- * (lambdas/adapters/aws/dynamodb.ts) against the AWS SDK (lib-dynamodb over client-dynamodb,
- * the client it replaced), the same calls against one DynamoDB Local, in alternating rounds in
- * one process so both see the same machine. The calls are the token endpoint's: a strongly
- * consistent GetItem (the client record) and a BatchWriteItem of two items (the token record
- * and the activity row). A third row sends the same bodies with Node's own `http.request()` over a
- * keep-alive Agent, unsigned and without retries: the bare cost of one Node.js HTTP call.
+ * The CPU one DynamoDB call costs the calling process through the AWS SDK, the same calls against
+ * one DynamoDB Local, in alternating rounds in one process so all see the same machine: the
+ * document client as the functions build it (lambdas/adapters/dynamodb/client.ts: the SDK with
+ * our bounds and the invocation deadline), the SDK with its defaults, and, for scale, the same
+ * bodies sent with Node's own `http.request()` over a keep-alive Agent, unsigned and without
+ * retries: the bare cost of one Node.js HTTP call. The calls are the token endpoint's: a strongly
+ * consistent GetItem (the client record) and a BatchWriteItem of two items (the token record and
+ * the activity row).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { Agent, request } from 'node:http';
-import * as sdk from '@aws-sdk/lib-dynamodb';
-import * as ours from '../lambdas/adapters/aws/dynamodb';
+import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { startDynamoDbLocal } from '../lambdas/local/dynamodb-local';
-import { createDynamoClient } from '../lambdas/local/sdk-client';
+import { createDynamoClient } from '../lambdas/adapters/dynamodb/client';
 import { ensureTables, physicalTableNames } from '../lambdas/local/tables';
 import { median } from './load';
 
@@ -22,16 +24,29 @@ const callsPerRound = Number(process.env.BENCH_CALLS ?? 400);
 interface Client {
   send(command: unknown): Promise<unknown>;
 }
-type Commands = typeof ours | typeof sdk;
 
-/** The same call as a bare keep-alive POST: the body our client sends, no signature, no retry. */
+/** The wire body of the two commands used here, marshalled as the SDK does. */
+function wireRequest(command: unknown): { operation: string; body: string } {
+  if (command instanceof GetCommand) {
+    return { operation: 'GetItem', body: JSON.stringify({ ...command.input, Key: marshall(command.input.Key) }) };
+  }
+  const { RequestItems } = (command as BatchWriteCommand).input;
+  const items = Object.fromEntries(
+    Object.entries(RequestItems ?? {}).map(([table, requests]) => [
+      table,
+      requests.map((r) => ({ PutRequest: { Item: marshall(r.PutRequest?.Item ?? {}) } })),
+    ]),
+  );
+  return { operation: 'BatchWriteItem', body: JSON.stringify({ RequestItems: items }) };
+}
+
+/** The same call as a bare keep-alive POST: the body the SDK sends, no signature, no retry. */
 function plainHttpClient(endpoint: string): Client & { destroy(): void } {
   const url = new URL(endpoint);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   return {
     send: (command) => {
-      const { operation } = command as ours.DynamoCommand<object, object>;
-      const body = JSON.stringify((command as ours.DynamoCommand<object, object>).wireInput());
+      const { operation, body } = wireRequest(command);
       return new Promise((resolve, reject) => {
         const req = request(
           {
@@ -77,29 +92,22 @@ export async function dynamodbClientBench(): Promise<string> {
     await ensureTables(setup, tables);
     setup.destroy();
     const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-    const clients: { label: string; client: Client; commands: Commands }[] = [
+    const clients: { label: string; client: Client }[] = [
+      { label: "functions' client (adapters/dynamodb)", client: createDocumentClient({ endpoint: dynamo.endpoint }) as Client },
       {
-        label: 'ours (lambdas/adapters/aws)',
-        client: new ours.DynamoDocumentClient({ region: 'us-east-1', endpoint: dynamo.endpoint, credentials: () => credentials }) as Client,
-        commands: ours,
-      },
-      {
-        label: 'AWS SDK (lib-dynamodb)',
-        client: sdk.DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: dynamo.endpoint, credentials }), {
+        label: 'AWS SDK, its defaults',
+        client: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: dynamo.endpoint, credentials }), {
           marshallOptions: { removeUndefinedValues: true },
         }) as Client,
-        commands: sdk,
       },
-      { label: 'plain http.request (unsigned)', client: plainHttpClient(dynamo.endpoint), commands: ours },
+      { label: 'plain http.request (unsigned)', client: plainHttpClient(dynamo.endpoint) },
     ];
-    const get = ({ client, commands }: (typeof clients)[number]) =>
-      cpuPerCall((i) =>
-        client.send(new commands.GetCommand({ TableName: tables.main, Key: { pk: `BENCH#${i}`, sk: 'X' }, ConsistentRead: true })),
-      );
-    const write = ({ client, commands }: (typeof clients)[number]) =>
+    const get = ({ client }: (typeof clients)[number]) =>
+      cpuPerCall((i) => client.send(new GetCommand({ TableName: tables.main, Key: { pk: `BENCH#${i}`, sk: 'X' }, ConsistentRead: true })));
+    const write = ({ client }: (typeof clients)[number]) =>
       cpuPerCall((i) =>
         client.send(
-          new commands.BatchWriteCommand({
+          new BatchWriteCommand({
             RequestItems: {
               [tables.main]: [
                 {
@@ -135,17 +143,17 @@ export async function dynamodbClientBench(): Promise<string> {
     for (const c of clients) (c.client as { destroy?: () => void }).destroy?.();
     const rows = clients.map(
       (c, i) =>
-        `${c.label.padEnd(30)}  ${median(results[i]!.get).toFixed(3).padStart(9)}  ${median(results[i]!.write).toFixed(3).padStart(17)}`,
+        `${c.label.padEnd(38)}  ${median(results[i]!.get).toFixed(3).padStart(9)}  ${median(results[i]!.write).toFixed(3).padStart(17)}`,
     );
     const ratio = (k: 'get' | 'write', of = 0, to = 1) => (median(results[of]![k]) / median(results[to]![k])).toFixed(2);
     return [
       `CPU of the calling process per DynamoDB call (ms), ${callsPerRound} sequential calls a round, ${rounds} alternating rounds (medians), DynamoDB Local`,
       '',
-      `client                          GetItem ms  BatchWrite(2) ms`,
+      `client                                  GetItem ms  BatchWrite(2) ms`,
       ...rows,
       '',
-      `ours / SDK: GetItem ${ratio('get')}, BatchWrite ${ratio('write')}`,
-      `ours / plain http.request: GetItem ${ratio('get', 0, 2)}, BatchWrite ${ratio('write', 0, 2)}`,
+      `functions' client / SDK defaults: GetItem ${ratio('get')}, BatchWrite ${ratio('write')}`,
+      `functions' client / plain http.request: GetItem ${ratio('get', 0, 2)}, BatchWrite ${ratio('write', 0, 2)}`,
     ].join('\n');
   } finally {
     await dynamo.stop();

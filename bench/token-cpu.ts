@@ -10,7 +10,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { DynamoDocumentClient, type DynamoCommand } from '../lambdas/adapters/aws/dynamodb';
 import { createSigner, generateKeySet, type JwtSigner, type SignOptions } from '../lambdas/adapters/signing/key-set';
 import { startLocalApp } from '../lambdas/local/app';
 import { getSigner } from '../lambdas/wiring/signing';
@@ -67,13 +66,16 @@ export async function tokenCpuBench(): Promise<string> {
     await token(); // loads the handler's lazy parts and verifies the secret once (then cached, as in a warm container)
 
     // Record what one request sends to DynamoDB and signs, to replay each part alone.
-    const commands: DynamoCommand<object, object>[] = [];
+    // Recorded as class and input, and replayed as new commands: an SDK command is meant to be sent once.
+    type Recorded = { Command: new (input: unknown) => unknown; input: unknown; name: string };
+    const commands: Recorded[] = [];
     let claims: Parameters<JwtSigner['sign']> | undefined;
-    const send = DynamoDocumentClient.prototype.send;
-    DynamoDocumentClient.prototype.send = function (this: DynamoDocumentClient, command) {
-      commands.push(command as DynamoCommand<object, object>);
-      return send.call(this, command);
-    } as typeof send;
+    const { db } = getStorage();
+    const send = db.send;
+    db.send = ((command: { constructor: Recorded['Command']; input: unknown }, options?: object) => {
+      commands.push({ Command: command.constructor, input: structuredClone(command.input), name: command.constructor.name });
+      return (send as (command: unknown, options?: object) => Promise<unknown>).call(db, command, options);
+    }) as unknown as typeof send;
     const signer = await getSigner();
     const sign = signer.sign;
     (signer as { sign: JwtSigner['sign'] }).sign = (payload, options) => {
@@ -81,19 +83,19 @@ export async function tokenCpuBench(): Promise<string> {
       return sign(payload, options);
     };
     await token();
-    DynamoDocumentClient.prototype.send = send;
+    db.send = send;
     (signer as { sign: JwtSigner['sign'] }).sign = sign;
     if (!claims || commands.length === 0) throw new Error('the token request signed or sent nothing');
     const [payload, options] = claims as [Record<string, unknown>, SignOptions];
-    const { db } = getStorage();
     // For comparison: the same claims signed with ES256, the other SIGNING_ALG.
     const es256 = await createSigner(await generateKeySet(signer.alg === 'ES256' ? 'RS256' : 'ES256'));
 
     const parts = {
       'whole request (handler, direct)': token,
       'JWT signature': () => sign(payload, options),
-      [`DynamoDB calls (${commands.map((c) => c.operation).join(' + ')})`]: async () => {
-        for (const command of commands) await db.send(command);
+      [`DynamoDB calls (${commands.map((c) => c.name.replace(/Command$/, '')).join(' + ')})`]: async () => {
+        for (const { Command, input } of commands)
+          await (db.send as (command: unknown) => Promise<unknown>)(new Command(structuredClone(input)));
       },
       [`(the same claims signed with ${es256.alg})`]: () => es256.sign(payload, options),
     };

@@ -16,6 +16,13 @@ import { accountPaths } from './core/account/paths';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * Every route function's timeout (lib/functions.ts), and the time the local server gives a request
+ * (lambdas/local/server.ts): AWS calls give up a second before it (adapters/aws/invocation-deadline.ts),
+ * so a stalled dependency is answered with a 503, never a timeout. Well under API Gateway's 29 s.
+ */
+export const routeTimeoutSeconds = 10;
+
 /** How a caller proves who it is; documents the route and drives tests of its refusals. */
 export type AuthKind =
   | 'none' // public

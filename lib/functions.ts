@@ -8,6 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { routeTimeoutSeconds } from '../lambdas/routes';
 import { depsLockFilePath, functionBundling, packageRoot, projectRoot } from './bundling';
 
 /** Node.js 24 (newer than the required 22): supported by Lambda until 2028. */
@@ -37,8 +38,10 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     runtime: functionRuntime,
     architecture: lambda.Architecture.ARM_64,
     memorySize: props.memorySize,
-    timeout: props.timeout ?? Duration.seconds(10),
-    environment: { ...props.environment },
+    timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds),
+    // POWERTOOLS_TRACE_ENABLED: the AWS SDK clients record each call as an X-Ray subsegment
+    // (lambdas/adapters/aws/tracing.ts), loading the tracer only then.
+    environment: { ...props.environment, ...(props.tracing ? { POWERTOOLS_TRACE_ENABLED: 'true' } : {}) },
     logGroup,
     // The service writes its own JSON lines; TRACE here leaves LOG_LEVEL the only filter.
     loggingFormat: lambda.LoggingFormat.JSON,
@@ -47,8 +50,8 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     projectRoot,
     depsLockFilePath,
     bundling: functionBundling({ hashes: props.hashes }),
-    // Active tracing needs no X-Ray SDK in the bundle: Lambda records each invocation's segment,
-    // and the trace id reaches the logs (xray_trace_id, lambdas/adapters/json-logger.ts).
+    // Lambda records each invocation's segment; the trace id reaches the logs (xray_trace_id,
+    // lambdas/adapters/json-logger.ts).
     ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
   });
 }

@@ -5,7 +5,7 @@
  * leaves nothing behind and a second seed of the same email fails as a whole.
  * Secrets are only ever stored hashed; the plain values are returned once to the caller.
  */
-import { TransactWriteCommand, type DynamoDocumentClient } from '../adapters/aws/dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
 import { clientCopyItems } from '../adapters/dynamodb/client-copies';
 import { mainItems } from '../adapters/dynamodb/keys';
@@ -14,7 +14,7 @@ import type { Clock, Hasher, RandomSource } from '../core/ports';
 import { adminScope } from '../core/scope';
 
 export interface SeedDependencies {
-  readonly db: DynamoDocumentClient;
+  readonly db: DynamoDBDocumentClient;
   readonly tables: PhysicalTableNames;
   readonly hasher: Hasher;
   readonly random: RandomSource;

@@ -10,15 +10,17 @@
  * (256 bits each); they go only to the secret, never to the response, outputs or logs.
  */
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { DynamoDocumentClient } from '../adapters/aws/dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { createLogger } from '../adapters/json-logger';
 import { createHasher } from '../adapters/argon2-hasher';
-import { credentialsFromEnv } from '../adapters/aws/transport';
+import { withinDeadline } from '../adapters/aws/invocation-deadline';
+import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeedDependencies } from '../bootstrap/seed';
 import { parseSettings } from '../config/settings';
+import { awsClientSettings } from '../wiring/aws';
 
 /** Resource properties; CloudFormation passes every value as a string. */
 export interface AdminBootstrapProperties {
@@ -50,7 +52,7 @@ export interface AdminBootstrapResult {
 
 interface Dependencies {
   readonly secrets: Pick<SecretsManagerClient, 'send'>;
-  readonly db: DynamoDocumentClient;
+  readonly db: DynamoDBDocumentClient;
   readonly random: SeedDependencies['random'];
   readonly clock: SeedDependencies['clock'];
 }
@@ -117,9 +119,12 @@ function holdsCredentials(text: string | undefined): boolean {
   }
 }
 
-export const handler = createHandler({
-  secrets: new SecretsManagerClient({}),
-  db: createDocumentClient({ region: process.env.AWS_REGION, credentials: () => credentialsFromEnv(process.env) }),
-  random: cryptoRandom,
-  clock: systemClock,
-});
+const aws = awsClientSettings(process.env);
+export const handler = withinDeadline(
+  createHandler({
+    secrets: awsClient((config) => new SecretsManagerClient(config), backgroundCallBounds, aws),
+    db: createDocumentClient(aws),
+    random: cryptoRandom,
+    clock: systemClock,
+  }),
+);

@@ -11,7 +11,10 @@
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { withinDeadline } from '../adapters/aws/invocation-deadline';
+import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { createLogger } from '../adapters/json-logger';
+import { awsClientSettings } from '../wiring/aws';
 import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import { parseSettings } from '../config/settings';
@@ -59,4 +62,10 @@ export function createHandler({ secrets, s3 }: Clients) {
   };
 }
 
-export const handler = createHandler({ secrets: new SecretsManagerClient({}), s3: new S3Client({}) });
+const aws = awsClientSettings(process.env);
+export const handler = withinDeadline(
+  createHandler({
+    secrets: awsClient((config) => new SecretsManagerClient(config), backgroundCallBounds, aws),
+    s3: awsClient((config) => new S3Client(config), backgroundCallBounds, aws),
+  }),
+);

@@ -12,7 +12,7 @@ import { labelClient } from '../http/request-context';
 import { apiKeyExchangeRequest } from '../http/api-key-request';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getApiKeyExchange } from '../wiring/api-keys';
+import { getApiKeyExchange } from '../wiring/api-key-exchange';
 import { getTokenStore } from '../wiring/repositories';
 
 export const handler = httpHandler(async (event, container) => {

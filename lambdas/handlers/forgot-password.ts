@@ -11,6 +11,7 @@ import type { Context } from 'aws-lambda';
 import { sendResetLinkTo } from '../core/account/password-reset';
 import { passwordResetRate } from '../core/account/send-rate';
 import { TooManyRequestsError } from '../core/errors';
+import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
 import { digest } from '../adapters/dynamodb/items';
 import { forgotPasswordForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
@@ -53,4 +54,6 @@ const endpoint = httpHandler(
 );
 
 export const handler = (async (event: unknown, context: Context) =>
-  isBackgroundInvocation(event) ? runPasswordResetJob(event.backgroundJob) : endpoint(event as never, context)) as LambdaHandler;
+  isBackgroundInvocation(event)
+    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runPasswordResetJob(event.backgroundJob))
+    : endpoint(event as never, context)) as LambdaHandler;

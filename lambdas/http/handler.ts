@@ -7,6 +7,7 @@
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
 import { createLogger } from '../adapters/json-logger';
 import type { Container, Logger } from '../core/ports';
 import { crossOriginResponseHeaders } from './cors';
@@ -139,5 +140,9 @@ export const handlerFactory =
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use([...(options.crossOrigin ? [crossOrigin] : []), securityHeaders, requestLog(getContainer), errorMapper(getContainer)])
       .handler(async (event) => endpoint(event, getContainer())) as unknown as LambdaHandler;
-    return (event, context) => runInRequest(requestLogFields(event, context), () => chain(event, context));
+    // The invocation's deadline bounds every AWS call made for it (adapters/aws/invocation-deadline.ts).
+    return (event, context) =>
+      runWithinDeadline(context?.getRemainingTimeInMillis?.(), () =>
+        runInRequest(requestLogFields(event, context), () => chain(event, context)),
+      );
   };

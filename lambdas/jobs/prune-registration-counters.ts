@@ -2,14 +2,15 @@
  * Daily: deletes the per-IP registration counters of past days (behaviour REG-7). TTL would
  * remove them too, but up to days late; the job keeps the table small and predictable.
  */
+import { withinDeadline } from '../adapters/aws/invocation-deadline';
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
 import { getContainer } from '../wiring/container';
 import { getStorage } from '../wiring/storage';
 
-export const handler = async (): Promise<{ deleted: number }> => {
+export const handler = withinDeadline(async (): Promise<{ deleted: number }> => {
   const { clock, log } = getContainer();
   const { db, tables } = getStorage();
   const deleted = await new DynamoRegistrationCounter(db, tables.ephemeral).pruneBefore(clock.now());
   log.info('pruned registration counters', { deleted });
   return { deleted };
-};
+});

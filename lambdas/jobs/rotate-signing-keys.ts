@@ -12,6 +12,8 @@
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { withinDeadline } from '../adapters/aws/invocation-deadline';
+import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { generateSigningKey } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import {
@@ -24,6 +26,7 @@ import {
 } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
 import { createLogger } from '../adapters/json-logger';
+import { awsClientSettings } from '../wiring/aws';
 
 /** Variables set by lib/key-rotation.ts. */
 const log = createLogger('info', { service: 'authorization-server', function: 'rotate-signing-keys' });
@@ -110,10 +113,13 @@ async function readPublishedKids(s3: Dependencies['s3'], bucket: string, key: st
   }
 }
 
-export const handler = createHandler({
-  secrets: new SecretsManagerClient({}),
-  s3: new S3Client({}),
-  cloudfront: new CloudFrontClient({}),
-  env: process.env,
-  now: Date.now,
-});
+const aws = awsClientSettings(process.env);
+export const handler = withinDeadline(
+  createHandler({
+    secrets: awsClient((config) => new SecretsManagerClient(config), backgroundCallBounds, aws),
+    s3: awsClient((config) => new S3Client(config), backgroundCallBounds, aws),
+    cloudfront: awsClient((config) => new CloudFrontClient(config), backgroundCallBounds, aws),
+    env: process.env,
+    now: Date.now,
+  }),
+);

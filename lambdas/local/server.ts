@@ -12,7 +12,7 @@ import { parseKeySet, publicJwks } from '../adapters/signing/key-set';
 import { crossOriginResponseHeaders, preflightHeaders } from '../http/cors';
 import type { LambdaHandler } from '../http/handler';
 import { createRouter } from '../http/router';
-import { fallbackHandler, type HttpMethod } from '../routes';
+import { fallbackHandler, type HttpMethod, routeTimeoutSeconds } from '../routes';
 import { toApiGatewayEvent, writeResult } from './api-gateway-event';
 
 /** API Gateway's own payload limit is 10 MB; locally 1 MiB is plenty and keeps memory bounded. */
@@ -65,7 +65,9 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
+/** As Lambda's: the time left before the route's timeout (lambdas/routes.ts), from the request's arrival. */
 function lambdaContext(requestId: string): Context {
+  const endsAt = Date.now() + routeTimeoutSeconds * 1000;
   return {
     awsRequestId: requestId,
     functionName: 'local',
@@ -75,7 +77,7 @@ function lambdaContext(requestId: string): Context {
     logGroupName: 'local',
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => endsAt - Date.now(),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -7,8 +7,8 @@
  * request. Locally (the server and the tests) the job runs on the next turn of the event loop
  * of the same process, after the response is written; tests can wait for it to settle.
  */
-import { lambdaEventInvoker } from '../adapters/aws/lambda';
-import { credentialsFromEnv } from '../adapters/aws/transport';
+import { createEventInvoker } from '../adapters/lambda-invoker';
+import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 
 export interface BackgroundJob {
@@ -38,9 +38,9 @@ export async function settleBackgroundJobs(): Promise<void> {
 const getDispatcher = perContainer((env) => {
   const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
   if (functionName) {
-    const lambda = lambdaEventInvoker(env.AWS_REGION ?? 'us-east-1', () => credentialsFromEnv(env), 2);
+    const invoke = createEventInvoker(functionName, awsClientSettings(env));
     return async (job: BackgroundJob) => {
-      await lambda.invokeEvent(functionName, JSON.stringify({ backgroundJob: job }));
+      await invoke(JSON.stringify({ backgroundJob: job }));
     };
   }
   return async (job: BackgroundJob, run: JobRunner) => {

@@ -3,7 +3,7 @@ import type { AdminAuthDependencies } from '../http/admin-auth';
 import type { BearerDependencies } from '../http/bearer';
 import { getContainer } from './container';
 import { getClientRepository, getTokenStore, getUsers } from './repositories';
-import { getVerifier } from './signing';
+import { getVerifier } from './verifier';
 
 export const getBearerDependencies = (): BearerDependencies => ({
   issuer: getContainer().config.baseUrl,

@@ -4,10 +4,10 @@
  * Like the other wiring modules, this is where the environment is read.
  */
 import { createOutboxMailer } from '../adapters/outbox-mailer';
-import { credentialsFromEnv } from '../adapters/aws/transport';
 import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
 import { brandedMailer } from '../http/branded-mail';
+import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 import { getBrand } from './site';
 
@@ -16,7 +16,7 @@ export const getMailer = /* @__PURE__ */ perContainer((env): Mailer => {
   const outbox = env.MAIL_OUTBOX_DIR?.trim();
   const mailer = outbox
     ? createOutboxMailer(outbox, config.mailFrom, () => clock.now())
-    : createSesMailer(config.mailFrom, { region: env.AWS_REGION ?? 'us-east-1', credentials: () => credentialsFromEnv(env) });
+    : createSesMailer(config.mailFrom, awsClientSettings(env));
   // The site's title and logo (issue 14); every mail-sending row reads the main table.
   return brandedMailer(mailer, getBrand);
 });

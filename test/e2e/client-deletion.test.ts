@@ -5,7 +5,7 @@
  * no token of any kind to that client, and its live access tokens are inactive at
  * introspection, userinfo and validate. Its API keys are revoked, each with an audit entry.
  */
-import { GetCommand, QueryCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -3,7 +3,7 @@
  * create (secret once, audit entry in the same transaction), list (never secrets, status,
  * pagination), revoke (soft delete, first timestamp kept), the user-deletion hook.
  */
-import { PutCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyItem } from '../../lambdas/adapters/dynamodb/api-key-items';
 import type { ApiKey } from '../../lambdas/core/model';
 import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';
@@ -251,7 +251,7 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
     const { Item } = await getStorage().db.send(
-      new (await import('../../lambdas/adapters/aws/dynamodb')).GetCommand({
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
         TableName: getStorage().tables.main,
         Key: { pk: `APIKEY#${body.key_id}`, sk: 'APIKEY' },
       }),

@@ -1,5 +1,5 @@
 /** /api/admin/clients: static public and confidential clients (issue 3). */
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { updateClient } from '../../lambdas/core/admin/clients';
 import type { ApiKeyHooks } from '../../lambdas/core/admin/ports';
 import { handler as createClient } from '../../lambdas/handlers/admin/clients-create';

@@ -3,7 +3,7 @@
  * validation, the audit entry, and the effect of the MFA policy on the next sign-in. On tables of
  * this file's own (test/support/own-tables.ts): the settings item is one per deployment.
  */
-import { GetCommand, QueryCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';

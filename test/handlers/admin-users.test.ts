@@ -1,5 +1,5 @@
 /** /api/admin/users: create, list, get, update, delete (issue 3). */
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as createUser } from '../../lambdas/handlers/admin/users-create';
 import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';
 import { handler as getUser } from '../../lambdas/handlers/admin/users-get';

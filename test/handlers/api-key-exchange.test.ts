@@ -13,7 +13,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
 import { allClientCopyKeys } from '../../lambdas/adapters/dynamodb/client-copies';
 import { usedAtSecond } from '../../lambdas/core/api-keys/exchange';
-import { GetCommand, PutCommand, UpdateCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 useOutbox();
 

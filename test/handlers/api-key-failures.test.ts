@@ -4,7 +4,7 @@
  * Argon2id verification each (a dummy one where no hash exists), so key ids cannot be
  * enumerated. DESIGN "Traps": a TTL-expired record still present is treated as absent.
  */
-import { PutCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { cryptoRandom } from '../../lambdas/adapters/system';
 import { newApiKey } from '../../lambdas/core/api-keys/format';
 import type { ApiKey } from '../../lambdas/core/model';

@@ -12,7 +12,7 @@ import { exchangeApiKey } from '../../lambdas/core/api-keys/exchange';
 import type { ApiKeyExchangeStore } from '../../lambdas/core/api-keys/ports';
 import { TokenRequestActivity } from '../../lambdas/core/grants/activity';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
-import { getApiKeyExchange } from '../../lambdas/wiring/api-keys';
+import { getApiKeyExchange } from '../../lambdas/wiring/api-key-exchange';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';

@@ -5,7 +5,7 @@
  * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, behaviour REG-8).
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { User } from '../../lambdas/core/model';
 import { handler as createEnvironmentHandler } from '../../lambdas/handlers/admin/environments-create';

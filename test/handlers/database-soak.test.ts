@@ -14,7 +14,7 @@
  * - the registration cap counts each request at most once.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { User } from '../../lambdas/core/model';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';

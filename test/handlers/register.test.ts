@@ -185,7 +185,7 @@ describe('registration availability (behaviour REG-1)', () => {
 
 describe('unused dynamic clients expire (DCR_CLIENT_EXPIRY_DAYS, default 30)', () => {
   it('registers with an expiry 30 days out, which the first use removes', async () => {
-    const { GetCommand } = await import('../../lambdas/adapters/aws/dynamodb');
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const { db, tables } = getStorage();
     const { client_id } = jsonBody(await register(valid)) as { client_id: string };
     const ttlOf = async () =>

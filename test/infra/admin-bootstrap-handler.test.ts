@@ -4,11 +4,11 @@
  * and the stored password verifies against its Argon2id hash.
  */
 import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
-import { createDynamoClient } from '../../lambdas/local/sdk-client';
+import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createHandler, type AdminBootstrapProperties, type AdminCredentials } from '../../lambdas/custom-resources/admin-bootstrap';
 import { ensureTables, physicalTableNames } from '../../lambdas/local/tables';

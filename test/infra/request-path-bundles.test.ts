@@ -1,21 +1,29 @@
 /**
- * Issue 20 (cold start): no route's function bundles the AWS SDK's clients or their runtime
- * (@smithy/*, @aws-sdk/core, credential providers, client-*, lib-dynamodb). Those were most
- * of every route's import time; requests go through lambdas/adapters/aws instead. Each
- * handler is bundled with the stack's own esbuild settings (lib/bundling.ts), and esbuild's
- * metafile lists every module that went in. Only @aws-sdk/util-dynamodb (marshalling, no
- * dependencies) may come from @aws-sdk.
+ * Each route's function loads the AWS SDK client of a service exactly when its route row says it
+ * calls that service (lambdas/routes.ts): DynamoDB for a row with tables, SES for `sendsMail`,
+ * Secrets Manager for `signs`, Lambda for `invokesSelf`, S3 for `writesSiteAssets`. The SDK is
+ * most of a function's import time (README "Cold start"), so no route loads a client it never
+ * calls. Each handler is bundled with the stack's own esbuild settings (lib/bundling.ts); esbuild's
+ * metafile lists every module that went in and how it is imported. "Loaded" means reachable from
+ * the handler through static imports, evaluated when the function starts; a module reached only
+ * through `import()` (the SES client, adapters/ses-mailer.ts) is evaluated on first use.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { esbuildSettings, handlerEntry, nativeModules, projectRoot } from '../../lib/bundling';
-import { fallbackHandler, routes } from '../../lambdas/routes';
+import { fallbackHandler, type Route, routes } from '../../lambdas/routes';
 
-const entries = [...new Set([...routes.map((r) => r.handler), fallbackHandler])];
-const allowedFromAwsSdk = new Set(['@aws-sdk/util-dynamodb']);
+interface Packages {
+  /** Every npm package in the bundle. */
+  readonly bundled: Set<string>;
+  /** Those the handler's static imports reach: evaluated at import. */
+  readonly loaded: Set<string>;
+}
+
+const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
 
 /** The npm packages a bundle holds, by name. */
-async function bundledPackages(handler: string): Promise<Set<string>> {
+async function bundledPackages(handler: string): Promise<Packages> {
   const result = await build({
     ...esbuildSettings,
     mainFields: [...esbuildSettings.mainFields],
@@ -25,23 +33,62 @@ async function bundledPackages(handler: string): Promise<Set<string>> {
     metafile: true,
     logLevel: 'error',
   });
-  const names = new Set<string>();
-  for (const input of Object.keys(result.metafile.inputs)) {
-    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match) names.add(match[1]!);
+  const { inputs, outputs } = result.metafile;
+  const bundled = new Set(
+    Object.keys(inputs)
+      .map(packageOf)
+      .filter((name) => name !== undefined),
+  );
+  const entry = Object.values(outputs).find((output) => output.entryPoint)!.entryPoint!;
+  const reached = new Set<string>([entry]);
+  for (const path of reached) {
+    for (const { path: imported, kind } of inputs[path]?.imports ?? []) if (kind !== 'dynamic-import') reached.add(imported);
   }
-  return names;
+  const loaded = new Set([...reached].map(packageOf).filter((name) => name !== undefined));
+  return { bundled, loaded };
 }
 
-test.each(entries)('the %s function bundles no AWS SDK client, @smithy runtime or credential provider (issue 20)', async (handler) => {
-  const packages = [...(await bundledPackages(handler))];
-  expect(packages.filter((name) => name.startsWith('@smithy/') || (name.startsWith('@aws-sdk/') && !allowedFromAwsSdk.has(name)))).toEqual(
-    [],
-  );
+const serviceClients = {
+  '@aws-sdk/client-dynamodb': (route: Route) => Object.keys(route.tables).length > 0,
+  '@aws-sdk/client-ses': (route: Route) => route.sendsMail === true,
+  '@aws-sdk/client-secrets-manager': (route: Route) => route.signs === true,
+  '@aws-sdk/client-lambda': (route: Route) => route.invokesSelf === true,
+  '@aws-sdk/client-s3': (route: Route) => route.writesSiteAssets === true,
+  '@aws-sdk/client-cloudfront': () => false,
+} as const;
+
+/** The fallback function answers unknown paths; it calls nothing. */
+const fallbackRow = { name: 'Fallback', handler: fallbackHandler, tables: {} } as unknown as Route;
+const rowsByHandler = new Map<string, Route[]>();
+for (const route of [...routes, fallbackRow]) rowsByHandler.set(route.handler, [...(rowsByHandler.get(route.handler) ?? []), route]);
+
+test.each([...rowsByHandler.keys()])(
+  'the %s function loads the SDK client of each service its route rows call, and no other',
+  async (handler) => {
+    const { bundled, loaded } = await bundledPackages(handler);
+    const rows = rowsByHandler.get(handler)!;
+    const expected = Object.entries(serviceClients)
+      .filter(([, calls]) => rows.some(calls))
+      .map(([name]) => name);
+    const clientsLoaded = Object.keys(serviceClients).filter((name) => loaded.has(name));
+    // SES is loaded on first send, so a mail-sending route bundles it without loading it at start.
+    expect(clientsLoaded).toEqual(expected.filter((name) => name !== '@aws-sdk/client-ses'));
+    expect([...bundled]).toEqual(expect.arrayContaining(expected));
+    // Tracing (lambdas/adapters/aws/tracing.ts) is loaded only when it is on.
+    expect(loaded.has('@aws-lambda-powertools/tracer') || loaded.has('aws-xray-sdk-core')).toBe(false);
+  },
+);
+
+test('the token endpoint, the busiest function, loads the DynamoDB document client, Secrets Manager and jose (the test above sees real bundles)', async () => {
+  const { loaded, bundled } = await bundledPackages('token');
+  for (const name of ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-secrets-manager', 'jose']) {
+    expect(loaded.has(name)).toBe(true);
+  }
+  expect(bundled.has('@aws-lambda-powertools/tracer')).toBe(true);
 });
 
-test('the token endpoint, the busiest function, holds our DynamoDB client and the marshalling package (the test above sees real bundles)', async () => {
-  const packages = await bundledPackages('token');
-  expect(packages.has('@aws-sdk/util-dynamodb')).toBe(true);
-  expect(packages.has('jose')).toBe(true);
+test('a mail-sending route bundles the SES client and loads it on first send (forgot-password)', async () => {
+  const { loaded, bundled } = await bundledPackages('forgot-password');
+  expect(bundled.has('@aws-sdk/client-ses')).toBe(true);
+  expect(loaded.has('@aws-sdk/client-ses')).toBe(false);
 });

@@ -3,7 +3,7 @@
  * read back merged in time order with paging that neither skips nor repeats a row, against
  * DynamoDB Local.
  */
-import { PutCommand, QueryCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { activityPartition, activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
 import type { ActivityRow } from '../../lambdas/core/model';

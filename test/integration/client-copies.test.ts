@@ -5,7 +5,7 @@
  * reaches every copy at once (a deletion counts at once on each, issue 18), a failed write
  * leaves every copy as it was, and records stored before copies existed keep working.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

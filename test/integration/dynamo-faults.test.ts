@@ -3,7 +3,7 @@
  * database leaves nothing written, a fault after it leaves the write done with its reply
  * lost, and the SDK retries either within its budget of attempts.
  */
-import { GetCommand, PutCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoFaults, touches } from '../support/dynamo-faults';

@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSigner } from '../../lambdas/adapters/signing/key-set';
-import { fileKeySource } from '../../lambdas/adapters/signing/key-sources';
+import { fileKeySource } from '../../lambdas/adapters/signing/key-file';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 
 let app: LocalApp;

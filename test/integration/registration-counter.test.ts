@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clientNetwork, DynamoRegistrationCounter } from '../../lambdas/adapters/dynamodb/registration-counter';
 import { handler as pruneJob } from '../../lambdas/jobs/prune-registration-counters';
 import { getStorage } from '../../lambdas/wiring/storage';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { createSigner, type JwtSigner, type SigningKeySet } from '../../lambdas/adapters/signing/key-set';
-import { fileKeySource } from '../../lambdas/adapters/signing/key-sources';
+import { fileKeySource } from '../../lambdas/adapters/signing/key-file';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import {
   BearerTokenError,

@@ -4,7 +4,7 @@
  * and what the ephemeral table holds for one key prefix.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { QueryCommand, ScanCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { OutboxMail } from '../../lambdas/adapters/outbox-mailer';
 import type { User } from '../../lambdas/core/model';

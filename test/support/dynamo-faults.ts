@@ -1,30 +1,32 @@
 /**
- * A test double for DynamoDB trouble, in the wiring's own client (getStorage().db): a hook in
- * our DynamoDB client's attempt loop (lambdas/adapters/aws/dynamodb.ts `attemptHook`), inside
- * its retries, so it sees every attempt the client makes, as DynamoDB or the network would.
- * A fault either
+ * A test double for DynamoDB trouble, in the wiring's own client (getStorage().db): an AWS SDK
+ * middleware placed just inside the SDK's retry middleware, so it sees every attempt the SDK
+ * makes, as DynamoDB or the network would. A fault either
  *
  * - stops an attempt `before` it is sent (throttling, a 500, a refused connection): the
  *   database never sees it; or
  * - loses the reply `after` the attempt reached the database (a reset connection, a
- *   timeout): the write happened, the client does not know and sends it again.
+ *   timeout): the write happened, the SDK does not know and sends it again.
  *
- * Every fault is one the client's standard-mode retries retry, so a rule that fails fewer
- * attempts than the retry budget (4 attempts for DynamoDB, as the AWS SDK's default) is
+ * Every fault is one the SDK's standard retry mode retries, so a rule that fails fewer attempts
+ * than the client's budget (3 attempts, lambdas/adapters/dynamodb/client.ts `dynamoCallBounds`) is
  * absorbed by it, and one that fails them all reaches our code as the last attempt's error.
  * Nothing of ours is replaced.
  */
-import type { DynamoAttempt, DynamoDocumentClient } from '../../lambdas/adapters/aws/dynamodb';
-import { AwsServiceError } from '../../lambdas/adapters/aws/errors';
+import { InternalServerError, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getStorage } from '../../lambdas/wiring/storage';
 
 export type FaultPhase = 'before' | 'after';
 
-/**
- * One attempt as the client is about to send it: DynamoDB's operation name (GetItem, PutItem,
- * UpdateItem, DeleteItem, TransactWriteItems, BatchGetItem, ...) and its wire (marshalled) input.
- */
-export type Attempt = DynamoAttempt;
+/** One attempt as the SDK is about to send it: the operation and its wire (marshalled) input. */
+export interface Attempt {
+  /** DynamoDB's operation name: GetItem, PutItem, UpdateItem, DeleteItem, TransactWriteItems, BatchGetItem, ... */
+  readonly operation: string;
+  readonly input: Record<string, unknown>;
+}
+
+const middlewareName = 'testDynamoFaults';
 
 export interface FaultRule {
   readonly operation: string;
@@ -76,13 +78,15 @@ function seeded(seed: number): () => number {
 
 const metadata = (httpStatusCode?: number) => ({ $metadata: { ...(httpStatusCode ? { httpStatusCode } : {}), attempts: 1 } });
 
-/** What the client raises when DynamoDB or the network fails this way (see lambdas/adapters/aws/errors.ts). */
+/** What the SDK raises when DynamoDB or the network fails this way. */
 function faultError(phase: FaultPhase, pick: number): Error {
   if (phase === 'after') {
     return Object.assign(new Error('socket hang up (test fault: the reply was lost)'), { code: 'ECONNRESET', ...metadata() });
   }
-  if (pick < 1 / 3) return new AwsServiceError('ProvisionedThroughputExceededException', 'test fault: throughput exceeded', 400);
-  if (pick < 2 / 3) return new AwsServiceError('InternalServerError', 'test fault: internal server error', 500);
+  if (pick < 1 / 3) {
+    return new ProvisionedThroughputExceededException({ message: 'test fault: throughput exceeded', ...metadata(400) });
+  }
+  if (pick < 2 / 3) return new InternalServerError({ message: 'test fault: internal server error', ...metadata(500) });
   return Object.assign(new Error('connect ECONNREFUSED (test fault)'), { code: 'ECONNREFUSED', ...metadata() });
 }
 
@@ -94,22 +98,32 @@ export class DynamoFaults {
   /** Every attempt seen, failed or not. */
   readonly attempts: Attempt[] = [];
 
-  private constructor(private readonly client: DynamoDocumentClient) {}
+  private constructor(private readonly client: DynamoDBDocumentClient) {}
 
   /** Puts the double into the wiring's client (or another); remove it with `uninstall()`. */
-  static install(client: DynamoDocumentClient = getStorage().db): DynamoFaults {
+  static install(client: DynamoDBDocumentClient = getStorage().db): DynamoFaults {
     const faults = new DynamoFaults(client);
-    client.attemptHook = async (attempt, send) => {
+    const middleware = (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) => async (args: unknown) => {
+      const attempt: Attempt = {
+        operation: (context.commandName ?? '').replace(/Command$/, ''),
+        input: ((args as { input?: Record<string, unknown> }).input ?? {}) as Record<string, unknown>,
+      };
       faults.attempts.push(attempt);
       const phase = faults.decide(attempt);
       if (phase === 'before') throw faults.record(attempt, phase);
       if (phase === 'after') {
         // The database applies it (or refuses it); either way the reply never arrives.
-        await send().catch(() => undefined);
+        await next(args).catch(() => undefined);
         throw faults.record(attempt, phase);
       }
-      return send();
+      return next(args);
     };
+    client.middlewareStack.addRelativeTo(middleware as unknown as Parameters<typeof client.middlewareStack.addRelativeTo>[0], {
+      name: middlewareName,
+      relation: 'after',
+      toMiddleware: 'retryMiddleware',
+      override: true,
+    });
     return faults;
   }
 
@@ -125,7 +139,7 @@ export class DynamoFaults {
     return this;
   }
 
-  /** Stops injecting (the hook stays, passing everything through). */
+  /** Stops injecting (the middleware stays, passing everything through). */
   clear(): void {
     this.rules.length = 0;
     this.random = undefined;
@@ -133,7 +147,7 @@ export class DynamoFaults {
 
   uninstall(): void {
     this.clear();
-    this.client.attemptHook = undefined;
+    this.client.middlewareStack.remove(middlewareName);
   }
 
   private decide(attempt: Attempt): FaultPhase | undefined {

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDynamoClient } from '../../lambdas/local/sdk-client';
+import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { generateKeySet } from '../../lambdas/adapters/signing/key-set';
 import { startDynamoDbLocal } from '../../lambdas/local/dynamodb-local';
 import { ensureTables, physicalTableNames, tableEnv } from '../../lambdas/local/tables';

@@ -4,7 +4,7 @@
  * change the sign-ins of every file running beside it. Jest gives each file its own copy of
  * process.env, so the names set here stay in this file.
  */
-import { createDynamoClient } from '../../lambdas/local/sdk-client';
+import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { ensureTables, physicalTableNames, tableEnv } from '../../lambdas/local/tables';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { uniqueSuffix } from './tokens';

@@ -3,7 +3,7 @@
  * created through the repositories, authorization codes saved directly (as the authorize
  * step would), and helpers to call the handlers as API Gateway does.
  */
-import { ScanCommand } from '../../lambdas/adapters/aws/dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { randomBytes } from 'node:crypto';

@@ -7,7 +7,7 @@
  * every shard and merge by time. docs/storage-schema.md gives the arithmetic.
  */
 import { createHash } from 'node:crypto';
-import { type DynamoDocumentClient, QueryCommand } from '../aws/dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
 
 /** 16 × ~1,000 writes/s per partition: room for 10,000 token requests a second from one client. */
@@ -61,7 +61,7 @@ function decodeCursor(cursor: string | undefined, partitionKeys: readonly string
  * the last sort key taken, so no row is skipped or repeated.
  */
 export async function queryActivityPage(
-  db: DynamoDocumentClient,
+  db: DynamoDBDocumentClient,
   table: string,
   clientId: string,
   query: ActivityQuery,

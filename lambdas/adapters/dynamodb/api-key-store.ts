@@ -5,8 +5,8 @@ import {
   GetCommand,
   TransactWriteCommand,
   UpdateCommand,
-  type DynamoDocumentClient,
-} from '../aws/dynamodb';
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
@@ -72,7 +72,7 @@ export class DynamoApiKeyStore {
   private readonly clients: DynamoClientRepository;
 
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),

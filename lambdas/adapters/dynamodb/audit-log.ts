@@ -5,7 +5,7 @@
  * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no
  * index write. The whole log is read newest first, one day partition after another.
  */
-import { type DynamoDocumentClient, PutCommand, QueryCommand } from '../aws/dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditLogQuery, AuditLogStore } from '../../core/admin/audit';
 import { InvalidRequestError } from '../../core/errors';
 import { newId } from '../../core/ids';
@@ -62,7 +62,7 @@ const maxQueriesPerPage = 100;
 
 export class DynamoAuditLog implements AuditLogStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly random: RandomSource,
   ) {}

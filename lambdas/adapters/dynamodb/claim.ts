@@ -5,13 +5,13 @@
  * claim, where a conditional delete would refuse it and, with it, the legitimate user (issue 19).
  * A claimed item reads as absent from then on, and TTL removes it.
  */
-import { type DynamoDocumentClient, UpdateCommand } from '../aws/dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { isConditionFailure } from './items';
 
 /** The item as claimed by this call, or undefined when it is absent, expired or claimed by another. */
 export async function claimOnce(
-  db: DynamoDocumentClient,
+  db: DynamoDBDocumentClient,
   table: string,
   key: Record<string, string>,
   nowEpoch: number,

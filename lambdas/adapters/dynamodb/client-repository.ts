@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
 import type { Client, RegistrationType } from '../../core/model';
@@ -45,7 +45,7 @@ export class DynamoClientRepository {
   private readonly copiesTried = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {}

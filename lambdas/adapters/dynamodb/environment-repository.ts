@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Environment } from '../../core/model';
 import { isConditionFailure, isOwnWrite, withoutKeys } from './items';
@@ -12,7 +12,7 @@ const grantKey = keys.environmentGrant;
 /** Environments, and their grants to users (`users_environments`, behaviour ADMIN-9). */
 export class DynamoEnvironmentRepository {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

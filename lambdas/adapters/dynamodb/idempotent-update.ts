@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type DynamoDocumentClient, type UpdateCommandInput } from '../aws/dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { retry, tryAgain } from '../../core/retry';
 
@@ -23,7 +23,7 @@ const cancellationCode = (error: unknown) =>
  * (`isConditionFailure`). Concurrent transactions on one item cancel each other
  * (TransactionConflict, nothing written): those are tried again with a new token.
  */
-export async function updateOnce(db: DynamoDocumentClient, update: Update): Promise<void> {
+export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Promise<void> {
   await retry(
     async (attempt) => {
       try {

@@ -1,5 +1,5 @@
 /** Shared item helpers: storage keys stay here, never in domain records. */
-import type { TransactWriteCommand } from '../aws/dynamodb';
+import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 
 /** One entry of a TransactWriteItems request. */
@@ -28,9 +28,9 @@ export function isConditionFailure(error: unknown): boolean {
 }
 
 /**
- * Whether a conditional write failed against this very request's earlier attempt: the DynamoDB
- * client (lambdas/adapters/aws) resends a write whose reply was lost, and the resend fails its condition against the
- * first (issue 19). Such a write stores a per-request `writeToken` and asks for
+ * Whether a conditional write failed against this very request's earlier attempt: the AWS SDK
+ * resends a write whose reply was lost, and the resend fails its condition against the first
+ * (behaviour ERR-5). Such a write stores a per-request `writeToken` and asks for
  * ReturnValuesOnConditionCheckFailure ALL_OLD; the item it failed against tells.
  */
 export function isOwnWrite(error: unknown, writeToken: string): boolean {

@@ -6,8 +6,15 @@
  * smaller than `maxAttempts`, so concurrent guesses cannot overrun the cap, and the DynamoDB
  * client's resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
  */
-import type { AttributeValue } from '../aws/dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
@@ -36,7 +43,7 @@ function liveCode<T>(item: Record<string, unknown> | undefined, nowEpoch: number
 }
 
 async function countAttempt<T extends StoredCode>(
-  db: DynamoDocumentClient,
+  db: DynamoDBDocumentClient,
   table: string,
   key: Key,
   attemptToken: string,
@@ -71,7 +78,7 @@ async function countAttempt<T extends StoredCode>(
 
 export class DynamoChallengeStore implements ChallengeStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -123,7 +130,7 @@ export class DynamoChallengeStore implements ChallengeStore {
 
 export class DynamoVerificationStore implements VerificationStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
   ) {}
 

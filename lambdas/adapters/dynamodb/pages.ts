@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand, type DynamoDocumentClient, type QueryCommandInput } from '../aws/dynamodb';
+import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
 import type { Page } from '../../core/admin/ports';
 import { live, withoutKeys } from './items';
@@ -12,7 +12,7 @@ export type { Page };
  * DynamoDB (whose ValidationException would otherwise surface as a 500).
  */
 export async function queryIndexPage<T>(
-  db: DynamoDocumentClient,
+  db: DynamoDBDocumentClient,
   table: string,
   gsi1pk: string,
   limit: number,
@@ -67,7 +67,7 @@ function decodeCursor(
  * `skPrefix`, raw (with their keys), and the cursor of the next page.
  */
 export async function queryPartitionPage(
-  db: DynamoDocumentClient,
+  db: DynamoDBDocumentClient,
   table: string,
   pk: string,
   skPrefix: string,
@@ -89,7 +89,7 @@ export async function queryPartitionPage(
 }
 
 /** Every page of a query, one array of items at a time (a single Query stops at 1 MB). */
-export async function* queryPages(db: DynamoDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
+export async function* queryPages(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncGenerator<Record<string, unknown>[]> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
@@ -98,14 +98,14 @@ export async function* queryPages(db: DynamoDocumentClient, input: QueryCommandI
   } while (start);
 }
 
-export async function queryAll(db: DynamoDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for await (const page of queryPages(db, input)) items.push(...page);
   return items;
 }
 
 /** Deletes every item the query finds (by its pk/sk); returns how many. */
-export async function deleteQueried(db: DynamoDocumentClient, input: QueryCommandInput): Promise<number> {
+export async function deleteQueried(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<number> {
   let deleted = 0;
   for await (const page of queryPages(db, input)) {
     await Promise.all(page.map((item) => db.send(new DeleteCommand({ TableName: input.TableName, Key: { pk: item.pk, sk: item.sk } }))));

@@ -3,7 +3,7 @@
  * A passkey is `PASSKEY#<sha256(credential id)>`, with an index entry `USER#<id>`/`PASSKEY#<digest>`
  * written in the same transaction; a ceremony is `WEBAUTHN#<sha256(challenge)>`.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Ceremony, CeremonyStore, Passkey, PasskeyStore } from '../../core/account/passkeys';
 import { digest, isConditionFailure, keyFits, withoutKeys } from './items';
@@ -19,7 +19,7 @@ const toPasskey = (item: Record<string, unknown>): Passkey =>
 
 export class DynamoPasskeyStore implements PasskeyStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -139,7 +139,7 @@ const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}
 
 export class DynamoCeremonyStore implements CeremonyStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

@@ -2,8 +2,8 @@
  * Per-user and per-address counters of the account flows (ephemeral table,
  * docs/storage-schema.md): mail sends (`SENDRATE#…`) and failed passwords (`PWFAIL#…`).
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
-import type { AttributeValue } from '../aws/dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
@@ -17,7 +17,7 @@ import { isOwnWrite } from './items';
  */
 export class DynamoSendRate implements SendRateStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
@@ -58,7 +58,7 @@ export class DynamoSendRate implements SendRateStore {
  */
 export class DynamoPasswordAttempts implements PasswordAttemptStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

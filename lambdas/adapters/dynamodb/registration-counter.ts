@@ -1,4 +1,4 @@
-import type { DynamoDocumentClient } from '../aws/dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
 import { updateOnce } from './idempotent-update';
 import { isConditionFailure } from './items';
@@ -37,7 +37,7 @@ export interface CounterResult {
  */
 export class DynamoRegistrationCounter {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

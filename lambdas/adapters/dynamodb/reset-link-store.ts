@@ -4,7 +4,7 @@
  * pointer `PWRESETUSER#<userId>` names the digest of their newest link, so issuing a link
  * replaces the pointer and every older link stops working.
  */
-import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
@@ -17,7 +17,7 @@ const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
 
 export class DynamoResetLinkStore implements ResetLinkStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
   ) {}
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
 import { isOwnWrite } from './items';
 import { queryAll } from './pages';
@@ -8,7 +8,7 @@ import { keys, mainItems, partitions } from './keys';
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
 export class DynamoScopeRepository implements ScopeCatalog {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../../core/model';
 import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
 import { live, withoutKeys } from './items';
@@ -9,7 +9,7 @@ import { claimOnce } from './claim';
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
 export class DynamoSessionStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

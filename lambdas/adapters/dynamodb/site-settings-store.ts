@@ -3,7 +3,7 @@
  * `AUDIT#SITE`), written together in one transaction: a change is never stored unaudited.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lifetimes } from '../../core/lifetimes';
 import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
@@ -22,7 +22,7 @@ export function siteAuditItem(entry: SiteAuditEntry, id: string) {
 
 export class DynamoSiteSettingsStore implements SiteSettingsStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tables: Pick<PhysicalTableNames, 'main' | 'activity'>,
     private readonly newRowId: () => string = randomUUID,
   ) {}

@@ -1,4 +1,11 @@
-import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
@@ -26,7 +33,7 @@ import { backoff, retry, tryAgain } from '../../core/retry';
  */
 export class DynamoTokenStore {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tables: PhysicalTableNames,
   ) {}
 

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type DynamoDocumentClient } from '../aws/dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { UserChanges } from '../../core/admin/ports';
 import type { User } from '../../core/model';
@@ -16,7 +16,7 @@ const emailKey = keys.email;
  */
 export class DynamoUserRepository {
   constructor(
-    private readonly db: DynamoDocumentClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

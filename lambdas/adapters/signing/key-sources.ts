@@ -1,32 +1,30 @@
-import { readFile } from 'node:fs/promises';
-import { secretsManagerClient } from '../aws/secrets-manager';
-import { credentialsFromEnv } from '../aws/transport';
-import { parseKeySet, type SigningKeySet } from './key-set';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { type AwsClientSettings, boundToInvocation, clientConfig } from '../aws/sdk-clients';
+import { fileKeySource, type SigningKeySource } from './key-file';
+import { parseKeySet } from './key-set';
 
-/** Where the private key set comes from: Secrets Manager in AWS, a file for the local server. */
-export type SigningKeySource = () => Promise<SigningKeySet>;
+/**
+ * The signing routes' key set: Secrets Manager in AWS, the file locally. Only the routes that sign
+ * import this module (and with it the Secrets Manager client); verifying routes read the public
+ * keys (lambdas/wiring/verifier.ts).
+ */
 
-export function secretsManagerKeySource(secretId: string, client: ReturnType<typeof secretsManagerClient>): SigningKeySource {
+/** Read once per container and cached (lambdas/wiring/signing.ts); the SDK's three attempts, each bounded. */
+export const secretsCallBounds = { maxAttempts: 3, connectionTimeout: 1000, requestTimeout: 3000 } as const;
+
+export function secretsManagerKeySource(secretId: string, client: Pick<SecretsManagerClient, 'send'>): SigningKeySource {
   return async () => {
-    const secret = await client.getSecretValue(secretId);
+    const secret = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
     const set = parseKeySet(secret.SecretString);
     if (!set) throw new Error('the signing key secret holds no valid key set');
     return set;
   };
 }
 
-export function fileKeySource(path: string): SigningKeySource {
-  return async () => {
-    const set = parseKeySet(await readFile(path, 'utf8'));
-    if (!set) throw new Error(`${path} holds no valid key set`);
-    return set;
-  };
-}
-
 /** Picks the source from the variables the stack or the local server sets. */
-export function keySourceFromEnv(env: Readonly<Record<string, string | undefined>>): SigningKeySource {
+export function keySourceFromEnv(env: Readonly<Record<string, string | undefined>>, settings: AwsClientSettings = {}): SigningKeySource {
   if (env.SIGNING_KEY_SECRET_ARN) {
-    const client = secretsManagerClient(env.AWS_REGION ?? 'us-east-1', () => credentialsFromEnv(env));
+    const client = boundToInvocation(new SecretsManagerClient(clientConfig(secretsCallBounds, settings)), settings);
     return secretsManagerKeySource(env.SIGNING_KEY_SECRET_ARN, client);
   }
   if (env.SIGNING_KEY_FILE) return fileKeySource(env.SIGNING_KEY_FILE);
