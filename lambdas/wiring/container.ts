@@ -10,7 +10,7 @@
 import { createEmfMetrics, noMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
 import { cryptoRandom, systemClock } from '../adapters/system';
-import { booleanFlag, loadConfig } from '../config/settings';
+import { booleanFlag, ConfigError, loadConfig } from '../config/settings';
 import { requestFields } from '../http/request-context';
 import type { Container } from '../core/ports';
 
@@ -28,16 +28,25 @@ export function perContainer<T>(build: (env: Env) => T): () => T {
 }
 
 /**
- * POWERTOOLS_METRICS_DISABLED (the variable's name from when Powertools wrote the documents;
- * the local server sets it, README "The local server"): "true" or "false", as every switch.
+ * POWERTOOLS_METRICS_DISABLED (the local server sets it, README "The local server"): "true" or
+ * "false", as every switch; unset, metrics are written. Powertools reads the same variable itself
+ * with a wider vocabulary ("1", "yes", "on" mean true; an empty value is an error), so any other
+ * value is refused here: the two readings never disagree. (Unset, Powertools would also switch
+ * itself off under POWERTOOLS_DEV, which the stack never sets.)
  */
-const metricsDisabled = (value: string | undefined) => booleanFlag.safeParse(value).data === true;
+function metricsDisabled(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const flag = booleanFlag.safeParse(value.trim());
+  if (!flag.success) throw new ConfigError([`POWERTOOLS_METRICS_DISABLED must be "true" or "false" (got ${JSON.stringify(value)})`]);
+  return flag.data;
+}
 
 export const getContainer = perContainer((env): Container => {
   const config = loadConfig(env);
+  const log = createLogger(config.logLevel, { service: 'authorization-server' }, requestFields);
   return {
     config,
-    log: createLogger(config.logLevel, { service: 'authorization-server' }, requestFields),
+    log,
     // The construct names the namespace and this deployment (lib/authorization-server.ts); locally the defaults.
     metrics:
       config.logLevel === 'silent' || metricsDisabled(env.POWERTOOLS_METRICS_DISABLED)
@@ -46,6 +55,7 @@ export const getContainer = perContainer((env): Container => {
             namespace: env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',
             service: env.POWERTOOLS_SERVICE_NAME || 'authorization-server',
             context: requestFields,
+            log,
           }),
     clock: systemClock,
     random: cryptoRandom,
