@@ -49,7 +49,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     systemLogLevelV2: lambda.SystemLogLevel.INFO,
     projectRoot,
     depsLockFilePath,
-    bundling: functionBundling({ hashes: props.hashes }),
+    bundling: functionBundling({ hashes: props.hashes, tracing: props.tracing }),
     // Lambda records each invocation's segment; the trace id reaches the logs (xray_trace_id,
     // lambdas/adapters/json-logger.ts).
     ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),

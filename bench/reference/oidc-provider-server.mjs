@@ -1,15 +1,17 @@
 /**
- * The reference for `npm run bench`: node-oidc-provider serving client_credentials with
- * RS256 JWT access tokens from its in-memory adapter. Started by bench/client-credentials.ts.
- * Reads PORT, CLIENT_ID, CLIENT_SECRET, RESOURCE from the environment; prints "ready".
+ * The reference for `npm run bench`: node-oidc-provider serving client_credentials with JWT
+ * access tokens signed with SIGNING_ALG (RS256 by default, or ES256) from its in-memory adapter.
+ * Started by bench/client-credentials.ts. Reads PORT, CLIENT_ID, CLIENT_SECRET, RESOURCE and
+ * SIGNING_ALG from the environment; prints "ready".
  */
 import { generateKeyPair, exportJWK } from 'jose';
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.PORT);
 const resource = process.env.RESOURCE;
-const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'bench' };
+const alg = process.env.SIGNING_ALG === 'ES256' ? 'ES256' : 'RS256';
+const { privateKey } = await generateKeyPair(alg, { extractable: true });
+const jwk = { ...(await exportJWK(privateKey)), alg, use: 'sig', kid: 'bench' };
 
 const provider = new Provider(`http://localhost:${port}`, {
   clients: [
@@ -36,7 +38,7 @@ const provider = new Provider(`http://localhost:${port}`, {
         audience: resource,
         accessTokenTTL: 3600,
         accessTokenFormat: 'jwt',
-        jwt: { sign: { alg: 'RS256' } },
+        jwt: { sign: { alg } },
       }),
     },
   },

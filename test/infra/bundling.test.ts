@@ -2,10 +2,14 @@
  * The one test file that runs esbuild (every other infra test skips bundling): it reads the
  * function packages `cdk deploy` would upload, as Lambda's ARM64 runtime would load them.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { routes } from '../../lambdas/routes';
 import { esmRequireBanner, nativeModules } from '../../lib/bundling';
 import {
@@ -17,6 +21,7 @@ import {
   type FunctionPackage,
 } from './function-packages';
 
+const execFileAsync = promisify(execFile);
 let outdir: string;
 let packages: FunctionPackage[];
 
@@ -97,6 +102,60 @@ describe('native modules in the ARM64 function packages', () => {
         return file.endsWith('.node') ? machine !== elfMachineAarch64 : machine !== undefined && machine !== elfMachineAarch64;
       });
       expect(foreign).toEqual([]);
+    }
+  });
+});
+
+describe("the shipped bundle with tracing on (the construct's `tracing` prop)", () => {
+  /**
+   * The registration function's package, run as Lambda would run it (its index.mjs imported by a
+   * Node.js process, the handler called with an API Gateway event), against the run's DynamoDB
+   * Local, with the variables a traced function has. The tracer and the X-Ray SDK are bundled but
+   * imported only now; a UDP socket stands in for the X-Ray daemon.
+   */
+  test('its DynamoDB call arrives at the X-Ray daemon as a subsegment of the invocation trace', async () => {
+    const traceId = '1-6745a1b2-fedcba9876543210fedcba98';
+    const daemon = createSocket('udp4');
+    const documents: Record<string, unknown>[] = [];
+    daemon.on('message', (message) => {
+      const body = message.toString('utf8').split('\n')[1];
+      if (body) documents.push(JSON.parse(body) as Record<string, unknown>);
+    });
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+    try {
+      const entry = pathToFileURL(path.join(packageOf('POST /api/register').dir, 'index.mjs')).href;
+      const event = {
+        httpMethod: 'POST',
+        path: '/api/register',
+        resource: '/api/register',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        requestContext: { requestId: 'traced', identity: { sourceIp: '198.51.100.9' } },
+      };
+      const script = `const { handler } = await import(${JSON.stringify(entry)});
+        const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'traced', getRemainingTimeInMillis: () => 10000 });
+        process.stdout.write(String(result.statusCode));`;
+      const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+        env: {
+          ...process.env,
+          POWERTOOLS_TRACE_ENABLED: 'true',
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+          LAMBDA_TASK_ROOT: '/var/task',
+          _X_AMZN_TRACE_ID: `Root=${traceId};Parent=1a2b3c4d5e6f7a8b;Sampled=1`,
+          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
+        },
+      });
+      expect(stdout).toBe('400'); // the empty body is refused after its attempt was counted, in one transaction (behaviour REG-7)
+      const deadline = Date.now() + 3000;
+      const isDynamoCall = (d: Record<string, unknown>) => d.name === 'DynamoDB' && d.namespace === 'aws';
+      while (!documents.some(isDynamoCall) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(documents.find(isDynamoCall)).toMatchObject({
+        type: 'subsegment',
+        trace_id: traceId,
+        aws: { operation: 'TransactWriteItems' },
+      });
+    } finally {
+      daemon.close();
     }
   });
 });

@@ -126,16 +126,21 @@ describe('the operations dashboard', () => {
 });
 
 describe('X-Ray tracing (the tracing prop, TRACING in context)', () => {
-  test('off by default: no function traced, the stage not traced', () => {
-    for (const fn of Object.values(resources(plain.template, 'AWS::Lambda::Function'))) expect(fn.Properties.TracingConfig).toBeUndefined();
+  test('off by default: no function traced nor told to trace its AWS calls, the stage not traced', () => {
+    for (const fn of Object.values(resources(plain.template, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.TracingConfig).toBeUndefined();
+      expect(fn.Properties.Environment?.Variables?.POWERTOOLS_TRACE_ENABLED).toBeUndefined();
+    }
     const stages = Object.values(resources(plain.template, 'AWS::ApiGateway::Stage'));
     expect(stages.map((s) => s.Properties.TracingEnabled ?? false)).toEqual([false]);
   });
 
-  test('on: every serving function traced actively with permission to send segments, and the API stage traced', () => {
+  test('on: every serving function traced actively, its AWS calls as subsegments, with permission to send segments, and the API stage traced', () => {
     const functions = resources(traced.template, 'AWS::Lambda::Function');
     for (const fn of servingFunctions(traced.stack.server)) {
       expect(functions[logicalId(fn)]!.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      // lambdas/wiring/aws.ts reads it: the SDK clients are captured by Powertools Tracer.
+      expect(functions[logicalId(fn)]!.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('true');
       const actions = roleStatements(traced.template, logicalId(fn)).flatMap((s) => [s.Action].flat());
       expect(actions).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
     }

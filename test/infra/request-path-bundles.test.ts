@@ -10,7 +10,7 @@
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { esbuildSettings, handlerEntry, nativeModules, projectRoot } from '../../lib/bundling';
+import { esbuildSettings, functionBundling, handlerEntry, nativeModules, projectRoot, tracingModules } from '../../lib/bundling';
 import { fallbackHandler, type Route, routes } from '../../lambdas/routes';
 
 interface Packages {
@@ -28,7 +28,8 @@ async function bundledPackages(handler: string): Promise<Packages> {
     ...esbuildSettings,
     mainFields: [...esbuildSettings.mainFields],
     entryPoints: [join(projectRoot, handlerEntry(handler))],
-    external: [...nativeModules],
+    // As the stack bundles by default (lib/bundling.ts functionBundling): tracing off.
+    external: [...nativeModules, ...tracingModules],
     write: false,
     metafile: true,
     logLevel: 'error',
@@ -84,7 +85,12 @@ test('the token endpoint, the busiest function, loads the DynamoDB document clie
   for (const name of ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-secrets-manager', 'jose']) {
     expect(loaded.has(name)).toBe(true);
   }
-  expect(bundled.has('@aws-lambda-powertools/tracer')).toBe(true);
+});
+
+test('the tracer is bundled only for a deployment that traces (the tracing prop); test/infra/bundling.test.ts runs it from a package', () => {
+  expect(functionBundling({ tracing: false }).externalModules).toEqual(expect.arrayContaining([...tracingModules]));
+  expect(functionBundling({ tracing: true }).externalModules).not.toEqual(expect.arrayContaining([...tracingModules]));
+  expect(functionBundling({ tracing: true, hashes: true }).externalModules).toEqual([...nativeModules]);
 });
 
 test('a mail-sending route bundles the SES client and loads it on first send (forgot-password)', async () => {

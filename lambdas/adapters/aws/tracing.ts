@@ -5,10 +5,15 @@
  * so an untraced function never pays their import. Tracing also needs Lambda's environment
  * (AWS_EXECUTION_ENV, the trace header): the local server never traces.
  */
-let tracer: Promise<{ captureAWSv3Client<T>(client: T): T }> | undefined;
+let tracer: Promise<{ captureAWSv3Client<T>(client: T): T } | undefined> | undefined;
 
 export async function traceAwsClient(client: unknown): Promise<void> {
   // Only the AWS calls: patching every http(s) request of the process globally is not ours to do.
-  tracer ??= import('@aws-lambda-powertools/tracer').then(({ Tracer }) => new Tracer({ enabled: true, captureHTTPsRequests: false }));
-  (await tracer).captureAWSv3Client(client);
+  tracer ??= import('@aws-lambda-powertools/tracer').then(
+    ({ Tracer }) => new Tracer({ enabled: true, captureHTTPsRequests: false }),
+    // Not bundled (the deployment's `tracing` prop is off, lib/bundling.ts), though the variable
+    // was set by hand: the calls go on, untraced, rather than fail.
+    () => undefined,
+  );
+  (await tracer)?.captureAWSv3Client(client);
 }
