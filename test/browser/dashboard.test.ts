@@ -6,8 +6,10 @@
  * revokes the key and sees `revoked`, finds api_key.create and api_key.revoke in the audit log,
  * uploads a logo on the settings page and sees it on the sign-in page.
  * A plain user gets 403; a cross-site POST and a POST without the CSRF token get 403; no page
- * contains a hash; no console errors or CSP violations. Screenshots of the main pages go to
- * docs/screenshots/.
+ * contains a hash; no console errors or CSP violations. Screenshots of the main pages are taken
+ * every run, into the run's temp folder; `npm run screenshots` (UPDATE_SCREENSHOTS=1) writes them
+ * to docs/screenshots/ instead, the committed pictures the README links to, so a test run leaves
+ * the working tree as it found it.
  *
  * Run with `npm run test:browser`.
  */
@@ -25,7 +27,10 @@ import { launchChromium, newestMail, pageWatchingErrors } from '../support/brows
 import { png } from '../support/images';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
-const screenshots = join(__dirname, '..', '..', 'docs', 'screenshots');
+const screenshots =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(__dirname, '..', '..', 'docs', 'screenshots')
+    : mkdtempSync(join(tmpdir(), 'dashboard-screenshots-'));
 let app: LocalApp;
 let browser: Browser;
 let plainUser: TestUser;
