@@ -6,7 +6,7 @@
  * calls. Each handler is bundled with the stack's own esbuild settings (lib/bundling.ts); esbuild's
  * metafile lists every module that went in and how it is imported. "Loaded" means reachable from
  * the handler through static imports, evaluated when the function starts; a module reached only
- * through `import()` (the SES client, adapters/ses-mailer.ts) is evaluated on first use.
+ * through `import()` (the SES and S3 clients, rarely used by their functions) is evaluated on first use.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
@@ -58,6 +58,9 @@ const serviceClients = {
   '@aws-sdk/client-cloudfront': () => false,
 } as const;
 
+/** Imported by their adapters on first use (adapters/ses-mailer.ts, adapters/s3-site-assets.ts). */
+const loadedOnFirstUse = new Set(['@aws-sdk/client-ses', '@aws-sdk/client-s3']);
+
 /** The fallback function answers unknown paths; it calls nothing. */
 const fallbackRow = { name: 'Fallback', handler: fallbackHandler, tables: {} } as unknown as Route;
 const rowsByHandler = new Map<string, Route[]>();
@@ -72,11 +75,11 @@ test.each([...rowsByHandler.keys()])(
       .filter(([, calls]) => rows.some(calls))
       .map(([name]) => name);
     const clientsLoaded = Object.keys(serviceClients).filter((name) => loaded.has(name));
-    // SES is loaded on first send, so a mail-sending route bundles it without loading it at start.
-    expect(clientsLoaded).toEqual(expected.filter((name) => name !== '@aws-sdk/client-ses'));
+    // SES and S3 are loaded on first use, so their routes bundle them without loading them at start.
+    expect(clientsLoaded).toEqual(expected.filter((name) => !loadedOnFirstUse.has(name)));
     expect([...bundled]).toEqual(expect.arrayContaining(expected));
-    // Tracing (lambdas/adapters/aws/tracing.ts) is loaded only when it is on.
-    expect(loaded.has('@aws-lambda-powertools/tracer') || loaded.has('aws-xray-sdk-core')).toBe(false);
+    // Tracing (lambdas/adapters/aws/tracing.ts) is bundled only for a deployment that traces.
+    expect(bundled.has('@aws-lambda-powertools/tracer') || bundled.has('aws-xray-sdk-core')).toBe(false);
   },
 );
 

@@ -290,3 +290,103 @@ describe('errors: what the SDK would retry is "unavailable"; what it would not i
     expect(isServiceUnavailable(new Error('a bug of ours'))).toBe(false);
   });
 });
+
+/** Records each request (method, path, headers, body) and answers with `reply`. */
+async function recorder(
+  reply: (request: IncomingMessage, body: Buffer) => { status: number; headers?: Record<string, string>; body?: string },
+) {
+  const seen: { method: string; url: string; headers: IncomingMessage['headers']; body: Buffer }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({ method: request.method!, url: request.url!, headers: request.headers, body });
+      const answer = reply(request, body);
+      response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('what each adapter asks of its service, through the real SDK client (a loopback stand-in answers)', () => {
+  it('the logo store (S3): PutObject with the bytes and the caching headers, then DeleteObject, on first use', async () => {
+    const { server, endpoint, seen } = await recorder(() => ({ status: 200 }));
+    try {
+      useEnvironment({ ...roleCredentials, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_S3: endpoint });
+      const { S3SiteAssetStore } = await import('../../lambdas/adapters/s3-site-assets');
+      const store = new S3SiteAssetStore('jwks-bucket', awsClientSettings(process.env));
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+      await store.put('branding/logo-abc.png', bytes, 'image/png');
+      await store.delete('branding/logo-abc.png');
+      expect(seen.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual([
+        'PUT /jwks-bucket/branding/logo-abc.png',
+        'DELETE /jwks-bucket/branding/logo-abc.png',
+      ]);
+      expect(seen[0]!.headers).toMatchObject({
+        'content-type': 'image/png',
+        'cache-control': 'public, max-age=31536000, immutable',
+        'content-disposition': 'inline',
+      });
+      expect([...seen[0]!.body]).toEqual([...bytes]);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('the SES mailer: one SendEmail with the text and the HTML part, and an SES refusal reaches the caller', async () => {
+    let refuse = false;
+    const { server, endpoint, seen } = await recorder(() =>
+      refuse
+        ? {
+            status: 400,
+            headers: { 'content-type': 'text/xml' },
+            body: '<ErrorResponse><Error><Type>Sender</Type><Code>MessageRejected</Code><Message>Email address is not verified.</Message></Error></ErrorResponse>',
+          }
+        : {
+            status: 200,
+            headers: { 'content-type': 'text/xml' },
+            body: '<SendEmailResponse><SendEmailResult><MessageId>m-1</MessageId></SendEmailResult></SendEmailResponse>',
+          },
+    );
+    try {
+      useEnvironment({ ...roleCredentials, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_SES: endpoint });
+      const { createSesMailer } = await import('../../lambdas/adapters/ses-mailer');
+      const mailer = createSesMailer('no-reply@example.org', awsClientSettings(process.env));
+      await mailer.send({ to: 'ada@example.org', subject: 'Your code', text: 'Code: 123456', html: '<p>Code: <b>123456</b></p>' });
+      const form = new URLSearchParams(seen[0]!.body.toString('utf8'));
+      expect(Object.fromEntries(form)).toMatchObject({
+        Action: 'SendEmail',
+        Source: 'no-reply@example.org',
+        'Destination.ToAddresses.member.1': 'ada@example.org',
+        'Message.Subject.Data': 'Your code',
+        'Message.Body.Text.Data': 'Code: 123456',
+        'Message.Body.Html.Data': '<p>Code: <b>123456</b></p>',
+      });
+      refuse = true;
+      await expect(mailer.send({ to: 'ada@example.org', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MessageRejected' });
+      expect(seen).toHaveLength(2); // a refusal is not retried
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('the background invoker (Lambda): an asynchronous Invoke of the function with the payload', async () => {
+    const { server, endpoint, seen } = await recorder(() => ({ status: 202 }));
+    try {
+      useEnvironment({ ...roleCredentials, AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL_LAMBDA: endpoint });
+      const { createEventInvoker } = await import('../../lambdas/adapters/lambda-invoker');
+      await createEventInvoker(
+        'tollgate-ForgotPassword',
+        awsClientSettings(process.env),
+      )('{"backgroundJob":{"kind":"password-reset-mail"}}');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.url).toBe('/2015-03-31/functions/tollgate-ForgotPassword/invocations');
+      expect(seen[0]!.headers['x-amz-invocation-type']).toBe('Event');
+      expect(seen[0]!.body.toString('utf8')).toBe('{"backgroundJob":{"kind":"password-reset-mail"}}');
+    } finally {
+      await stop(server);
+    }
+  });
+});
