@@ -139,10 +139,10 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly metricsNamespace?: string;
   /**
-   * AWS X-Ray: active tracing on every function and tracing on the API stage. Configuration only:
-   * the bundles carry no X-Ray SDK (Powertools Tracer: +124 KiB, and up to 63 ms of import CPU per function;
-   * README "Operating it"), so a trace shows API Gateway and each invocation, not the DynamoDB
-   * calls inside it. Traced requests are billed by X-Ray past its free tier.
+   * AWS X-Ray: active tracing on every function and tracing on the API stage, and each AWS SDK call
+   * a function makes recorded as a subsegment (Powertools Tracer, bundled only into a traced
+   * deployment's functions and imported on their first AWS call: lib/bundling.ts `tracingModules`).
+   * Traced requests are billed by X-Ray past its free tier.
    * @default false
    */
   readonly tracing?: boolean;

@@ -22,6 +22,8 @@ const provider = new Provider(`http://localhost:${port}`, {
       response_types: [],
       redirect_uris: [],
       token_endpoint_auth_method: 'client_secret_basic',
+      // Its default (RS256) must be a key it holds; no ID token is ever issued here.
+      id_token_signed_response_alg: alg,
       scope: 'admin',
     },
   ],
