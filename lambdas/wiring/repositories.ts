@@ -61,7 +61,10 @@ export const getClientRepository = /* @__PURE__ */ perContainer(() => new Dynamo
 /** The client as stored now (strongly consistent), resolving Client ID Metadata Documents when enabled. */
 export const getClientFinder = /* @__PURE__ */ perContainer(() => clientResolver(getClientRepository()));
 export const findClient = (clientId: string): Promise<Client | undefined> => getClientFinder()(clientId);
-export const getUsers = /* @__PURE__ */ perContainer(() => new DynamoUserRepository(getStorage().db, table('main')));
+/** With the activity table: an admin change to a user is written with its audit entry (behaviour LOG-9). */
+export const getUsers = /* @__PURE__ */ perContainer(
+  () => new DynamoUserRepository(getStorage().db, table('main'), getStorage().tables.activity),
+);
 export const getEnvironments = /* @__PURE__ */ perContainer(() => new DynamoEnvironmentRepository(getStorage().db, table('main')));
 export const getTokenStore = /* @__PURE__ */ perContainer(() => new DynamoTokenStore(getStorage().db, getStorage().tables));
 export const getSessions = /* @__PURE__ */ perContainer(() => new DynamoSessionStore(getStorage().db, table('ephemeral')));

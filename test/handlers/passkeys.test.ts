@@ -23,7 +23,7 @@ import type { Client } from '../../lambdas/core/model';
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getPasskeys, getPasskeyStore } from '../../lambdas/wiring/passkeys';
 import { getSessions } from '../../lambdas/wiring/repositories';
-import { callAdmin } from '../support/admin-calls';
+import { callAdmin, testAdminActor } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { createAccountUser, ephemeralItems, mailsTo, sessionsOf, type AccountUser } from '../support/account';
 import { authorizeQuery, browserHeaders, createClient, form, hiddenField, unique } from '../support/authorization';
@@ -390,7 +390,7 @@ describe('removal (behaviour PASSKEY-2, PASSKEY-8, PASSKEY-9)', () => {
 
   it('deleting the user removes their passkeys: the credential no longer signs in', async () => {
     const { who, authenticator } = await userWithPasskey();
-    await deleteUser(getAdmin(), who.user.id);
+    await deleteUser(getAdmin(), who.user.id, testAdminActor);
     expect(await getPasskeyStore().get(authenticator.id)).toBeUndefined();
     expectRefused(await postSignIn(authenticator.assert({ challenge: await signInChallenge() })));
   });

@@ -20,6 +20,7 @@ import { useOutbox } from '../support/api-keys';
 import { createAccountUser, ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
 import { authorizeQuery, browserHeaders, cookieOf, createClient, form, hiddenField, locationOf, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { testAdminActor } from '../support/admin-calls';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;
@@ -216,7 +217,7 @@ describe('single use and bindings (behaviour MFA-5, MFA-6)', () => {
   it('the address changed after the code was sent: refused, no session', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
-    await updateUser(getAdmin(), who.user.id, { email: `${unique('moved')}@example.test` });
+    await updateUser(getAdmin(), who.user.id, { email: `${unique('moved')}@example.test` }, testAdminActor);
     const result = await enterCode(challengeId, code);
     expect(result.statusCode).toBe(400);
     expect(headerOf(result, 'set-cookie')).toBeUndefined();
@@ -225,7 +226,7 @@ describe('single use and bindings (behaviour MFA-5, MFA-6)', () => {
   it('the password changed after the code was sent: refused, no session', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
-    await updateUser(getAdmin(), who.user.id, { password: 'a brand new password' });
+    await updateUser(getAdmin(), who.user.id, { password: 'a brand new password' }, testAdminActor);
     const result = await enterCode(challengeId, code);
     expect(result.statusCode).toBe(400);
     expect(headerOf(result, 'set-cookie')).toBeUndefined();

@@ -38,3 +38,6 @@ export async function ensureScopes(...names: string[]): Promise<void> {
   const repository = new DynamoScopeRepository(db, tables.main);
   await Promise.all(names.map((name) => repository.createScope({ name, description: name, discoverable: name !== 'admin' })));
 }
+
+/** The actor of admin changes a test makes through the core directly (behaviour LOG-9 audits every one). */
+export const testAdminActor = { kind: 'admin-client', clientId: 'tgc_test' } as const;

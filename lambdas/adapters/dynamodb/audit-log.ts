@@ -5,6 +5,7 @@
  * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no
  * index write. The whole log is read newest first, one day partition after another.
  */
+import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditLogQuery, AuditLogStore } from '../../core/admin/audit';
 import { InvalidRequestError } from '../../core/errors';
@@ -12,7 +13,7 @@ import { newId } from '../../core/ids';
 import { lifetimes } from '../../core/lifetimes';
 import type { AdminAuditEntry, AuditType } from '../../core/model';
 import type { RandomSource } from '../../core/ports';
-import { withoutKeys } from './items';
+import { type TransactItem, withoutKeys } from './items';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const dayPartition = (day: string) => `AUDITDAY#${day}`;
@@ -30,6 +31,21 @@ export const auditDayKeys = (at: string, sk: string) => ({ gsi1pk: dayPartition(
 export function auditLogItem(entry: AdminAuditEntry, id: string) {
   const sk = `${entry.at}#${id}`;
   return { pk: subjectPartition(entry), sk, ...auditDayKeys(entry.at, sk), ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
+}
+
+/**
+ * The audit entry as one item of its change's own transaction (behaviour LOG-9): the change and
+ * its entry land together or not at all. The transaction carries a ClientRequestToken, so the
+ * DynamoDB client's resend after a lost reply writes no second entry.
+ */
+export function auditPut(activityTable: string, entry: AdminAuditEntry): TransactItem {
+  return { Put: { TableName: activityTable, Item: auditLogItem(entry, randomUUID()) } };
+}
+
+/** The activity table of a store that writes audit entries with its changes; a store built without one cannot. */
+export function auditTableOf(activityTable: string | undefined): string {
+  if (activityTable === undefined) throw new Error('this store was built without the activity table, so it cannot write an audit entry');
+  return activityTable;
 }
 
 /** Where the previous page stopped: in which day, before which sort key. */

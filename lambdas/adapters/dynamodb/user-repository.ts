@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { UserChanges } from '../../core/admin/ports';
-import type { User } from '../../core/model';
-import { isConditionFailure, withoutKeys } from './items';
+import type { AdminAuditEntry, User } from '../../core/model';
+import { auditPut, auditTableOf } from './audit-log';
+import { isConditionFailure, type TransactItem, withoutKeys } from './items';
 import { deleteQueried, queryIndexPage, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -18,7 +20,14 @@ export class DynamoUserRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** The activity table, where an admin change's audit entry is written with it (behaviour LOG-9). */
+    private readonly activityTable?: string,
   ) {}
+
+  /** The audit entry's Put, when the change has one. */
+  private audited(audit: AdminAuditEntry | undefined): TransactItem[] {
+    return audit ? [auditPut(auditTableOf(this.activityTable), audit)] : [];
+  }
 
   async get(id: string): Promise<User | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: userKey(id) }));
@@ -35,8 +44,8 @@ export class DynamoUserRepository {
     return this.get(String(Item.userId));
   }
 
-  async create(user: User): Promise<void> {
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  async create(user: User, audit?: AdminAuditEntry): Promise<void> {
+    const items: TransactItem[] = [
       {
         Put: {
           TableName: this.table,
@@ -50,8 +59,10 @@ export class DynamoUserRepository {
         Put: { TableName: this.table, Item: mainItems.email(user.email, user.id), ConditionExpression: 'attribute_not_exists(pk)' },
       });
     }
+    items.push(...this.audited(audit));
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      // The token makes the DynamoDB client's resend after a lost reply a success, not a conflict with itself.
+      await this.db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
     } catch (error) {
       if (isConditionFailure(error)) throw new ConflictError(`email ${user.email ?? ''}`);
       throw error;
@@ -63,9 +74,9 @@ export class DynamoUserRepository {
   }
 
   /** Applies changes; an email change moves the uniqueness item in the same transaction. */
-  async update(current: User, changes: UserChanges, updatedAt: string): Promise<User> {
+  async update(current: User, changes: UserChanges, updatedAt: string, audit?: AdminAuditEntry): Promise<User> {
     const next: User = { ...current, ...changes, updatedAt };
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    const items: TransactItem[] = [
       {
         Put: {
           TableName: this.table,
@@ -82,8 +93,9 @@ export class DynamoUserRepository {
       });
       if (current.email) items.push({ Delete: { TableName: this.table, Key: emailKey(current.email) } });
     }
+    items.push(...this.audited(audit));
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await this.db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
     } catch (error) {
       if (isConditionFailure(error)) throw new ConflictError(`user ${current.id} changed or email taken`);
       throw error;
@@ -92,23 +104,29 @@ export class DynamoUserRepository {
   }
 
   /**
-   * Deletes the user and the email item first (sign-in stops at once), then the user's
-   * environment grants. Sessions, refresh tokens and API keys live elsewhere and are
-   * removed by their own repositories.
+   * Behaviour ADMIN-7: the environment grants first, then the user, its email item and the
+   * `user.delete` audit entry in one transaction. A failure before that transaction leaves the
+   * user in place, so a retried DELETE finds it and finishes; the other order left grants
+   * behind a 404. Sessions, refresh tokens, passkeys and API keys live elsewhere and are
+   * removed by their own stores before this (lambdas/core/admin/users.ts `deleteUser`).
    */
-  async delete(user: User): Promise<void> {
-    await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: this.table, Key: userKey(user.id) } },
-          ...(user.email ? [{ Delete: { TableName: this.table, Key: emailKey(user.email) } }] : []),
-        ],
-      }),
-    );
+  async delete(user: User, audit?: AdminAuditEntry): Promise<void> {
     await deleteQueried(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
       ExpressionAttributeValues: { ':pk': partitions.user(user.id), ':env': partitions.environmentGrantPrefix },
+      ConsistentRead: true,
     });
+    await this.db.send(
+      new TransactWriteCommand({
+        // A resend after a lost reply is applied once: one audit entry per deletion.
+        ClientRequestToken: randomUUID(),
+        TransactItems: [
+          { Delete: { TableName: this.table, Key: userKey(user.id) } },
+          ...(user.email ? [{ Delete: { TableName: this.table, Key: emailKey(user.email) } }] : []),
+          ...this.audited(audit),
+        ],
+      }),
+    );
   }
 }

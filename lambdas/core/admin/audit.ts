@@ -82,10 +82,17 @@ export function listAuditLog(
 /** The admin caller who made a change, as the audit log names them. */
 export type AdminActor = Exclude<ApiKeyCreator, { kind: 'user' }>;
 
+/** The audit entry of an admin change, stamped now; its store writes it in the change's own transaction (behaviour LOG-9). */
+export function auditEntryOf(deps: { clock: Clock }, actor: AdminActor, change: Omit<AdminAuditEntry, 'actor' | 'at'>): AdminAuditEntry {
+  return { ...change, actor, at: new Date(deps.clock.now()).toISOString() };
+}
+
 /**
- * Records a change that has been made. After the change, not with it: a failed audit write
- * must not undo an admin's change (the API-key changes, the security-relevant ones, are
- * written in one transaction with their entry instead).
+ * Records a change that has been made, for the few changes that cannot share a DynamoDB
+ * transaction with their entry (docs/storage-schema.md lists them and why): the call answers
+ * only once the entry is written, and a failure answers 503, so the admin's retry (each of
+ * these changes is idempotent) writes it. Every other change passes its entry to the store
+ * that writes the change (`auditEntryOf`).
  */
 export async function recordChange(
   deps: { audit: AuditLogStore; clock: Clock },

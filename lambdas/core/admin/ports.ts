@@ -3,7 +3,7 @@
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
 import type { PasskeyStore } from '../account/passkeys';
-import type { ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
+import type { AdminAuditEntry, ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
 export interface Page<T> {
@@ -19,12 +19,13 @@ export type UserChanges = Partial<
 export interface UserStore {
   get(id: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
-  /** Throws ConflictError when the email is taken. */
-  create(user: User): Promise<void>;
+  /** Throws ConflictError when the email is taken. `audit` is written in the same transaction (behaviour LOG-9). */
+  create(user: User, audit?: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<User>>;
   /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
-  update(current: User, changes: UserChanges, updatedAt: string): Promise<User>;
-  delete(user: User): Promise<void>;
+  update(current: User, changes: UserChanges, updatedAt: string, audit?: AdminAuditEntry): Promise<User>;
+  /** The user's environment grants, then the user with its email item and `audit` in one transaction (behaviour ADMIN-7). */
+  delete(user: User, audit?: AdminAuditEntry): Promise<void>;
 }
 
 export interface EnvironmentGrant {

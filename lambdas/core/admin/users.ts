@@ -3,6 +3,7 @@ import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
 import { endSignIns, nextCredentialVersion } from '../account/password-change';
+import { type AdminActor, auditEntryOf } from './audit';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -28,7 +29,8 @@ export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number,
 
 const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);
 
-export async function createUser(deps: AdminDependencies, input: NewUser): Promise<User> {
+/** Behaviour LOG-9: the `user.create` entry is written in the user's own transaction. */
+export async function createUser(deps: AdminDependencies, input: NewUser, actor: AdminActor): Promise<User> {
   // Checked first so a duplicate costs no Argon2id; the transaction still decides races.
   if (input.email && (await deps.users.findByEmail(input.email))) throw emailTaken(input.email);
   const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password);
@@ -42,7 +44,10 @@ export async function createUser(deps: AdminDependencies, input: NewUser): Promi
     createdAt: isoNow(deps.clock),
   };
   try {
-    await deps.users.create(user);
+    await deps.users.create(
+      user,
+      auditEntryOf(deps, actor, { type: 'user.create', userId: user.id, ...(user.admin ? { reason: 'admin' } : {}) }),
+    );
   } catch (error) {
     if (error instanceof ConflictError) throw emailTaken(input.email ?? '');
     throw error;
@@ -50,7 +55,15 @@ export async function createUser(deps: AdminDependencies, input: NewUser): Promi
   return user;
 }
 
-export async function updateUser(deps: AdminDependencies, id: string, update: UserUpdate): Promise<User> {
+/** The fields an update changes, by name (never a value: the audit entry's reason); a new password always counts. */
+function changedFields(current: User, update: UserUpdate): string {
+  const changed = (['name', 'email', 'admin', 'test'] as const).filter((f) => update[f] !== undefined && update[f] !== current[f]);
+  const fields = [...changed, ...(update.password !== undefined ? ['password'] : [])];
+  return fields.length > 0 ? fields.join(', ') : 'nothing';
+}
+
+/** Behaviour LOG-9: the `user.update` entry (the changed field names) is written in the user's own transaction. */
+export async function updateUser(deps: AdminDependencies, id: string, update: UserUpdate, actor: AdminActor): Promise<User> {
   const current = await getUser(deps, id);
   if (update.email !== undefined && update.email !== current.email) {
     const holder = await deps.users.findByEmail(update.email);
@@ -68,7 +81,8 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
     ...(update.email !== undefined && update.email !== current.email ? { emailVerifiedAt: undefined } : {}),
   };
   try {
-    const updated = await deps.users.update(current, changes, isoNow(deps.clock));
+    const audit = auditEntryOf(deps, actor, { type: 'user.update', userId: id, reason: changedFields(current, update) });
+    const updated = await deps.users.update(current, changes, isoNow(deps.clock), audit);
     if (update.password !== undefined) {
       // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
       await endSignIns(deps, id);
@@ -98,15 +112,18 @@ export async function signOutEverywhere(deps: AdminDependencies, id: string): Pr
 }
 
 /**
- * Deletes the user and everything that lets them in. The credentials go first and the
- * user record last, so a call that fails half-way leaves the user visible and a retry
- * finishes the job (each step is idempotent); the other order would leave live refresh
- * tokens behind a 404.
+ * Behaviour ADMIN-7: deletes the user and everything that lets them in. The credentials go
+ * first (API keys, sessions and refresh families, passkeys, environment grants) and the user
+ * record last, in one transaction with its email item and the `user.delete` audit entry. A
+ * call that fails part-way leaves the user visible, and a retry finishes the job (each step is
+ * idempotent); the other order left live credentials or grants behind a 404. Not one
+ * transaction: a user's grants, keys, sessions and passkeys have no upper bound, and a
+ * DynamoDB transaction takes at most 100 items.
  */
-export async function deleteUser(deps: AdminDependencies, id: string): Promise<void> {
+export async function deleteUser(deps: AdminDependencies, id: string, actor: AdminActor): Promise<void> {
   const user = await getUser(deps, id);
   await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
   await endSignIns(deps, id);
   await deps.passkeys?.removeAllOf(id); // issue 13: a deleted user's passkeys sign no one in
-  await deps.users.delete(user);
+  await deps.users.delete(user, auditEntryOf(deps, actor, { type: 'user.delete', userId: id }));
 }

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { createUser } from '../../core/admin/users';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -20,7 +20,6 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  const user = await createUser(getAdmin(), input);
-  await recordAdminChange(caller, { type: 'user.create', userId: user.id, ...(user.admin ? { reason: 'admin' } : {}) });
+  const user = await createUser(getAdmin(), input, adminActorOf(caller));
   return jsonResponse(201, userView(user));
 });

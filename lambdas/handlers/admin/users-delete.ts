@@ -2,12 +2,11 @@
 import { deleteUser } from '../../core/admin/users';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
-  await deleteUser(getAdmin(), userId);
-  await recordAdminChange(caller, { type: 'user.delete', userId });
+  await deleteUser(getAdmin(), userId, adminActorOf(caller));
   return noContent();
 });

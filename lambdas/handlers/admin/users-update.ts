@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { updateUser } from '../../core/admin/users';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -23,8 +23,7 @@ export const schema = z
 export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
   const changes = jsonInput(event, schema);
-  const user = await updateUser(getAdmin(), userId, changes);
-  // The field names only: never the new password.
-  await recordAdminChange(caller, { type: 'user.update', userId, reason: Object.keys(changes).join(', ') });
+  // Audited with the change, by the changed field names only: never the new password.
+  const user = await updateUser(getAdmin(), userId, changes, adminActorOf(caller));
   return jsonResponse(200, userView(user));
 });

@@ -16,7 +16,7 @@ import { html, type Html } from '../html';
 import { passkeyRemoveForm } from '../passkey-forms';
 import { redirect } from '../redirect';
 import { validate } from '../validate';
-import { audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
 
@@ -82,14 +82,17 @@ async function newForm(request: DashboardRequest) {
 
 async function create(request: DashboardRequest) {
   const form = validate(newUserForm, present(request.form));
-  const user = await createUser(request.deps.admin, {
-    name: form.name,
-    ...(form.email ? { email: form.email } : {}),
-    ...(form.password ? { password: form.password } : {}),
-    admin: form.admin === 'on',
-    test: false,
-  });
-  await audit(request, { type: 'user.create', userId: user.id, ...(user.admin ? { reason: 'admin' } : {}) });
+  const user = await createUser(
+    request.deps.admin,
+    {
+      name: form.name,
+      ...(form.email ? { email: form.email } : {}),
+      ...(form.password ? { password: form.password } : {}),
+      admin: form.admin === 'on',
+      test: false,
+    },
+    actorOf(request),
+  );
   return redirect(`${userPath(user.id)}?done=created`);
 }
 
@@ -147,13 +150,12 @@ async function update(request: DashboardRequest) {
   const before = await getUser(request.deps.admin, request.params.id!);
   const form = validate(userForm, present(request.form));
   if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role');
-  const after = await updateUser(request.deps.admin, before.id, {
-    name: form.name,
-    ...(form.email ? { email: form.email } : {}),
-    admin: form.admin === 'on',
-  });
-  const changed = (['name', 'email', 'admin'] as const).filter((field) => before[field] !== after[field]);
-  await audit(request, { type: 'user.update', userId: after.id, reason: changed.length > 0 ? changed.join(', ') : 'nothing' });
+  const after = await updateUser(
+    request.deps.admin,
+    before.id,
+    { name: form.name, ...(form.email ? { email: form.email } : {}), admin: form.admin === 'on' },
+    actorOf(request),
+  );
   return redirect(`${userPath(after.id)}?done=updated`);
 }
 
@@ -173,8 +175,7 @@ async function confirmDelete(request: DashboardRequest) {
 async function remove(request: DashboardRequest) {
   const userId = request.params.id!;
   refuseSelf(request, userId, 'delete your own account');
-  await deleteUser(request.deps.admin, userId);
-  await audit(request, { type: 'user.delete', userId });
+  await deleteUser(request.deps.admin, userId, actorOf(request));
   return redirect(`${dashboardPaths.users}?done=deleted`);
 }
 
