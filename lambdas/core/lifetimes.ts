@@ -21,4 +21,9 @@ export const lifetimes = {
    * than the audit and activity retention, so every row naming a key still resolves to it.
    */
   apiKeyRetention: 400 * 24 * 3600,
+  /**
+   * A key written `pending` whose create never activated it (behaviour KEY-15) is removed by
+   * TTL this long after its creation. Until then it is absent to every reader.
+   */
+  pendingApiKey: 24 * 3600,
 } as const;

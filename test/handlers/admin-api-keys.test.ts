@@ -109,7 +109,8 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
       actor: key.createdBy,
       at: key.createdAt,
     } as const;
-    expect(await getApiKeyStore().create(key, audit)).toBe('user-gone');
+    expect(await getApiKeyStore().writePending(key)).toBe('user-gone');
+    expect(await getApiKeyStore().activate(key, audit)).toBe('user-gone');
     expect(await storedKey(key.keyId)).toBeUndefined();
     expect(await auditOf(client.clientId)).toEqual([]);
   });

@@ -8,6 +8,7 @@
  * - Admin changes and their audit entries (behaviour LOG-9): written in one transaction.
  * - API key creation (behaviour KEY-15): a create answered with an error leaves no active key.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AdminAuditEntry } from '../../lambdas/core/model';
 import { handler as deleteUserHandler } from '../../lambdas/handlers/admin/users-delete';
@@ -15,8 +16,11 @@ import { handler as getUserHandler } from '../../lambdas/handlers/admin/users-ge
 import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
-import { DynamoFaults, type Attempt } from '../support/dynamo-faults';
-import { adminClientToken, createTestUser, testFileEnvironment } from '../support/tokens';
+import { auditOf, createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
+import { adminClientToken, createTestClient, createTestUser, issueTestToken, testFileEnvironment } from '../support/tokens';
+
+const outbox = useOutbox();
 
 let faults: DynamoFaults;
 let admin: string;
@@ -80,5 +84,86 @@ describe('behaviour ADMIN-7: deleting a user removes the user last, so a retried
     expect(await getUsers().findByEmail(user.email!)).toBeUndefined();
     expect(await getEnvironments().grantsOf(user.id)).toEqual([]);
     expect((await auditAbout(`AUDIT#USER#${user.id}`)).map((e) => e.type)).toEqual(['user.delete']);
+  });
+});
+
+/** Every key record of the client as stored, pending ones included (the admin list leaves those out). */
+async function keyRecordsOf(clientId: string): Promise<Record<string, unknown>[]> {
+  const { Items = [] } = await getStorage().db.send(
+    new QueryCommand({
+      TableName: getStorage().tables.main,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `CLIENT#${clientId}#APIKEYS` },
+    }),
+  );
+  return Items;
+}
+
+/** A record an exchange would accept: neither pending nor revoked. */
+const activeRecords = (records: Record<string, unknown>[]) => records.filter((r) => r.pending === undefined && r.revokedAt === undefined);
+
+/** The transaction that writes a new key record (its first item puts `APIKEY#`). */
+const isKeyWrite = (a: Attempt) =>
+  String((a.input.TransactItems as { Put?: { Item?: { pk?: { S?: string } } } }[] | undefined)?.[0]?.Put?.Item?.pk?.S ?? '').startsWith(
+    'APIKEY#',
+  );
+/** The transaction that activates a pending key (its first item updates `APIKEY#` and removes `pending`). */
+const isActivation = (a: Attempt) =>
+  String((a.input.TransactItems as { Update?: { UpdateExpression?: string } }[] | undefined)?.[0]?.Update?.UpdateExpression ?? '').includes(
+    'REMOVE pending',
+  );
+
+describe('behaviour KEY-15: a key create answered with an error leaves no active key', () => {
+  it('the key write landed but every reply was lost, and every later key write fails: 503, no active key, no audit entry', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyWrite });
+    // The old code's compensating revoke (and any other key write) fails too: what the soak met at 35%.
+    faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: (a) => touches(a, 'APIKEY#') });
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    faults.clear();
+    expect(created.status).toBe(503);
+    expect(created.body.error).toBe('temporarily_unavailable');
+    expect(JSON.stringify(created.body)).not.toMatch(/tgk_|secret"/);
+
+    const records = await keyRecordsOf(client.clientId);
+    expect(records).toHaveLength(1); // the first attempt landed, pending
+    expect(activeRecords(records)).toEqual([]);
+    expect((await listKeysAs(admin, client.clientId)).body.items).toEqual([]);
+    expect(await auditOf(client.clientId)).toEqual([]);
+  });
+
+  it('the activation landed but the replies of all its attempts were lost: sent again with its token, 201 with a key that works, audited once', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isActivation, times: 3 });
+    const created = await createKeyAs(admin, client.clientId, { userId: user.id });
+    faults.clear();
+    expect(faults.injected).toHaveLength(3);
+    expect(created.status).toBe(201);
+    expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
+    expect((await auditOf(client.clientId)).map((e) => e.type)).toEqual(['api_key.create']);
+  });
+
+  it('behaviour KEY-14: an undeliverable mail while the database refuses key writes: 503, the key never active', async () => {
+    const client = await createTestClient({ name: 'Self-service app', scopes: ['read'], test: false });
+    const target = await createTestUser({ test: false });
+    const token = (await issueTestToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
+    // The old code revoked the key it had activated before the mail; that revocation fails here.
+    faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: (a) => touches(a, 'APIKEY#') && !isKeyWrite(a) });
+    rmSync(outbox, { recursive: true, force: true });
+    writeFileSync(outbox, 'not a folder'); // the local mailer cannot write its outbox
+    let created: Awaited<ReturnType<typeof createKeyAs>>;
+    try {
+      created = await createKeyAs(token, client.clientId, {});
+    } finally {
+      rmSync(outbox, { force: true });
+      faults.clear();
+    }
+    expect(created.status).toBe(503);
+    expect(JSON.stringify(created.body)).not.toMatch(/tgk_|secret"/);
+    expect(activeRecords(await keyRecordsOf(client.clientId))).toEqual([]);
+    expect(await auditOf(client.clientId)).toEqual([]);
   });
 });

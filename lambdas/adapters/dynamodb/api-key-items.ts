@@ -46,6 +46,19 @@ export function userKeyIndexItem(key: ApiKey) {
   return { ...userKeyIndexKey(key), clientId: key.clientId, keyId: key.keyId, ...(ttl !== undefined ? { ttl } : {}) };
 }
 
+/**
+ * Behaviour KEY-15: a new key's first state, which it leaves only by its activation. A pending
+ * record is absent to every reader (the exchange, the lists, revocation); TTL removes one
+ * whose create never finished.
+ */
+export function pendingKeyItems(key: ApiKey) {
+  const ttl = epoch(key.createdAt) + lifetimes.pendingApiKey;
+  return { record: { ...apiKeyItem(key), pending: true, ttl }, index: { ...userKeyIndexItem(key), ttl } };
+}
+
+/** Whether a stored key record is still pending (written, never activated). */
+export const isPending = (item: Record<string, unknown>): boolean => item.pending !== undefined;
+
 /** Admin audit entries, partitioned per client like the activity rows, and in the day index (audit-log.ts). */
 export function auditItem(entry: AuditEntry, id: string) {
   return auditLogItem(entry, id);

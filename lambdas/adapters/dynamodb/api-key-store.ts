@@ -7,17 +7,27 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
-import { apiKeyItem, apiKeyKey, apiKeyTtl, auditItem, clientKeysPartition, userKeyIndexItem, userKeysPrefix } from './api-key-items';
+import {
+  apiKeyKey,
+  apiKeyTtl,
+  auditItem,
+  clientKeysPartition,
+  isPending,
+  pendingKeyItems,
+  userKeyIndexItem,
+  userKeysPrefix,
+} from './api-key-items';
 import type { PhysicalTableNames } from './client';
 import { clientCopyKey, randomClientCopy } from './client-copies';
 import { clientFromItem, DynamoClientRepository } from './client-repository';
 import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
-import { backoff, retry, tryAgain } from '../../core/retry';
+import { backoff, pause, retry, tryAgain } from '../../core/retry';
 
 type CancellationCode = string | undefined;
 
@@ -40,11 +50,21 @@ function cancellationCodes(error: unknown): CancellationCode[] | undefined {
   return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
 }
 
-/** A key record past its TTL (long after expiry or revocation) is absent, as if deleted. */
+/**
+ * A key record past its TTL (long after expiry or revocation) is absent, as if deleted; so is a
+ * pending one (behaviour KEY-15: its create has not activated it, and may never).
+ */
 function keyFromItem(item: Record<string, unknown> | undefined, nowEpoch: number): ApiKey | undefined {
   const current = live(item, nowEpoch);
-  return current ? withoutKeys<ApiKey>(current) : undefined;
+  return current && !isPending(current) ? withoutKeys<ApiKey>(current) : undefined;
 }
+
+/**
+ * How many times an activation whose outcome is unknown (every attempt of the DynamoDB client
+ * failed, and one may have landed) is sent again with the same request token before the create
+ * answers 503: the resends turn an unknown outcome into a known one (behaviour KEY-15).
+ */
+const activationSends = 5;
 
 /** A condition that the client still exists and grants every one of `scopes`. */
 function clientGrants(table: string, clientId: string, scopes: readonly string[]): TransactItem {
@@ -87,19 +107,23 @@ export class DynamoApiKeyStore {
   }
 
   /**
-   * The key, its user index item and the audit entry, atomically; the transaction also
-   * checks the user still exists and the client still grants the snapshot scopes.
+   * Behaviour KEY-6, KEY-15: the key and its user index item, pending (absent to every reader,
+   * removed by TTL unless activated), atomically; the transaction also checks the user still
+   * exists and the client still grants the snapshot scopes. An error means its outcome is
+   * unknown: at most a pending key is left, which nothing can use.
    */
-  async create(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome> {
+  async writePending(key: ApiKey): Promise<CreateOutcome> {
+    const { record, index } = pendingKeyItems(key);
     try {
       await this.db.send(
         new TransactWriteCommand({
+          // The DynamoDB client's resend after a lost reply is applied once, not refused as 'id-taken'.
+          ClientRequestToken: randomUUID(),
           TransactItems: [
-            { Put: { TableName: this.tables.main, Item: apiKeyItem(key), ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: this.tables.main, Item: userKeyIndexItem(key) } },
+            { Put: { TableName: this.tables.main, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.tables.main, Item: index } },
             { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
             clientGrants(this.tables.main, key.clientId, key.scopes),
-            { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
           ],
         }),
       );
@@ -107,12 +131,63 @@ export class DynamoApiKeyStore {
     } catch (error) {
       const codes = cancellationCodes(error);
       if (!codes) throw error;
-      // Not a resend of this write: the DynamoDB client resends a transaction with its idempotency token.
       if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
       throw error;
     }
+  }
+
+  /**
+   * Behaviour KEY-6, KEY-15: pending → active, with the `api_key.create` audit entry and the same
+   * checks of user and client, atomically; the only write after which the create shows the
+   * secret. When every attempt of the DynamoDB client fails (one may have landed), the same
+   * transaction, with the same request token, is sent again: DynamoDB answers a resend of a
+   * landed transaction as the first, and a resend refused because the key is no longer pending
+   * is recognised by the token the activation stored. So the answer follows what was stored;
+   * only a database that loses every reply for all `activationSends` leaves it unknown.
+   */
+  async activate(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome> {
+    const token = randomUUID();
+    const ttl = apiKeyTtl(key);
+    const input = {
+      ClientRequestToken: token,
+      TransactItems: [
+        {
+          Update: {
+            TableName: this.tables.main,
+            Key: apiKeyKey(key.keyId),
+            UpdateExpression: `SET writeToken = :token${ttl !== undefined ? ', #ttl = :ttl REMOVE pending' : ' REMOVE pending, #ttl'}`,
+            ConditionExpression: 'attribute_exists(pending) AND attribute_not_exists(revokedAt)',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':token': token, ...(ttl !== undefined ? { ':ttl': ttl } : {}) },
+          },
+        },
+        { Put: { TableName: this.tables.main, Item: userKeyIndexItem(key) } },
+        { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
+        clientGrants(this.tables.main, key.clientId, key.scopes),
+        { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+      ] satisfies TransactItem[],
+    };
+    for (let send = 1; ; send++) {
+      try {
+        await this.db.send(new TransactWriteCommand(input));
+        return 'created';
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (codes?.[2] === 'ConditionalCheckFailed') return 'user-gone';
+        if (codes?.[3] === 'ConditionalCheckFailed') return 'client-changed';
+        // No longer pending: this activation's own earlier send, or a deletion with the user.
+        if (codes?.[0] === 'ConditionalCheckFailed') return (await this.activatedWith(key.keyId, token)) ? 'created' : 'user-gone';
+        if (send >= activationSends) throw error;
+        await pause(backoff(50)(send - 1));
+      }
+    }
+  }
+
+  private async activatedWith(keyId: string, token: string): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    return Item !== undefined && !isPending(Item) && Item.writeToken === token;
   }
 
   /** Sets revokedAt (only once: the first timestamp is kept) with the audit entry, atomically. */
@@ -145,8 +220,17 @@ export class DynamoApiKeyStore {
     }
   }
 
-  listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    return queryIndexPage<ApiKey>(this.db, this.tables.main, clientKeysPartition(clientId), limit, cursor, this.nowEpoch());
+  /** Pending keys (behaviour KEY-15) are left out: their create has not answered with them. */
+  async listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
+    const page = await queryIndexPage<ApiKey & { pending?: true }>(
+      this.db,
+      this.tables.main,
+      clientKeysPartition(clientId),
+      limit,
+      cursor,
+      this.nowEpoch(),
+    );
+    return { ...page, items: page.items.filter((key) => key.pending === undefined) };
   }
 
   /** A page of the user's index items for the client, then their key records (strongly consistent). */
@@ -309,7 +393,8 @@ export class DynamoApiKeyStore {
       TableName: this.tables.main,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: 'attribute_not_exists(revokedAt)',
+      // A pending key is no key yet (behaviour KEY-15): the client's deletion makes its activation fail instead.
+      FilterExpression: 'attribute_not_exists(revokedAt) AND attribute_not_exists(pending)',
       ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
     });
     await Promise.all(

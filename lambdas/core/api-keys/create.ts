@@ -1,9 +1,9 @@
 /**
- * Creating an API key (behaviour KEY-6, KEY-11, KEY-14, KEYM-5). Admin callers name the bound user;
- * self-service callers are bound to themselves, must have an email address (else 400 and
- * nothing is written), and are mailed after the key is written. If that mail cannot be
- * delivered the key is revoked and the call fails (behaviour KEY-14), so no one holds a key its
- * user was never told about.
+ * Creating an API key (behaviour KEY-6, KEY-11, KEY-14, KEY-15, KEYM-5). Admin callers name the
+ * bound user; self-service callers are bound to themselves, must have an email address (else
+ * 400 and nothing is written), and are mailed before the key is activated. If that mail cannot
+ * be delivered the key is never activated and the call fails (behaviour KEY-14), so no one holds
+ * a key its user was never told about.
  */
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
 import { isoNow } from '../admin/ports';
@@ -63,13 +63,8 @@ function expiryOf(value: string | undefined, nowMs: number): string | undefined 
   return new Date(at).toISOString();
 }
 
-async function writeKey(
-  deps: ApiKeyAdminDependencies,
-  manager: KeyManager,
-  client: Client,
-  user: User,
-  input: NewApiKeyInput,
-): Promise<CreatedApiKey> {
+/** The key as it will be stored, and its secret in the clear (shown once, only after the key is active). */
+async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client: Client, user: User, input: NewApiKeyInput) {
   // The per-user index's sort key holds the client id; DynamoDB caps sort keys at 1024 bytes.
   // Only metadata-document clients (URLs, and public) have ids that long: no keys for them.
   if (Buffer.byteLength(client.clientId, 'utf8') > 256) throw bad('API keys are not available for this client.');
@@ -87,53 +82,27 @@ async function writeKey(
     createdBy: actorOf(manager),
     ...(expiresAt ? { expiresAt } : {}),
   };
-  const audit: AuditEntry = {
-    type: 'api_key.create',
-    clientId: key.clientId,
-    keyId: key.keyId,
-    userId: key.userId,
-    scopes,
-    actor: key.createdBy,
-    at: key.createdAt,
-  };
-  const outcome = await createOrUndo(deps, key, audit);
-  if (outcome === 'id-taken') throw new Error(`generated API key id ${key.keyId} is taken`);
-  // The transaction re-checks what was read above, closing the races with a user deletion and a scope ungrant.
-  if (outcome === 'user-gone') throw bad(`userId: no user "${user.id}".`);
-  if (outcome === 'client-changed')
-    throw new TemporarilyUnavailableError(
-      'The client changed while the key was created; retry.',
-      `client ${client.clientId} scopes or existence changed`,
-    );
   return { key, apiKey: created.key, secret: created.secret };
 }
 
-/**
- * An error from the create is an unknown outcome: every attempt's reply may have been lost
- * after the key was written. The caller gets an error and never the secret, so no one can
- * use such a key; it is revoked all the same, so no key stays active that the caller was
- * told was not created (issue 19). Revoking a key that was never written changes nothing.
- */
-async function createOrUndo(deps: ApiKeyAdminDependencies, key: ApiKey, audit: AuditEntry): Promise<CreateOutcome> {
-  try {
-    return await deps.keys.create(key, audit);
-  } catch (error) {
-    const revokedAt = isoNow(deps.clock);
-    const reason = 'create failed: the database did not confirm the write';
-    const undo: AuditEntry = {
-      type: 'api_key.revoke',
-      clientId: key.clientId,
-      keyId: key.keyId,
-      userId: key.userId,
-      actor: audit.actor,
-      reason,
-      at: revokedAt,
-    };
-    await deps.keys.revoke(key, revokedAt, undo).catch(() => undefined); // the create's own error is the one to report
-    throw error;
-  }
+/** What a create's write answered, as the caller is told (the transaction re-checks what was read, closing the races with a user deletion and a scope ungrant). */
+function checkOutcome(outcome: CreateOutcome, key: ApiKey): void {
+  if (outcome === 'id-taken') throw new Error(`generated API key id ${key.keyId} is taken`);
+  if (outcome === 'user-gone') throw bad(`userId: no user "${key.userId}".`);
+  if (outcome === 'client-changed')
+    throw new TemporarilyUnavailableError(
+      'The client changed while the key was created; retry.',
+      `client ${key.clientId} scopes or existence changed`,
+    );
 }
 
+/**
+ * Behaviour KEY-6, KEY-14, KEY-15. The key is written `pending` (no reader sees it), the
+ * self-service user is mailed, and only then is the key activated, in one transaction with its
+ * `api_key.create` entry; the secret is shown only after that. So a create answered with an
+ * error leaves no active key: a failed first write or mail leaves at most a pending record,
+ * which TTL removes, and nothing has to be undone (an undo is one more write that can fail).
+ */
 export async function createApiKey(
   deps: ApiKeyCreateDependencies,
   manager: KeyManager,
@@ -144,34 +113,37 @@ export async function createApiKey(
   const user = await boundUser(deps, manager, input);
   // Behaviour KEY-3: a test user may be bound only to a test client.
   if (user.test && !client.test) throw bad('userId: a test user may be bound only to a test client.');
-  const created = await writeKey(deps, manager, client, user, input);
-  if (manager.kind === 'self-service') await notify(deps, created.key, client, user);
+  const created = await newKey(deps, manager, client, user, input);
+  const { key } = created;
+  checkOutcome(await deps.keys.writePending(key), key);
+  if (manager.kind === 'self-service') await notify(deps, key, client, user);
+  const audit: AuditEntry = {
+    type: 'api_key.create',
+    clientId: key.clientId,
+    keyId: key.keyId,
+    userId: key.userId,
+    scopes: key.scopes,
+    actor: key.createdBy,
+    at: key.createdAt,
+  };
+  checkOutcome(await deps.keys.activate(key, audit), key);
   return created;
 }
 
+/** Behaviour KEY-14: the user hears of the key before it can be used; an undeliverable mail leaves it pending, never active. */
 async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Client, user: User): Promise<void> {
   try {
     await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }, deps.issuer));
   } catch (cause) {
-    const revokedAt = isoNow(deps.clock);
-    await deps.keys.revoke(key, revokedAt, {
-      type: 'api_key.revoke',
-      clientId: key.clientId,
-      keyId: key.keyId,
-      userId: key.userId,
-      actor: key.createdBy,
-      reason: 'notification email undeliverable',
-      at: revokedAt,
-    });
     throw new MailUndeliverableError(key.keyId, cause);
   }
 }
 
-/** Behaviour KEY-14 "notification email cannot be delivered": 503, the key is already revoked. */
+/** Behaviour KEY-14 "notification email cannot be delivered": 503, the key was never activated. */
 export class MailUndeliverableError extends TemporarilyUnavailableError {
   constructor(keyId: string, cause: unknown) {
     super(
-      `The notification email could not be delivered, so the new key ${keyId} was revoked. Try again later.`,
+      `The notification email could not be delivered, so the new key ${keyId} was not activated. Try again later.`,
       `mail for key ${keyId} failed: ${(cause as Error)?.message ?? String(cause)}`,
       { cause },
     );

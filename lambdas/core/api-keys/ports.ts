@@ -56,8 +56,17 @@ export interface ApiKeyExchangeStore {
 export type CreateOutcome = 'created' | 'user-gone' | 'client-changed' | 'id-taken';
 
 export interface ApiKeyStore extends ApiKeyExchangeStore {
-  /** One transaction: the key, its per-user index item and the audit entry. An error means its outcome is unknown. */
-  create(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome>;
+  /**
+   * Behaviour KEY-15: one transaction writing the key and its per-user index item `pending`:
+   * absent to every reader until activated. An error means its outcome is unknown.
+   */
+  writePending(key: ApiKey): Promise<CreateOutcome>;
+  /**
+   * Pending → active with the `api_key.create` audit entry, in one transaction; an unknown
+   * outcome is resolved by sending it again with the same request token. An error means the
+   * database answered none of those sends.
+   */
+  activate(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome>;
   /** One transaction with the audit entry; false (and nothing written) when already revoked or gone. */
   revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;
   listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>>;
