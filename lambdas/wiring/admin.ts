@@ -20,7 +20,7 @@ export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
   return {
     users: getUsers(),
     environments: getEnvironments(),
-    scopes: new DynamoScopeRepository(db, tables.main),
+    scopes: new DynamoScopeRepository(db, tables.main, tables.activity),
     clients: getClientRepository(),
     sessions: getSessions(),
     tokens: getTokenStore(),

@@ -57,7 +57,10 @@ function clientResolver(clientRepository: DynamoClientRepository): (clientId: st
 
 const table = (name: 'main' | 'ephemeral') => getStorage().tables[name];
 
-export const getClientRepository = /* @__PURE__ */ perContainer(() => new DynamoClientRepository(getStorage().db, table('main')));
+/** With the activity table: an admin change to a client is written with its audit entry (behaviour LOG-9). */
+export const getClientRepository = /* @__PURE__ */ perContainer(
+  () => new DynamoClientRepository(getStorage().db, table('main'), undefined, getStorage().tables.activity),
+);
 /** The client as stored now (strongly consistent), resolving Client ID Metadata Documents when enabled. */
 export const getClientFinder = /* @__PURE__ */ perContainer(() => clientResolver(getClientRepository()));
 export const findClient = (clientId: string): Promise<Client | undefined> => getClientFinder()(clientId);
@@ -65,7 +68,9 @@ export const findClient = (clientId: string): Promise<Client | undefined> => get
 export const getUsers = /* @__PURE__ */ perContainer(
   () => new DynamoUserRepository(getStorage().db, table('main'), getStorage().tables.activity),
 );
-export const getEnvironments = /* @__PURE__ */ perContainer(() => new DynamoEnvironmentRepository(getStorage().db, table('main')));
+export const getEnvironments = /* @__PURE__ */ perContainer(
+  () => new DynamoEnvironmentRepository(getStorage().db, table('main'), getStorage().tables.activity),
+);
 export const getTokenStore = /* @__PURE__ */ perContainer(() => new DynamoTokenStore(getStorage().db, getStorage().tables));
 export const getSessions = /* @__PURE__ */ perContainer(() => new DynamoSessionStore(getStorage().db, table('ephemeral')));
 export const getHasher = /* @__PURE__ */ perContainer((): Hasher => lazyHasher(getContainer().config.hashMethod));

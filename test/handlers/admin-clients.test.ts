@@ -11,7 +11,7 @@ import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getClientRepository, getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
 import { adminClientToken, createTestClient, createTestEnvironment, issueTestToken } from '../support/tokens';
 
@@ -193,9 +193,9 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
       deleteKeysOfUser: async () => undefined,
       revokeKeysOfClient: async () => undefined,
     };
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] });
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { name: 'renamed' });
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }); // a retry: no difference, still restricts
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }, testAdminActor);
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { name: 'renamed' }, testAdminActor);
+    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }, testAdminActor); // a retry: no difference, still restricts
     expect(calls).toEqual([
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },

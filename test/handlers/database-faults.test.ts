@@ -191,10 +191,10 @@ describe('API key create whose every attempt lost its reply (behaviour KEY-15; d
 describe('admin creates whose write was resent after a lost reply (issue 19 follow-up)', () => {
   it('an environment: 201 with the stored environment, not a 409 against its own first attempt', async () => {
     const { token } = await adminClientToken();
-    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'ENV#') });
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: (a) => touches(a, 'ENV#') });
     const result = await callAdmin(createEnvironmentHandler, { token, method: 'POST', body: { name: 'Resent' } });
     faults.clear();
-    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
     expect(result.statusCode).toBe(201);
     const id = String(jsonBody(result).id);
     expect(await getEnvironments().get(id)).toMatchObject({ id, name: 'Resent' });
@@ -203,10 +203,10 @@ describe('admin creates whose write was resent after a lost reply (issue 19 foll
   it('a scope: 201, not a 409 against its own first attempt; a second create of the name is still 409', async () => {
     const { token } = await adminClientToken();
     const name = `resent-${randomUUID().slice(0, 8)}`;
-    faults.fail({ operation: 'PutItem', phase: 'after', times: 1, where: (a) => touches(a, 'SCOPE#') });
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: (a) => touches(a, 'SCOPE#') });
     const result = await callAdmin(createScopeHandler, { token, method: 'POST', body: { name, description: 'resent' } });
     faults.clear();
-    expect(faults.injected).toEqual([{ operation: 'PutItem', phase: 'after' }]);
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
     expect(result.statusCode).toBe(201);
     const again = await callAdmin(createScopeHandler, { token, method: 'POST', body: { name, description: 'resent' } });
     expect(again.statusCode).toBe(409);

@@ -11,9 +11,13 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AdminAuditEntry } from '../../lambdas/core/model';
+import { handler as updateClientHandler } from '../../lambdas/handlers/admin/clients-update';
+import { handler as createEnvironmentHandler } from '../../lambdas/handlers/admin/environments-create';
+import { handler as grantHandler } from '../../lambdas/handlers/admin/user-environments-grant';
 import { handler as deleteUserHandler } from '../../lambdas/handlers/admin/users-delete';
+import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import { handler as getUserHandler } from '../../lambdas/handlers/admin/users-get';
-import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
+import { getClientRepository, getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
@@ -165,5 +169,68 @@ describe('behaviour KEY-15: a key create answered with an error leaves no active
     expect(JSON.stringify(created.body)).not.toMatch(/tgk_|secret"/);
     expect(activeRecords(await keyRecordsOf(client.clientId))).toEqual([]);
     expect(await auditOf(client.clientId)).toEqual([]);
+  });
+});
+
+describe('behaviour LOG-9: an admin change and its audit entry are written in one transaction', () => {
+  /** Every write that carries an audit entry fails before it is sent: the old separate write, and now the change's own transaction. */
+  const failAuditedWrites = () => {
+    for (const operation of ['PutItem', 'TransactWriteItems'])
+      faults.fail({ operation, phase: 'before', where: (a) => touches(a, 'AUDIT#') });
+  };
+
+  it('user.update: a 503 leaves the user as it was, with no entry; the retry writes both', async () => {
+    const user = await createTestUser({ name: 'Before' });
+    const rename = () =>
+      callAdmin(updateUserHandler, { token: admin, method: 'PATCH', pathParameters: { user_id: user.id }, body: { name: 'After' } });
+    failAuditedWrites();
+    expect((await rename()).statusCode).toBe(503);
+    faults.clear();
+    expect((await getUsers().get(user.id))?.name).toBe('Before');
+    expect(await auditAbout(`AUDIT#USER#${user.id}`)).toEqual([]);
+    expect((await rename()).statusCode).toBe(200);
+    expect((await auditAbout(`AUDIT#USER#${user.id}`)).map((e) => [e.type, e.reason])).toEqual([['user.update', 'name']]);
+  });
+
+  it('client.update: a 503 leaves the client and every copy as they were, with no entry', async () => {
+    const client = await createTestClient({ name: 'Before', scopes: ['read'] });
+    failAuditedWrites();
+    const result = await callAdmin(updateClientHandler, {
+      token: admin,
+      method: 'PATCH',
+      pathParameters: { client_id: client.clientId },
+      body: { name: 'After' },
+    });
+    faults.clear();
+    expect(result.statusCode).toBe(503);
+    expect((await getClientRepository().get(client.clientId))?.name).toBe('Before');
+    expect(await auditAbout(`AUDIT#${client.clientId}`)).toEqual([]);
+  });
+
+  it('environment.create and user.environment_grant: a 503 writes neither the change nor its entry', async () => {
+    const environmentId = `env_audit_${Date.now()}`;
+    failAuditedWrites();
+    const created = await callAdmin(createEnvironmentHandler, {
+      token: admin,
+      method: 'POST',
+      body: { id: environmentId, name: 'Audited' },
+    });
+    expect(created.statusCode).toBe(503);
+    faults.clear();
+    expect(await getEnvironments().get(environmentId)).toBeUndefined();
+
+    const user = await createTestUser();
+    const other = `env_grant_${Date.now()}`;
+    await getEnvironments().create({ id: other, name: 'other', dcr: false, createdAt: new Date().toISOString() });
+    failAuditedWrites();
+    const granted = await callAdmin(grantHandler, {
+      token: admin,
+      method: 'PUT',
+      pathParameters: { user_id: user.id, environment_id: other },
+    });
+    faults.clear();
+    expect(granted.statusCode).toBe(503);
+    expect((await getEnvironments().grantsOf(user.id)).map((g) => g.environmentId)).not.toContain(other);
+    expect(await auditAbout(`AUDIT#USER#${user.id}`)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../core/errors';
-import type { Client, RegistrationType } from '../../core/model';
+import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
+import { auditLogItem, auditTableOf } from './audit-log';
 import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
 import { keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
@@ -48,7 +49,16 @@ export class DynamoClientRepository {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
+    /** The activity table, where an admin change's audit entry is written with it (behaviour LOG-9). */
+    private readonly activityTable?: string,
   ) {}
+
+  /** The audit entry's Put (and its key, to undo it with a failed create), when the change has one. */
+  private audited(audit: AdminAuditEntry | undefined): { put: TransactItem[]; key?: { pk: unknown; sk: unknown } } {
+    if (!audit) return { put: [] };
+    const item = auditLogItem(audit, randomUUID());
+    return { put: [{ Put: { TableName: auditTableOf(this.activityTable), Item: item } }], key: { pk: item.pk, sk: item.sk } };
+  }
 
   /**
    * Strongly consistent, so a deletion that returned is seen by the very next request in any
@@ -136,8 +146,9 @@ export class DynamoClientRepository {
   }
 
   /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL), every copy with it. */
-  async create(client: Client, expiresAtEpoch?: number): Promise<void> {
+  async create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry): Promise<void> {
     const writeToken = randomUUID();
+    const entry = this.audited(audit);
     const record: Item = {
       ...mainItems.client(client),
       ...(expiresAtEpoch !== undefined ? { ttl: expiresAtEpoch, expiresUnused: true } : {}),
@@ -160,6 +171,7 @@ export class DynamoClientRepository {
               },
             },
             ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+            ...entry.put,
           ],
         }),
       );
@@ -172,17 +184,21 @@ export class DynamoClientRepository {
       await this.db
         .send(
           new TransactWriteCommand({
-            TransactItems: allClientCopyKeys(client.clientId).map(
-              (Key, copy): TransactItem => ({
-                Delete: {
-                  TableName: this.table,
-                  Key,
-                  ...(copy === 0
-                    ? { ConditionExpression: 'writeToken = :token', ExpressionAttributeValues: { ':token': writeToken } }
-                    : {}),
-                },
-              }),
-            ),
+            TransactItems: [
+              ...allClientCopyKeys(client.clientId).map(
+                (Key, copy): TransactItem => ({
+                  Delete: {
+                    TableName: this.table,
+                    Key,
+                    ...(copy === 0
+                      ? { ConditionExpression: 'writeToken = :token', ExpressionAttributeValues: { ':token': writeToken } }
+                      : {}),
+                  },
+                }),
+              ),
+              // The entry went with the client, so it goes with it too: no entry for a client that is not there.
+              ...(entry.key ? [{ Delete: { TableName: auditTableOf(this.activityTable), Key: entry.key } }] : []),
+            ],
           }),
         )
         .catch(() => undefined); // the write's own error is the one to report
@@ -227,6 +243,8 @@ export class DynamoClientRepository {
       readonly introspectAll?: boolean;
       readonly redirectUris?: readonly string[];
     },
+    /** The audit entry of this change, from the record as read and as written (behaviour LOG-9). */
+    audit?: (before: Client, after: Client) => AdminAuditEntry,
   ): Promise<{ before: Client; after: Client } | undefined> {
     // Only the fields given: a key present with undefined must not erase the stored value.
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
@@ -234,7 +252,11 @@ export class DynamoClientRepository {
       const current = await this.get(clientId);
       return current ? { before: current, after: current } : undefined;
     }
-    const result = await this.rewrite(clientId, (record) => ({ ...record, ...given }));
+    const result = await this.rewrite(
+      clientId,
+      (record) => ({ ...record, ...given }),
+      audit && ((before, after) => audit(withoutKeys<Client>(before), withoutKeys<Client>(after))),
+    );
     if (result === absent) return undefined;
     return { before: withoutKeys<Client>(result.before), after: withoutKeys<Client>(result.after) };
   }
@@ -248,6 +270,7 @@ export class DynamoClientRepository {
   private async rewrite(
     clientId: string,
     change: (record: Item) => Item | undefined,
+    audit?: (before: Item, after: Item) => AdminAuditEntry,
   ): Promise<{ before: Item; after: Item } | typeof absent> {
     if (!keyFits(keys.client(clientId).pk)) return absent;
     const outcome = await retry(
@@ -265,9 +288,12 @@ export class DynamoClientRepository {
           await this.db.send(
             new TransactWriteCommand({
               ClientRequestToken: randomUUID(),
-              TransactItems: clientCopyItems(after, clientId).map(
-                (Item, copy): TransactItem => ({ Put: { TableName: this.table, Item, ...(copy === 0 ? condition : {}) } }),
-              ),
+              TransactItems: [
+                ...clientCopyItems(after, clientId).map(
+                  (Item, copy): TransactItem => ({ Put: { TableName: this.table, Item, ...(copy === 0 ? condition : {}) } }),
+                ),
+                ...this.audited(audit?.(before, after)).put,
+              ],
             }),
           );
           return { before, after };
@@ -336,7 +362,7 @@ export class DynamoClientRepository {
    * URL is replaced by a tombstone instead (record and copies): its document would otherwise
    * recreate it on the next request. True when a client was there (not already a tombstone).
    */
-  async delete(clientId: string): Promise<boolean> {
+  async delete(clientId: string, audit?: AdminAuditEntry): Promise<boolean> {
     if (!keyFits(keys.client(clientId).pk)) return false;
     const tombstone = /^https?:\/\//.test(clientId)
       ? { clientId, blocked: true, blockedAt: new Date(this.nowEpoch() * 1000).toISOString() }
@@ -345,12 +371,16 @@ export class DynamoClientRepository {
       new TransactWriteCommand({
         // A resend after a lost reply is applied once and answers success, not "already gone".
         ClientRequestToken: randomUUID(),
-        TransactItems: allClientCopyKeys(clientId).map((Key, copy): TransactItem => {
-          const guard = copy === 0 && condition ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(blocked)' } : {};
-          return tombstone
-            ? { Put: { TableName: this.table, Item: { ...tombstone, ...Key }, ...guard } }
-            : { Delete: { TableName: this.table, Key, ...guard } };
-        }),
+        TransactItems: [
+          ...allClientCopyKeys(clientId).map((Key, copy): TransactItem => {
+            const guard = copy === 0 && condition ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(blocked)' } : {};
+            return tombstone
+              ? { Put: { TableName: this.table, Item: { ...tombstone, ...Key }, ...guard } }
+              : { Delete: { TableName: this.table, Key, ...guard } };
+          }),
+          // Only with the deletion of a client that was there, not with a tombstone written for none.
+          ...(condition ? this.audited(audit).put : []),
+        ],
       });
     const done = await retry(
       async () => {

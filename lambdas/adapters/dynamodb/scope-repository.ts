@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AdminAuditEntry } from '../../core/model';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
+import { auditPut, auditTableOf } from './audit-log';
 import { isOwnWrite } from './items';
 import { queryAll } from './pages';
 import { keys, mainItems, partitions } from './keys';
@@ -10,6 +12,8 @@ export class DynamoScopeRepository implements ScopeCatalog {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** The activity table, where an admin change's audit entry is written with it (behaviour LOG-9). */
+    private readonly activityTable?: string,
   ) {}
 
   async listScopes(): Promise<ScopeDefinition[]> {
@@ -23,8 +27,9 @@ export class DynamoScopeRepository implements ScopeCatalog {
   }
 
   /** Creates the scope unless it exists; returns whether it was created. */
-  async createScope(scope: ScopeDefinition): Promise<boolean> {
+  async createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean> {
     const writeToken = randomUUID();
+    if (audit) return this.createAudited(scope, audit, writeToken);
     try {
       await this.db.send(
         new PutCommand({
@@ -43,7 +48,34 @@ export class DynamoScopeRepository implements ScopeCatalog {
     }
   }
 
-  /** Deletes the scope; returns whether there was one. */
+  /** The scope and its `scope.create` entry in one transaction; a resend after a lost reply is the same write, not a conflict. */
+  private async createAudited(scope: ScopeDefinition, audit: AdminAuditEntry, writeToken: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          ClientRequestToken: writeToken,
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...mainItems.scope(scope), writeToken },
+                ConditionExpression: 'attribute_not_exists(pk)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            auditPut(auditTableOf(this.activityTable), audit),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: { writeToken?: { S?: string } } }[] }).CancellationReasons;
+      if (reasons?.[0]?.Item?.writeToken?.S === writeToken) return true;
+      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
   /** Idempotent: a retry after a lost reply deletes nothing more and succeeds again. */
   async deleteScope(name: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.scope(name) }));

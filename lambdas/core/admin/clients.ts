@@ -5,6 +5,7 @@ import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } f
 import { redirectUriProblem } from '../redirect-uri';
 import { requireKnownScopes } from './scopes';
 import { isoNow, type AdminDependencies, type Page } from './ports';
+import { type AdminActor, auditEntryOf } from './audit';
 
 export interface NewClient {
   readonly type: ClientType;
@@ -61,7 +62,7 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
   }
 }
 
-export async function createClient(deps: AdminDependencies, input: NewClient): Promise<CreatedClient> {
+export async function createClient(deps: AdminDependencies, input: NewClient, actor: AdminActor): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
   if (!(await deps.environments.get(input.environmentId))) {
@@ -85,7 +86,11 @@ export async function createClient(deps: AdminDependencies, input: NewClient): P
     createdAt: isoNow(deps.clock),
   };
   try {
-    await deps.clients.create(client);
+    await deps.clients.create(
+      client,
+      undefined,
+      auditEntryOf(deps, actor, { type: 'client.create', clientId: client.clientId, scopes: client.scopes }),
+    );
   } catch (error) {
     // 80 random bits: a collision means the random source is broken, not a user mistake.
     if (error instanceof ConflictError) throw new Error('generated client_id collided');
@@ -124,6 +129,7 @@ export async function updateClient(
     /** Replaces the set (issue 14); static clients with authorization_code only, at least one. */
     readonly redirectUris?: readonly string[];
   },
+  actor: AdminActor,
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
@@ -134,17 +140,31 @@ export async function updateClient(
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
-  const result = await deps.clients.update(clientId, {
-    ...(changes.name !== undefined ? { name: changes.name } : {}),
-    ...(scopes ? { scopes } : {}),
-    ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
-    ...(redirectUris ? { redirectUris } : {}),
-  });
+  const result = await deps.clients.update(
+    clientId,
+    {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(scopes ? { scopes } : {}),
+      ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
+      ...(redirectUris ? { redirectUris } : {}),
+    },
+    // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
+    (before, after) =>
+      auditEntryOf(deps, actor, { type: 'client.update', clientId, scopes: after.scopes, reason: changedClientFields(before, after) }),
+  );
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
   if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
+}
+
+/** The fields an update changed, by name (the audit entry's reason); never a value. */
+function changedClientFields(before: Client, after: Client): string {
+  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll'] as const).filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  );
+  return changed.length > 0 ? changed.join(', ') : 'nothing';
 }
 
 /**
@@ -179,5 +199,7 @@ export async function deleteClient(
 ): Promise<void> {
   if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
   await deps.apiKeys?.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
-  if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`No client "${clientId}".`);
+  if (!(await deps.clients.delete(clientId, auditEntryOf(deps, actor, { type: 'client.delete', clientId })))) {
+    throw new NotFoundError(`No client "${clientId}".`);
+  }
 }

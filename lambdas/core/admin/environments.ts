@@ -2,6 +2,7 @@
 import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { Environment } from '../model';
+import { type AdminActor, auditEntryOf } from './audit';
 import { getUser } from './users';
 import { isoNow, type AdminDependencies, type EnvironmentGrant, type Page } from './ports';
 
@@ -20,11 +21,15 @@ export function listEnvironments(
 }
 
 /** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
-export async function createEnvironment(deps: AdminDependencies, input: { id?: string; name: string }): Promise<Environment> {
+export async function createEnvironment(
+  deps: AdminDependencies,
+  input: { id?: string; name: string },
+  actor: AdminActor,
+): Promise<Environment> {
   const id = input.id ?? newId('env_', deps.random);
   const environment: Environment = { id, name: input.name, dcr: id === deps.dcrEnvironmentId, createdAt: isoNow(deps.clock) };
   try {
-    await deps.environments.create(environment);
+    await deps.environments.create(environment, auditEntryOf(deps, actor, { type: 'environment.create', environmentId: id }));
   } catch (error) {
     if (error instanceof ConflictError) throw new ConflictRequestError(`An environment with the id "${id}" already exists.`);
     throw error;
@@ -66,12 +71,22 @@ export async function listUserEnvironments(deps: AdminDependencies, userId: stri
 }
 
 /** Idempotent: granting again keeps the original grant time. */
-export async function grantEnvironment(deps: AdminDependencies, userId: string, environmentId: string): Promise<EnvironmentGrant> {
+export async function grantEnvironment(
+  deps: AdminDependencies,
+  userId: string,
+  environmentId: string,
+  actor: AdminActor,
+): Promise<EnvironmentGrant> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
   const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
   if (existing) return existing;
   const grantedAt = isoNow(deps.clock);
-  await deps.environments.grant(userId, environmentId, grantedAt);
+  await deps.environments.grant(
+    userId,
+    environmentId,
+    grantedAt,
+    auditEntryOf(deps, actor, { type: 'user.environment_grant', userId, environmentId }),
+  );
   return { userId, environmentId, grantedAt };
 }
 
@@ -79,7 +94,11 @@ export async function grantEnvironment(deps: AdminDependencies, userId: string, 
  * Idempotent. Tokens already issued stay valid until they expire, but the next refresh
  * rotation re-checks the grant and fails (behaviour ENV-2), as does the next authorization.
  */
-export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string): Promise<void> {
+export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string, actor: AdminActor): Promise<void> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
-  await deps.environments.revoke(userId, environmentId);
+  await deps.environments.revoke(
+    userId,
+    environmentId,
+    auditEntryOf(deps, actor, { type: 'user.environment_revoke', userId, environmentId }),
+  );
 }

@@ -36,12 +36,12 @@ export interface EnvironmentGrant {
 
 export interface EnvironmentStore {
   get(id: string): Promise<Environment | undefined>;
-  /** Throws ConflictError when the id is taken. */
-  create(environment: Environment): Promise<void>;
+  /** Throws ConflictError when the id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
+  create(environment: Environment, audit?: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
   delete(id: string): Promise<boolean>;
-  grant(userId: string, environmentId: string, grantedAt: string): Promise<void>;
-  revoke(userId: string, environmentId: string): Promise<boolean>;
+  grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<void>;
+  revoke(userId: string, environmentId: string, audit?: AdminAuditEntry): Promise<boolean>;
   grantsOf(userId: string): Promise<EnvironmentGrant[]>;
   revokeAllGrantsTo(environmentId: string): Promise<void>;
 }
@@ -49,7 +49,7 @@ export interface EnvironmentStore {
 export interface ScopeStore {
   listScopes(): Promise<readonly ScopeDefinition[]>;
   /** False when a scope of that name exists. */
-  createScope(scope: ScopeDefinition): Promise<boolean>;
+  createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean>;
   /** False when there was no scope of that name. */
   deleteScope(name: string): Promise<void>;
 }
@@ -62,14 +62,15 @@ export interface ScopeHolders {
 
 export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
-  /** Throws ConflictError when the client id is taken. */
-  create(client: Client): Promise<void>;
+  /** Throws ConflictError when the client id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
+  create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry): Promise<void>;
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
   update(
     clientId: string,
     changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
+    audit?: (before: Client, after: Client) => AdminAuditEntry,
   ): Promise<{ before: Client; after: Client } | undefined>;
-  delete(clientId: string): Promise<boolean>;
+  delete(clientId: string, audit?: AdminAuditEntry): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;

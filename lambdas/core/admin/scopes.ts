@@ -2,6 +2,7 @@
 import { ConflictRequestError, InvalidRequestError, NotFoundError } from '../errors';
 import type { ScopeDefinition } from '../ports';
 import { serverDefinedScopes } from '../scope';
+import { type AdminActor, auditEntryOf } from './audit';
 import type { AdminDependencies } from './ports';
 
 export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<readonly ScopeDefinition[]> {
@@ -19,8 +20,13 @@ export function builtInMeaningOf(name: string): string | undefined {
   return Object.hasOwn(serverDefinedScopes, name) ? serverDefinedScopes[name] : undefined;
 }
 
-export async function createScope(deps: Pick<AdminDependencies, 'scopes'>, scope: ScopeDefinition): Promise<ScopeDefinition> {
-  if (!(await deps.scopes.createScope(scope))) throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);
+export async function createScope(
+  deps: Pick<AdminDependencies, 'scopes' | 'clock'>,
+  scope: ScopeDefinition,
+  actor: AdminActor,
+): Promise<ScopeDefinition> {
+  if (!(await deps.scopes.createScope(scope, auditEntryOf(deps, actor, { type: 'scope.create', scope: scope.name }))))
+    throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);
   return scope;
 }
 

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -27,17 +27,20 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const body = jsonInput(event, schema);
-  const { client, secret } = await createClient(getAdmin(), {
-    type: body.type,
-    name: body.name,
-    environmentId: body.environment_id,
-    scopes: body.scopes,
-    redirectUris: body.redirect_uris,
-    ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-    admin: body.admin,
-    test: body.test,
-    introspectAll: body.introspect_all,
-  });
-  await recordAdminChange(caller, { type: 'client.create', clientId: client.clientId, scopes: client.scopes });
+  const { client, secret } = await createClient(
+    getAdmin(),
+    {
+      type: body.type,
+      name: body.name,
+      environmentId: body.environment_id,
+      scopes: body.scopes,
+      redirectUris: body.redirect_uris,
+      ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
+      admin: body.admin,
+      test: body.test,
+      introspectAll: body.introspect_all,
+    },
+    adminActorOf(caller),
+  );
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

@@ -2,13 +2,11 @@
 import { deleteClient } from '../../core/admin/clients';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
 import { adminActorOf } from '../../http/admin-caller';
 import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _runtime, caller) => {
   const clientId = pathParameter(event, 'client_id');
   await deleteClient(getAdmin(), clientId, adminActorOf(caller));
-  await recordAdminChange(caller, { type: 'client.delete', clientId });
   return noContent();
 });

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -33,11 +33,15 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
   const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
-  const client = await updateClient(getAdmin(), clientId, {
-    ...changes,
-    ...(introspectAll !== undefined ? { introspectAll } : {}),
-    ...(redirectUris !== undefined ? { redirectUris } : {}),
-  });
-  await recordAdminChange(caller, { type: 'client.update', clientId, scopes: client.scopes, reason: Object.keys(body).join(', ') });
+  const client = await updateClient(
+    getAdmin(),
+    clientId,
+    {
+      ...changes,
+      ...(introspectAll !== undefined ? { introspectAll } : {}),
+      ...(redirectUris !== undefined ? { redirectUris } : {}),
+    },
+    adminActorOf(caller),
+  );
   return jsonResponse(200, clientView(client));
 });

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { createEnvironment } from '../../core/admin/environments';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -14,7 +14,6 @@ export const schema = z.strictObject({ name: displayName, id: z.optional(environ
 
 export const handler = adminHandler(async (event, container, caller) => {
   const input = jsonInput(event, schema);
-  const environment = await createEnvironment(getAdmin(), input);
-  await recordAdminChange(caller, { type: 'environment.create', environmentId: environment.id });
+  const environment = await createEnvironment(getAdmin(), input, adminActorOf(caller));
   return jsonResponse(201, environmentView(environment, container.config.dcr.environmentId));
 });

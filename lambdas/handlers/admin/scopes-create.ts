@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { createScope } from '../../core/admin/scopes';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
@@ -20,7 +20,6 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  const scope = await createScope(getAdmin(), input);
-  await recordAdminChange(caller, { type: 'scope.create', scope: scope.name });
+  const scope = await createScope(getAdmin(), input, adminActorOf(caller));
   return jsonResponse(201, scopeView(scope));
 });

@@ -2,12 +2,16 @@
 import { grantEnvironment } from '../../core/admin/environments';
 import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
-  const grant = await grantEnvironment(getAdmin(), pathParameter(event, 'user_id'), pathParameter(event, 'environment_id'));
-  await recordAdminChange(caller, { type: 'user.environment_grant', userId: grant.userId, environmentId: grant.environmentId });
+  const grant = await grantEnvironment(
+    getAdmin(),
+    pathParameter(event, 'user_id'),
+    pathParameter(event, 'environment_id'),
+    adminActorOf(caller),
+  );
   return jsonResponse(200, { user_id: grant.userId, environment_id: grant.environmentId, granted_at: grant.grantedAt });
 });

@@ -2,12 +2,11 @@
 import { revokeEnvironment } from '../../core/admin/environments';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { recordAdminChange } from '../../wiring/audit';
+import { adminActorOf } from '../../http/admin-caller';
 import { getAdmin } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const [userId, environmentId] = [pathParameter(event, 'user_id'), pathParameter(event, 'environment_id')];
-  await revokeEnvironment(getAdmin(), userId, environmentId);
-  await recordAdminChange(caller, { type: 'user.environment_revoke', userId, environmentId });
+  await revokeEnvironment(getAdmin(), userId, environmentId, adminActorOf(caller));
   return noContent();
 });

@@ -10,7 +10,7 @@ import { displayName, environmentId, scopeName } from '../admin-schemas';
 import { html } from '../html';
 import { redirect } from '../redirect';
 import { validate } from '../validate';
-import { audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink } from './layout';
 
@@ -62,8 +62,7 @@ async function createEnvironmentAction(request: DashboardRequest) {
     name: request.form.name,
     ...(blankToUndefined(request.form.id) ? { id: request.form.id!.trim() } : {}),
   });
-  const environment = await createEnvironment(request.deps.admin, { name: form.name, ...(form.id ? { id: form.id } : {}) });
-  await audit(request, { type: 'environment.create', environmentId: environment.id });
+  await createEnvironment(request.deps.admin, { name: form.name, ...(form.id ? { id: form.id } : {}) }, actorOf(request));
   return redirect(`${dashboardPaths.environments}?done=created`);
 }
 
@@ -97,8 +96,11 @@ async function scopesPage(request: DashboardRequest) {
 
 async function createScopeAction(request: DashboardRequest) {
   const form = validate(scopeForm, { description: '', ...request.form });
-  await createScope(request.deps.admin, { name: form.name, description: form.description, discoverable: form.discoverable === 'on' });
-  await audit(request, { type: 'scope.create', scope: form.name });
+  await createScope(
+    request.deps.admin,
+    { name: form.name, description: form.description, discoverable: form.discoverable === 'on' },
+    actorOf(request),
+  );
   return redirect(`${dashboardPaths.scopes}?done=created`);
 }
 

@@ -18,7 +18,7 @@ import { displayName, environmentId, scopeName } from '../admin-schemas';
 import { html, type Html } from '../html';
 import { redirect } from '../redirect';
 import { validate } from '../validate';
-import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
 
@@ -110,16 +110,19 @@ async function create(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
   });
-  const { client, secret } = await createClient(request.deps.admin, {
-    type: form.type,
-    name: form.name,
-    environmentId: form.environment_id,
-    scopes: form.scopes,
-    redirectUris: form.redirect_uris,
-    admin: false,
-    test: false,
-  });
-  await audit(request, { type: 'client.create', clientId: client.clientId, scopes: client.scopes });
+  const { client, secret } = await createClient(
+    request.deps.admin,
+    {
+      type: form.type,
+      name: form.name,
+      environmentId: form.environment_id,
+      scopes: form.scopes,
+      redirectUris: form.redirect_uris,
+      admin: false,
+      test: false,
+    },
+    actorOf(request),
+  );
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return dashboardResponse(
     201,
@@ -189,13 +192,6 @@ ${keys.next ? html`<p><a href="${clientPath(client.clientId)}?keys_cursor=${keys
   );
 }
 
-function changedFields(before: Client, after: Client): string {
-  const changed = (['name', 'scopes', 'redirectUris'] as const).filter(
-    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
-  );
-  return changed.length > 0 ? changed.join(', ') : 'nothing';
-}
-
 async function update(request: DashboardRequest) {
   const before = await getClient(request.deps.admin, request.params.id!);
   const editsRedirects = before.registrationType === 'static' && before.grantTypes.includes('authorization_code');
@@ -204,12 +200,12 @@ async function update(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
   });
-  const after = await updateClient(request.deps.admin, before.clientId, {
-    name: form.name,
-    scopes: form.scopes,
-    ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
-  });
-  await audit(request, { type: 'client.update', clientId: after.clientId, scopes: after.scopes, reason: changedFields(before, after) });
+  const after = await updateClient(
+    request.deps.admin,
+    before.clientId,
+    { name: form.name, scopes: form.scopes, ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}) },
+    actorOf(request),
+  );
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
 
@@ -230,7 +226,6 @@ async function confirmDelete(request: DashboardRequest) {
 async function remove(request: DashboardRequest) {
   const clientId = request.params.id!;
   await deleteClient(request.deps.admin, clientId, actorOf(request));
-  await audit(request, { type: 'client.delete', clientId });
   return redirect(`${dashboardPaths.clients}?done=deleted`);
 }
 

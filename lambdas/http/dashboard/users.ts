@@ -181,15 +181,13 @@ async function remove(request: DashboardRequest) {
 
 async function grant(request: DashboardRequest) {
   const form = validate(grantForm, request.form);
-  await grantEnvironment(request.deps.admin, request.params.id!, form.environment_id);
-  await audit(request, { type: 'user.environment_grant', userId: request.params.id!, environmentId: form.environment_id });
+  await grantEnvironment(request.deps.admin, request.params.id!, form.environment_id, actorOf(request));
   return redirect(`${userPath(request.params.id!)}?done=granted`);
 }
 
 async function revokeGrant(request: DashboardRequest) {
   const environment = validate(environmentId, request.params.environmentId);
-  await revokeEnvironment(request.deps.admin, request.params.id!, environment);
-  await audit(request, { type: 'user.environment_revoke', userId: request.params.id!, environmentId: environment });
+  await revokeEnvironment(request.deps.admin, request.params.id!, environment, actorOf(request));
   return redirect(`${userPath(request.params.id!)}?done=revoked`);
 }
 
