@@ -1,6 +1,7 @@
 /**
- * The admin audit log (behaviour LOG-4, issue 14): reading it, and recording the changes made
- * outside the API-key transactions (clients, users, environments, scopes) with the admin as actor.
+ * The admin audit log (behaviour LOG-4, LOG-9): reading it, building the entry of an admin change
+ * (its store writes it in the change's own transaction), and recording the few changes that
+ * cannot share a transaction with their entry (docs/storage-schema.md lists them).
  */
 import { InvalidRequestError } from '../errors';
 import { type AdminAuditEntry, type ApiKeyCreator, auditTypes, type AuditType } from '../model';
