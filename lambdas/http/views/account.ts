@@ -74,12 +74,16 @@ export function resetLinkSentPage(): Html {
   );
 }
 
-export function resetPasswordPage(view: { readonly token: string; readonly error?: string }): Html {
+/**
+ * The token is not in the page when it came in the cookie (behaviour RESET-8); it is echoed
+ * only to a caller that posted it in the form itself.
+ */
+export function resetPasswordPage(view: { readonly token?: string; readonly error?: string }): Html {
   return page(
     'Choose a new password',
     html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="${accountPaths.resetPassword}">
-<input type="hidden" name="token" value="${view.token}">
+${view.token ? html`<input type="hidden" name="token" value="${view.token}">` : ''}
 <label for="password">New password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="256" required>
 <label for="password_confirmation">New password, again</label>
