@@ -106,6 +106,15 @@ const removeAll = (cookie: string | undefined, headers = browserHeaders()) =>
     lambdaContext,
   );
 
+/** An admin password change (behaviour ADMIN-6, RESET-7). */
+const adminSetsPassword = (who: AccountUser, password: string) =>
+  callAdmin(updateUserHandler, {
+    token: adminToken,
+    method: 'PATCH',
+    path: `/api/admin/users/${who.user.id}`,
+    pathParameters: { user_id: who.user.id },
+    body: { password },
+  });
 const passkeysOf = (who: AccountUser) => getPasskeyStore().listOf(who.user.id);
 const mailWithSubject = (who: AccountUser, subject: string) => mailsTo(outbox, who.user.email!).filter((m) => m.subject === subject);
 
@@ -137,13 +146,7 @@ describe('the "password changed" mail says exactly what happened (behaviour RESE
   it('after an admin password change: "by an administrator", and the passkeys that still sign in', async () => {
     const who = await createAccountUser();
     await addPasskey(who, 'Intruder key');
-    const patched = await callAdmin(updateUserHandler, {
-      token: adminToken,
-      method: 'PATCH',
-      path: `/api/admin/users/${who.user.id}`,
-      pathParameters: { user_id: who.user.id },
-      body: { password: 'set by the admin' },
-    });
+    const patched = await adminSetsPassword(who, 'set by the admin');
     expect(patched.statusCode).toBe(200);
     const [mail] = mailWithSubject(who, 'Your password was changed');
     expect(mail!.text).toContain('was just changed by an administrator');
@@ -225,13 +228,7 @@ describe('the reset completion lists the passkeys and removes them all with its 
     const second = await createAccountUser();
     await addPasskey(second, 'Kept too');
     const fresh = await completeReset(await mailedLink(second));
-    await callAdmin(updateUserHandler, {
-      token: adminToken,
-      method: 'PATCH',
-      path: `/api/admin/users/${second.user.id}`,
-      pathParameters: { user_id: second.user.id },
-      body: { password: 'changed once more' },
-    });
+    await adminSetsPassword(second, 'changed once more');
     expect((await removeAll(fresh.recovery)).statusCode).toBe(400);
     expect(await passkeysOf(second)).toHaveLength(1);
     expect(mailWithSubject(second, 'The passkeys of your account were removed')).toEqual([]);
