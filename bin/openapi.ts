@@ -17,7 +17,8 @@ import {
   forgotPasswordForm,
   resendCodeForm,
   resetPasswordForm,
-  resetTokenQuery,
+  resetPageQuery,
+  resetPasskeysRemoveForm,
   signInCodeForm,
   verifyEmailBody,
 } from '../lambdas/http/account-forms';
@@ -173,8 +174,21 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     body: form(forgotPasswordForm),
     success: [200, 'html', 'The same answer for every address'],
   },
-  ResetPasswordPage: { summary: 'Reset-password page', query: resetTokenQuery, success: [200, 'html', 'The form'] },
-  ResetPassword: { summary: 'Set a new password with the mailed link', body: form(resetPasswordForm), success: [200, 'html', 'Done'] },
+  ResetPasswordPage: {
+    summary: 'The mailed reset link: 303 to the bare path with the token in a cookie (behaviour RESET-8); without a token, the form',
+    query: resetPageQuery,
+    success: [200, 'html', 'The form (the link itself answers 303)'],
+  },
+  ResetPassword: {
+    summary: "Set a new password with the mailed link (the token from the link's cookie, or the token field)",
+    body: form(resetPasswordForm),
+    success: [200, 'html', 'Done: the passkeys that still sign in, and removing them all (behaviour RESET-9)'],
+  },
+  ResetPasskeysRemove: {
+    summary: "The reset completion's 'Remove all passkeys', authenticated by its recovery cookie (10 minutes, single use)",
+    body: form(resetPasskeysRemoveForm),
+    success: [200, 'html', 'Removed, listed by name; the user is mailed'],
+  },
   PasskeysPage: {
     summary: "The signed-in user's passkeys: list, add, remove (a sign-in within 10 minutes)",
     success: [200, 'html', 'The passkeys page'],

@@ -462,6 +462,22 @@ export const routes: readonly Route[] = [
       rationale: 'EDGE-1: POST /reset-password about 5 / 5 minutes, fitted to WAF as 10 / 600 s (same rate); sends mail, so Block',
     },
   },
+  {
+    // Behaviour RESET-9: the reset completion's "Remove all passkeys", authenticated by its recovery proof.
+    name: 'ResetPasskeysRemove',
+    method: 'POST',
+    path: accountPaths.resetPasskeysRemove,
+    handler: 'reset-passkeys-remove',
+    auth: 'none',
+    tables: { main: 'write', ephemeral: 'write' },
+    sendsMail: true,
+    edge: {
+      limit: 10,
+      windowSeconds: 600,
+      action: 'block',
+      rationale: 'EDGE-1: one post per completed reset, fitted to WAF as 10 / 600 s like POST /reset-password; sends mail, so Block',
+    },
+  },
   // Passkeys (issue 13; behaviour PASSKEY-1..PASSKEY-9). Spec 8: about 20 a minute on the passkey paths.
   {
     name: 'PasskeysPage',

@@ -78,8 +78,12 @@ export const binaryBodyRuleLabels = {
   SizeRestrictions_BODY: 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body',
   CrossSiteScripting_BODY: 'awswaf:managed:aws:core-rule-set:CrossSiteScripting_Body',
 } as const;
-/** Headers never written to the WAF log: they carry tokens, API keys, client secrets and sessions. */
-export const redactedHeaders = ['authorization', 'cookie'] as const;
+/**
+ * Headers never written to the WAF log: they carry tokens, API keys, client secrets and sessions,
+ * and Referer the URL of the page a request came from, which for an older browser, a page of
+ * another site or a link pasted elsewhere can be a reset link with its token (behaviour RESET-8).
+ */
+export const redactedHeaders = ['authorization', 'cookie', 'referer'] as const;
 
 export const tooManyRequestsBody = 'too-many-requests';
 /** A browser that solved a challenge is still blocked past this multiple of its row's rate. */

@@ -4,10 +4,10 @@
  * @simplewebauthn/server (loaded on first use): it checks the attestation's origin, RP ID hash, user-verified flag
  * and the challenge; attestation statements are not asked for (attestation `none`).
  */
-import { finishRegistration, type ExpectedCeremony } from '../core/account/passkeys';
+import { defaultPasskeyName, finishRegistration, type ExpectedCeremony } from '../core/account/passkeys';
 import { accountPaths } from '../core/account/paths';
 import type { Logger } from '../core/ports';
-import { parseBody } from '../http/body';
+import { header, parseBody } from '../http/body';
 import { passkeyRegisterForm } from '../http/passkey-forms';
 import { passkeysPageResponse, recentlySignedInUser, signInAgain } from '../http/passkey-pages';
 import { withErrorPages } from '../http/page-errors';
@@ -63,7 +63,8 @@ export const handler = httpHandler(
     const deps = getPasskeys();
     const user = await recentlySignedInUser(event, container, getSessions(), deps);
     if (!user) return signInAgain();
-    const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential);
+    const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
+    const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential, name);
     if (outcome.kind === 'refused') {
       container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
       return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });

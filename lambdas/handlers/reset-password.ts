@@ -1,17 +1,20 @@
 /**
- * POST /reset-password (behaviour RESET-5, RESET-7; issue 12; form: token, password,
- * password_confirmation): sets the new password once. Then the user's sessions are deleted,
- * their refresh token families revoked and a "password changed" mail sent
+ * POST /reset-password (behaviour RESET-5, RESET-7..RESET-9; issues 12, 26; form: password,
+ * password_confirmation, and the token, from the link's cookie or, for a caller that read the
+ * link itself, the `token` field): sets the new password once. Then the user's sessions are
+ * deleted, their refresh token families revoked and a "password changed" mail sent
  * (core/account/password-change.ts). No session is started: the user signs in with the new
- * password, and the second factor still applies (ASVS 6.4.3).
+ * password, and the second factor still applies (ASVS 6.4.3). The completion page lists the
+ * passkeys that still sign in and offers removing them all (reset-passkeys-remove.ts).
  */
-import { resetPassword } from '../core/account/password-reset';
+import { recoveryLifetimeSeconds, resetPassword } from '../core/account/password-reset';
 import { InvalidGrantError, InvalidRequestError } from '../core/errors';
 import { resetPasswordForm, secretField } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
 import { htmlResponse, wantsHtml } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
+import { clearedResetLinkCookie, readResetLinkCookie, recoveryCookie } from '../http/reset-cookies';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
@@ -22,12 +25,16 @@ const deadLink = (reason: string) => new InvalidGrantError('This link has expire
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
-    assertSameOrigin(event, container.config.baseUrl);
+    const issuer = container.config.baseUrl;
+    assertSameOrigin(event, issuer);
     const fields = parseBody(event, ['form']) as Record<string, string>;
-    const token = secretField.safeParse(fields.token);
+    // A token in the form wins: only a caller that read the link itself puts it there.
+    const posted = fields.token !== undefined;
+    const token = secretField.safeParse(posted ? fields.token : readResetLinkCookie(event, issuer));
+    const cleared = { 'Set-Cookie': clearedResetLinkCookie(issuer) };
     if (!token.success) {
       if (!wantsHtml(event)) throw deadLink('malformed token');
-      return htmlResponse(400, resetLinkDeadPage());
+      return htmlResponse(400, resetLinkDeadPage(), { headers: cleared });
     }
     let form: ReturnType<typeof validate<typeof resetPasswordForm>>;
     try {
@@ -35,14 +42,22 @@ export const handler = httpHandler(
     } catch (error) {
       // A password the rules refuse: the same link, the form again, the reason shown.
       if (!(error instanceof InvalidRequestError) || !wantsHtml(event)) throw error;
-      return htmlResponse(400, resetPasswordPage({ token: token.data, error: error.description }));
+      return htmlResponse(400, resetPasswordPage({ ...(posted ? { token: token.data } : {}), error: error.description }));
     }
-    if (!(await resetPassword(getPasswordReset(), form.token, form.password))) {
+    const done = await resetPassword(getPasswordReset(), token.data, form.password);
+    if (!done) {
       container.log.info('password reset refused', { reason: 'dead link' });
       if (!wantsHtml(event)) throw deadLink('dead link');
-      return htmlResponse(400, resetLinkDeadPage());
+      return htmlResponse(400, resetLinkDeadPage(), { headers: cleared });
     }
-    container.log.info('password reset');
-    return wantsHtml(event) ? htmlResponse(200, passwordChangedPage()) : jsonResponse(200, { password_changed: true });
+    container.log.info('password reset', { userId: done.user.id, passkeys: done.passkeys.length });
+    if (!wantsHtml(event)) return jsonResponse(200, { password_changed: true });
+    // Behaviour RESET-9: the link's cookie goes, the completion's proof comes, in one answer.
+    return {
+      ...htmlResponse(200, passwordChangedPage({ passkeys: done.passkeys })),
+      multiValueHeaders: {
+        'Set-Cookie': [clearedResetLinkCookie(issuer), recoveryCookie(issuer, done.recovery, recoveryLifetimeSeconds)],
+      },
+    };
   }),
 );

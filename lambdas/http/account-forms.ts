@@ -21,7 +21,8 @@ export const forgotPasswordForm = z.object({
 });
 export const resetPasswordForm = z
   .object({
-    token: secretField,
+    /** Behaviour RESET-8: only from a caller that read the link itself; a browser's comes in the link's cookie. */
+    token: z.optional(secretField),
     password: z.string().check(z.minLength(8, 'must have at least 8 characters'), z.maxLength(256)),
     password_confirmation: z.string().check(z.maxLength(256)),
   })
@@ -32,3 +33,7 @@ export const resetPasswordForm = z
     }),
   );
 export const resetTokenQuery = z.object({ token: secretField });
+/** Behaviour RESET-4, RESET-8: the link (with the token) or the bare page after its 303. */
+export const resetPageQuery = z.object({ token: z.optional(secretField) });
+/** Behaviour RESET-9: the completion's one button; the proof is in its cookie, never in the form. */
+export const resetPasskeysRemoveForm = z.object({ remove: z.literal('all') });

@@ -2,7 +2,7 @@
  * The admin API's wire shapes: snake_case, built field by field so that nothing stored
  * (a password or secret hash, a storage key) can reach a response by accident.
  */
-import type { Passkey } from '../core/account/passkeys';
+import { passkeyLabel, type Passkey } from '../core/account/passkeys';
 import { keyStatus } from '../core/api-keys/status';
 import type { ActivityRow, AdminAuditEntry, ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
@@ -23,6 +23,8 @@ export const userView = (user: User) => ({
 /** A passkey without its public key: the credential id is what removal names. */
 export const passkeyView = (passkey: Passkey) => ({
   credential_id: passkey.credentialId,
+  // Behaviour PASSKEY-11: the name the owner's mails use.
+  name: passkeyLabel(passkey),
   created_at: passkey.createdAt,
   last_used_at: passkey.lastUsedAt ?? null,
   backed_up: passkey.backedUp,

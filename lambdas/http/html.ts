@@ -43,11 +43,17 @@ button{margin-top:1rem;padding:.5rem 1rem}.error{color:#a40000}.warning{backgrou
 
 /** Where pages put the site's title and logo (htmlResponse `brand`). */
 const brandMarker = '<!--brand-->';
+/**
+ * The page's `<meta name="referrer">`: htmlResponse writes the same policy as its
+ * Referrer-Policy header there, since a meta tag read later would override the header
+ * (behaviour RESET-8: a page whose URL holds a secret says `no-referrer` in both).
+ */
+const referrerMarker = '<meta name="referrer" content="same-origin">';
 
 export function page(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin"><title>${title}</title><style>${new Html(style)}</style></head>
+${new Html(referrerMarker)}<title>${title}</title><style>${new Html(style)}</style></head>
 <body>${new Html(brandMarker)}<main><h1>${title}</h1>
 ${body}
 </main></body></html>`;
@@ -107,6 +113,8 @@ export function htmlResponse(statusCode: number, body: Html, options: HtmlOption
   const targets = ["'self'", ...(options.formTargets ?? []).filter((t): t is string => t !== undefined)];
   const script = options.scriptNonce ? `; script-src 'nonce-${options.scriptNonce}'; connect-src 'self'` : '';
   const images = imageSource(options.brand);
+  const referrerPolicy =
+    Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'referrer-policy')?.[1] ?? 'same-origin';
   return {
     statusCode,
     headers: {
@@ -118,7 +126,9 @@ export function htmlResponse(statusCode: number, body: Html, options: HtmlOption
       'Referrer-Policy': 'same-origin',
       ...options.headers,
     },
-    body: body.value.replace(brandMarker, options.brand ? brandHeader(options.brand) : ''),
+    body: body.value
+      .replace(brandMarker, options.brand ? brandHeader(options.brand) : '')
+      .replace(referrerMarker, html`<meta name="referrer" content="${referrerPolicy}">`.value),
   };
 }
 

@@ -45,7 +45,18 @@ export const assertionCredential = z.looseObject({
   }),
 });
 
-export const passkeyRegisterForm = z.object({ credential: jsonField(registrationCredential) });
+/**
+ * The owner's name for a new passkey (behaviour PASSKEY-11): one line of at most 64 characters
+ * once spaces are collapsed, no control characters (it goes into mail text); empty means unnamed.
+ */
+export const passkeyNameField = z
+  .pipe(
+    z.string().check(z.maxLength(256)),
+    z.transform((value) => value.replace(/\s+/g, ' ').trim()),
+  )
+  .check(z.maxLength(64, 'must have at most 64 characters'), z.regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must be plain text'));
+
+export const passkeyRegisterForm = z.object({ credential: jsonField(registrationCredential), name: z.optional(passkeyNameField) });
 export const passkeyRemoveForm = z.object({ credential_id: base64url });
 export const passkeySignInForm = z.object({
   credential: jsonField(assertionCredential),

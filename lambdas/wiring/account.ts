@@ -20,6 +20,7 @@ import { getStorage } from './storage';
 import { getSite } from './site';
 import type { AccountCallerDependencies } from '../http/account-caller';
 import { getBearerDependencies } from './bearer';
+import { getPasskeyStore } from './passkeys';
 
 const getStores = perContainer(() => {
   const { db, tables } = getStorage();
@@ -72,10 +73,10 @@ export function getEmailVerification(): EmailVerificationDependencies {
 }
 
 export function getPasswordChange(): PasswordChangeDependencies {
-  const { clock, log } = getContainer();
+  const { config, clock, log } = getContainer();
   const sessions = getSessions();
   const tokens = getTokenStore();
-  return { sessions, tokens, mailer: getMailer(), clock, log };
+  return { sessions, tokens, mailer: getMailer(), clock, log, passkeys: getPasskeyStore(), baseUrl: config.baseUrl };
 }
 
 export function getPasswordReset(): PasswordResetDependencies & { readonly findUserByEmail: (email: string) => Promise<User | undefined> } {
@@ -85,6 +86,7 @@ export function getPasswordReset(): PasswordResetDependencies & { readonly findU
   return {
     ...getPasswordChange(),
     links: getStores().resetLinks,
+    passkeys: getPasskeyStore(),
     hasher,
     random,
     baseUrl: config.baseUrl,

@@ -35,8 +35,7 @@ export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
     passkeys: getPasskeyStore(),
     // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
     notifyPasswordChanged: async (user, addresses) => {
-      const { mailer, log } = getPasswordChange();
-      await notifyPasswordChanged({ mailer, log }, user, addresses);
+      await notifyPasswordChanged(getPasswordChange(), user, addresses, 'admin');
     },
   };
 });

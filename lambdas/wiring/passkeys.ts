@@ -26,6 +26,7 @@ export function getPasskeys(): PasskeyDependencies {
     rpId: config.passkeyRpId,
     origin,
     rpName: new URL(config.baseUrl).host,
+    baseUrl: config.baseUrl,
     currentUser: (id) => users.get(id),
   };
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { authorizeQuery, createClient, createUser, pkcePair } from '../support/authorization';
 import { launchChromium, newestMail, pageWatchingErrors, startCallbackServer } from '../support/browser';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'account-browser-')), 'outbox');
@@ -98,5 +98,46 @@ describe('account pages in Chromium, without JavaScript, under the pages’ CSP'
     // A 4xx document (the refused old password) is logged by Chromium as a failed resource load, not a CSP violation.
     expect(consoleErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
     expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+  });
+
+  it('the reset token leaves the address bar on first load; after a weak password, no later request carries it in its URL or Referer (behaviour RESET-8)', async () => {
+    const { page, consoleErrors } = await newPage();
+    const email = (await createUser([app.bootstrap.environments.defaultId], 'Reset User')).user.email!;
+    await page.goto(`${app.url}/forgot-password`);
+    await page.fill('#email', email);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=If an account exists for that address');
+    const token = await newestMail(outbox, email, /\/reset-password\?token=([A-Za-z0-9_-]{43})/);
+    const seen: { url: string; referer: string | undefined }[] = [];
+    const pending: Promise<void>[] = [];
+    page.on('request', (request) => {
+      pending.push(request.allHeaders().then((headers) => void seen.push({ url: request.url(), referer: headers.referer })));
+    });
+    await page.goto(`${app.url}/reset-password?token=${token}`);
+    expect(page.url()).toBe(`${app.url}/reset-password`);
+    const [cookie] = (await page.context().cookies()).filter((c) => c.name === 'reset');
+    expect(cookie).toMatchObject({ value: token, path: '/reset-password', httpOnly: true, sameSite: 'Strict' });
+    await page.fill('#password', 'short1');
+    await page.fill('#password_confirmation', 'short1');
+    // The page's minlength would stop the browser; the server's own check is what is tried here.
+    await page.$eval('form', (form) => form.setAttribute('novalidate', ''));
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=at least 8');
+    const newPassword = `browser-${randomUUID()}`;
+    await page.fill('#password', newPassword);
+    await page.fill('#password_confirmation', newPassword);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=Your password was changed');
+    await Promise.all(pending);
+    expect(seen[0]!.url).toBe(`${app.url}/reset-password?token=${token}`);
+    const later = seen.slice(1);
+    expect(later.filter((r) => r.url.startsWith(`${app.url}/reset-password`)).length).toBeGreaterThanOrEqual(3); // the 303's GET, two posts
+    for (const request of later) {
+      expect(request.url).not.toContain(token);
+      expect(request.referer ?? '').not.toContain(token);
+    }
+    expect(await page.content()).not.toContain(token);
+    expect((await page.context().cookies()).filter((c) => c.name === 'reset')).toEqual([]);
+    expect(consoleErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
-import { launchChromium, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
+import { launchChromium, newestMail, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
 
 let callback: Server;
 let callbackOrigin: string;
@@ -150,6 +150,38 @@ describe('passkeys in Chromium with a virtual authenticator (behaviour PASSKEY-1
     expect(await page.textContent('body')).toContain('You have no passkeys yet.');
     await signOut();
     await startAuthorization('removed');
+    await page.click('#passkey-sign-in');
+    await page.waitForSelector('text=That passkey could not sign you in.');
+    expect(await sessionCookie()).toBeUndefined();
+  });
+
+  it('after a password reset the completion lists the passkey by name, and "Remove all passkeys" ends it (behaviour RESET-9, PASSKEY-11)', async () => {
+    await signInWithPasswordToPasskeys();
+    await page.fill('#passkey-name', 'Browser test key');
+    await page.click('#passkey-add');
+    await page.waitForURL(`${app.url}/api/users/passkey?done=added`);
+    expect(await page.textContent('#passkeys')).toContain('Browser test key');
+    await signOut();
+
+    await page.goto(`${app.url}/forgot-password`);
+    await page.fill('#email', admin().email);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=If an account exists for that address');
+    const token = await newestMail(app.outboxDir, admin().email, /\/reset-password\?token=([A-Za-z0-9_-]{43})/);
+    await page.goto(`${app.url}/reset-password?token=${token}`);
+    const newPassword = `browser-${randomUUID()}`;
+    await page.fill('#password', newPassword);
+    await page.fill('#password_confirmation', newPassword);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('text=Passkeys that still sign in');
+    expect(await page.textContent('#passkeys')).toContain('Browser test key');
+    expect(await newestMail(app.outboxDir, admin().email, /(These passkeys can still sign in)/)).toBeDefined();
+    await page.click('#remove-all-passkeys');
+    await page.waitForSelector('text=These passkeys were removed');
+    expect(await page.textContent('#passkeys')).toContain('Browser test key');
+    expect((await context.cookies(app.url)).filter((c) => c.name === 'recovery' || c.name === 'reset')).toEqual([]);
+
+    await startAuthorization('after-reset');
     await page.click('#passkey-sign-in');
     await page.waitForSelector('text=That passkey could not sign you in.');
     expect(await sessionCookie()).toBeUndefined();

@@ -84,8 +84,13 @@ async function registrationChallenge(cookie: string): Promise<string> {
   return creationOptionsOf(page).challenge;
 }
 
-const postRegistration = (cookie: string, credential: unknown) =>
-  post(registerHandler, '/api/users/passkey/verify', { credential: JSON.stringify(credential) }, withCookie(cookie));
+const postRegistration = (cookie: string, credential: unknown, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  post(
+    registerHandler,
+    '/api/users/passkey/verify',
+    { credential: JSON.stringify(credential), ...extra },
+    { ...withCookie(cookie), ...headers },
+  );
 
 /** A user with a registered passkey on a software authenticator. */
 async function userWithPasskey(): Promise<{ who: AccountUser; cookie: string; authenticator: SoftAuthenticator }> {
@@ -347,6 +352,65 @@ function expectRefused(result: APIGatewayProxyResult): void {
   expect(headerOf(result, 'set-cookie')).toBeUndefined();
 }
 
+describe('names, and what the mails say (behaviour PASSKEY-11, PASSKEY-12)', () => {
+  const chromeOnLinux = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const utcMinute = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/;
+
+  it('adding a passkey mails its owner its name, when it was added and how to remove it; the page lists it by name', async () => {
+    const who = await createAccountUser();
+    const cookie = await signedIn(who);
+    const authenticator = new SoftAuthenticator(issuer, rpId);
+    const added = await postRegistration(cookie, authenticator.register({ challenge: await registrationChallenge(cookie) }), {
+      name: '  Work   laptop ',
+    });
+    expect(added.statusCode).toBe(303);
+    expect(await passkeysOf(who)).toEqual([expect.objectContaining({ name: 'Work laptop' })]);
+    const [mail] = mailsTo(outbox, who.user.email!);
+    expect(mail!.subject).toBe('A passkey was added to your account');
+    expect(mail!.text).toContain('A passkey named "Work laptop" was added to your account on ');
+    expect(mail!.text).toMatch(utcMinute);
+    expect(mail!.text).toContain(`sign in at ${issuer}/api/users/passkey and press Remove next to "Work laptop"`);
+    expect((await getPage(cookie)).body).toContain('<strong>Work laptop</strong>');
+  });
+
+  it('an unnamed passkey is named for the browser and system that added it; removing it mails that name', async () => {
+    const who = await createAccountUser();
+    const cookie = await signedIn(who);
+    const authenticator = new SoftAuthenticator(issuer, rpId);
+    await postRegistration(
+      cookie,
+      authenticator.register({ challenge: await registrationChallenge(cookie) }),
+      { name: '' },
+      { 'User-Agent': chromeOnLinux },
+    );
+    expect(await passkeysOf(who)).toEqual([expect.objectContaining({ name: 'Chrome on Linux' })]);
+    expect(mailsTo(outbox, who.user.email!)[0]!.text).toContain('A passkey named "Chrome on Linux" was added');
+    await post(removeHandler, '/api/users/passkey/remove', { credential_id: authenticator.id }, withCookie(cookie));
+    const removed = mailsTo(outbox, who.user.email!).find((m) => m.subject === 'A passkey was removed from your account')!;
+    expect(removed.text).toMatch(
+      /The passkey "Chrome on Linux" \(added \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\) was removed from your account on /,
+    );
+  });
+
+  it('a name with a control character or over 64 characters is 400 invalid_request, nothing stored, no mail', async () => {
+    const who = await createAccountUser();
+    const cookie = await signedIn(who);
+    for (const name of ['line\u0000break', 'x'.repeat(65), 'bidi\u202Etrick']) {
+      const authenticator = new SoftAuthenticator(issuer, rpId);
+      const refused = await postRegistration(
+        cookie,
+        authenticator.register({ challenge: await registrationChallenge(cookie) }),
+        { name },
+        { Accept: 'application/json' },
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(jsonBody(refused).error).toBe('invalid_request');
+    }
+    expect(await passkeysOf(who)).toEqual([]);
+    expect(mailsTo(outbox, who.user.email!)).toEqual([]);
+  });
+});
+
 describe('removal (behaviour PASSKEY-2, PASSKEY-8, PASSKEY-9)', () => {
   it('the user removes a passkey: mailed, no longer listed, no longer signs in', async () => {
     const { who, cookie, authenticator } = await userWithPasskey();
@@ -377,7 +441,14 @@ describe('removal (behaviour PASSKEY-2, PASSKEY-8, PASSKEY-9)', () => {
     const listed = await callAdmin(listPasskeysAdmin, { token, pathParameters: { user_id: who.user.id } });
     expect(listed.statusCode).toBe(200);
     expect(jsonBody(listed).items).toEqual([
-      { credential_id: authenticator.id, created_at: expect.any(String), last_used_at: null, backed_up: false, transports: ['internal'] },
+      {
+        credential_id: authenticator.id,
+        name: 'Passkey',
+        created_at: expect.any(String),
+        last_used_at: null,
+        backed_up: false,
+        transports: ['internal'],
+      },
     ]);
     expect(listed.body).not.toContain((await getPasskeyStore().get(authenticator.id))!.publicKey);
     const pathParameters = { user_id: who.user.id, credential_id: authenticator.id };

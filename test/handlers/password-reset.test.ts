@@ -20,7 +20,7 @@ import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { createAccountUser, ephemeralItems, latestResetToken, mailsTo, sessionsOf, type AccountUser } from '../support/account';
-import { browserHeaders, form, unique } from '../support/authorization';
+import { browserHeaders, cookieOf, form, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { adminClientToken } from '../support/tokens';
 
@@ -39,6 +39,24 @@ const reset = (token: string, password: string, headers = browserHeaders()) =>
     apiGatewayEvent({ method: 'POST', path: '/reset-password', headers, body: form({ token, password, password_confirmation: password }) }),
     lambdaContext,
   );
+/** The bare page after the link's 303, with the cookie the 303 set (or none). */
+const formPage = (cookie?: string, accept = 'text/html') =>
+  resetPageHandler(
+    apiGatewayEvent({ path: '/reset-password', headers: { Accept: accept, ...(cookie ? { Cookie: cookie } : {}) } }),
+    lambdaContext,
+  );
+/** The form's own post: the token only in the cookie, as a browser sends it (behaviour RESET-8). */
+const resetWithCookie = (cookie: string, password: string, confirmation = password, headers = browserHeaders()) =>
+  resetHandler(
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/reset-password',
+      headers: { ...headers, Cookie: cookie, Referer: `${process.env.BASE_URL}/reset-password` },
+      body: form({ password, password_confirmation: confirmation }),
+    }),
+    lambdaContext,
+  );
+const linkCookie = (result: APIGatewayProxyResult) => cookieOf(result);
 const signIn = (email: string, password: string) =>
   signInHandler(
     apiGatewayEvent({ method: 'POST', path: '/api/auth/signin', headers: browserHeaders(), body: form({ email, password }) }),
@@ -152,7 +170,9 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const who = await createAccountUser();
     const token = await requestLink(who);
     for (let i = 0; i < 2; i++) {
-      const page = await resetPage(token);
+      const opened = await resetPage(token);
+      expect(opened.statusCode).toBe(303);
+      const page = await formPage(linkCookie(opened));
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('action="/reset-password"');
       expect(page.body).not.toContain('<script');
@@ -171,7 +191,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const token = await requestLink(who);
     const result = await reset(token, 'the new password 1');
     expect(result.statusCode).toBe(200);
-    expect(headerOf(result, 'set-cookie')).toBeUndefined();
+    expect(JSON.stringify([result.headers, result.multiValueHeaders])).not.toMatch(/session=/); // no session started
     expect(result.body).toContain('Sign in');
     expect(await sessionsOf(who.user.id)).toBe(0);
     expect((await signIn(who.user.email!, who.password)).statusCode).toBe(401);
@@ -282,6 +302,98 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     expect((await reset(token, 'a good new password', browserHeaders({ 'Sec-Fetch-Site': 'cross-site' }))).statusCode).toBe(403);
     // The link still works: nothing was used up by the refusals.
     expect((await reset(token, 'a good new password')).statusCode).toBe(200);
+  });
+});
+
+describe('the token never reaches a Referer, the address bar or the page (behaviour RESET-8)', () => {
+  const secretFree = (result: APIGatewayProxyResult, token: string) => {
+    expect(result.body).not.toContain(token);
+    for (const [name, value] of Object.entries(result.headers ?? {}))
+      if (name.toLowerCase() !== 'set-cookie') expect(String(value)).not.toContain(token);
+  };
+
+  it('a live link answers 303 to the bare path, no-referrer, the token in a short-lived HttpOnly Secure SameSite=Strict cookie scoped to /reset-password', async () => {
+    const who = await createAccountUser();
+    const token = await requestLink(who);
+    const opened = await resetPage(token);
+    expect(opened.statusCode).toBe(303);
+    expect(headerOf(opened, 'location')).toBe('/reset-password');
+    expect(headerOf(opened, 'referrer-policy')).toBe('no-referrer');
+    expect(headerOf(opened, 'cache-control')).toBe('no-store');
+    secretFree(opened, token);
+    const cookie = headerOf(opened, 'set-cookie')!;
+    expect(cookie).toMatch(new RegExp(`^__Secure-reset=${token}; `));
+    const attributes = cookie.split('; ').slice(1);
+    expect(attributes).toEqual(expect.arrayContaining(['Path=/reset-password', 'HttpOnly', 'SameSite=Strict', 'Secure']));
+    const maxAge = Number(attributes.find((a) => a.startsWith('Max-Age='))!.slice('Max-Age='.length));
+    expect(maxAge).toBeGreaterThan(1700);
+    expect(maxAge).toBeLessThanOrEqual(1800);
+  });
+
+  it('the bare page holds no token (not in the form, not in a header) and keeps same-origin, so its posts keep their Origin', async () => {
+    const who = await createAccountUser();
+    const token = await requestLink(who);
+    const page = await formPage(linkCookie(await resetPage(token)));
+    expect(page.statusCode).toBe(200);
+    secretFree(page, token);
+    expect(page.body).not.toContain('name="token"');
+    expect(headerOf(page, 'referrer-policy')).toBe('same-origin');
+    expect(page.body).toContain('<meta name="referrer" content="same-origin">');
+  });
+
+  it('a dead link is answered where it stands, with no-referrer in the header and in the page (its "ask for a new link" sends no Referer)', async () => {
+    const dead = await resetPage('x'.repeat(43));
+    expect(dead.statusCode).toBe(400);
+    expect(headerOf(dead, 'referrer-policy')).toBe('no-referrer');
+    expect(dead.body).toContain('<meta name="referrer" content="no-referrer">');
+    expect(dead.body).not.toContain('content="same-origin"');
+    expect(headerOf(dead, 'set-cookie')).toBeUndefined();
+  });
+
+  it('after a weak and a mismatched password the link still works from its cookie; the answers hold no token; success clears the cookie', async () => {
+    const who = await createAccountUser();
+    const token = await requestLink(who);
+    const cookie = linkCookie(await resetPage(token));
+    const weak = await resetWithCookie(cookie, 'short');
+    expect(weak.statusCode).toBe(400);
+    expect(weak.body).toContain('at least 8');
+    expect(weak.body).not.toContain('name="token"');
+    secretFree(weak, token);
+    expect(headerOf(weak, 'set-cookie')).toBeUndefined();
+    const mismatch = await resetWithCookie(cookie, 'one good password', 'another password');
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.body).toContain('differ');
+    secretFree(mismatch, token);
+    const done = await resetWithCookie(cookie, 'the new password 1');
+    expect(done.statusCode).toBe(200);
+    secretFree(done, token);
+    expect(done.multiValueHeaders?.['Set-Cookie']).toContainEqual(
+      expect.stringMatching(/^__Secure-reset=; Max-Age=0; Path=\/reset-password;/),
+    );
+    expect((await signIn(who.user.email!, 'the new password 1')).statusCode).toBe(200);
+    // Used: the cookie now holds a dead link, and the bare page says so and clears it.
+    const after = await formPage(cookie);
+    expect(after.statusCode).toBe(400);
+    expect(after.body).toContain('no longer works');
+    expect(headerOf(after, 'set-cookie')).toMatch(/^__Secure-reset=; Max-Age=0;/);
+  });
+
+  it('the bare page without a cookie shows the form (the cookie may be withheld after a click in webmail) and a post without one is a dead link; JSON callers get invalid_grant', async () => {
+    const page = await formPage();
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('action="/reset-password"');
+    expect(jsonBody(await formPage(undefined, 'application/json')).error).toBe('invalid_grant');
+    const posted = await resetHandler(
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/reset-password',
+        headers: browserHeaders(),
+        body: form({ password: 'a good password', password_confirmation: 'a good password' }),
+      }),
+      lambdaContext,
+    );
+    expect(posted.statusCode).toBe(400);
+    expect(posted.body).toContain('no longer works');
   });
 });
 

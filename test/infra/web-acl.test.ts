@@ -227,11 +227,12 @@ describe('never blocked, allowlist, managed groups', () => {
     expect(Annotations.fromStack(full.stack).findWarning('*', Match.stringLikeRegexp('NO ADMIN IP ALLOWLIST'))).toEqual([]);
   });
 
-  test('WAF logs go to an aws-waf-logs-* log group with the Authorization and Cookie headers and the query string (reset tokens) redacted', () => {
+  test('WAF logs go to an aws-waf-logs-* log group with the Authorization, Cookie and Referer headers and the query string (reset tokens) redacted (behaviour RESET-8, EDGE-4)', () => {
     const [logging] = Object.values(resources(minimal.template, 'AWS::WAFv2::LoggingConfiguration'));
     expect(logging!.Properties.RedactedFields).toEqual([
       { SingleHeader: { Name: 'authorization' } },
       { SingleHeader: { Name: 'cookie' } },
+      { SingleHeader: { Name: 'referer' } },
       { QueryString: {} },
     ]);
     const [logGroup] = Object.values(resources(minimal.template, 'AWS::Logs::LogGroup')).filter((g) =>

@@ -18,6 +18,7 @@ import type { Hasher, MailMessage } from '../../lambdas/core/ports';
 import { cryptoRandom } from '../../lambdas/adapters/system';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
+import { getPasskeyStore } from '../../lambdas/wiring/passkeys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createAccountUser } from '../support/account';
 
@@ -170,7 +171,7 @@ describe('reset link lifetime (behaviour RESET-3)', () => {
     now = start;
     const { user } = await createAccountUser();
     const { db, tables } = getStorage();
-    const base = { sessions: getSessions(), tokens: getTokenStore(), mailer, clock, log: getContainer().log };
+    const base = { sessions: getSessions(), tokens: getTokenStore(), mailer, clock, log: getContainer().log, passkeys: getPasskeyStore() };
     const resetDeps = {
       ...base,
       links: new DynamoResetLinkStore(db, tables),

@@ -6,14 +6,16 @@
  */
 import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { ResetLink, ResetLinkStore } from '../../core/account/password-reset';
+import type { RecoveryProof, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
 import type { PhysicalTableNames } from './client';
+import { claimOnce } from './claim';
 import { isConditionFailure, withoutKeys } from './items';
 
 const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
 const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });
 const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+const recoveryKey = (digest: string) => ({ pk: `PWRECOVER#${digest}`, sk: 'PWRECOVER' });
 
 export class DynamoResetLinkStore implements ResetLinkStore {
   constructor(
@@ -57,6 +59,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     link: ResetLink,
     change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string },
     nowEpoch: number,
+    recovery: { readonly digest: string; readonly proof: RecoveryProof },
   ): Promise<boolean> {
     const table = this.tables.ephemeral;
     try {
@@ -101,6 +104,14 @@ export class DynamoResetLinkStore implements ResetLinkStore {
                 },
               },
             },
+            // Behaviour RESET-9: the completion's proof, written only with the reset itself.
+            {
+              Put: {
+                TableName: table,
+                Item: { ...recoveryKey(recovery.digest), ...recovery.proof, ttl: recovery.proof.expiresAtEpoch },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
           ],
         }),
       );
@@ -109,5 +120,16 @@ export class DynamoResetLinkStore implements ResetLinkStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  /** A claim (claim.ts): one caller uses the proof, the DynamoDB client's resend of that call included. */
+  async claimRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined> {
+    const claimed = await claimOnce(this.db, this.tables.ephemeral, recoveryKey(digest), nowEpoch);
+    if (!claimed) return undefined;
+    return {
+      userId: String(claimed.userId),
+      credentialVersion: Number(claimed.credentialVersion),
+      expiresAtEpoch: Number(claimed.expiresAtEpoch),
+    };
   }
 }

@@ -10,6 +10,7 @@
  */
 import { newSecret } from '../ids';
 import type { User } from '../model';
+import { accountPaths } from './paths';
 import type { Clock, Logger, Mailer, RandomSource } from '../ports';
 
 /** WebAuthn ceremony lifetime (ASVS 6.7.2 asks for short-lived challenges). */
@@ -36,6 +37,50 @@ export interface Passkey {
   readonly backedUp: boolean;
   readonly createdAt: string;
   readonly lastUsedAt?: string;
+  /**
+   * What the owner called it when adding it, or the browser and system it was added from
+   * (behaviour PASSKEY-11). Absent on passkeys added before names existed.
+   */
+  readonly name?: string;
+}
+
+/** `2026-05-01 10:00 UTC`: the minute, in the one zone every reader can place. */
+export const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** How pages and mails name a passkey (behaviour PASSKEY-11). */
+export const passkeyLabel = (passkey: Pick<Passkey, 'name' | 'createdAt'>) =>
+  passkey.name ?? `Passkey added ${utcMinute(passkey.createdAt)}`;
+
+/** One line of a mail's list: the name, when it was added and last used. */
+export const passkeyLine = (passkey: Passkey) =>
+  `- "${passkeyLabel(passkey)}", added ${utcMinute(passkey.createdAt)}, last used ${passkey.lastUsedAt ? utcMinute(passkey.lastUsedAt) : 'never'}`;
+
+const browsers: readonly [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\bOPR\//, 'Opera'],
+  [/\b(Firefox|FxiOS)\//, 'Firefox'],
+  [/\b(Chrome|Chromium|CriOS)\//, 'Chrome'],
+  [/\bSafari\//, 'Safari'],
+];
+const systems: readonly [RegExp, string][] = [
+  [/\b(iPhone|iPad|iPod)\b/, 'iOS'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b/, 'Linux'],
+];
+
+/**
+ * The name of a passkey its owner did not name: the browser and system of the request that
+ * added it, e.g. "Chrome on macOS" (behaviour PASSKEY-11). Only a hint, since a User-Agent is
+ * whatever the caller says; the mail's time and the list's dates are what to check.
+ */
+export function defaultPasskeyName(userAgent: string | undefined): string {
+  const browser = browsers.find(([pattern]) => pattern.test(userAgent ?? ''))?.[1];
+  const system = systems.find(([pattern]) => pattern.test(userAgent ?? ''))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? (system ? `Passkey on ${system}` : 'Passkey');
 }
 
 export interface PasskeyStore {
@@ -98,6 +143,8 @@ export interface PasskeyDependencies {
   /** The issuer's origin: the only one whose responses are accepted. */
   readonly origin: string;
   readonly rpName: string;
+  /** The issuer: the mails link to the passkeys page under it. */
+  readonly baseUrl: string;
   readonly currentUser: (userId: string) => Promise<User | undefined>;
 }
 
@@ -176,6 +223,8 @@ export async function finishRegistration(
   verifier: Required<Pick<PasskeyVerifier, 'registration'>>,
   user: User,
   response: RegistrationResponse,
+  /** The owner's name for it, or defaultPasskeyName's (behaviour PASSKEY-11). */
+  name: string,
 ): Promise<{ readonly kind: 'added'; readonly passkey: Passkey } | Refusal> {
   const claim = await claimCeremony(deps, response.response.clientDataJSON, 'register');
   if (claim.kind === 'refused') return claim;
@@ -190,9 +239,10 @@ export async function finishRegistration(
     ...(verified.transports?.length ? { transports: verified.transports } : {}),
     backedUp: verified.backedUp,
     createdAt: new Date(deps.clock.now()).toISOString(),
+    name,
   };
   if (!(await deps.passkeys.add(passkey))) return refused('credential id registered already');
-  await notify(deps, user, 'added');
+  await notify(deps, user, addedMail(deps, passkey), 'added');
   return { kind: 'added', passkey };
 }
 
@@ -223,27 +273,45 @@ export async function finishSignIn(
 }
 
 export async function removePasskey(deps: PasskeyDependencies, user: User, credentialId: string): Promise<boolean> {
-  if (!(await deps.passkeys.remove(user.id, credentialId))) return false;
-  await notify(deps, user, 'removed');
+  const passkey = await deps.passkeys.get(credentialId);
+  if (passkey?.userId !== user.id || !(await deps.passkeys.remove(user.id, credentialId))) return false;
+  await notify(deps, user, removedMail(deps, passkey), 'removed');
   return true;
 }
 
-const mails = {
-  added: {
+const passkeysPageUrl = (deps: Pick<PasskeyDependencies, 'baseUrl'>) => `${deps.baseUrl}${accountPaths.passkeys}`;
+
+/** Behaviour PASSKEY-12: the name, when, and how to remove it. */
+function addedMail(deps: PasskeyDependencies, passkey: Passkey) {
+  return {
     subject: 'A passkey was added to your account',
-    text: 'A passkey was just added to your account. It can now sign you in without a password.\n\nIf you did not do this, remove it on the passkeys page, change your password and tell your administrator.\n',
-  },
-  removed: {
+    text: `A passkey named "${passkeyLabel(passkey)}" was added to your account on ${utcMinute(passkey.createdAt)}. It can now sign in to your account without your password and without a mailed code.
+
+If you did not add it, remove it at once: sign in at ${passkeysPageUrl(deps)} and press Remove next to "${passkeyLabel(passkey)}" (or ask your administrator to remove it), then reset your password and tell your administrator.
+`,
+  };
+}
+
+function removedMail(deps: PasskeyDependencies, passkey: Passkey) {
+  return {
     subject: 'A passkey was removed from your account',
-    text: 'A passkey was just removed from your account; it no longer signs you in.\n\nIf you did not do this, change your password and tell your administrator.\n',
-  },
-};
+    text: `The passkey "${passkeyLabel(passkey)}" (added ${utcMinute(passkey.createdAt)}) was removed from your account on ${utcMinute(new Date(deps.clock.now()).toISOString())}; it no longer signs you in.
+
+If you did not do this, change your password and tell your administrator. Your passkeys: ${passkeysPageUrl(deps)}
+`,
+  };
+}
 
 /** Best effort, as the password-change mail: the change has happened, and a mail outage must not report it as failed. */
-async function notify(deps: PasskeyDependencies, user: User, what: keyof typeof mails): Promise<void> {
+export async function notify(
+  deps: Pick<PasskeyDependencies, 'mailer' | 'log'>,
+  user: User,
+  mail: { readonly subject: string; readonly text: string },
+  what: string,
+): Promise<void> {
   if (!user.email) return;
   try {
-    await deps.mailer.send({ to: user.email, ...mails[what] });
+    await deps.mailer.send({ to: user.email, ...mail });
   } catch (error) {
     deps.log.warn(`passkey-${what} mail not sent`, { userId: user.id, error: (error as Error).name });
   }

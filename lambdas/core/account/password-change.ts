@@ -7,6 +7,8 @@
  */
 import type { User } from '../model';
 import type { Clock, Logger, Mailer } from '../ports';
+import { type Passkey, passkeyLine, utcMinute } from './passkeys';
+import { accountPaths } from './paths';
 
 export interface PasswordChangeDependencies {
   readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
@@ -14,23 +16,64 @@ export interface PasswordChangeDependencies {
   readonly mailer: Mailer;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Read for the mail: which passkeys still sign in (behaviour RESET-10). */
+  readonly passkeys: { listOf(userId: string): Promise<Passkey[]> };
+  /** The issuer: the mail links to the passkeys page and the forgot-password page under it. */
+  readonly baseUrl: string;
 }
+
+/** How the password changed, as the mail tells it (behaviour RESET-10). */
+export type PasswordChangeWay = 'reset-link' | 'admin';
 
 export const nextCredentialVersion = (user: Pick<User, 'credentialVersion'>): number => (user.credentialVersion ?? 0) + 1;
 
-export const passwordChangedMail = {
-  subject: 'Your password was changed',
-  text: 'The password of your account was just changed, and every device signed in with the old one was signed out.\n\nIf you did not do this, reset your password at once and tell your administrator.\n',
-};
+/**
+ * Behaviour RESET-10: the mail says exactly what happened: how the password changed, that every
+ * session and refresh token ended, and which passkeys still sign in (named, with how to remove
+ * them), since a passkey an intruder added survives a password change.
+ */
+export function passwordChangedMail(
+  deps: Pick<PasswordChangeDependencies, 'baseUrl'>,
+  way: PasswordChangeWay,
+  at: string,
+  passkeys: readonly Passkey[] | undefined,
+): { subject: string; text: string } {
+  const how = way === 'reset-link' ? 'with a reset link mailed to this address' : 'by an administrator';
+  const passkeysPage = `${deps.baseUrl}${accountPaths.passkeys}`;
+  const passkeyPart =
+    passkeys === undefined
+      ? `Passkeys are not ended by a password change: any passkey on your account still signs in without the password. Check them at ${passkeysPage} (after signing in) and remove any you do not recognise.`
+      : passkeys.length === 0
+        ? 'No passkey can sign in to your account.'
+        : `These passkeys can still sign in to your account without the password, as a password change does not end them:\n${passkeys.map(passkeyLine).join('\n')}\n\nTo remove one, sign in, open ${passkeysPage} and press Remove next to it, or ask your administrator to remove it.${
+            way === 'reset-link' ? ' The page shown after the reset offers removing them all at once, for 10 minutes.' : ''
+          }`;
+  return {
+    subject: 'Your password was changed',
+    text: `The password of your account was just changed ${how}, on ${utcMinute(at)}.
+
+Every session signed in to your account was ended, on every device, and the refresh tokens of every application were revoked: they must sign in again, with the new password. Reset links sent before the change no longer work.
+
+${passkeyPart}
+
+If you did not change your password, reset it at once at ${deps.baseUrl}${accountPaths.forgotPassword}, remove any passkey you do not recognise, and tell your administrator.
+`,
+  };
+}
 
 /**
  * Runs after the new password is stored. Each step is idempotent, so a caller that fails
  * here can be retried. The mail is the last step and best effort: the change has happened,
  * and a mail outage must not report it as failed; it is logged instead.
  */
-export async function afterPasswordChange(deps: PasswordChangeDependencies, user: User, notify: readonly string[]): Promise<void> {
+export async function afterPasswordChange(
+  deps: PasswordChangeDependencies,
+  user: User,
+  notify: readonly string[],
+  way: PasswordChangeWay,
+): Promise<void> {
   await endSignIns(deps, user.id);
-  await notifyPasswordChanged(deps, user, notify);
+  await notifyPasswordChanged(deps, user, notify, way);
 }
 
 /**
@@ -43,13 +86,22 @@ export async function endSignIns(deps: Pick<PasswordChangeDependencies, 'session
 }
 
 export async function notifyPasswordChanged(
-  deps: Pick<PasswordChangeDependencies, 'mailer' | 'log'>,
+  deps: Pick<PasswordChangeDependencies, 'mailer' | 'log' | 'passkeys' | 'baseUrl' | 'clock'>,
   user: User,
   notify: readonly string[],
+  way: PasswordChangeWay,
 ): Promise<void> {
+  let passkeys: Passkey[] | undefined;
+  try {
+    passkeys = await deps.passkeys.listOf(user.id);
+  } catch (error) {
+    // The mail still goes, saying passkeys survive without naming them.
+    deps.log.warn('passkeys not listed for the password-change mail', { userId: user.id, error: (error as Error).name });
+  }
+  const mail = passwordChangedMail(deps, way, new Date(deps.clock.now()).toISOString(), passkeys);
   for (const to of new Set(notify)) {
     try {
-      await deps.mailer.send({ to, ...passwordChangedMail });
+      await deps.mailer.send({ to, ...mail });
     } catch (error) {
       deps.log.warn('password-change mail not sent', { userId: user.id, error: (error as Error).name });
     }

@@ -16,7 +16,9 @@ import { InvalidRequestError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import { type Passkey, passkeyLine, utcMinute } from './passkeys';
 import { afterPasswordChange, endSignIns, nextCredentialVersion, type PasswordChangeDependencies } from './password-change';
+import { accountPaths } from './paths';
 
 /**
  * Behaviour RESET-3: issue 12 and OWASP ASVS allow at most an hour; half of that is plenty for
@@ -32,6 +34,24 @@ export interface ResetLink {
   readonly expiresAtEpoch: number;
 }
 
+/**
+ * Behaviour RESET-9: the reset completion may remove every passkey within this long, the window
+ * in which a sign-in counts as recent enough to manage passkeys (PASSKEY-1).
+ */
+export const recoveryLifetimeSeconds = 600;
+
+/**
+ * What a completed reset hands its browser (as a cookie): the used link cannot authenticate a
+ * second step, so the removal of passkeys carries this proof instead. Stored only as a digest,
+ * single use, and bound to the password the reset set.
+ */
+export interface RecoveryProof {
+  readonly userId: string;
+  /** The user's credentialVersion after the reset: any later password change ends the proof. */
+  readonly credentialVersion: number;
+  readonly expiresAtEpoch: number;
+}
+
 export interface ResetLinkStore {
   /** Stores the link and makes it the user's only live one (replacing the pointer). */
   issue(digest: string, link: ResetLink): Promise<void>;
@@ -39,17 +59,25 @@ export interface ResetLinkStore {
   find(digest: string, nowEpoch: number): Promise<ResetLink | undefined>;
   /** The user as stored now (strongly consistent). */
   currentUser(userId: string): Promise<User | undefined>;
-  /** The single-use transaction described above; false when any condition failed. */
+  /**
+   * The single-use transaction described above, which also stores the recovery proof under its
+   * digest (so the proof exists exactly when the reset happened); false when any condition failed.
+   */
   redeem(
     digest: string,
     link: ResetLink,
     change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string },
     nowEpoch: number,
+    recovery: { readonly digest: string; readonly proof: RecoveryProof },
   ): Promise<boolean>;
+  /** Uses the proof up (once, the DynamoDB client's resend included); undefined when absent, expired or used. */
+  claimRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
 }
 
 export interface PasswordResetDependencies extends PasswordChangeDependencies {
   readonly links: ResetLinkStore;
+  /** Behaviour RESET-9: the completion's "remove every passkey". */
+  readonly passkeys: PasswordChangeDependencies['passkeys'] & { removeAllOf(userId: string): Promise<void> };
   readonly hasher: Hasher;
   readonly mailer: Mailer;
   readonly clock: Clock;
@@ -110,23 +138,86 @@ export async function findResetLink(
   return { link, user };
 }
 
-/** Sets the new password once; false when the link is not (or no longer) good. */
-export async function resetPassword(deps: PasswordResetDependencies, token: string, password: string): Promise<boolean> {
+export interface CompletedReset {
+  readonly user: User;
+  /** The secret of the recovery proof (behaviour RESET-9), for the browser's cookie only. */
+  readonly recovery: string;
+  /** The passkeys that still sign in, as the completion page lists them. */
+  readonly passkeys: readonly Passkey[];
+}
+
+/** Sets the new password once; undefined when the link is not (or no longer) good. */
+export async function resetPassword(deps: PasswordResetDependencies, token: string, password: string): Promise<CompletedReset | undefined> {
   const found = await findResetLink(deps, token);
-  if (!found) return false;
+  if (!found) return undefined;
   const passwordHash = await deps.hasher.hash(password);
   // Signed out before the link is used, and again after (behaviour RESET-7): when this first step
   // fails the request fails with the link still unused, so the user can submit it again. Done
   // only after the change, a failure left the link used and the old sessions alive.
   await endSignIns(deps, found.user.id);
   const at = new Date(deps.clock.now()).toISOString();
+  const credentialVersion = nextCredentialVersion(found.user);
+  const recovery = newSecret(deps.random);
   const redeemed = await deps.links.redeem(
     resetTokenDigest(token),
     found.link,
-    { passwordHash, credentialVersion: nextCredentialVersion(found.user), at },
+    { passwordHash, credentialVersion, at },
     epoch(deps.clock),
+    {
+      digest: resetTokenDigest(recovery),
+      proof: { userId: found.user.id, credentialVersion, expiresAtEpoch: epoch(deps.clock) + recoveryLifetimeSeconds },
+    },
   );
-  if (!redeemed) return false;
-  await afterPasswordChange(deps, found.user, [found.link.email]);
-  return true;
+  if (!redeemed) return undefined;
+  await afterPasswordChange(deps, found.user, [found.link.email], 'reset-link');
+  // The mail above already listed them (behaviour RESET-10); a failed read here must not turn a
+  // completed reset into an error page, so the page then shows the passkeys page's address.
+  const passkeys = await deps.passkeys.listOf(found.user.id).catch(() => undefined);
+  return { user: found.user, recovery, passkeys: passkeys ?? [] };
+}
+
+/**
+ * Behaviour RESET-9: the completion's "remove every passkey". The proof is used up first (a
+ * second post finds nothing), then the user must still hold the password the reset set; every
+ * passkey the user has now is removed (one added since the page was shown too), every session
+ * and refresh family ends again (one started with a passkey since the reset too), and one mail
+ * names what was removed. Undefined when the proof is absent, expired, used or outlived.
+ */
+export async function removePasskeysAfterReset(
+  deps: PasswordResetDependencies,
+  recovery: string,
+): Promise<{ readonly user: User; readonly removed: readonly Passkey[] } | undefined> {
+  const proof = await deps.links.claimRecovery(resetTokenDigest(recovery), epoch(deps.clock));
+  if (!proof || proof.expiresAtEpoch <= epoch(deps.clock)) return undefined;
+  const user = await deps.links.currentUser(proof.userId);
+  if (!user || (user.credentialVersion ?? 0) !== proof.credentialVersion) return undefined;
+  const removed = await deps.passkeys.listOf(user.id);
+  await deps.passkeys.removeAllOf(user.id);
+  await endSignIns(deps, user.id);
+  if (user.email) {
+    try {
+      await deps.mailer.send({ to: user.email, ...passkeysRemovedMail(deps, removed) });
+    } catch (error) {
+      deps.log.warn('passkeys-removed mail not sent', { userId: user.id, error: (error as Error).name });
+    }
+  }
+  return { user, removed };
+}
+
+/** Behaviour PASSKEY-12, RESET-9: one mail naming every passkey removed. */
+function passkeysRemovedMail(deps: Pick<PasswordResetDependencies, 'baseUrl' | 'clock'>, removed: readonly Passkey[]) {
+  const when = utcMinute(new Date(deps.clock.now()).toISOString());
+  const what =
+    removed.length === 0
+      ? `Your account had no passkey left to remove on ${when}.`
+      : `Every passkey of your account was removed on ${when}:\n${removed.map(passkeyLine).join('\n')}\n\nThey no longer sign you in, and every session was ended again.`;
+  return {
+    subject: 'The passkeys of your account were removed',
+    text: `After your password was reset, you asked on the page shown after the reset to remove every passkey of your account.
+
+${what}
+
+To add your own passkeys again, sign in with your new password and open ${deps.baseUrl}${accountPaths.passkeys}. If you did not do this, reset your password at ${deps.baseUrl}${accountPaths.forgotPassword} and tell your administrator.
+`,
+  };
 }

@@ -10,6 +10,8 @@ export const accountPaths = {
   emailVerificationVerify: '/api/users/email-verification/verify',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** Behaviour RESET-9: the reset completion's "remove every passkey". */
+  resetPasskeysRemove: '/reset-password/passkeys/remove',
   /** Issue 13 (docs/behaviour/passkeys.md): the list page, and the two verify paths spec 4.10 names. */
   passkeys: '/api/users/passkey',
   passkeyRegister: '/api/users/passkey/verify',

@@ -4,6 +4,7 @@
  * codes are never echoed back.
  */
 import { accountPaths } from '../../core/account/paths';
+import { type Passkey, passkeyLabel, utcMinute } from '../../core/account/passkeys';
 import { endpointPaths } from '../../core/paths';
 import { html, page, type Html } from '../html';
 
@@ -74,12 +75,16 @@ export function resetLinkSentPage(): Html {
   );
 }
 
-export function resetPasswordPage(view: { readonly token: string; readonly error?: string }): Html {
+/**
+ * The token is not in the page when it came in the cookie (behaviour RESET-8); it is echoed
+ * only to a caller that posted it in the form itself.
+ */
+export function resetPasswordPage(view: { readonly token?: string; readonly error?: string }): Html {
   return page(
     'Choose a new password',
     html`${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="${accountPaths.resetPassword}">
-<input type="hidden" name="token" value="${view.token}">
+${view.token ? html`<input type="hidden" name="token" value="${view.token}">` : ''}
 <label for="password">New password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="256" required>
 <label for="password_confirmation">New password, again</label>
@@ -97,10 +102,54 @@ export function resetLinkDeadPage(): Html {
   );
 }
 
-export function passwordChangedPage(): Html {
+const passkeyItems = (passkeys: readonly Passkey[]) =>
+  html`<ul id="passkeys">${passkeys.map(
+    (p) =>
+      html`<li><strong>${passkeyLabel(p)}</strong>: added ${utcMinute(p.createdAt)}, last used ${p.lastUsedAt ? utcMinute(p.lastUsedAt) : 'never'}</li>`,
+  )}</ul>`;
+
+/**
+ * The reset completion (behaviour RESET-9): what the reset ended, the passkeys that still sign
+ * in, and removing them all in the same step. The form's proof travels in its own cookie.
+ */
+export function passwordChangedPage(view: { readonly passkeys: readonly Passkey[] }): Html {
   return page(
     'Password changed',
-    html`<p>Your password was changed, and every device signed in with the old one was signed out. We have sent you a mail about it.</p>
+    html`<p>Your password was changed. Every session signed in to your account was ended, on every device, and every application must sign in again. We have sent you a mail about it.</p>
+${
+  view.passkeys.length === 0
+    ? html`<p id="no-passkeys">No passkey can sign in to your account.</p>`
+    : html`<h2>Passkeys that still sign in</h2>
+<p>A password change does not end passkeys: these still sign in to your account without the password.</p>
+${passkeyItems(view.passkeys)}
+<p>If you do not recognise one of them, or someone else may have had your password, remove them all. You can add your own again after signing in.</p>
+<form method="post" action="${accountPaths.resetPasskeysRemove}">
+<input type="hidden" name="remove" value="all">
+<button type="submit" id="remove-all-passkeys">Remove all passkeys</button>
+</form>
+<p>This works for 10 minutes. Later, sign in and remove them on <a href="${accountPaths.passkeys}">your passkeys page</a>.</p>`
+}
 <p><a href="${endpointPaths.signIn}">Sign in</a> with the new password.</p>`,
+  );
+}
+
+export function passkeysRemovedPage(view: { readonly removed: readonly Passkey[] }): Html {
+  return page(
+    'Passkeys removed',
+    html`${
+      view.removed.length === 0
+        ? html`<p>Your account had no passkey left to remove.</p>`
+        : html`<p>These passkeys were removed and no longer sign in to your account:</p>${passkeyItems(view.removed)}`
+    }
+<p>Every session was ended again. We have sent you a mail about it.</p>
+<p><a href="${endpointPaths.signIn}">Sign in</a> with the new password.</p>`,
+  );
+}
+
+export function recoveryExpiredPage(): Html {
+  return page(
+    'This step has expired',
+    html`<p>Removing the passkeys works once, within 10 minutes of the password change, from the browser that made it.</p>
+<p><a href="${endpointPaths.signIn}">Sign in</a> with the new password, then remove passkeys on <a href="${accountPaths.passkeys}">your passkeys page</a>.</p>`,
   );
 }

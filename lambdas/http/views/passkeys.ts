@@ -5,7 +5,7 @@
  * a plain form post; without them the passkey buttons stay hidden and the pages work as before.
  */
 import { accountPaths } from '../../core/account/paths';
-import type { Passkey } from '../../core/account/passkeys';
+import { passkeyLabel, type Passkey } from '../../core/account/passkeys';
 import { html, Html, page } from '../html';
 
 const passkeyScript = `(() => {
@@ -31,6 +31,7 @@ const passkeyScript = `(() => {
   const add = document.getElementById('passkey-add');
   if (add && supported) {
     add.hidden = false;
+    document.getElementById('passkey-name-field').hidden = false;
     add.addEventListener('click', async () => {
       try {
         const credential = await navigator.credentials.create({ publicKey: P.parseCreationOptionsFromJSON(JSON.parse(add.dataset.options)) });
@@ -78,12 +79,16 @@ ${
   view.passkeys.length === 0
     ? html`<p id="no-passkeys">You have no passkeys yet.</p>`
     : html`<ul id="passkeys">${view.passkeys.map(
-        (p) => html`<li>Added ${when(p.createdAt)} UTC${p.backedUp ? ' (synced)' : ''}, last used ${when(p.lastUsedAt)}
+        (
+          p,
+        ) => html`<li><strong>${passkeyLabel(p)}</strong>: added ${when(p.createdAt)} UTC${p.backedUp ? ' (synced)' : ''}, last used ${when(p.lastUsedAt)}
 <form method="post" action="${accountPaths.passkeyRemove}"><input type="hidden" name="credential_id" value="${p.credentialId}"><button type="submit">Remove</button></form></li>`,
       )}</ul>`
 }
 <form method="post" action="${accountPaths.passkeyRegister}">
 <input type="hidden" name="credential" value="">
+<p id="passkey-name-field" hidden><label for="passkey-name">Name of the new passkey (optional)</label>
+<input id="passkey-name" name="name" type="text" maxlength="64" autocomplete="off" placeholder="e.g. Work laptop"></p>
 <button type="button" id="passkey-add" data-options="${JSON.stringify(view.creationOptions)}" hidden>Add a passkey</button>
 </form>
 ${errorSlot}
