@@ -11,9 +11,9 @@ import { consentForm } from '../http/forms';
 import { httpHandler } from '../wiring/handler';
 import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
-import { currentSession } from '../http/session';
+import { currentSession, signedInUserOf } from '../http/session';
 import { validate } from '../http/validate';
-import { getClientFinder, getSessions } from '../wiring/repositories';
+import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { labelClient } from '../http/request-context';
 
@@ -21,7 +21,7 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(consentForm, parseBody(event, ['form']));
-    const current = await currentSession(event, container, getSessions());
+    const current = await currentSession(event, container, getSessionReaders());
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const sessions = getSessions();
     const findClient = getClientFinder();
@@ -49,6 +49,6 @@ export const handler = httpHandler(
     const flow = getAuthorizeFlowDependencies();
     if (!(await hasEnvironmentAccess(container, flow.environments, client, userId)))
       return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime, amr: current.session.amr });
+    return issueCode(container, flow.codes, pending, signedInUserOf(current.session));
   }),
 );

@@ -18,11 +18,11 @@ import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { queryParameters } from '../http/query';
-import { currentSession } from '../http/session';
+import { currentSession, signedInUserOf } from '../http/session';
 import { labelClient } from '../http/request-context';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { findClient, getSessions } from '../wiring/repositories';
+import { findClient, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { getBrand } from '../wiring/site';
 
@@ -50,10 +50,10 @@ export const handler = httpHandler(
       return redirectError(container, { redirectUri, state: echoableState(params), clientId }, error);
     }
 
-    const current = await currentSession(event, container, getSessions());
+    const current = await currentSession(event, container, getSessionReaders());
     const nowEpoch = Math.floor(container.clock.now() / 1000);
     if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
-      const user = { userId: current.session.userId, authTime: current.session.authTime, amr: current.session.amr };
+      const user = signedInUserOf(current.session);
       return decide({ container, deps: getAuthorizeFlowDependencies(), client: client!, request, user, interactive: false });
     }
     if (request.prompt?.none) {

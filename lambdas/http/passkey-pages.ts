@@ -13,18 +13,24 @@ import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
 import { htmlResponse } from './html';
 import { redirect } from './redirect';
-import { currentSession, type SessionStore } from './session';
+import { currentSession, type SessionReaders } from './session';
 import { passkeysPage } from './views/passkeys';
 
+/** The session and its user as stored now (behaviour RESET-8). */
+export type PasskeySessionReaders = SessionReaders;
+
+/**
+ * The session's user, when they signed in within the last 10 minutes (behaviour PASSKEY-1).
+ * Undefined sends the browser to sign in again.
+ */
 export async function recentlySignedInUser(
   event: APIGatewayProxyEvent,
   container: Container,
-  sessions: SessionStore,
-  deps: PasskeyDependencies,
+  readers: PasskeySessionReaders,
 ): Promise<User | undefined> {
-  const current = await currentSession(event, container, sessions);
+  const current = await currentSession(event, container, readers);
   if (!current || !isRecentlyAuthenticated(current.session.authTime, container.clock)) return undefined;
-  return deps.currentUser(current.session.userId);
+  return current.user;
 }
 
 export const signInAgain = (): APIGatewayProxyResult =>

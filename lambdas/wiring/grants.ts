@@ -12,7 +12,8 @@ export async function getGrantDependencies(): Promise<GrantDependencies> {
     clock,
     random,
     store: getTokenStore(),
-    users: getUsers(),
+    // Strongly consistent: a code or refresh token of the old password must not pass (behaviour RESET-8).
+    users: { get: (id) => getUsers().current(id) },
     environments: getEnvironments(),
     keepClient: async (clientId) => {
       try {

@@ -3,7 +3,8 @@ import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/pa
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
 import { getMailer } from './mail';
-import { getUsers } from './repositories';
+import type { PasskeySessionReaders } from '../http/passkey-pages';
+import { getSessionReaders, getUsers } from './repositories';
 import { getStorage } from './storage';
 
 const getStores = perContainer(() => {
@@ -26,6 +27,10 @@ export function getPasskeys(): PasskeyDependencies {
     rpId: config.passkeyRpId,
     origin,
     rpName: new URL(config.baseUrl).host,
-    currentUser: (id) => users.get(id),
+    // Strongly consistent: a password or address change a moment ago counts.
+    currentUser: (id) => users.current(id),
   };
 }
+
+/** The passkey pages' session check (lambdas/http/passkey-pages.ts): the session and its user. */
+export const getPasskeySessionReaders = (): PasskeySessionReaders => getSessionReaders();

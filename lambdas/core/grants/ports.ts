@@ -31,6 +31,7 @@ export interface GrantStore {
 }
 
 export interface UserDirectory {
+  /** The user as stored now (strongly consistent: a password change a moment ago counts, behaviour RESET-8). */
   get(id: string): Promise<User | undefined>;
 }
 

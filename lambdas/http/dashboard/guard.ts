@@ -39,20 +39,20 @@ export async function dashboardAdmin(
   container: Container,
   deps: {
     readonly sessions: SessionStore;
-    readonly users: { get(id: string): Promise<User | undefined> };
+    /** The user as stored now (strongly consistent: behaviour RESET-8). */
+    readonly currentUser: (id: string) => Promise<User | undefined>;
     /** The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). */
     readonly mfaPolicy: () => Promise<MfaPolicy>;
   },
   returnTo: string,
 ): Promise<DashboardAdmin | APIGatewayProxyResult> {
-  const current = await currentSession(event, container, deps.sessions);
+  const current = await currentSession(event, container, deps);
   if (!current) {
     // A POST without a session is never replayed after sign-in: back to the page, not the action.
     return redirect(`${endpointPaths.signIn}?return_to=${encodeURIComponent(event.httpMethod === 'GET' ? returnTo : '/dashboard')}`);
   }
-  const user = await deps.users.get(current.session.userId);
-  if (!user?.admin)
-    throw new AccessDeniedError('The dashboard is for administrators only.', `user ${current.session.userId} is not an admin`);
+  const { user } = current;
+  if (!user.admin) throw new AccessDeniedError('The dashboard is for administrators only.', `user ${user.id} is not an admin`);
   const needsMfa = (await deps.mfaPolicy()) !== 'off';
   if (needsMfa && !(current.session.amr ?? []).includes('mfa')) {
     throw new AccessDeniedError(
