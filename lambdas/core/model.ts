@@ -74,6 +74,11 @@ export interface Grant {
   readonly resource?: string;
   /** Epoch seconds of the sign-in, for the ID token's auth_time. */
   readonly authTime: number;
+  /**
+   * How the user authenticated (RFC 8176): the ID token's `amr`, and what the MFA policy in force is
+   * held against on every use (behaviour MFA-9). Absent on records written before it was kept: a password alone.
+   */
+  readonly amr?: readonly string[];
   /** The user's credentialVersion at that sign-in; a password change since ends the grant (behaviour RESET-8). Absent means 0. */
   readonly credentialVersion?: number;
 }
@@ -84,8 +89,6 @@ export interface AuthorizationCode extends Grant {
   readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
-  /** How the user authenticated (RFC 8176), for the ID token's `amr`. */
-  readonly amr?: readonly string[];
   readonly expiresAtEpoch: number;
   /** Set when redeemed; a second redemption finds it and revokes this family. */
   readonly familyId?: string;
@@ -103,7 +106,7 @@ export interface Session {
   readonly authTime: number;
   /**
    * RFC 8176 methods of the sign-in that started it (`pwd`; `pwd otp mfa` with an emailed code;
-   * `hwk user mfa` with a passkey).
+   * `hwk user mfa` with a passkey). Absent on sessions stored before it was kept: a password alone (behaviour MFA-9).
    */
   readonly amr?: readonly string[];
   /** The user's credentialVersion when it started: a session of an older one is no session (behaviour RESET-8). Absent means 0. */

@@ -11,9 +11,11 @@ import { consentForm } from '../http/forms';
 import { httpHandler } from '../wiring/handler';
 import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
-import { currentSession, signedInUserOf } from '../http/session';
+import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
+import { stepUpResponse } from '../http/step-up';
 import { validate } from '../http/validate';
 import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
+import { getSite } from '../wiring/site';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { labelClient } from '../http/request-context';
 
@@ -24,6 +26,16 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessionReaders());
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const sessions = getSessions();
+    if (await lacksSecondFactor(current, async () => (await getSite().current()).mfaPolicy)) {
+      // Behaviour AUTHZ-12: the policy tightened while the consent page was open. The request stays
+      // unconsumed; the code step continues it (and asks for consent again with the new session).
+      const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(
+        form.request_id,
+        Math.floor(container.clock.now() / 1000),
+      );
+      if (!pending) throw expiredRequest();
+      return stepUpResponse(container, current.user, { hidden: { request_id: form.request_id }, redirectUri: pending.redirectUri });
+    }
     const findClient = getClientFinder();
     // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
     const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(

@@ -6,6 +6,8 @@
  * change's clean-up queries (eventually consistent) did not show yet.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { MfaPolicy } from '../config/settings';
+import { lacksRequiredFactor } from '../core/account/second-factor';
 import type { SignedInUser } from '../core/authorization-code';
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
@@ -62,6 +64,14 @@ export async function currentSession(
   }
   return { id, session, user };
 }
+
+/**
+ * Behaviour MFA-9: the session's sign-in lacks a second factor that the policy in force now asks
+ * of its user (a stricter policy since, or a session stored without `amr`). The caller asks for
+ * the code (behaviour MFA-10) or answers login_required; it never uses the session as it is.
+ */
+export const lacksSecondFactor = (current: CurrentSession, mfaPolicy: () => Promise<MfaPolicy>): Promise<boolean> =>
+  lacksRequiredFactor(current.user, current.session.amr, mfaPolicy);
 
 /** The signed-in user of a session, as codes and pending requests carry it (ID token auth_time and amr; RESET-8). */
 export const signedInUserOf = (session: Session): SignedInUser => ({

@@ -5,6 +5,7 @@ import { getContainer, perContainer } from './container';
 import { getMailer } from './mail';
 import type { PasskeySessionReaders } from '../http/passkey-pages';
 import { getSessionReaders, getUsers } from './repositories';
+import { getSite } from './site';
 import { getStorage } from './storage';
 
 const getStores = perContainer(() => {
@@ -32,5 +33,8 @@ export function getPasskeys(): PasskeyDependencies {
   };
 }
 
-/** The passkey pages' session check (lambdas/http/passkey-pages.ts): the session and its user. */
-export const getPasskeySessionReaders = (): PasskeySessionReaders => getSessionReaders();
+/** The passkey pages' session check (lambdas/http/passkey-pages.ts): the session, its user, the MFA policy in force. */
+export const getPasskeySessionReaders = (): PasskeySessionReaders => ({
+  ...getSessionReaders(),
+  mfaPolicy: async () => (await getSite().current()).mfaPolicy,
+});

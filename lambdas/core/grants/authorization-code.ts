@@ -17,7 +17,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
-import { passwordChangedSince } from './sign-in-checks';
+import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -75,6 +75,8 @@ export async function authorizationCodeGrant(
   const user = await requireUserAccess(found.userId, client, deps);
   // Behaviour RESET-8: a code of a session from before a password change issues nothing.
   if (passwordChangedSince(found, user)) throw invalidCode('password changed since the sign-in of this code');
+  // Behaviour CODE-4, MFA-9: a policy tightened since the sign-in counts here too.
+  await requireSecondFactorIfAsked(found, user, deps);
   const scopes = stillGranted(found.scopes, client);
 
   const familyId = newId('fam_', deps.random);
@@ -102,7 +104,8 @@ export async function authorizationCodeGrant(
           scopes,
           ...(resource !== undefined ? { resource } : {}),
           authTime: found.authTime,
-          // The password of the sign-in: held against every rotation (RESET-8).
+          // How and under which password the user signed in: held against every rotation (RESET-8, REFRESH-6).
+          ...(found.amr ? { amr: found.amr } : {}),
           credentialVersion: user.credentialVersion ?? 0,
           familyId,
           expiresAtEpoch: familyExpiresAtEpoch,

@@ -1,8 +1,8 @@
 /**
  * The refresh_token grant (RFC 6749 6, OAuth 2.1 4.3, RFC 9700 4.14.2): every use rotates
  * the token; a rotated token used again revokes its whole family; the user's environment
- * access is re-checked every time (behaviour REFRESH-5), and so is the password the sign-in was
- * made with (behaviour RESET-8); scopes may narrow (never widen) and the
+ * access is re-checked every time (behaviour REFRESH-5), and so are the password and the MFA policy
+ * the sign-in is held to (behaviour RESET-8, REFRESH-6); scopes may narrow (never widen) and the
  * resource binding carries over (RFC 8707 2.2).
  */
 import * as z from 'zod/mini';
@@ -16,7 +16,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
-import { passwordChangedSince } from './sign-in-checks';
+import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -84,7 +84,9 @@ export async function refreshTokenGrant(
   if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
   const scopes = narrowScopes(requested, stillGranted(found.scopes, client));
   const resource = confirmResource(request.resource, found.resource);
-  await checkGrantStillValid(found, client, nowEpoch, deps);
+  const user = await checkGrantStillValid(found, client, nowEpoch, deps);
+  // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
+  await requireSecondFactorIfAsked(found, user, deps);
 
   const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource }, deps);
   const successor = newRefreshToken(
@@ -94,6 +96,7 @@ export async function refreshTokenGrant(
       scopes: found.scopes,
       ...(found.resource !== undefined ? { resource: found.resource } : {}),
       authTime: found.authTime,
+      ...(found.amr ? { amr: found.amr } : {}),
       ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
