@@ -26,9 +26,10 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessionReaders());
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const sessions = getSessions();
-    if (await lacksSecondFactor(current, async () => (await getSite().current()).mfaPolicy)) {
+    if (form.decision === 'approve' && (await lacksSecondFactor(current, async () => (await getSite().current()).mfaPolicy))) {
       // Behaviour AUTHZ-12: the policy tightened while the consent page was open. The request stays
       // unconsumed; the code step continues it (and asks for consent again with the new session).
+      // A denial needs no second factor: it grants nothing.
       const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(
         form.request_id,
         Math.floor(container.clock.now() / 1000),

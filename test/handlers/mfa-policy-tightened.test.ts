@@ -12,6 +12,7 @@ import type { MfaPolicy } from '../../lambdas/config/settings';
 import type { Client } from '../../lambdas/core/model';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
+import { handler as completeHandler } from '../../lambdas/handlers/authorize-complete';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as dashboardHandler } from '../../lambdas/handlers/dashboard';
 import { sessionCookieName } from '../../lambdas/http/cookies';
@@ -194,6 +195,29 @@ describe('the session of a sign-in without the second factor the policy now asks
     expect(hiddenField(page.body, 'request_id')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Asking is a button: a GET never mails a code (a cross-site navigation could otherwise spend the user's codes).
     expect(mailsTo(outbox, who.user.email!)).toHaveLength(0);
+  });
+
+  it('at the consent decision an approval asks for the code and consumes nothing; a denial needs no code (behaviour AUTHZ-12)', async () => {
+    const { cookie } = await passwordOnlySignIn('off');
+    const consent = await authorize(authorizeQuery(client, { prompt: 'consent' }), cookie);
+    expect(consent.body).toContain('action="/api/authorize/complete"');
+    const requestId = hiddenField(consent.body, 'request_id');
+    await setPolicy('admins');
+    const decide = (decision: string) =>
+      completeHandler(
+        apiGatewayEvent({
+          method: 'POST',
+          path: '/api/authorize/complete',
+          headers: { ...browserHeaders(), Cookie: cookie },
+          body: form({ request_id: requestId, decision }),
+        }),
+        lambdaContext,
+      );
+    const approved = await decide('approve');
+    expectStepUpPage(approved);
+    expect(hiddenField(approved.body, 'request_id')).toBe(requestId);
+    // Still unconsumed: the denial that follows finds it.
+    expect(redirectParams(await decide('deny')).get('error')).toBe('access_denied');
   });
 
   it('the dashboard asks an admin for the mailed code, returning to the page asked for (behaviour DASH-1)', async () => {
