@@ -10,14 +10,12 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import type { MfaPolicy } from '../../lambdas/config/settings';
 import type { Client } from '../../lambdas/core/model';
-import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
-import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as completeHandler } from '../../lambdas/handlers/authorize-complete';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
-import { handler as dashboardHandler } from '../../lambdas/handlers/dashboard';
 import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions } from '../../lambdas/wiring/repositories';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { ensureScopes } from '../support/admin-calls';
+import { authorizeAs, dashboardPageAs, expectStepUpPage, setMfaPolicy } from '../support/mfa-policy';
 import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
 import { useOutbox } from '../support/api-keys';
 import {
@@ -31,7 +29,7 @@ import {
   pkcePair,
   unique,
 } from '../support/authorization';
-import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
+import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
 import { postToken } from '../support/token-fixtures';
 import { adminClientToken } from '../support/tokens';
@@ -52,34 +50,9 @@ beforeAll(async () => {
   client = await createClient({ environmentId });
 });
 
-async function setPolicy(policy: MfaPolicy): Promise<void> {
-  const result = await callAdmin(updateSettings, {
-    token: adminToken,
-    method: 'PATCH',
-    path: '/api/admin/settings',
-    body: { mfa_policy: policy },
-  });
-  expect(result.statusCode).toBe(200);
-}
-
-const authorize = (query: Record<string, string>, cookie?: string) =>
-  authorizeHandler(
-    apiGatewayEvent({ path: '/api/authorize', query, headers: { Accept: 'text/html', ...(cookie ? { Cookie: cookie } : {}) } }),
-    lambdaContext,
-  );
-
-const dashboard = (path: string, cookie: string) => {
-  const sub = path.replace(/^\/dashboard\/?/, '');
-  return dashboardHandler(
-    apiGatewayEvent({
-      path,
-      resource: sub ? '/dashboard/{proxy+}' : '/dashboard',
-      headers: { Accept: 'text/html', Cookie: cookie },
-      ...(sub ? { pathParameters: { proxy: sub } } : {}),
-    }),
-    lambdaContext,
-  );
-};
+const setPolicy = (policy: MfaPolicy) => setMfaPolicy(adminToken, policy);
+const authorize = authorizeAs;
+const dashboard = dashboardPageAs;
 
 const redeem = (code: string, verifier: string) =>
   postToken({
@@ -136,14 +109,6 @@ async function passwordOnlyTokens(policy: MfaPolicy = 'off', overrides: { admin?
   const tokens = await redeem(signIn.code.code, signIn.code.verifier);
   expect(tokens.status).toBe(200);
   return { ...signIn, refreshToken: String(tokens.body.refresh_token) };
-}
-
-/** A page asking for the mailed code of a step up: a form posting to /api/auth/step-up, and no code issued. */
-function expectStepUpPage(result: APIGatewayProxyResult): void {
-  expect(result.statusCode).toBe(200);
-  expect(headerOf(result, 'location')).toBeUndefined();
-  expect(result.body).toContain('action="/api/auth/step-up"');
-  expect(result.body).toMatch(/code/i);
 }
 
 describe('refresh tokens of a sign-in without the second factor the policy now asks for (behaviour REFRESH-6, MFA-9)', () => {

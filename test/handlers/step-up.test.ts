@@ -9,14 +9,12 @@ import { decodeJwt } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { MfaPolicy } from '../../lambdas/config/settings';
 import type { Client } from '../../lambdas/core/model';
-import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
-import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import { handler as dashboardHandler } from '../../lambdas/handlers/dashboard';
 import { handler as codeHandler } from '../../lambdas/handlers/sign-in-code';
 import { handler as stepUpHandler } from '../../lambdas/handlers/sign-in-step-up';
 import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions } from '../../lambdas/wiring/repositories';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { ensureScopes } from '../support/admin-calls';
+import { authorizeAs, dashboardPageAs, setMfaPolicy } from '../support/mfa-policy';
 import { createAccountUser, ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
 import { useOutbox } from '../support/api-keys';
 import {
@@ -52,15 +50,9 @@ beforeAll(async () => {
   await setPolicy('admins');
 });
 
-async function setPolicy(policy: MfaPolicy): Promise<void> {
-  const result = await callAdmin(updateSettings, {
-    token: adminToken,
-    method: 'PATCH',
-    path: '/api/admin/settings',
-    body: { mfa_policy: policy },
-  });
-  expect(result.statusCode).toBe(200);
-}
+const setPolicy = (policy: MfaPolicy) => setMfaPolicy(adminToken, policy);
+const authorize = authorizeAs;
+const dashboard = dashboardPageAs;
 
 /** An admin signed in with the password alone (as under a policy of `off`): the session of that sign-in. */
 async function passwordOnlyAdmin(): Promise<{ who: AccountUser; cookie: string }> {
@@ -74,8 +66,6 @@ async function passwordOnlyAdmin(): Promise<{ who: AccountUser; cookie: string }
   return { who, cookie: `${sessionCookieName(issuer)}=${id}` };
 }
 
-const authorize = (query: Record<string, string>, cookie: string) =>
-  authorizeHandler(apiGatewayEvent({ path: '/api/authorize', query, headers: { Accept: 'text/html', Cookie: cookie } }), lambdaContext);
 const stepUp = (fields: Record<string, string>, cookie?: string, headers = browserHeaders()) =>
   stepUpHandler(
     apiGatewayEvent({
@@ -88,19 +78,6 @@ const stepUp = (fields: Record<string, string>, cookie?: string, headers = brows
   );
 const enterCode = (fields: Record<string, string>) =>
   codeHandler(apiGatewayEvent({ method: 'POST', path: '/api/auth/otp', headers: browserHeaders(), body: form(fields) }), lambdaContext);
-const dashboard = (path: string, cookie: string) => {
-  const sub = path.replace(/^\/dashboard\/?/, '');
-  return dashboardHandler(
-    apiGatewayEvent({
-      path,
-      resource: sub ? '/dashboard/{proxy+}' : '/dashboard',
-      headers: { Accept: 'text/html', Cookie: cookie },
-      ...(sub ? { pathParameters: { proxy: sub } } : {}),
-    }),
-    lambdaContext,
-  );
-};
-
 function codeParam(result: APIGatewayProxyResult): string {
   expect(result.statusCode).toBe(303);
   const location = locationOf(result);
