@@ -16,6 +16,7 @@ import { consentForm, authorizeSignInForm, signInForm } from '../lambdas/http/fo
 import {
   forgotPasswordForm,
   resendCodeForm,
+  stepUpForm,
   resetPasswordForm,
   resetPageQuery,
   resetPasskeysRemoveForm,
@@ -161,6 +162,11 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: 'Mail a new sign-in code',
     body: form(resendCodeForm),
     success: [200, 'html', 'The code form again (JSON for callers that do not ask for HTML)'],
+  },
+  SignInStepUp: {
+    summary: 'Mail the first code for a session that now needs a second factor (step up)',
+    body: form(stepUpForm),
+    success: [200, 'html', 'The code form (JSON for callers that do not ask for HTML)'],
   },
   EmailVerificationRequest: { summary: 'Mail an email verification code', success: [202, 'json', 'Sent'] },
   EmailVerificationVerify: {

@@ -384,6 +384,24 @@ export const routes: readonly Route[] = [
     },
   },
   {
+    // Issue 26 (behaviour MFA-10): the first code for a session the MFA policy now asks a second
+    // factor of; the code is then entered at SignInCode. Reads the session and its user, mails.
+    name: 'SignInStepUp',
+    method: 'POST',
+    path: accountPaths.stepUp,
+    handler: 'sign-in-step-up',
+    auth: 'session',
+    tables: { main: 'write', ephemeral: 'write' },
+    hashes: true,
+    sendsMail: true,
+    edge: {
+      limit: 10,
+      windowSeconds: 60,
+      action: 'block',
+      rationale: 'EDGE-1: POST /api/auth/* about 10 / 1 minute; sends mail, so Block (the service allows ten codes an hour per user)',
+    },
+  },
+  {
     name: 'EmailVerificationRequest',
     method: 'POST',
     path: accountPaths.emailVerificationRequest,

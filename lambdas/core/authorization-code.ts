@@ -13,8 +13,10 @@ export interface SignedInUser {
   readonly userId: string;
   /** Epoch seconds of the sign-in (ID token auth_time). */
   readonly authTime: number;
-  /** RFC 8176 authentication methods of that sign-in (ID token amr). */
+  /** RFC 8176 authentication methods of that sign-in (ID token amr; behaviour MFA-9). */
   readonly amr?: readonly string[];
+  /** The user's credentialVersion at that sign-in (behaviour RESET-12). */
+  readonly credentialVersion?: number;
 }
 
 export function newAuthorizationCode(
@@ -34,6 +36,7 @@ export function newAuthorizationCode(
     codeChallenge: request.codeChallenge,
     ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
     ...(user.amr ? { amr: [...user.amr] } : {}),
+    ...(user.credentialVersion !== undefined ? { credentialVersion: user.credentialVersion } : {}),
     expiresAtEpoch: nowEpoch + lifetimes.authorizationCode,
   };
   return { code: newSecret(random), value };

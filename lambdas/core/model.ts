@@ -26,8 +26,9 @@ export interface User {
   /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
   readonly emailVerifiedAt?: string;
   /**
-   * Incremented by every password change (issue 12): a reset link or a pending second-factor
-   * challenge remembers the value it was issued under and dies when it moves. Absent means 0.
+   * Incremented by every password change (issue 12): a reset link, a pending second-factor
+   * challenge, a session, an authorization code and a refresh token remember the value they were
+   * issued under and die when it moves (behaviour RESET-12). Absent means 0.
    */
   readonly credentialVersion?: number;
 }
@@ -73,6 +74,13 @@ export interface Grant {
   readonly resource?: string;
   /** Epoch seconds of the sign-in, for the ID token's auth_time. */
   readonly authTime: number;
+  /**
+   * How the user authenticated (RFC 8176): the ID token's `amr`, and what the MFA policy in force is
+   * held against on every use (behaviour MFA-9). Absent on records written before it was kept: a password alone.
+   */
+  readonly amr?: readonly string[];
+  /** The user's credentialVersion at that sign-in; a password change since ends the grant (behaviour RESET-12). Absent means 0. */
+  readonly credentialVersion?: number;
 }
 
 export interface AuthorizationCode extends Grant {
@@ -81,8 +89,6 @@ export interface AuthorizationCode extends Grant {
   readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
-  /** How the user authenticated (RFC 8176), for the ID token's `amr`. */
-  readonly amr?: readonly string[];
   readonly expiresAtEpoch: number;
   /** Set when redeemed; a second redemption finds it and revokes this family. */
   readonly familyId?: string;
@@ -98,8 +104,13 @@ export interface RefreshToken extends Grant {
 export interface Session {
   readonly userId: string;
   readonly authTime: number;
-  /** RFC 8176 methods of the sign-in that started it (`pwd`; `pwd otp mfa` with an emailed code). */
+  /**
+   * RFC 8176 methods of the sign-in that started it (`pwd`; `pwd otp mfa` with an emailed code;
+   * `hwk user mfa` with a passkey). Absent on sessions stored before it was kept: a password alone (behaviour MFA-9).
+   */
   readonly amr?: readonly string[];
+  /** The user's credentialVersion when it started: a session of an older one is no session (behaviour RESET-12). Absent means 0. */
+  readonly credentialVersion?: number;
   readonly expiresAtEpoch: number;
 }
 

@@ -11,9 +11,11 @@ import { consentForm } from '../http/forms';
 import { httpHandler } from '../wiring/handler';
 import { withErrorPages } from '../http/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
-import { currentSession } from '../http/session';
+import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
+import { stepUpResponse } from '../http/step-up';
 import { validate } from '../http/validate';
-import { getClientFinder, getSessions } from '../wiring/repositories';
+import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
+import { getSite } from '../wiring/site';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { labelClient } from '../http/request-context';
 
@@ -21,9 +23,20 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(consentForm, parseBody(event, ['form']));
-    const current = await currentSession(event, container, getSessions());
+    const current = await currentSession(event, container, getSessionReaders());
     if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
     const sessions = getSessions();
+    if (form.decision === 'approve' && (await lacksSecondFactor(current, async () => (await getSite().current()).mfaPolicy))) {
+      // Behaviour AUTHZ-12: the policy tightened while the consent page was open. The request stays
+      // unconsumed; the code step continues it (and asks for consent again with the new session).
+      // A denial needs no second factor: it grants nothing.
+      const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(
+        form.request_id,
+        Math.floor(container.clock.now() / 1000),
+      );
+      if (!pending) throw expiredRequest();
+      return stepUpResponse(container, current.user, { hidden: { request_id: form.request_id }, redirectUri: pending.redirectUri });
+    }
     const findClient = getClientFinder();
     // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
     const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(
@@ -49,6 +62,6 @@ export const handler = httpHandler(
     const flow = getAuthorizeFlowDependencies();
     if (!(await hasEnvironmentAccess(container, flow.environments, client, userId)))
       return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, flow.codes, pending, { userId, authTime: current.session.authTime, amr: current.session.amr });
+    return issueCode(container, flow.codes, pending, signedInUserOf(current.session));
   }),
 );

@@ -15,7 +15,7 @@ import { withErrorPages } from '../http/page-errors';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
 import { secondFactorStep } from '../http/second-factor';
-import { startSession } from '../http/session';
+import { signedInUserOf, startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
@@ -59,14 +59,14 @@ export const handler = httpHandler(
       redirectUri: pending.redirectUri,
     });
     if (codeStep) return codeStep;
-    const { session, setCookie } = await startSession(event, container, sessions, user.id);
+    const { session, setCookie } = await startSession(event, container, sessions, user);
     return decide({
       container,
       deps: getAuthorizeFlowDependencies(),
       client,
       request: pending,
       requestId: form.request_id,
-      user: { userId: user.id, authTime: session.authTime, amr: session.amr },
+      user: signedInUserOf(session),
       headers: { 'Set-Cookie': setCookie },
     });
   }),

@@ -1,7 +1,9 @@
 /**
  * GET /api/authorize (behaviour AUTHZ-1..AUTHZ-7, OAuth 2.1 4.1.1): validates the request in two phases
  * (client and redirect URI first, shown as a page; the rest redirected with its error),
- * then continues with the signed-in user, or stores the request and shows the sign-in form.
+ * then continues with the signed-in user, or stores the request and shows the sign-in form, or,
+ * for a session without the second factor the MFA policy now asks for, the page asking for the
+ * code (behaviour AUTHZ-12).
  */
 import {
   echoableState,
@@ -18,13 +20,17 @@ import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../http/html';
 import { withErrorPages } from '../http/page-errors';
 import { queryParameters } from '../http/query';
-import { currentSession } from '../http/session';
+import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
+import { stepUpResponse } from '../http/step-up';
 import { labelClient } from '../http/request-context';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { findClient, getSessions } from '../wiring/repositories';
+import { findClient, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
-import { getBrand } from '../wiring/site';
+import { getBrand, getSite } from '../wiring/site';
+
+/** Strongly consistent, as at sign-in (behaviour SITE-2): a tightened policy counts at the very next authorization. */
+const mfaPolicyInForce = async () => (await getSite().current()).mfaPolicy;
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
@@ -50,16 +56,30 @@ export const handler = httpHandler(
       return redirectError(container, { redirectUri, state: echoableState(params), clientId }, error);
     }
 
-    const current = await currentSession(event, container, getSessions());
+    const current = await currentSession(event, container, getSessionReaders());
     const nowEpoch = Math.floor(container.clock.now() / 1000);
-    if (current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch)) {
-      const user = { userId: current.session.userId, authTime: current.session.authTime, amr: current.session.amr };
-      return decide({ container, deps: getAuthorizeFlowDependencies(), client: client!, request, user, interactive: false });
+    const usable = current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch) ? current : undefined;
+    // Behaviour AUTHZ-12, MFA-9: a session without the second factor the policy now asks for is not used as it is.
+    const stepUp = usable ? await lacksSecondFactor(usable, mfaPolicyInForce) : false;
+    if (usable && !stepUp) {
+      return decide({
+        container,
+        deps: getAuthorizeFlowDependencies(),
+        client: client!,
+        request,
+        user: signedInUserOf(usable.session),
+        interactive: false,
+      });
     }
     if (request.prompt?.none) {
       // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
       // trusted before the user saw it (RFC 9700 4.11.2), so its error is a page too.
-      const error = new LoginRequiredError('The user is not signed in.', current ? 'session older than max_age' : 'no session');
+      const error = stepUp
+        ? new LoginRequiredError(
+            'The user must confirm this sign-in with a second factor.',
+            'session without the second factor the MFA policy asks for',
+          )
+        : new LoginRequiredError('The user is not signed in.', current ? 'session older than max_age' : 'no session');
       if (client!.registrationType === 'dynamic') throw error;
       return redirectError(container, request, error);
     }
@@ -67,10 +87,20 @@ export const handler = httpHandler(
     const expiresAtEpoch = Math.floor(container.clock.now() / 1000) + lifetimes.authorizationRequest;
     const pending: PendingAuthorization = { ...request, expiresAtEpoch };
     await getSessions().saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
+    const clientName = client!.registrationType === 'static' ? client!.name : undefined;
+    if (usable && stepUp) {
+      // Asks for the code with a button: a GET never mails one (behaviour MFA-10).
+      return stepUpResponse(container, usable.user, {
+        hidden: { request_id: requestId },
+        clientName,
+        redirectUri,
+        brand: await getBrand(),
+      });
+    }
     const view = {
       action: endpointPaths.authorize,
       hidden: { request_id: requestId },
-      clientName: client!.registrationType === 'static' ? client!.name : undefined,
+      clientName,
       passkeyNonce: newSecret(container.random),
     };
     return htmlResponse(200, signInPage(view), {

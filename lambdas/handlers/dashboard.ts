@@ -10,7 +10,7 @@ import { getAuditLog } from '../wiring/audit';
 import { httpHandler } from '../wiring/handler';
 import { getMailer } from '../wiring/mail';
 import { getPasskeys } from '../wiring/passkeys';
-import { getSessions, getTokenStore } from '../wiring/repositories';
+import { getSessions, getTokenStore, getUsers } from '../wiring/repositories';
 import { getBrand, getSite } from '../wiring/site';
 import { getLogo } from '../wiring/site-assets';
 
@@ -18,6 +18,7 @@ export const handler = httpHandler((event, container) =>
   dashboard(event, container, {
     admin: getAdmin(),
     sessions: getSessions(),
+    currentUser: (id) => getUsers().current(id),
     apiKeys: { ...getApiKeyAdmin(), mailer: getMailer(), issuer: container.config.baseUrl },
     audit: getAuditLog(),
     activity: getTokenStore(),

@@ -15,8 +15,7 @@ import { redirect } from '../http/redirect';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
-import { getSessions } from '../wiring/repositories';
+import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
 
 type WebAuthn = typeof import('@simplewebauthn/server');
 /**
@@ -61,7 +60,7 @@ export const handler = httpHandler(
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(passkeyRegisterForm, parseBody(event, ['form']));
     const deps = getPasskeys();
-    const user = await recentlySignedInUser(event, container, getSessions(), deps);
+    const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
     if (!user) return signInAgain();
     const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
     const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential, name);

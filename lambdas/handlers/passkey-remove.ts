@@ -9,15 +9,14 @@ import { redirect } from '../http/redirect';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
-import { getSessions } from '../wiring/repositories';
+import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(passkeyRemoveForm, parseBody(event, ['form']));
     const deps = getPasskeys();
-    const user = await recentlySignedInUser(event, container, getSessions(), deps);
+    const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
     if (!user) return signInAgain();
     if (!(await removePasskey(deps, user, form.credential_id))) {
       return passkeysPageResponse(container, deps, user, 404, { error: 'That passkey is not (or no longer) on your account.' });

@@ -20,7 +20,7 @@ import { withErrorPages } from '../http/page-errors';
 import { redirect } from '../http/redirect';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
-import { startSession } from '../http/session';
+import { signedInUserOf, startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
@@ -101,7 +101,7 @@ export const handler = httpHandler(
     }
 
     const { user } = outcome;
-    const { session, setCookie } = await startSession(event, container, sessions, user.id, passkeyAmr);
+    const { session, setCookie } = await startSession(event, container, sessions, user, passkeyAmr);
     const headers = { 'Set-Cookie': setCookie };
     container.log.info('signed in with a passkey', { userId: user.id });
     if (pending && client && form.request_id) {
@@ -111,7 +111,7 @@ export const handler = httpHandler(
         client,
         request: pending,
         requestId: form.request_id,
-        user: { userId: user.id, authTime: session.authTime, amr: session.amr },
+        user: signedInUserOf(session),
         headers,
       });
     }

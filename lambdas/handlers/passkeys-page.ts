@@ -5,13 +5,12 @@
 import { passkeyNotices, passkeysPageResponse, recentlySignedInUser, signInAgain } from '../http/passkey-pages';
 import { withErrorPages } from '../http/page-errors';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
-import { getSessions } from '../wiring/repositories';
+import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     const deps = getPasskeys();
-    const user = await recentlySignedInUser(event, container, getSessions(), deps);
+    const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
     if (!user) return signInAgain();
     const done = event.queryStringParameters?.done;
     const notice = done === 'added' || done === 'removed' ? passkeyNotices[done] : undefined;

@@ -16,7 +16,7 @@ import { withErrorPages } from '../http/page-errors';
 import { redirect } from '../http/redirect';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
-import { startSession } from '../http/session';
+import { signedInUserOf, startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { codeExpiredPage, codePage } from '../http/views/account';
 import { signedInPage } from '../http/views/messages';
@@ -64,12 +64,18 @@ export const handler = httpHandler(
     }
 
     const challenge = outcome.item;
-    const { session, setCookie } = await startSession(event, container, getSessions(), challenge.userId, passwordAndCodeAmr);
+    const { session, setCookie } = await startSession(
+      event,
+      container,
+      getSessions(),
+      { id: challenge.userId, credentialVersion: challenge.credentialVersion },
+      passwordAndCodeAmr,
+    );
     const headers = { 'Set-Cookie': setCookie };
     if (pending && form.request_id) {
       const client = await findClient(pending.clientId);
       if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
-      const user = { userId: challenge.userId, authTime: session.authTime, amr: session.amr };
+      const user = signedInUserOf(session);
       return decide({
         container,
         deps: getAuthorizeFlowDependencies(),

@@ -46,7 +46,7 @@ export const handler = httpHandler(
     }
     const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { returnTo });
     if (codeStep) return codeStep;
-    const { setCookie } = await startSession(event, container, getSessions(), user.id);
+    const { setCookie } = await startSession(event, container, getSessions(), user);
     const headers = { 'Set-Cookie': setCookie };
     if (returnTo) return redirect(returnTo, headers);
     return wantsHtml(event)

@@ -12,16 +12,14 @@ import type { Container } from '../core/ports';
 import { header } from './body';
 import { requireBearer, type BearerDependencies } from './bearer';
 import { assertSameOrigin } from './same-origin';
-import { currentSession, type SessionStore } from './session';
+import { currentSession, type SessionReaders } from './session';
 
 const unauthenticated = (reason: string) =>
   new InvalidTokenError('Sign in, or present a bearer access token of the user.', reason, { headers: { 'WWW-Authenticate': 'Bearer' } });
 
 /** What finding the caller reads: the bearer check, the sessions, the user as stored now. */
-export interface AccountCallerDependencies {
+export interface AccountCallerDependencies extends SessionReaders {
   readonly bearer: BearerDependencies;
-  readonly sessions: SessionStore;
-  readonly currentUser: (userId: string) => Promise<User | undefined>;
 }
 
 export async function requireAccountUser(
@@ -29,21 +27,19 @@ export async function requireAccountUser(
   container: Container,
   deps: AccountCallerDependencies,
 ): Promise<User> {
-  let userId: string;
-  if (header(event, 'authorization') !== undefined) {
-    const claims = await requireBearer(event, deps.bearer);
-    if (!claims.sub) throw new AccessDeniedError('This token does not act for a user.', `token of client ${claims.client_id} has no sub`);
-    if (claims.api_key_id)
-      throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
-    userId = claims.sub;
-  } else {
-    const current = await currentSession(event, container, deps.sessions);
+  if (header(event, 'authorization') === undefined) {
+    // Reads the user strongly consistently and drops a session of an older password (behaviour RESET-12).
+    const current = await currentSession(event, container, deps);
     if (!current) throw unauthenticated('no session and no bearer token');
     assertSameOrigin(event, container.config.baseUrl);
-    userId = current.session.userId;
+    return current.user;
   }
+  const claims = await requireBearer(event, deps.bearer);
+  if (!claims.sub) throw new AccessDeniedError('This token does not act for a user.', `token of client ${claims.client_id} has no sub`);
+  if (claims.api_key_id)
+    throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
   // Strongly consistent: the address may have changed a moment ago.
-  const user = await deps.currentUser(userId);
-  if (!user) throw unauthenticated(`user ${userId} no longer exists`);
+  const user = await deps.currentUser(claims.sub);
+  if (!user) throw unauthenticated(`user ${claims.sub} no longer exists`);
   return user;
 }

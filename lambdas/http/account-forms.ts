@@ -15,6 +15,8 @@ export const codeField = z
 
 export const signInCodeForm = z.object({ challenge_id: secretField, code: codeField, request_id: z.optional(requestIdField) });
 export const resendCodeForm = z.object({ challenge_id: secretField, request_id: z.optional(requestIdField) });
+/** Behaviour MFA-10: within an authorization its request_id, else the page to return to (same-origin paths only, SIGNIN-6). */
+export const stepUpForm = z.object({ request_id: z.optional(requestIdField), return_to: z.optional(z.string()) });
 export const verifyEmailBody = z.object({ code: codeField });
 export const forgotPasswordForm = z.object({
   email: z.string().check(z.trim(), z.toLowerCase(), z.minLength(3), z.maxLength(254), z.email('must be an email address')),

@@ -5,6 +5,7 @@
  * a browser ceremony, and a token says nothing about a recent sign-in.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { MfaPolicy } from '../config/settings';
 import { accountPaths } from '../core/account/paths';
 import { isRecentlyAuthenticated, registrationOptions, type PasskeyDependencies } from '../core/account/passkeys';
 import { newSecret } from '../core/ids';
@@ -13,18 +14,28 @@ import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
 import { htmlResponse } from './html';
 import { redirect } from './redirect';
-import { currentSession, type SessionStore } from './session';
+import { currentSession, lacksSecondFactor, type SessionReaders } from './session';
 import { passkeysPage } from './views/passkeys';
 
+/** The session and its user, and the MFA policy in force (behaviour MFA-9). */
+export interface PasskeySessionReaders extends SessionReaders {
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
+}
+
+/**
+ * The session's user, when they signed in within the last 10 minutes (behaviour PASSKEY-1) with
+ * every factor the MFA policy now asks of them: a sign-in without it must not add the passkey that
+ * would give it one (behaviour MFA-9). Undefined sends the browser to sign in again.
+ */
 export async function recentlySignedInUser(
   event: APIGatewayProxyEvent,
   container: Container,
-  sessions: SessionStore,
-  deps: PasskeyDependencies,
+  readers: PasskeySessionReaders,
 ): Promise<User | undefined> {
-  const current = await currentSession(event, container, sessions);
+  const current = await currentSession(event, container, readers);
   if (!current || !isRecentlyAuthenticated(current.session.authTime, container.clock)) return undefined;
-  return deps.currentUser(current.session.userId);
+  if (await lacksSecondFactor(current, readers.mfaPolicy)) return undefined;
+  return current.user;
 }
 
 export const signInAgain = (): APIGatewayProxyResult =>

@@ -22,6 +22,14 @@ export interface Continuation {
   readonly redirectUri?: string;
 }
 
+/** A user who needs a code and has no address cannot sign in (behaviour MFA-1). */
+export function noAddressForCode(user: User): AccessDeniedError {
+  return new AccessDeniedError(
+    'This account must confirm each sign-in with a code sent by email, but it has no email address. Ask an administrator.',
+    `user ${user.id} needs a mailed code and has no email`,
+  );
+}
+
 /** The code page when the user must enter a mailed code, else undefined (start the session). */
 export async function secondFactorStep(
   event: Pick<APIGatewayProxyEvent, 'headers'>,
@@ -33,12 +41,7 @@ export async function secondFactorStep(
   const deps = secondFactor();
   const need = secondFactorNeed(user, await deps.mfaPolicy(), container.config.requireVerifiedEmail);
   if (need.kind === 'none') return undefined;
-  if (need.kind === 'impossible') {
-    throw new AccessDeniedError(
-      'This account must confirm each sign-in with a code sent by email, but it has no email address. Ask an administrator.',
-      `user ${user.id} needs a mailed code and has no email`,
-    );
-  }
+  if (need.kind === 'impossible') throw noAddressForCode(user);
   const started = await startChallenge(deps, user, need, continuation);
   container.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
   container.metrics.count(metricNames.signInCodeSent);

@@ -3,6 +3,7 @@ import type { GrantDependencies } from '../core/grants/ports';
 import { getContainer } from './container';
 import { getClientRepository, getEnvironments, getTokenStore, getUsers } from './repositories';
 import { getSigner } from './signing';
+import { getSite } from './site';
 
 export async function getGrantDependencies(): Promise<GrantDependencies> {
   const { config, clock, random, log } = getContainer();
@@ -12,7 +13,8 @@ export async function getGrantDependencies(): Promise<GrantDependencies> {
     clock,
     random,
     store: getTokenStore(),
-    users: getUsers(),
+    // Strongly consistent: a code or refresh token of the old password must not pass (behaviour RESET-12).
+    users: { get: (id) => getUsers().current(id) },
     environments: getEnvironments(),
     keepClient: async (clientId) => {
       try {
@@ -21,6 +23,7 @@ export async function getGrantDependencies(): Promise<GrantDependencies> {
         log.warn('dynamic client expiry not cleared', { clientId, cause: error });
       }
     },
+    mfaPolicy: () => getSite().tokenMfaPolicy(),
     ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
   };
 }

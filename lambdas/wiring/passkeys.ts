@@ -3,7 +3,9 @@ import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/pa
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
 import { getMailer } from './mail';
-import { getUsers } from './repositories';
+import type { PasskeySessionReaders } from '../http/passkey-pages';
+import { getSessionReaders, getUsers } from './repositories';
+import { getSite } from './site';
 import { getStorage } from './storage';
 
 const getStores = perContainer(() => {
@@ -27,6 +29,13 @@ export function getPasskeys(): PasskeyDependencies {
     origin,
     rpName: new URL(config.baseUrl).host,
     baseUrl: config.baseUrl,
-    currentUser: (id) => users.get(id),
+    // Strongly consistent: a password or address change a moment ago counts.
+    currentUser: (id) => users.current(id),
   };
 }
+
+/** The passkey pages' session check (lambdas/http/passkey-pages.ts): the session, its user, the MFA policy in force. */
+export const getPasskeySessionReaders = (): PasskeySessionReaders => ({
+  ...getSessionReaders(),
+  mfaPolicy: async () => (await getSite().current()).mfaPolicy,
+});

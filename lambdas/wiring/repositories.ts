@@ -16,6 +16,7 @@ import { isMetadataDocumentUrl, resolveMetadataDocumentClient } from '../core/cl
 import type { Client } from '../core/model';
 import type { HashMethod } from '../config/settings';
 import type { Hasher } from '../core/ports';
+import type { SessionReaders } from '../http/session';
 import { VerifiedSecretCache } from '../core/verified-secret-cache';
 import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
@@ -73,6 +74,8 @@ export const getEnvironments = /* @__PURE__ */ perContainer(
 );
 export const getTokenStore = /* @__PURE__ */ perContainer(() => new DynamoTokenStore(getStorage().db, getStorage().tables));
 export const getSessions = /* @__PURE__ */ perContainer(() => new DynamoSessionStore(getStorage().db, table('ephemeral')));
+/** What using a session reads (lambdas/http/session.ts): the session, then its user strongly consistently (behaviour RESET-12). */
+export const getSessionReaders = (): SessionReaders => ({ sessions: getSessions(), currentUser: (id) => getUsers().current(id) });
 export const getHasher = /* @__PURE__ */ perContainer((): Hasher => lazyHasher(getContainer().config.hashMethod));
 /** Client secrets verified here before (a repeat request skips Argon2id). */
 export const getSecretCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache());

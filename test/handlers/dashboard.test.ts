@@ -115,11 +115,17 @@ describe('behaviour DASH-1: only an admin session with a second factor', () => {
     expect(response.body).toContain('for administrators only');
   });
 
-  it('refuses an admin whose sign-in had no second factor (MFA_POLICY admins; ASVS 6.3.3)', async () => {
+  it('asks an admin whose sign-in had no second factor for the mailed code (MFA_POLICY admins; ASVS 6.3.3; behaviour MFA-10)', async () => {
     const session = await sessionOf(await createTestUser({ admin: true }), ['pwd']);
     const response = await get(session, '/dashboard/users');
-    expect(response.statusCode).toBe(403);
+    expect(response.statusCode).toBe(200);
     expect(response.body).toContain('second factor');
+    expect(response.body).toContain('action="/api/auth/step-up"');
+    expect(response.body).toContain('name="return_to" value="/dashboard/users"');
+    // A POST without the factor is refused and comes back to the dashboard, never to the action.
+    const posted = await post(session, '/dashboard/environments/new', { name: 'never' });
+    expect(posted.statusCode).toBe(403);
+    expect(posted.body).toContain('name="return_to" value="/dashboard"');
   });
 });
 

@@ -40,6 +40,7 @@ function depsWith(store: Partial<GrantStore>): GrantDependencies & { revoked: st
     random: cryptoRandom,
     users: { get: async () => user },
     environments: { hasAccess: async () => true },
+    mfaPolicy: async () => 'off',
     keepClient: async () => undefined,
     pause: async () => undefined,
     revoked,

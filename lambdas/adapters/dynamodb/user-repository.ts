@@ -34,6 +34,15 @@ export class DynamoUserRepository {
     return Item ? withoutKeys<User>(Item) : undefined;
   }
 
+  /**
+   * The user as stored now (strongly consistent): what a session, code or refresh token is held
+   * against on use, so a password change a moment ago counts (behaviour RESET-12).
+   */
+  async current(id: string): Promise<User | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: userKey(id), ConsistentRead: true }));
+    return Item ? withoutKeys<User>(Item) : undefined;
+  }
+
   /** Two reads either way, so the time of a sign-in does not tell whether the address exists. */
   async findByEmail(email: string): Promise<User | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: emailKey(email.toLowerCase()) }));

@@ -6,6 +6,8 @@
 export const accountPaths = {
   signInCode: '/api/auth/otp',
   signInCodeResend: '/api/auth/otp/resend',
+  /** Issue 26: the first code for a session the MFA policy now asks a second factor of (behaviour MFA-10). */
+  stepUp: '/api/auth/step-up',
   emailVerificationRequest: '/api/users/email-verification/request',
   emailVerificationVerify: '/api/users/email-verification/verify',
   forgotPassword: '/forgot-password',

@@ -67,8 +67,36 @@ export type SecondFactorNeed =
   /** A code is required but there is no address to send it to. */
   | { readonly kind: 'impossible' };
 
+/** Whether the MFA policy asks this user for a second factor (behaviour MFA-1). */
+export const policyCovers = (user: Pick<User, 'admin'>, policy: MfaPolicy): boolean =>
+  policy === 'everyone' || (policy === 'admins' && user.admin);
+
+/**
+ * The RFC 8176 methods of a sign-in. A session or grant stored before they were recorded has
+ * none; it counts as a password alone, never as more (behaviour MFA-9).
+ */
+export const methodsOf = (amr: readonly string[] | undefined): readonly string[] => (amr && amr.length > 0 ? amr : passwordAmr);
+
+/** RFC 8176 `mfa`: the sign-in used more than one factor (a password and a mailed code, or a passkey with user verification). */
+export const hasSecondFactor = (amr: readonly string[] | undefined): boolean => methodsOf(amr).includes('mfa');
+
+/**
+ * Behaviour MFA-9: whether the policy in force now asks this user for a second factor that the
+ * sign-in behind a session, code or refresh token (`amr`) did not include. Checked on every use,
+ * so a stricter policy reaches sign-ins made before it. The policy is read only when the answer
+ * depends on it (a sign-in with a second factor satisfies every policy).
+ */
+export async function lacksRequiredFactor(
+  user: Pick<User, 'admin'>,
+  amr: readonly string[] | undefined,
+  mfaPolicy: () => Promise<MfaPolicy>,
+): Promise<boolean> {
+  if (hasSecondFactor(amr)) return false;
+  return policyCovers(user, await mfaPolicy());
+}
+
 export function secondFactorNeed(user: User, policy: MfaPolicy, requireVerifiedEmail: boolean): SecondFactorNeed {
-  const mfa = policy === 'everyone' || (policy === 'admins' && user.admin);
+  const mfa = policyCovers(user, policy);
   const verifiesEmail = requireVerifiedEmail && user.emailVerifiedAt === undefined;
   if (!mfa && !verifiesEmail) return { kind: 'none' };
   return user.email ? { kind: 'code', email: user.email, verifiesEmail } : { kind: 'impossible' };

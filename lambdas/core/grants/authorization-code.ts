@@ -17,6 +17,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
+import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -72,6 +73,10 @@ export async function authorizationCodeGrant(
   const resource = confirmResource(request.resource, found.resource);
   // The authorization step checked access; checking again closes the window up to redemption.
   const user = await requireUserAccess(found.userId, client, deps);
+  // Behaviour RESET-12: a code of a session from before a password change issues nothing.
+  if (passwordChangedSince(found, user)) throw invalidCode('password changed since the sign-in of this code');
+  // Behaviour CODE-4, MFA-9: a policy tightened since the sign-in counts here too.
+  await requireSecondFactorIfAsked(found, user, deps);
   const scopes = stillGranted(found.scopes, client);
 
   const familyId = newId('fam_', deps.random);
@@ -99,6 +104,9 @@ export async function authorizationCodeGrant(
           scopes,
           ...(resource !== undefined ? { resource } : {}),
           authTime: found.authTime,
+          // How and under which password the user signed in: held against every rotation (RESET-12, REFRESH-6).
+          ...(found.amr ? { amr: found.amr } : {}),
+          credentialVersion: user.credentialVersion ?? 0,
           familyId,
           expiresAtEpoch: familyExpiresAtEpoch,
         },

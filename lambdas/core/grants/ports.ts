@@ -3,6 +3,7 @@
  * imports no adapter. DynamoTokenStore, DynamoUserRepository and
  * DynamoEnvironmentRepository satisfy them structurally.
  */
+import type { MfaPolicy } from '../../config/settings';
 import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, User } from '../model';
 import type { TokenDependencies } from '../tokens';
 
@@ -31,6 +32,7 @@ export interface GrantStore {
 }
 
 export interface UserDirectory {
+  /** The user as stored now (strongly consistent: a password change a moment ago counts, behaviour RESET-12). */
   get(id: string): Promise<User | undefined>;
 }
 
@@ -44,6 +46,8 @@ export interface GrantDependencies extends TokenDependencies {
   readonly environments: EnvironmentAccess;
   /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
   readonly dcrEnvironmentId?: string;
+  /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
   /**
    * Marks a dynamic client as used, so it no longer expires unused; never fails the request
    * (the tokens are issued; a later redemption tries again).

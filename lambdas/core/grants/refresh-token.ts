@@ -1,12 +1,13 @@
 /**
  * The refresh_token grant (RFC 6749 6, OAuth 2.1 4.3, RFC 9700 4.14.2): every use rotates
  * the token; a rotated token used again revokes its whole family; the user's environment
- * access is re-checked every time (behaviour REFRESH-5); scopes may narrow (never widen) and the
+ * access is re-checked every time (behaviour REFRESH-5), and so are the password and the MFA policy
+ * the sign-in is held to (behaviour RESET-12, REFRESH-6); scopes may narrow (never widen) and the
  * resource binding carries over (RFC 8707 2.2).
  */
 import * as z from 'zod/mini';
 import { InvalidGrantError } from '../errors';
-import type { Client, RefreshToken } from '../model';
+import type { Client, RefreshToken, User } from '../model';
 import { confirmResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
@@ -15,6 +16,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
+import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -38,17 +40,20 @@ async function revokeForReuse(familyId: string, nowEpoch: number, deps: GrantDep
   throw invalidRefresh(`refresh token reused (${how}); family ${familyId} revoked`);
 }
 
-/** Family still live, user still exists and holds the environment; a lost grant ends the family. */
-async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoch: number, deps: GrantDependencies): Promise<void> {
+/**
+ * Family still live, user still exists and holds the environment, and the password is still the
+ * one of the sign-in; a lost grant or a password change ends the family. Returns the user.
+ */
+async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoch: number, deps: GrantDependencies): Promise<User> {
   const [revoked, access] = await Promise.all([
     deps.store.isFamilyRevoked(found.familyId),
     requireUserAccess(found.userId, client, deps).then(
-      () => undefined,
-      (error: unknown) => error,
+      (user) => user,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     ),
   ]);
   if (revoked) throw invalidRefresh(`family ${found.familyId} revoked`);
-  if (access) {
+  if (access instanceof Error) {
     // Only a refusal is a fact (user gone, environment ungranted); a read that failed is not:
     // it changes nothing and the client may retry (issue 19).
     if (!(access instanceof InvalidGrantError)) throw access;
@@ -56,6 +61,13 @@ async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoc
     await deps.store.revokeFamily(found.familyId, nowEpoch);
     throw access;
   }
+  if (passwordChangedSince(found, access)) {
+    // Behaviour RESET-12: a fact read from the user record. The password change revokes the user's
+    // families through an eventually consistent index (RESET-7), which may not have shown this one.
+    await deps.store.revokeFamily(found.familyId, nowEpoch);
+    throw invalidRefresh(`password changed since the sign-in; family ${found.familyId} revoked`);
+  }
+  return access;
 }
 
 export async function refreshTokenGrant(
@@ -72,7 +84,9 @@ export async function refreshTokenGrant(
   if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
   const scopes = narrowScopes(requested, stillGranted(found.scopes, client));
   const resource = confirmResource(request.resource, found.resource);
-  await checkGrantStillValid(found, client, nowEpoch, deps);
+  const user = await checkGrantStillValid(found, client, nowEpoch, deps);
+  // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
+  await requireSecondFactorIfAsked(found, user, deps);
 
   const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource }, deps);
   const successor = newRefreshToken(
@@ -82,6 +96,8 @@ export async function refreshTokenGrant(
       scopes: found.scopes,
       ...(found.resource !== undefined ? { resource: found.resource } : {}),
       authTime: found.authTime,
+      ...(found.amr ? { amr: found.amr } : {}),
+      ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
     },

@@ -6,6 +6,7 @@ import type { AuditLogStore } from '../../core/admin/audit';
 import type { AdminDependencies } from '../../core/admin/ports';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
 import type { MfaPolicy } from '../../config/settings';
+import type { User } from '../../core/model';
 import type { LogoDependencies } from '../../core/site/logo';
 import type { SiteSettingsDependencies } from '../../core/site/settings';
 import type { Brand } from '../html';
@@ -14,6 +15,8 @@ import type { SessionStore } from '../session';
 export interface DashboardDependencies {
   readonly admin: AdminDependencies;
   readonly sessions: SessionStore;
+  /** The user as stored now (strongly consistent), for the session check (behaviour RESET-12). */
+  readonly currentUser: (id: string) => Promise<User | undefined>;
   readonly apiKeys: ApiKeyCreateDependencies;
   readonly audit: AuditLogStore;
   readonly activity: ActivityReader;

@@ -106,7 +106,7 @@ export async function dashboard(
     const admin = await dashboardAdmin(
       event,
       container,
-      { sessions: deps.sessions, users: deps.admin.users, mfaPolicy: deps.mfaPolicy },
+      { sessions: deps.sessions, currentUser: deps.currentUser, mfaPolicy: deps.mfaPolicy },
       returnTo,
     );
     if (!('user' in admin)) return admin;
