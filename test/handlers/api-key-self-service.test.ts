@@ -224,7 +224,7 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
     expect(outboxMails(outbox).length).toBe(mailsBefore);
   });
 
-  it('behaviour KEY-14: when the mail cannot be delivered, the key is never activated and the call fails (503)', async () => {
+  it('behaviour KEY-14: when the mail cannot be delivered, the key is revoked without ever being active and the call fails (503)', async () => {
     const target = await createTestUser();
     const token = (await issueTestToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
     // Fault injection in the local mailer: a file where the outbox folder should be.
@@ -238,12 +238,13 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
     }
     expect(result.status).toBe(503);
     expect(result.body.error).toBe('temporarily_unavailable');
-    expect(String(result.body.error_description)).toMatch(/could not be delivered, so the new key ([0-9a-f]{16}) was not activated/);
+    expect(String(result.body.error_description)).toMatch(/could not be delivered, so the new key ([0-9a-f]{16}) was revoked/);
     expect(JSON.stringify(result.body)).not.toMatch(/tgk_|secret/);
     const keyId = /new key ([0-9a-f]{16})/.exec(String(result.body.error_description))![1]!;
-    // Pending: listed nowhere, no audit entry, and removed by TTL (behaviour KEY-15).
-    expect((await listKeysAs(token, client.clientId)).body.items).toEqual([]);
-    expect(await storedKey(keyId)).toBeUndefined();
-    expect((await auditOf(client.clientId)).filter((a) => a.keyId === keyId)).toEqual([]);
+    // The spec's state for this case: revoked, listed as such, with its revocation audited; never active.
+    const listed = (await listKeysAs(token, client.clientId)).body.items as { key_id: string; status: string }[];
+    expect(listed.map((k) => [k.key_id, k.status])).toEqual([[keyId, 'revoked']]);
+    const entries = (await auditOf(client.clientId)).filter((a) => a.keyId === keyId);
+    expect(entries.map((a) => [a.type, a.reason])).toEqual([['api_key.revoke', 'notification email undeliverable']]);
   });
 });

@@ -190,7 +190,11 @@ export class DynamoApiKeyStore {
     return Item !== undefined && !isPending(Item) && Item.writeToken === token;
   }
 
-  /** Sets revokedAt (only once: the first timestamp is kept) with the audit entry, atomically. */
+  /**
+   * Sets revokedAt (only once: the first timestamp is kept) with the audit entry, atomically. A
+   * pending key (behaviour KEY-14: its notice could not be delivered) leaves `pending` for
+   * `revoked`, so it is listed as such and its activation can never succeed.
+   */
   async revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean> {
     const revoked: ApiKey = { ...key, revokedAt };
     const ttl = apiKeyTtl(revoked)!;
@@ -202,7 +206,7 @@ export class DynamoApiKeyStore {
               Update: {
                 TableName: this.tables.main,
                 Key: apiKeyKey(key.keyId),
-                UpdateExpression: 'SET revokedAt = :at, #ttl = :ttl',
+                UpdateExpression: 'SET revokedAt = :at, #ttl = :ttl REMOVE pending',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
                 ExpressionAttributeNames: { '#ttl': 'ttl' },
                 ExpressionAttributeValues: { ':at': revokedAt, ':ttl': ttl },

@@ -2,8 +2,8 @@
  * Creating an API key (behaviour KEY-6, KEY-11, KEY-14, KEY-15, KEYM-5). Admin callers name the
  * bound user; self-service callers are bound to themselves, must have an email address (else
  * 400 and nothing is written), and are mailed before the key is activated. If that mail cannot
- * be delivered the key is never activated and the call fails (behaviour KEY-14), so no one holds
- * a key its user was never told about.
+ * be delivered the key is revoked without ever having been active, and the call fails (behaviour
+ * KEY-14), so no one holds a key its user was never told about.
  */
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
 import { isoNow } from '../admin/ports';
@@ -130,20 +130,37 @@ export async function createApiKey(
   return created;
 }
 
-/** Behaviour KEY-14: the user hears of the key before it can be used; an undeliverable mail leaves it pending, never active. */
+/**
+ * Behaviour KEY-14: the user hears of the key before it can be used. An undeliverable mail ends
+ * the pending key as `revoked` (the spec's state: the record stays, listed, with its
+ * `api_key.revoke` entry), so it can never be activated. That write may fail too: the key then
+ * stays pending, which no reader sees and nothing can use, until TTL removes it.
+ */
 async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Client, user: User): Promise<void> {
   try {
     await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }, deps.issuer));
   } catch (cause) {
+    const revokedAt = isoNow(deps.clock);
+    await deps.keys
+      .revoke(key, revokedAt, {
+        type: 'api_key.revoke',
+        clientId: key.clientId,
+        keyId: key.keyId,
+        userId: key.userId,
+        actor: key.createdBy,
+        reason: 'notification email undeliverable',
+        at: revokedAt,
+      })
+      .catch(() => undefined); // the mail's failure is the one to report; a pending key is harmless
     throw new MailUndeliverableError(key.keyId, cause);
   }
 }
 
-/** Behaviour KEY-14 "notification email cannot be delivered": 503, the key was never activated. */
+/** Behaviour KEY-14 "notification email cannot be delivered": 503, the key never active and revoked. */
 export class MailUndeliverableError extends TemporarilyUnavailableError {
   constructor(keyId: string, cause: unknown) {
     super(
-      `The notification email could not be delivered, so the new key ${keyId} was not activated. Try again later.`,
+      `The notification email could not be delivered, so the new key ${keyId} was revoked without ever being usable. Try again later.`,
       `mail for key ${keyId} failed: ${(cause as Error)?.message ?? String(cause)}`,
       { cause },
     );
