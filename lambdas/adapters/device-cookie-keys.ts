@@ -46,11 +46,9 @@ export function fileDeviceKeySource(path: string): DeviceKeySource {
 }
 
 export function secretsManagerDeviceKeySource(secretId: string, settings: AwsClientSettings = {}): DeviceKeySource {
-  let client:
-    | Promise<{ secrets: Pick<SecretsManagerClient, 'send'>; module: typeof import('@aws-sdk/client-secrets-manager') }>
-    | undefined;
+  let client: Promise<{ secrets: Pick<SecretsManagerClient, 'send'>; module: typeof import('./aws/secret-read') }> | undefined;
   return async () => {
-    const { secrets, module } = await (client ??= import('@aws-sdk/client-secrets-manager').then((module) => ({
+    const { secrets, module } = await (client ??= import('./aws/secret-read').then((module) => ({
       secrets: boundToInvocation(new module.SecretsManagerClient(clientConfig(deviceKeyCallBounds, settings)), settings),
       module,
     })));

@@ -19,9 +19,9 @@ export const lambdaCallBounds = { maxAttempts: 2, connectionTimeout: 1000, reque
  * pay for it (README "Cold start").
  */
 export function createEventInvoker(functionName: string, settings: AwsClientSettings = {}): (payload: string) => Promise<void> {
-  let loaded: Promise<{ lambda: Pick<LambdaClient, 'send'>; module: typeof import('@aws-sdk/client-lambda') }> | undefined;
+  let loaded: Promise<{ lambda: Pick<LambdaClient, 'send'>; module: typeof import('./aws/lambda-invoke') }> | undefined;
   const load = () =>
-    (loaded ??= import('@aws-sdk/client-lambda').then((module) => ({
+    (loaded ??= import('./aws/lambda-invoke').then((module) => ({
       lambda: boundToInvocation(new module.LambdaClient(clientConfig(lambdaCallBounds, settings)), settings),
       module,
     })));

@@ -28,7 +28,8 @@ import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getPasswordSignIn, getSecondFactor, runCeilingNoticeJob } from '../wiring/account';
+import { getSecondFactor } from '../wiring/account';
+import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
 import { getSessions } from '../wiring/repositories';
 import { metricNames } from '../core/metrics';
 

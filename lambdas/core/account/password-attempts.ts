@@ -149,14 +149,14 @@ If it was not you: nothing is needed now. If your password is short or you use i
   };
 }
 
-/** Mails the owner of `email`, if an account with a password has it; the same work for anyone else. */
+/** Mails the owner of `email`, if an account with a password has it, and says whose it was. */
 export async function sendCeilingNotice(
   deps: CeilingNoticeDependencies,
   email: string,
   untilEpoch: number,
-): Promise<'sent' | 'no such account'> {
+): Promise<{ readonly outcome: 'sent' | 'no such account'; readonly userId?: string }> {
   const user = await deps.findUserByEmail(email);
-  if (!user?.email || !user.passwordHash) return 'no such account';
+  if (!user?.email || !user.passwordHash) return { outcome: 'no such account' };
   await deps.mailer.send(ceilingNoticeMail(user.email, untilEpoch, deps.forgotPasswordUrl));
-  return 'sent';
+  return { outcome: 'sent', userId: user.id };
 }
