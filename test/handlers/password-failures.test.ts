@@ -24,6 +24,7 @@ import { ephemeralItems, latestCode, mailsTo, type AccountUser } from '../suppor
 import { cookieOf } from '../support/authorization';
 import { headersOf, jsonBody } from '../support/events';
 import { SoftAuthenticator } from '../support/webauthn';
+import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
@@ -371,5 +372,41 @@ describe('passkeys and the ceiling (behaviour PWFAIL-7)', () => {
     const signedIn = await passkeySignIn(authenticator);
     await tripCeiling(who);
     expect((await signIn(who.user.email!, who.password, deviceCookieOf(signedIn))).statusCode).toBe(200);
+  });
+});
+
+describe('database trouble (behaviour PWFAIL-2..PWFAIL-5, ERR-5)', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => (faults = DynamoFaults.install()));
+  afterEach(() => faults.uninstall());
+
+  it('a device record that cannot be written costs the browser its cookie, never the sign-in', async () => {
+    const who = await createAccountUser();
+    faults.fail({ operation: 'PutItem', phase: 'before', where: (a) => touches(a, 'DEVICE#') });
+    const signedIn = await signIn(who.user.email!, who.password);
+    expect(signedIn.statusCode).toBe(200);
+    expect(cookieOf(signedIn)).toMatch(/^__Host-session=/);
+    expect(setsDeviceCookie(signedIn)).toBe(false);
+  });
+
+  it("the DynamoDB client's resend of a device's slot after a lost reply counts once: still five failures before the cookie waits", async () => {
+    const { who, device } = await ownerWithDevice();
+    await tripCeiling(who);
+    faults.fail({ operation: 'UpdateItem', phase: 'after', times: 1, where: (a) => touches(a, 'DEVICE#') });
+    for (let i = 0; i < deviceFailuresAllowed; i++) expect((await signIn(who.user.email!, 'wrong password', device)).statusCode).toBe(401);
+    expect((await signIn(who.user.email!, who.password, device)).statusCode).toBe(429);
+  });
+
+  it("the DynamoDB client's resend of the notice claim after a lost reply is still the claim: one mail", async () => {
+    const who = await createAccountUser();
+    faults.fail({
+      operation: 'UpdateItem',
+      phase: 'after',
+      times: 1,
+      where: (a) => touches(a, 'PWFAIL#') && JSON.stringify(a.input).includes('notifiedBy'),
+    });
+    await tripCeiling(who);
+    await settleBackgroundJobs();
+    expect(mailsTo(outbox, who.user.email!).map((m) => m.subject)).toEqual(['Wrong passwords were entered for your account']);
   });
 });
