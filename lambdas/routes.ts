@@ -74,6 +74,11 @@ export interface Route {
   readonly verifiesTokens?: boolean;
   /** Sends mail (SES in AWS, the outbox folder locally). */
   readonly sendsMail?: boolean;
+  /**
+   * Reads or renews the browser's device cookie (behaviour PWFAIL-3): reads the device-cookie key
+   * (a Secrets Manager secret in AWS, loaded on first use; a file locally; PWFAIL-6).
+   */
+  readonly deviceCookies?: boolean;
   /** Verifies or computes Argon2id hashes; the native module ships with the function. */
   readonly hashes?: boolean;
   /**
@@ -185,6 +190,9 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'write' },
     hashes: true,
     sendsMail: true, // the sign-in code (issue 12), only after a correct password
+    // The owner's mail of a tripped password ceiling goes off the request path (behaviour PWFAIL-5).
+    invokesSelf: true,
+    deviceCookies: true,
     edge: {
       limit: 10,
       windowSeconds: 60,
@@ -232,6 +240,8 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
     sendsMail: true, // the sign-in code (issue 12), only after a correct password
+    invokesSelf: true, // as SignIn: the ceiling notice (behaviour PWFAIL-5)
+    deviceCookies: true,
     edge: {
       limit: 30,
       windowSeconds: 60,
@@ -360,6 +370,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'write', ephemeral: 'write' },
     hashes: true,
+    deviceCookies: true, // the completed sign-in renews it (behaviour PWFAIL-3)
     edge: {
       limit: 10,
       windowSeconds: 60,
@@ -561,6 +572,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     // Records the passkey's use (counter), consumes the ceremony, starts the session, may issue a code.
     tables: { main: 'write', ephemeral: 'write' },
+    deviceCookies: true, // the completed sign-in renews it (behaviour PWFAIL-3)
     edge: {
       limit: 20,
       windowSeconds: 60,

@@ -28,6 +28,11 @@ export interface ServiceAlarmThresholds {
   readonly signInCodeFailuresPer5Minutes?: number;
   /** Registrations refused by the per-address daily cap in an hour (RegistrationCapHit). @default 20 */
   readonly registrationCapHitsPerHour?: number;
+  /**
+   * Addresses whose failed-password ceiling for strangers tripped in an hour (PasswordCeilingReached,
+   * once per address and 15-minute window; behaviour PWFAIL-5). @default 5
+   */
+  readonly passwordCeilingsReachedPerHour?: number;
 }
 
 export interface AlarmsProps {
@@ -131,6 +136,13 @@ export class Alarms extends Construct {
       metric: serviceMetric(source, metricNames.signInCodeFailed, { period }),
       threshold: thresholds.signInCodeFailuresPer5Minutes ?? 25,
       alarmDescription: 'Many mailed sign-in codes not accepted in 5 minutes: codes being guessed after stolen passwords.',
+    });
+    // Slow, targeted guessing stays under SignInFailures (ten failures per account and 15 minutes): this sees it.
+    this.add('PasswordCeilingsReached', {
+      metric: serviceMetric(source, metricNames.passwordCeilingReached, { period: Duration.hours(1) }),
+      threshold: thresholds.passwordCeilingsReachedPerHour ?? 5,
+      alarmDescription:
+        'The failed-password ceiling held strangers off several addresses in an hour: passwords of chosen accounts being guessed (each owner was mailed; their own browsers and passkeys still sign in).',
     });
     this.add('RegistrationCapHits', {
       metric: serviceMetric(source, metricNames.registrationCapHit, { period: Duration.hours(1) }),

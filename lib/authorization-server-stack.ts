@@ -43,6 +43,10 @@ export class AuthorizationServerStack extends Stack {
       value: this.server.signingKeySecret.secretArn,
     });
     // Where the credentials are, never the credentials themselves.
+    new CfnOutput(this, 'DeviceCookieKeySecretArn', {
+      description: 'Secrets Manager secret holding the device cookies’ HMAC key (docs/deployment.md, Rotating the device-cookie key)',
+      value: this.server.deviceCookieKeySecret.secretArn,
+    });
     new CfnOutput(this, 'AdminCredentialsSecretArn', {
       description:
         'Secrets Manager secret with the first admin user and admin API client (aws secretsmanager get-secret-value --secret-id <this>)',

@@ -38,6 +38,7 @@ import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
+import { DeviceCookieKey } from './device-cookie-key';
 import { Alarms, type ServiceAlarmThresholds } from './alarms';
 import { OperationsDashboard } from './dashboard';
 import { handlerEntry } from './bundling';
@@ -172,6 +173,8 @@ export class AuthorizationServer extends Construct {
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
   readonly signingKeySecret: secretsmanager.ISecret;
+  /** The device cookies' HMAC key (behaviour PWFAIL-6), read by the rows that say `deviceCookies`. */
+  readonly deviceCookieKeySecret: secretsmanager.ISecret;
   readonly keyRotation: KeyRotation;
   readonly mail: Mail;
   readonly adminBootstrap: AdminBootstrap;
@@ -285,6 +288,7 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
     this.signingKeySecret = signingKey.secret;
+    this.deviceCookieKeySecret = new DeviceCookieKey(this, 'DeviceCookieKey').secret;
 
     this.keyRotation = new KeyRotation(this, 'KeyRotation', {
       secret: signingKey.secret,
@@ -333,6 +337,7 @@ export class AuthorizationServer extends Construct {
         environment: {
           ...environment,
           ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
+          ...(route.deviceCookies ? { DEVICE_COOKIE_KEY_SECRET_ARN: this.deviceCookieKeySecret.secretArn } : {}),
           ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
         },
         memorySize,
@@ -441,6 +446,7 @@ export class AuthorizationServer extends Construct {
     this.grantTables(fn, route.tables);
     // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
+    if (route.deviceCookies) this.deviceCookieKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
     // The logo (behaviour SITE-3): objects under branding/ only, never jwks.json beside them.
     if (route.writesSiteAssets) {

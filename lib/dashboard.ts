@@ -63,7 +63,11 @@ export class OperationsDashboard extends Construct {
         serviceMetric(source, metricNames.clientRegistered, { label: 'registered' }),
         serviceMetric(source, metricNames.registrationCapHit, { label: 'refused by the daily cap' }),
       ]),
-      graph('Sign-in failures, by method', [serviceMetricBreakdown(source, metricNames.signInFailed, ['method'])]),
+      graph(
+        'Sign-in failures, by method',
+        [serviceMetricBreakdown(source, metricNames.signInFailed, ['method'])],
+        [serviceMetric(source, metricNames.passwordCeilingReached, { label: 'password ceilings reached' })],
+      ),
       graph(
         'Mailed sign-in codes',
         [serviceMetric(source, metricNames.signInCodeSent, { label: 'sent' })],

@@ -174,6 +174,11 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'Rotated by the scheduled KeyRotation job, which must publish the next key in jwks.json before it signs and keep the previous one until its tokens expired; Secrets Manager rotation cannot order that.',
   );
   ack(
+    server.deviceCookieKeySecret,
+    'SMG4',
+    'An HMAC key whose rotation must keep the previous key readable for the cookies it sealed (behaviour PWFAIL-6); Secrets Manager rotation would replace it. Rotated by hand when exposure is suspected (docs/deployment.md); a cookie also needs its stored record, so the key alone grants nothing.',
+  );
+  ack(
     server.adminBootstrap.secret,
     'SMG4',
     'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',

@@ -24,6 +24,8 @@ export const metricNames = {
   signInCodeFailed: 'SignInCodeFailed',
   /** A sign-in refused (dimension `method`: password, passkey). */
   signInFailed: 'SignInFailed',
+  /** The strangers' failed-password ceiling of one address tripped: once per address and 15-minute window (behaviour PWFAIL-5). */
+  passwordCeilingReached: 'PasswordCeilingReached',
 } as const;
 
 export type MetricName = (typeof metricNames)[keyof typeof metricNames];

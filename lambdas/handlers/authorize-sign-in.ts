@@ -1,7 +1,14 @@
 /**
  * POST /api/authorize: the sign-in step of an authorization (form: request_id, email,
  * password). The request stays stored until decided, so a wrong password can be retried.
+ * Device cookies and the ceiling notice as in sign-in.ts (behaviour PWFAIL-3, PWFAIL-5).
  */
+import type { Context } from 'aws-lambda';
+import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
+import type { LambdaHandler } from '../http/handler';
+import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
+import { isBackgroundInvocation } from '../wiring/background';
+import { getDeviceCookies } from '../wiring/device-cookies';
 import { newSecret } from '../core/ids';
 import type { PendingAuthorization } from '../core/authorization-request';
 import { InvalidRequestError } from '../core/errors';
@@ -19,13 +26,14 @@ import { signedInUserOf, startSession } from '../http/session';
 import { validate } from '../http/validate';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
+import { getSecondFactor } from '../wiring/account';
+import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { metricNames } from '../core/metrics';
 import { labelClient } from '../http/request-context';
 
-export const handler = httpHandler(
+const endpoint = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
@@ -38,7 +46,9 @@ export const handler = httpHandler(
     const client = await findClient(pending.clientId);
     if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
 
-    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
+    const deviceCookies = getDeviceCookies();
+    const device = await presentedDevice(event, container, deviceCookies);
+    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
       container.metrics.count(metricNames.signInFailed, { method: 'password' });
@@ -60,7 +70,8 @@ export const handler = httpHandler(
     });
     if (codeStep) return codeStep;
     const { session, setCookie } = await startSession(event, container, sessions, user);
-    return decide({
+    const deviceCookie = await renewDeviceCookie(event, container, deviceCookies, user.id);
+    const response = await decide({
       container,
       deps: getAuthorizeFlowDependencies(),
       client,
@@ -69,5 +80,11 @@ export const handler = httpHandler(
       user: signedInUserOf(session),
       headers: { 'Set-Cookie': setCookie },
     });
+    return withSetCookies(response, [deviceCookie]);
   }),
 );
+
+export const handler = (async (event: unknown, context: Context) =>
+  isBackgroundInvocation(event, 'password-ceiling-mail')
+    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
+    : endpoint(event as never, context)) as LambdaHandler;

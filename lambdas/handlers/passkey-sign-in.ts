@@ -4,7 +4,11 @@
  * @simplewebauthn/server (loaded on first use). A verified assertion starts a session with amr `hwk user mfa` and no
  * mailed code (user verification already made it multi-factor); the sign-in then continues as
  * after a password: to return_to, or on with the authorization. Every refusal is the same answer.
+ * The completed sign-in renews the browser's device cookie (behaviour PWFAIL-3); the password
+ * ceiling is never consulted here (PWFAIL-7).
  */
+import { renewDeviceCookie, withSetCookies } from '../http/device-cookie';
+import { getDeviceCookies } from '../wiring/device-cookies';
 import type { PendingAuthorization } from '../core/authorization-request';
 import { finishSignIn, passkeyAmr, type ExpectedCeremony, type Passkey } from '../core/account/passkeys';
 import { InvalidRequestError } from '../core/errors';
@@ -104,8 +108,9 @@ export const handler = httpHandler(
     const { session, setCookie } = await startSession(event, container, sessions, user, passkeyAmr);
     const headers = { 'Set-Cookie': setCookie };
     container.log.info('signed in with a passkey', { userId: user.id });
+    const deviceCookie = await renewDeviceCookie(event, container, getDeviceCookies(), user.id);
     if (pending && client && form.request_id) {
-      return decide({
+      const decided = await decide({
         container,
         deps: getAuthorizeFlowDependencies(),
         client,
@@ -114,10 +119,12 @@ export const handler = httpHandler(
         user: signedInUserOf(session),
         headers,
       });
+      return withSetCookies(decided, [deviceCookie]);
     }
-    if (returnTo) return redirect(returnTo, headers);
-    return wantsHtml(event)
+    if (returnTo) return withSetCookies(redirect(returnTo, headers), [deviceCookie]);
+    const page = wantsHtml(event)
       ? htmlResponse(200, signedInPage(user), { headers })
       : jsonResponse(200, { user: { id: user.id, email: user.email, name: user.name } }, { headers });
+    return withSetCookies(page, [deviceCookie]);
   }),
 );

@@ -2,8 +2,11 @@
  * POST /api/auth/otp: the mailed code of a sign-in (behaviour MFA-4..MFA-6; issue 12; form:
  * challenge_id, code, and request_id within an authorization). The right code starts the session
  * (amr pwd otp mfa, RFC 8176) and the sign-in continues as after a password alone: to return_to, or
- * on with the authorization (consent, redirect with code, state and iss).
+ * on with the authorization (consent, redirect with code, state and iss). The completed sign-in
+ * renews the browser's device cookie (behaviour PWFAIL-3).
  */
+import { renewDeviceCookie, withSetCookies } from '../http/device-cookie';
+import { getDeviceCookies } from '../wiring/device-cookies';
 import type { PendingAuthorization } from '../core/authorization-request';
 import { completeChallenge, passwordAndCodeAmr } from '../core/account/second-factor';
 import { InvalidGrantError, InvalidRequestError } from '../core/errors';
@@ -72,11 +75,12 @@ export const handler = httpHandler(
       passwordAndCodeAmr,
     );
     const headers = { 'Set-Cookie': setCookie };
+    const deviceCookie = await renewDeviceCookie(event, container, getDeviceCookies(), challenge.userId);
     if (pending && form.request_id) {
       const client = await findClient(pending.clientId);
       if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
       const user = signedInUserOf(session);
-      return decide({
+      const decided = await decide({
         container,
         deps: getAuthorizeFlowDependencies(),
         client,
@@ -85,11 +89,14 @@ export const handler = httpHandler(
         user,
         headers,
       });
+      return withSetCookies(decided, [deviceCookie]);
     }
-    if (challenge.returnTo) return redirect(challenge.returnTo, headers);
+    if (challenge.returnTo) return withSetCookies(redirect(challenge.returnTo, headers), [deviceCookie]);
     const user = await users.get(challenge.userId);
-    return wantsHtml(event) && user
-      ? htmlResponse(200, signedInPage(user), { headers })
-      : jsonResponse(200, { user: { id: challenge.userId, email: user?.email, name: user?.name } }, { headers });
+    const page =
+      wantsHtml(event) && user
+        ? htmlResponse(200, signedInPage(user), { headers })
+        : jsonResponse(200, { user: { id: challenge.userId, email: user?.email, name: user?.name } }, { headers });
+    return withSetCookies(page, [deviceCookie]);
   }),
 );

@@ -1,7 +1,16 @@
 /**
  * POST /api/auth/signin: email and password (form-encoded). Success starts a session and
  * sends the browser to `return_to` (same-origin paths only) or shows who is signed in.
+ * The browser's device cookie is read before the password is counted, and renewed by a
+ * completed sign-in (behaviour PWFAIL-3); the function also runs the owner's notice of a tripped
+ * ceiling when it invokes itself (PWFAIL-5).
  */
+import type { Context } from 'aws-lambda';
+import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
+import type { LambdaHandler } from '../http/handler';
+import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
+import { isBackgroundInvocation } from '../wiring/background';
+import { getDeviceCookies } from '../wiring/device-cookies';
 import { newSecret } from '../core/ids';
 import { signInWithPassword } from '../core/account/password-attempts';
 import { safeReturnTo } from '../core/sign-in';
@@ -19,16 +28,19 @@ import { validate } from '../http/validate';
 import { signedInPage } from '../http/views/messages';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { getPasswordSignIn, getSecondFactor } from '../wiring/account';
+import { getSecondFactor } from '../wiring/account';
+import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
 import { getSessions } from '../wiring/repositories';
 import { metricNames } from '../core/metrics';
 
-export const handler = httpHandler(
+const endpoint = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInForm, parseBody(event, ['form']));
     const returnTo = safeReturnTo(form.return_to);
-    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password);
+    const deviceCookies = getDeviceCookies();
+    const device = await presentedDevice(event, container, deviceCookies);
+    const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     if (!user) {
       container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
       container.metrics.count(metricNames.signInFailed, { method: 'password' });
@@ -48,9 +60,18 @@ export const handler = httpHandler(
     if (codeStep) return codeStep;
     const { setCookie } = await startSession(event, container, getSessions(), user);
     const headers = { 'Set-Cookie': setCookie };
-    if (returnTo) return redirect(returnTo, headers);
-    return wantsHtml(event)
-      ? htmlResponse(200, signedInPage(user), { headers })
-      : jsonResponse(200, { user: { id: user.id, email: user.email, name: user.name } }, { headers });
+    const deviceCookie = await renewDeviceCookie(event, container, deviceCookies, user.id);
+    if (returnTo) return withSetCookies(redirect(returnTo, headers), [deviceCookie]);
+    return withSetCookies(
+      wantsHtml(event)
+        ? htmlResponse(200, signedInPage(user), { headers })
+        : jsonResponse(200, { user: { id: user.id, email: user.email, name: user.name } }, { headers }),
+      [deviceCookie],
+    );
   }),
 );
+
+export const handler = (async (event: unknown, context: Context) =>
+  isBackgroundInvocation(event, 'password-ceiling-mail')
+    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
+    : endpoint(event as never, context)) as LambdaHandler;

@@ -12,6 +12,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createHasher as argon2Hasher } from '../adapters/argon2-hasher';
 import { createDocumentClient, createDynamoClient } from '../adapters/dynamodb/client';
 import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
+import { generateDeviceKeys, parseDeviceKeys } from '../adapters/device-cookie-keys';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeededCredentials } from '../bootstrap/seed';
 import { loadConfig, parseSettings } from '../config/settings';
@@ -80,6 +81,7 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp> {
   const dataDir = await prepareDataDir(options.dataDir);
   const signingKeyFile = join(dataDir, 'signing-keys.json');
+  const deviceCookieKeyFile = join(dataDir, 'device-cookie-keys.json');
   const bootstrapFile = join(dataDir, 'bootstrap.json');
   // Fail on bad settings before starting anything: the local defaults stand in for what is known later.
   loadConfig({ ...localDefaults('http://localhost', 'env_placeholder'), ...definedOnly(options.env) });
@@ -115,6 +117,10 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     if (!parseKeySet(await readFile(signingKeyFile, 'utf8').catch(() => undefined))) {
       await writePrivate(signingKeyFile, await generateKeySet(early.SIGNING_ALG));
     }
+    // The device cookies' key (behaviour PWFAIL-6), kept with the data so a restart keeps every browser's standing.
+    if (!parseDeviceKeys(await readFile(deviceCookieKeyFile, 'utf8').catch(() => undefined))) {
+      await writePrivate(deviceCookieKeyFile, generateDeviceKeys());
+    }
 
     let bootstrap = await readJson<BootstrapFile>(bootstrapFile);
     const seeded =
@@ -145,6 +151,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       DYNAMODB_ENDPOINT: endpoint,
       AWS_REGION: options.env.AWS_REGION ?? 'us-east-1',
       SIGNING_KEY_FILE: signingKeyFile,
+      DEVICE_COOKIE_KEY_FILE: deviceCookieKeyFile,
       // Mail is written here as files instead of going through SES (lambdas/wiring/mail.ts).
       MAIL_OUTBOX_DIR: options.env.MAIL_OUTBOX_DIR ?? join(dataDir, 'outbox'),
       // The logo, laid out as in the JWKS bucket and served by the local server at /branding/* as CloudFront does.

@@ -1,13 +1,12 @@
 /**
- * The account flows of a container (issue 12): second factor at sign-in, failed-password
- * ceiling, email verification and password reset, wired to the DynamoDB stores, the hasher,
- * the mailer, the clock and randomness.
+ * The account flows of a container (issue 12): second factor at sign-in, email verification
+ * and password reset, wired to the DynamoDB stores, the hasher, the mailer, the clock and
+ * randomness. The failed-password ceiling is in password-sign-in.ts.
  */
 import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynamodb/one-time-code-store';
-import { DynamoPasswordAttempts, DynamoSendRate } from '../adapters/dynamodb/rate-stores';
+import { DynamoSendRate } from '../adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
 import type { EmailVerificationDependencies } from '../core/account/email-verification';
-import type { PasswordSignInDependencies } from '../core/account/password-attempts';
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
 import type { SecondFactorDependencies } from '../core/account/second-factor';
@@ -28,17 +27,9 @@ const getStores = perContainer(() => {
     challenges: new DynamoChallengeStore(db, tables.ephemeral),
     verification: new DynamoVerificationStore(db, tables),
     sendRate: new DynamoSendRate(db, tables.ephemeral),
-    passwordAttempts: new DynamoPasswordAttempts(db, tables.ephemeral),
     resetLinks: new DynamoResetLinkStore(db, tables),
   };
 });
-
-export function getPasswordSignIn(): PasswordSignInDependencies {
-  const { clock, random } = getContainer();
-  const users = getUsers();
-  const hasher = getHasher();
-  return { findUserByEmail: (email) => users.findByEmail(email), hasher, attempts: getStores().passwordAttempts, clock, random };
-}
 
 export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
   const { config, clock, random } = getContainer();

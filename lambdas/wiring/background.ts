@@ -1,6 +1,8 @@
 /**
  * Work that must not happen on the request path (issue 12): POST /forgot-password answers
- * before it looks the address up, so its response time cannot tell whether an account exists.
+ * before it looks the address up, so its response time cannot tell whether an account exists;
+ * the sign-in routes likewise hand off the owner's mail of a tripped password ceiling (issue 26,
+ * behaviour PWFAIL-5).
  *
  * In Lambda the function invokes itself asynchronously (`InvocationType: Event`, the route row
  * says `invokesSelf`), and the invocation runs the job: nothing of it is awaited by the
@@ -11,22 +13,28 @@ import { createEventInvoker } from '../adapters/lambda-invoker';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 
-export interface BackgroundJob {
-  readonly kind: 'password-reset-mail';
-  readonly email: string;
-}
+export type BackgroundJob =
+  | { readonly kind: 'password-reset-mail'; readonly email: string }
+  | { readonly kind: 'password-ceiling-mail'; readonly email: string; readonly untilEpoch: number };
+
+export type BackgroundJobOf<K extends BackgroundJob['kind']> = Extract<BackgroundJob, { kind: K }>;
 
 /** The event of a self-invocation; API Gateway never sends this shape (its bodies are strings). */
 export interface BackgroundInvocation {
   readonly backgroundJob: BackgroundJob;
 }
 
-export function isBackgroundInvocation(event: unknown): event is BackgroundInvocation {
-  const job = (event as { backgroundJob?: Partial<BackgroundJob> } | null)?.backgroundJob;
-  return typeof job === 'object' && job !== null && job.kind === 'password-reset-mail' && typeof job.email === 'string';
+/** A self-invocation carrying a job of `kind`, the one kind the receiving function runs. */
+export function isBackgroundInvocation<K extends BackgroundJob['kind'] = 'password-reset-mail'>(
+  event: unknown,
+  kind: K = 'password-reset-mail' as K,
+): event is { readonly backgroundJob: BackgroundJobOf<K> } {
+  const job = (event as { backgroundJob?: Record<string, unknown> } | null)?.backgroundJob;
+  if (typeof job !== 'object' || job === null || job.kind !== kind || typeof job.email !== 'string') return false;
+  return kind !== 'password-ceiling-mail' || typeof job.untilEpoch === 'number';
 }
 
-export type JobRunner = (job: BackgroundJob) => Promise<void>;
+export type JobRunner<J extends BackgroundJob = BackgroundJob> = (job: J) => Promise<void>;
 
 const pending = new Set<Promise<void>>();
 
@@ -43,9 +51,9 @@ const getDispatcher = perContainer((env) => {
       await invoke(JSON.stringify({ backgroundJob: job }));
     };
   }
-  return async (job: BackgroundJob, run: JobRunner) => {
+  return async (job: BackgroundJob, run: JobRunner<never>) => {
     const done = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => run(job))
+      .then(() => (run as JobRunner)(job))
       .catch((error: unknown) => getContainer().log.error('background job failed', { kind: job.kind, error: (error as Error).name }))
       .finally(() => pending.delete(done));
     pending.add(done);
@@ -53,6 +61,6 @@ const getDispatcher = perContainer((env) => {
 });
 
 /** Hands `job` to `run` off the request path; resolves once it is handed over, not done. */
-export function dispatchInBackground(job: BackgroundJob, run: JobRunner): Promise<void> {
-  return getDispatcher()(job, run);
+export function dispatchInBackground<J extends BackgroundJob>(job: J, run: JobRunner<J>): Promise<void> {
+  return getDispatcher()(job, run as JobRunner<never>);
 }

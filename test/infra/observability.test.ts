@@ -58,7 +58,7 @@ describe('the functions publish where the dashboard and alarms look', () => {
 });
 
 describe('alarms on the service’s own metrics', () => {
-  test('refused tokens, API-key exchanges, sign-ins and codes per 5 minutes, registration-cap hits per hour; default thresholds', () => {
+  test('refused tokens, API-key exchanges, sign-ins and codes per 5 minutes, registration-cap hits and password ceilings reached (behaviour PWFAIL-8) per hour; default thresholds', () => {
     const { namespace, service } = plain.stack.server.serviceMetrics;
     const expected = [
       [metricNames.tokenRefused, 100, 300],
@@ -66,6 +66,7 @@ describe('alarms on the service’s own metrics', () => {
       [metricNames.signInFailed, 50, 300],
       [metricNames.signInCodeFailed, 25, 300],
       [metricNames.registrationCapHit, 20, 3600],
+      [metricNames.passwordCeilingReached, 5, 3600],
     ] as const;
     for (const [metricName, threshold, period] of expected) {
       expect(alarmOn(plain.template, metricName)).toMatchObject({

@@ -1,12 +1,13 @@
 /**
  * Each route's function loads the AWS SDK client of a service exactly when its route row says it
  * calls that service (lambdas/routes.ts): DynamoDB for a row with tables, SES for `sendsMail`,
- * Secrets Manager for `signs`, Lambda for `invokesSelf`, S3 for `writesSiteAssets`. The SDK is
+ * Secrets Manager for `signs` and `deviceCookies`, Lambda for `invokesSelf`, S3 for `writesSiteAssets`. The SDK is
  * most of a function's import time (README "Cold start"), so no route loads a client it never
  * calls. Each handler is bundled with the stack's own esbuild settings (lib/bundling.ts); esbuild's
  * metafile lists every module that went in and how it is imported. "Loaded" means reachable from
  * the handler through static imports, evaluated when the function starts; a module reached only
- * through `import()` (the SES and S3 clients, rarely used by their functions) is evaluated on first use.
+ * through `import()` (the SES, S3 and Lambda clients, and Secrets Manager where only the device-cookie key
+ * needs it: rarely used by their functions) is evaluated on first use.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
@@ -52,14 +53,20 @@ async function bundledPackages(handler: string): Promise<Packages> {
 const serviceClients = {
   '@aws-sdk/client-dynamodb': (route: Route) => Object.keys(route.tables).length > 0,
   '@aws-sdk/client-ses': (route: Route) => route.sendsMail === true,
-  '@aws-sdk/client-secrets-manager': (route: Route) => route.signs === true,
+  '@aws-sdk/client-secrets-manager': (route: Route) => route.signs === true || route.deviceCookies === true,
   '@aws-sdk/client-lambda': (route: Route) => route.invokesSelf === true,
   '@aws-sdk/client-s3': (route: Route) => route.writesSiteAssets === true,
   '@aws-sdk/client-cloudfront': () => false,
 } as const;
 
-/** Imported by their adapters on first use (adapters/ses-mailer.ts, adapters/s3-site-assets.ts). */
-const loadedOnFirstUse = new Set(['@aws-sdk/client-ses', '@aws-sdk/client-s3']);
+/**
+ * Imported by their adapters on first use (adapters/ses-mailer.ts, adapters/s3-site-assets.ts,
+ * adapters/lambda-invoker.ts); Secrets Manager so where only the device-cookie key needs it
+ * (adapters/device-cookie-keys.ts), while the signing routes load it at start.
+ */
+const loadedOnFirstUse = (name: string, rows: readonly Route[]) =>
+  ['@aws-sdk/client-ses', '@aws-sdk/client-s3', '@aws-sdk/client-lambda'].includes(name) ||
+  (name === '@aws-sdk/client-secrets-manager' && !rows.some((row) => row.signs));
 
 /** The fallback function answers unknown paths; it calls nothing. */
 const fallbackRow = { name: 'Fallback', handler: fallbackHandler, tables: {} } as unknown as Route;
@@ -75,8 +82,8 @@ test.each([...rowsByHandler.keys()])(
       .filter(([, calls]) => rows.some(calls))
       .map(([name]) => name);
     const clientsLoaded = Object.keys(serviceClients).filter((name) => loaded.has(name));
-    // SES and S3 are loaded on first use, so their routes bundle them without loading them at start.
-    expect(clientsLoaded).toEqual(expected.filter((name) => !loadedOnFirstUse.has(name)));
+    // SES, S3, Lambda (and the device key's Secrets Manager) are loaded on first use: bundled, not loaded at start.
+    expect(clientsLoaded).toEqual(expected.filter((name) => !loadedOnFirstUse(name, rows)));
     expect([...bundled]).toEqual(expect.arrayContaining(expected));
     // Tracing (lambdas/adapters/aws/tracing.ts) is bundled only for a deployment that traces.
     expect(bundled.has('@aws-lambda-powertools/tracer') || bundled.has('aws-xray-sdk-core')).toBe(false);
@@ -100,4 +107,11 @@ test('a mail-sending route bundles the SES client and loads it on first send (fo
   const { loaded, bundled } = await bundledPackages('forgot-password');
   expect(bundled.has('@aws-sdk/client-ses')).toBe(true);
   expect(loaded.has('@aws-sdk/client-ses')).toBe(false);
+});
+
+test('the password sign-in bundles Secrets Manager (the device-cookie key) and Lambda (the ceiling notice) and loads neither at start (behaviour PWFAIL-5, PWFAIL-6)', async () => {
+  const { loaded, bundled } = await bundledPackages('sign-in');
+  for (const name of ['@aws-sdk/client-secrets-manager', '@aws-sdk/client-lambda']) {
+    expect([name, bundled.has(name), loaded.has(name)]).toEqual([name, true, false]);
+  }
 });

@@ -1,15 +1,16 @@
 /**
  * The time rules of the account flows, with an injected clock against the real DynamoDB
  * stores (issue 12; behaviour MFA-3, MFA-4, MFA-7, MFA-8,
- * PWFAIL-1, RESET-3): a code lives exactly 10 minutes, a resend waits a minute and
+ * PWFAIL-1, PWFAIL-3..PWFAIL-5, RESET-3): a code lives exactly 10 minutes, a resend waits a minute and
  * replaces the code, the attempt cap follows MFA_OTP_MAX_ATTEMPTS and counts evaluations
- * exactly under parallel guesses, the failed-password window ends, a reset link lives 30
- * minutes.
+ * exactly under parallel guesses, the failed-password window ends (and the owner is told once
+ * per window), a device's failures outlast windows, a reset link lives 30 minutes.
  */
 import { DynamoChallengeStore } from '../../lambdas/adapters/dynamodb/one-time-code-store';
-import { DynamoPasswordAttempts, DynamoSendRate } from '../../lambdas/adapters/dynamodb/rate-stores';
+import { DynamoDeviceStanding, DynamoPasswordAttempts, DynamoSendRate } from '../../lambdas/adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../../lambdas/adapters/dynamodb/reset-link-store';
 import { signInWithPassword, failuresPerWindow } from '../../lambdas/core/account/password-attempts';
+import { deviceFailuresAllowed } from '../../lambdas/core/account/device-cookies';
 import { findResetLink, sendResetLink } from '../../lambdas/core/account/password-reset';
 import { completeChallenge, resendCode, startChallenge, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
 import { TooManyRequestsError } from '../../lambdas/core/errors';
@@ -135,6 +136,8 @@ describe('resend (behaviour MFA-7, MFA-8)', () => {
 });
 
 describe('failed passwords: a per-account ceiling per 15-minute window, never a lockout (behaviour PWFAIL-1)', () => {
+  /** Every call of `ceilingReached`: the owner's notice (behaviour PWFAIL-5). */
+  const notices: { email: string; untilEpoch: number }[] = [];
   const signInDeps = () => {
     const { db, tables } = getStorage();
     const users = getUsers();
@@ -143,8 +146,10 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
       findUserByEmail: (e: string) => users.findByEmail(e),
       hasher,
       attempts: new DynamoPasswordAttempts(db, tables.ephemeral),
+      devices: new DynamoDeviceStanding(db, tables.ephemeral),
       clock,
       random: cryptoRandom,
+      ceilingReached: async (email: string, untilEpoch: number) => void notices.push({ email, untilEpoch }),
     };
   };
 
@@ -163,6 +168,56 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
     const { user, password } = await createAccountUser();
     for (let i = 0; i < failuresPerWindow + 5; i++)
       expect((await signInWithPassword(signInDeps(), user.email!, password))?.id).toBe(user.id);
+  });
+
+  it('the owner is told once per window: at the failure that fills it, not again for the refusals after it; again in a later window that fills (behaviour PWFAIL-5)', async () => {
+    now = Date.UTC(2031, 0, 4, 12, 0, 0); // a window start
+    const { user } = await createAccountUser();
+    const mine = () => notices.filter((n) => n.email === user.email);
+    for (let i = 0; i < failuresPerWindow - 1; i++) await signInWithPassword(signInDeps(), user.email!, 'wrong password');
+    expect(mine()).toEqual([]);
+    await signInWithPassword(signInDeps(), user.email!, 'wrong password');
+    expect(mine()).toEqual([{ email: user.email, untilEpoch: now / 1000 + 900 }]);
+    for (let i = 0; i < 3; i++)
+      await expect(signInWithPassword(signInDeps(), user.email!, 'x')).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(mine()).toHaveLength(1);
+    now += 900_000;
+    for (let i = 0; i < failuresPerWindow; i++) await signInWithPassword(signInDeps(), user.email!, 'wrong password');
+    expect(mine()).toEqual([
+      { email: user.email, untilEpoch: now / 1000 },
+      { email: user.email, untilEpoch: now / 1000 + 900 },
+    ]);
+  });
+
+  it("a device's failures do not start over with a new window: the fifth, whenever it comes, ends its standing (behaviour PWFAIL-4)", async () => {
+    now = Date.UTC(2031, 0, 5, 12, 0, 0);
+    const { user } = await createAccountUser();
+    const devices = signInDeps().devices;
+    const device = {
+      userId: user.id,
+      nonce: Buffer.from(cryptoRandom.bytes(32)).toString('base64url'),
+      expiresAtEpoch: now / 1000 + 86_400,
+    };
+    await devices.create(device.nonce, user.id, device.expiresAtEpoch, new Date(now).toISOString());
+    for (let i = 0; i < deviceFailuresAllowed - 1; i++) {
+      expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password', device)).toBeUndefined();
+      now += 900_000; // each in a window of its own
+    }
+    expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password', device)).toBeUndefined();
+    expect(await devices.take(device.nonce, user.id, 'probe', deviceFailuresAllowed, now / 1000)).toBe('at-ceiling');
+    // None of them reached the strangers' window of the address.
+    for (let i = 0; i < failuresPerWindow; i++)
+      expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password')).toBeUndefined();
+  });
+
+  it('a device record past its expiry gives no standing, though TTL has not removed it yet (behaviour PWFAIL-3)', async () => {
+    now = Date.UTC(2031, 0, 6, 12, 0, 0);
+    const { user } = await createAccountUser();
+    const devices = signInDeps().devices;
+    await devices.create('n'.repeat(43), user.id, now / 1000 + 60, new Date(now).toISOString());
+    expect(await devices.take('n'.repeat(43), user.id, 'first', deviceFailuresAllowed, now / 1000)).toBe('taken');
+    expect(await devices.take('n'.repeat(43), 'usr_someone_else', 'second', deviceFailuresAllowed, now / 1000)).toBe('no-standing');
+    expect(await devices.take('n'.repeat(43), user.id, 'third', deviceFailuresAllowed, now / 1000 + 60)).toBe('no-standing');
   });
 });
 

@@ -70,9 +70,11 @@ function browser() {
       },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
-    const setCookie = response.headers.get('set-cookie');
+    // The session cookie comes first; a completed sign-in adds the device cookie (behaviour PWFAIL-3).
+    const setCookies = response.headers.getSetCookie();
+    const setCookie = setCookies[0] ?? null;
     if (setCookie) cookie = setCookie.split(';')[0];
-    return { response, body: await response.text(), setCookie };
+    return { response, body: await response.text(), setCookie, setCookies };
   };
   return { request, cookie: () => cookie };
 }
@@ -96,6 +98,7 @@ describe('authorization code flow over HTTP against the local server', () => {
     expect(signedIn.response.status).toBe(303);
     // Local http issuer: the cookie is not Secure, and not __Host- prefixed.
     expect(signedIn.setCookie).toMatch(/^session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(signedIn.setCookies[1]).toMatch(/^device=v1\.[^;]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Strict$/);
     const location = new URL(signedIn.response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:9999/callback');
     expect(location.searchParams.get('state')).toBe('state-1');

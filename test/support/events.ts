@@ -44,7 +44,20 @@ export function jsonBody(result: APIGatewayProxyResult): Record<string, unknown>
   return JSON.parse(result.body) as Record<string, unknown>;
 }
 
+/** The header's value; for one sent several times (`multiValueHeaders`, e.g. Set-Cookie), its first. */
 export function headerOf(result: APIGatewayProxyResult, name: string): string | undefined {
-  const entry = Object.entries(result.headers ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase());
-  return entry === undefined ? undefined : String(entry[1]);
+  return headersOf(result, name)[0];
+}
+
+/** Every value of the header, from `headers` and `multiValueHeaders` (API Gateway sends both). */
+export function headersOf(result: APIGatewayProxyResult, name: string): string[] {
+  const matches = (k: string) => k.toLowerCase() === name.toLowerCase();
+  return [
+    ...Object.entries(result.headers ?? {})
+      .filter(([k]) => matches(k))
+      .map(([, v]) => String(v)),
+    ...Object.entries(result.multiValueHeaders ?? {})
+      .filter(([k]) => matches(k))
+      .flatMap(([, values]) => values.map(String)),
+  ];
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { generateKeySet } from '../../lambdas/adapters/signing/key-set';
+import { generateDeviceKeys } from '../../lambdas/adapters/device-cookie-keys';
 import { startDynamoDbLocal } from '../../lambdas/local/dynamodb-local';
 import { ensureTables, physicalTableNames, tableEnv } from '../../lambdas/local/tables';
 
@@ -25,6 +26,8 @@ export default async function globalSetup(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'authz-test-'));
   const signingKeyFile = join(dir, 'signing-keys.json');
   await writeFile(signingKeyFile, JSON.stringify(await generateKeySet('RS256')), { mode: 0o600 });
+  const deviceCookieKeyFile = join(dir, 'device-cookie-keys.json');
+  await writeFile(deviceCookieKeyFile, JSON.stringify(generateDeviceKeys()), { mode: 0o600 });
   // Every temp folder the run makes (os.tmpdir() in the workers, and in the `npm start`
   // processes they spawn: local-server data, cloud assemblies) lands inside `dir`, which the
   // teardown removes, so a run leaves nothing behind even where a test cannot clean up.
@@ -36,6 +39,7 @@ export default async function globalSetup(): Promise<void> {
     AWS_REGION: 'us-east-1',
     ...tableEnv(tables),
     SIGNING_KEY_FILE: signingKeyFile,
+    DEVICE_COOKIE_KEY_FILE: deviceCookieKeyFile,
     // The logo's objects, as the local server keeps them (lambdas/wiring/site-assets.ts).
     SITE_ASSETS_DIR: join(dir, 'assets'),
     TEST_TMP_DIR: dir,

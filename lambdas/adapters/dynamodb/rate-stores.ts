@@ -1,13 +1,15 @@
 /**
  * Per-user and per-address counters of the account flows (ephemeral table,
- * docs/storage-schema.md): mail sends (`SENDRATE#…`) and failed passwords (`PWFAIL#…`).
+ * docs/storage-schema.md): mail sends (`SENDRATE#…`), failed passwords per address (`PWFAIL#…`)
+ * and per device (`DEVICE#…`).
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { PasswordAttemptStore } from '../../core/account/password-attempts';
+import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
-import { isOwnWrite } from './items';
+import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
+import { digest, isOwnWrite } from './items';
 
 /**
  * The send times of the last hour, in one item per subject, changed by optimistic
@@ -52,9 +54,10 @@ export class DynamoSendRate implements SendRateStore {
 }
 
 /**
- * One item per account and 15-minute window holding the set `slots` of attempts in flight
+ * One item per address and 15-minute window holding the set `slots` of attempts in flight
  * or failed; a slot is taken under `size(slots) < :max`, so parallel guesses cannot overrun
- * the ceiling, and given back (set DELETE, idempotent) by a correct password.
+ * the ceiling, and given back (set DELETE, idempotent) by a correct password. `notifiedBy`
+ * records the one attempt that had the owner told this window (behaviour PWFAIL-5).
  */
 export class DynamoPasswordAttempts implements PasswordAttemptStore {
   constructor(
@@ -66,9 +69,9 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
     return { pk: `PWFAIL#${subject}#${window}`, sk: 'PWFAIL' };
   }
 
-  async take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<boolean> {
+  async take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<AttemptSlot> {
     try {
-      await this.db.send(
+      const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: this.key(subject, window),
@@ -76,15 +79,19 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
           ConditionExpression: '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: { ':token': new Set([attemptToken]), ':one': attemptToken, ':max': max, ':ttl': expiresAtEpoch },
+          ReturnValues: 'UPDATED_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return true;
+      return { taken: true, full: ((Attributes?.slots as Set<string> | undefined)?.size ?? 0) >= max };
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       // The DynamoDB client's resend of this very update: the slot is ours.
       const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      return old?.slots?.SS?.includes(attemptToken) ?? false;
+      const slots = old?.slots?.SS ?? [];
+      return slots.includes(attemptToken)
+        ? { taken: true, full: slots.length >= max }
+        : { taken: false, full: true, notified: old?.notifiedBy !== undefined };
     }
   }
 
@@ -102,5 +109,98 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       .catch((error: Error) => {
         if (error.name !== 'ConditionalCheckFailedException') throw error;
       });
+  }
+
+  async claimNotice(subject: string, window: number, claimToken: string): Promise<boolean> {
+    try {
+      // `= :claim` lets the DynamoDB client's resend of a claim that landed pass as the same claim.
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(subject, window),
+          UpdateExpression: 'SET notifiedBy = :claim',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(notifiedBy) OR notifiedBy = :claim)',
+          ExpressionAttributeValues: { ':claim': claimToken },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      return false;
+    }
+  }
+}
+
+/**
+ * One item per device cookie, keyed by the digest of its nonce (the cookie value is never
+ * stored), naming its user and holding the device's failures as `slots`, taken under the same
+ * kind of condition as the address window (behaviour PWFAIL-3, PWFAIL-4).
+ */
+export class DynamoDeviceStanding implements DeviceStandingStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  private key(nonce: string) {
+    return { pk: `DEVICE#${digest(nonce)}`, sk: 'DEVICE' };
+  }
+
+  async take(nonce: string, userId: string, attemptToken: string, max: number, nowEpoch: number): Promise<DeviceTake> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(nonce),
+          UpdateExpression: 'ADD slots :token',
+          ConditionExpression:
+            'attribute_exists(pk) AND userId = :user AND expiresAtEpoch > :now AND (attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
+          ExpressionAttributeValues: {
+            ':token': new Set([attemptToken]),
+            ':one': attemptToken,
+            ':user': userId,
+            ':now': nowEpoch,
+            ':max': max,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return 'taken';
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+      const slots = old?.slots?.SS ?? [];
+      // The DynamoDB client's resend of this very update: the slot is ours.
+      if (slots.includes(attemptToken)) return 'taken';
+      const live = old?.userId?.S === userId && Number(old?.expiresAtEpoch?.N ?? 0) > nowEpoch;
+      return live && slots.length >= max ? 'at-ceiling' : 'no-standing';
+    }
+  }
+
+  async release(nonce: string, attemptToken: string): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: this.key(nonce),
+          UpdateExpression: 'DELETE slots :token',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
+        }),
+      )
+      .catch((error: Error) => {
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      });
+  }
+
+  async create(nonce: string, userId: string, expiresAtEpoch: number, createdAt: string): Promise<void> {
+    // A fresh 256-bit nonce: no other item can hold this key, so a plain put (and its resend) is safe.
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { ...this.key(nonce), userId, createdAt, expiresAtEpoch, ttl: expiresAtEpoch } }),
+    );
+  }
+
+  async remove(nonce: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: this.key(nonce) }));
   }
 }
