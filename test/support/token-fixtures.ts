@@ -16,6 +16,7 @@ import { handler as token } from '../../lambdas/handlers/token';
 import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
+import { grantTestEnvironment } from './environments';
 
 export const issuer = () => process.env.BASE_URL!;
 export const redirectUri = 'https://app.example.test/callback';
@@ -35,7 +36,7 @@ export async function createUser(environmentIds: readonly string[], overrides: P
   const id = unique('usr_t');
   const user: User = { id, email: `${id}@example.test`, name: `User ${id}`, admin: false, test: false, createdAt: nowIso(), ...overrides };
   await getUsers().create(user);
-  for (const environmentId of environmentIds) await getEnvironments().grant(id, environmentId, nowIso());
+  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, nowIso());
   return user;
 }
 

@@ -12,6 +12,7 @@ import { mintAccessToken } from '../../lambdas/core/tokens';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getClientRepository, getEnvironments, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
+import { grantTestEnvironment } from './environments';
 
 export const uniqueSuffix = () => randomUUID().slice(0, 8);
 
@@ -64,7 +65,7 @@ export async function createTestUser(overrides: Partial<User> = {}, environmentI
   };
   await getUsers().create(user);
   for (const environmentId of environmentIds ?? [await testFileEnvironment()]) {
-    await getEnvironments().grant(user.id, environmentId, user.createdAt);
+    await grantTestEnvironment(user.id, environmentId, user.createdAt);
   }
   return user;
 }

@@ -49,19 +49,25 @@ export const partitions = {
  * Repositories and the first-start seed both write through these.
  */
 export const mainItems = {
-  environment: (environment: Environment) => ({
+  /**
+   * `generation`: random, new with every environment, so one created again under a deleted one's
+   * id is told apart from it; a grant holds the generation it was made for (behaviour ENV-4).
+   */
+  environment: (environment: Environment, generation: string) => ({
     ...keys.environment(environment.id),
     gsi1pk: partitions.environments,
     gsi1sk: environment.id,
     ...environment,
+    generation,
   }),
-  environmentGrant: (userId: string, environmentId: string, grantedAt: string) => ({
+  environmentGrant: (userId: string, environmentId: string, grantedAt: string, generation: string | undefined) => ({
     ...keys.environmentGrant(userId, environmentId),
     gsi1pk: partitions.usersOfEnvironment(environmentId),
     gsi1sk: userId,
     userId,
     environmentId,
     grantedAt,
+    ...(generation !== undefined ? { generation } : {}),
   }),
   scope: (scope: ScopeDefinition) => ({ ...keys.scope(scope.name), gsi1pk: partitions.scopes, gsi1sk: scope.name, ...scope }),
   user: (user: User) => ({

@@ -35,7 +35,9 @@ export async function createEnvironment(deps: AdminDependencies, input: { id?: s
 /**
  * Refused while it is the DCR environment or any client is placed in it: such clients
  * would authorize nobody. Grants go before the environment, so a retry after a failure
- * still finds it, and a later environment with the same id starts with no grants.
+ * still finds it. A grant the sweep misses (written a moment before, not yet in the index it
+ * reads) is of this environment's generation, which no later environment with the same id
+ * has: it gives nothing (behaviour ENV-4).
  */
 export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
   await getEnvironment(deps, id);
@@ -71,7 +73,8 @@ export async function grantEnvironment(deps: AdminDependencies, userId: string, 
   const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
   if (existing) return existing;
   const grantedAt = isoNow(deps.clock);
-  await deps.environments.grant(userId, environmentId, grantedAt);
+  // Refused when the environment was deleted since it was read (behaviour ENV-4).
+  if (!(await deps.environments.grant(userId, environmentId, grantedAt))) throw new NotFoundError(`No environment "${environmentId}".`);
   return { userId, environmentId, grantedAt };
 }
 

@@ -39,7 +39,8 @@ export interface EnvironmentStore {
   create(environment: Environment): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
   delete(id: string): Promise<boolean>;
-  grant(userId: string, environmentId: string, grantedAt: string): Promise<void>;
+  /** False when the environment does not exist (also when it was deleted while this was granting). */
+  grant(userId: string, environmentId: string, grantedAt: string): Promise<boolean>;
   revoke(userId: string, environmentId: string): Promise<boolean>;
   grantsOf(userId: string): Promise<EnvironmentGrant[]>;
   revokeAllGrantsTo(environmentId: string): Promise<void>;
