@@ -10,6 +10,7 @@ import { s256 } from '../../lambdas/core/pkce';
 import { getClientRepository, getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from './events';
 import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
@@ -52,6 +53,8 @@ export async function createClient(overrides: Partial<Client> = {}): Promise<Cli
     createdAt: new Date().toISOString(),
     ...overrides,
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return client;
 }

@@ -17,6 +17,7 @@ import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUser
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const issuer = () => process.env.BASE_URL!;
 export const redirectUri = 'https://app.example.test/callback';
@@ -73,6 +74,8 @@ export async function createClient(options: ClientOptions): Promise<TestClient> 
     ...(options.introspectAll ? { introspectAll: true } : {}),
     createdAt: nowIso(),
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return { client, secret };
 }

@@ -13,6 +13,7 @@ import { getContainer } from '../../lambdas/wiring/container';
 import { getClientRepository, getEnvironments, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const uniqueSuffix = () => randomUUID().slice(0, 8);
 
@@ -47,6 +48,8 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
     createdAt: new Date(clock.now()).toISOString(),
     ...overrides,
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return client;
 }

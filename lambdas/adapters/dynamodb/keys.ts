@@ -18,6 +18,12 @@ export const keys = {
   /** A user's grant of an environment (`users_environments`), in the user's partition. */
   environmentGrant: (userId: string, environmentId: string): Key => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` }),
   scope: (name: string): Key => ({ pk: `SCOPE#${name}`, sk: 'SCOPE' }),
+  /**
+   * The scope catalog's version: a random id every scope deletion replaces, in the deletion's
+   * transaction. An admin write granting scopes is conditioned on the version its check read
+   * (behaviour ADMIN-18).
+   */
+  scopeCatalogVersion: (): Key => ({ pk: 'SCOPECATALOG', sk: 'VERSION' }),
   /** A passkey, by the SHA-256 of its credential id (ids are up to 1023 bytes, WebAuthn 5.1). */
   passkey: (credentialDigest: string): Key => ({ pk: `PASSKEY#${credentialDigest}`, sk: 'PASSKEY' }),
   /** The user's index entry of that passkey, in the user's partition. */

@@ -3,7 +3,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
-import { requireKnownScopes } from './scopes';
+import { withCheckedScopes } from './scopes';
 import { isoNow, type AdminDependencies, type Page } from './ports';
 
 export interface NewClient {
@@ -67,7 +67,6 @@ export async function createClient(deps: AdminDependencies, input: NewClient): P
   if (!(await deps.environments.get(input.environmentId))) {
     throw bad(`environment_id: no environment "${input.environmentId}".`);
   }
-  await requireKnownScopes(deps, input.scopes);
   const secret = input.type === 'confidential' ? newSecret(deps.random) : undefined;
   const client: Client = {
     clientId: `${deps.clientIdPrefix}${newId('', deps.random)}`,
@@ -85,7 +84,8 @@ export async function createClient(deps: AdminDependencies, input: NewClient): P
     createdAt: isoNow(deps.clock),
   };
   try {
-    await deps.clients.create(client);
+    // A scope deleted while this was being created is refused, never granted (behaviour ADMIN-18).
+    await withCheckedScopes(deps, client.scopes, (catalog) => deps.clients.create(client, undefined, catalog));
   } catch (error) {
     // 80 random bits: a collision means the random source is broken, not a user mistake.
     if (error instanceof ConflictError) throw new Error('generated client_id collided');
@@ -127,19 +127,20 @@ export async function updateClient(
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
-  if (scopes) await requireKnownScopes(deps, scopes);
   if (changes.introspectAll || redirectUris) {
     const current = await deps.clients.get(clientId);
     if (!current) throw new NotFoundError(`No client "${clientId}".`);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
-  const result = await deps.clients.update(clientId, {
+  const fields = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
     ...(redirectUris ? { redirectUris } : {}),
-  });
+  };
+  // A scope deleted while this was granting it is refused, never granted (behaviour ADMIN-18).
+  const result = await withCheckedScopes(deps, scopes ?? [], (catalog) => deps.clients.update(clientId, fields, catalog));
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).

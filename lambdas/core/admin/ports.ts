@@ -46,11 +46,21 @@ export interface EnvironmentStore {
   revokeAllGrantsTo(environmentId: string): Promise<void>;
 }
 
+/**
+ * The catalog as a grant checked it: a write granting scopes is refused with
+ * ScopeCatalogChangedError when a scope was deleted since (behaviour ADMIN-18).
+ */
+export interface CatalogCheck {
+  readonly catalogVersion: string | undefined;
+}
+
 export interface ScopeStore {
   listScopes(): Promise<readonly ScopeDefinition[]>;
+  /** Strongly consistent: which of `names` the catalog lacks, and the version it was read at (read first). */
+  checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }>;
   /** False when a scope of that name exists. */
   createScope(scope: ScopeDefinition): Promise<boolean>;
-  /** False when there was no scope of that name. */
+  /** Deletes the scope and moves the catalog version, in one transaction; idempotent. */
   deleteScope(name: string): Promise<void>;
 }
 
@@ -62,12 +72,17 @@ export interface ScopeHolders {
 
 export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
-  /** Throws ConflictError when the client id is taken. */
-  create(client: Client): Promise<void>;
+  /**
+   * Throws ConflictError when the client id is taken, ScopeCatalogChangedError when `catalog`
+   * is given and a scope was deleted since that check (nothing written either way).
+   */
+  create(client: Client, expiresAtEpoch?: undefined, catalog?: CatalogCheck): Promise<void>;
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
+  /** Throws ScopeCatalogChangedError as create does. */
   update(
     clientId: string,
     changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
+    catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined>;
   delete(clientId: string): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
