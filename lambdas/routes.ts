@@ -105,6 +105,12 @@ export interface Route {
    * that prefix only; `<DATA_DIR>/assets` locally).
    */
   readonly writesSiteAssets?: boolean;
+  /**
+   * End users call it with their own token (self-service API keys, behaviour KEYM-2), although
+   * its path is under `/api/admin/`: the admin IP allowlist lets exactly this method and path
+   * through (behaviour EDGE-4, lib/web-acl.ts).
+   */
+  readonly selfService?: boolean;
 }
 
 // The paths the domain needs (discovery, page links) are defined in lambdas/core/paths.ts;
@@ -613,12 +619,15 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
     hashes: true,
     sendsMail: true,
+    selfService: true,
   }),
   admin('AdminListApiKeys', 'GET', '/api/admin/clients/{client_id}/api-keys', 'api-keys-list', {
     tables: { main: 'read', ephemeral: 'read' },
+    selfService: true,
   }),
   admin('AdminRevokeApiKey', 'DELETE', '/api/admin/clients/{client_id}/api-keys/{key_id}', 'api-keys-revoke', {
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
+    selfService: true,
   }),
   // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one handler for every page and form below
   // /dashboard; the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read;

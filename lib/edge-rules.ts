@@ -71,6 +71,31 @@ export function pathPattern(routePath: string, stageName: string): string {
   return `^(/${escapeRegex(stageName)})?${body}/?$`;
 }
 
+/**
+ * A route path as a strict pattern, for letting a route through a rule (the admin allowlist's
+ * self-service routes): each `{param}` is one segment of letters, digits, `_` and `-` (every
+ * client id and key id the server issues), so no `.` or `..` segment, no `%`, no empty segment
+ * can stand in for one. Matched on the URL-decoded path without normalizing it: a path that
+ * needs normalizing to match is not let through. An optional trailing slash, as pathPattern.
+ */
+export function strictPathPattern(routePath: string, stageName: string): string {
+  if (routePath.includes('+}')) throw new Error(`a greedy path cannot be matched strictly: ${routePath}`);
+  const body = routePath
+    .split('/')
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[A-Za-z0-9_-]+' : escapeRegex(segment)))
+    .join('/');
+  return `^(/${escapeRegex(stageName)})?${body}/?$`;
+}
+
+/**
+ * Pattern for a path prefix starting at any segment, stage or not: `/api/admin/` matches
+ * `/prod/api/admin/users`, and also `/../api/admin/users` or `/x/api/admin/users`, spellings a
+ * normalizing proxy could route to the admin API. For a rule that must catch every spelling.
+ */
+export function anywherePattern(prefix: string): string {
+  return `(^|/)${escapeRegex(prefix.replace(/^\/+/, ''))}`;
+}
+
 /** Pattern for a path prefix (`/dashboard` matches `/dashboard`, `/dashboard/x` and `/dashboards`). */
 export function prefixPattern(prefix: string, stageName: string): string {
   return `^(/${escapeRegex(stageName)})?${escapeRegex(prefix)}`;

@@ -5,7 +5,9 @@
  *   0  AllowPublicDocuments  GET discovery documents and /api/health: allowed before any
  *                            other rule, so neither a rate rule nor a managed group can block them.
  *   1  AdminAllowlist        /dashboard* and /api/admin/* from outside the allowlist: 403
- *                            (only when an allowlist is configured; synth warns otherwise).
+ *                            (only when an allowlist is configured; synth warns otherwise),
+ *                            except the self-service rows (API keys, which end users call),
+ *                            each by its method and strict path (behaviour EDGE-4).
  *  10+ Rate-<route>          one rate-based rule per route row with `edge`, per client IP,
  *                            scoped to the row's method and path (lib/edge-rules.ts).
  *  next AllowTokenChecks     GET /api/userinfo and /api/token/validate: after their light rate
@@ -27,7 +29,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { endpointPaths, routes as routeTable, type HttpMethod, type Route } from '../lambdas/routes';
-import { edgeRateRules, pathPattern, prefixPattern, type EdgeRateRule } from './edge-rules';
+import { anywherePattern, edgeRateRules, pathPattern, prefixPattern, strictPathPattern, type EdgeRateRule } from './edge-rules';
 
 export interface ApiWebAclProps {
   /** ARN of the API Gateway stage to protect. */
@@ -46,8 +48,9 @@ export interface ApiWebAclProps {
    */
   readonly adminAllowlist?: readonly string[];
   /**
-   * Path prefixes restricted to the allowlist. Self-service API-key management lives
-   * under /api/admin/ too: with an allowlist, end users reach it only from those networks.
+   * Path prefixes restricted to the allowlist. The rows marked `selfService` (API-key
+   * management, which end users call with their own token) are let through by their method and
+   * exact path, wherever the caller is (behaviour EDGE-4).
    * @default ['/dashboard', '/api/admin/']
    */
   readonly adminPathPrefixes?: readonly string[];
@@ -150,13 +153,36 @@ export class ApiWebAcl extends Construct {
         );
       }
       const inAllowlist = ipSets.map((set): wafv2.CfnWebACL.StatementProperty => ({ ipSetReferenceStatement: { arn: set.attrArn } }));
+      // Behaviour EDGE-4. What counts as an admin path is read generously (decoded three times
+      // over, slashes and dot segments normalized, lower-cased, at any segment), so no spelling
+      // of an admin path slips past; what is let through is read strictly (decoded once, exact
+      // method and segment shapes), so no spelling of another admin path passes for a
+      // self-service one.
+      const selfService = rows.filter((row) => row.selfService);
+      const adminPath = pathMatches(alternatives(adminPrefixes.map((p) => anywherePattern(p.toLowerCase()))), [
+        'URL_DECODE',
+        'URL_DECODE',
+        'URL_DECODE',
+        'NORMALIZE_PATH',
+        'LOWERCASE',
+      ]);
       rules.push({
         name: 'AdminAllowlist',
         priority: 1,
         action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: accessDeniedBody } } },
-        statement: and(pathMatches(alternatives(adminPrefixes.map((p) => prefixPattern(p, stage)))), {
-          notStatement: { statement: or(inAllowlist) },
-        }),
+        statement: and(
+          adminPath,
+          ...(selfService.length > 0
+            ? [
+                {
+                  notStatement: {
+                    statement: or(selfService.map((row) => and(methodIs(row.method), pathMatches(strictPathPattern(row.path, stage))))),
+                  },
+                },
+              ]
+            : []),
+          { notStatement: { statement: or(inAllowlist) } },
+        ),
         visibilityConfig: visibility(`${metricPrefix}-admin-allowlist`),
       });
     } else {
@@ -350,13 +376,13 @@ function methodIs(method: HttpMethod): wafv2.CfnWebACL.StatementProperty {
   };
 }
 
-/** URL-decoded first, so `/api/%74oken` is counted as `/api/token`. */
-function pathMatches(regexString: string): wafv2.CfnWebACL.StatementProperty {
+/** URL-decoded first, so `/api/%74oken` is counted as `/api/token`; then any further `transformations`, in order. */
+function pathMatches(regexString: string, transformations: readonly string[] = ['URL_DECODE']): wafv2.CfnWebACL.StatementProperty {
   return {
     regexMatchStatement: {
       fieldToMatch: { uriPath: {} },
       regexString,
-      textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+      textTransformations: transformations.map((type, priority) => ({ priority, type })),
     },
   };
 }

@@ -61,8 +61,11 @@ export async function seed(deps: SeedDependencies, options: SeedOptions): Promis
   const put = (Item: Record<string, unknown>) => ({
     Put: { TableName: deps.tables.main, Item, ConditionExpression: 'attribute_not_exists(pk)' },
   });
-  const environment = (id: string, name: string, dcr: boolean) => put(mainItems.environment({ id, name, dcr, createdAt }));
-  const grant = (environmentId: string) => put(mainItems.environmentGrant(userId, environmentId, createdAt));
+  const generations = new Map([defaultId, dcrId].map((id) => [id, newId('gen_', random)]));
+  const environment = (id: string, name: string, dcr: boolean) =>
+    put(mainItems.environment({ id, name, dcr, createdAt }, generations.get(id)!));
+  const grant = (environmentId: string) =>
+    put(mainItems.environmentGrant(userId, environmentId, createdAt, generations.get(environmentId)));
 
   await deps.db.send(
     new TransactWriteCommand({

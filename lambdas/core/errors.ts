@@ -148,6 +148,17 @@ export class ServerError extends OAuthError {
   }
 }
 
+/**
+ * Raised by the client store when a write that grants scopes meets a scope catalog changed since
+ * the scopes were checked (a scope was deleted): nothing was written; check again (behaviour ADMIN-18).
+ */
+export class ScopeCatalogChangedError extends Error {
+  constructor() {
+    super('the scope catalog changed since it was checked');
+    this.name = 'ScopeCatalogChangedError';
+  }
+}
+
 /** Raised by adapters when a conditional write loses (a one-time value consumed twice, a duplicate key). */
 export class ConflictError extends Error {
   constructor(readonly what: string) {

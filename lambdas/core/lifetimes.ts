@@ -27,3 +27,15 @@ export const lifetimes = {
    */
   pendingApiKey: 24 * 3600,
 } as const;
+
+export type Lifetimes = { readonly [name in keyof typeof lifetimes]: number };
+
+/**
+ * The longest lifetime of any JWT this service signs: access tokens of every grant, ID tokens
+ * and key-minted access tokens. A signing key stays published at least this long after it
+ * stopped signing (behaviour CLAIM-10, lambdas/adapters/signing/rotation.ts), so a new kind of
+ * signed token adds its lifetime here, and mintAccessToken refuses to sign past it.
+ */
+export function longestSignedTokenLifetime(l: Lifetimes = lifetimes): number {
+  return Math.max(l.accessToken, l.idToken, l.apiKeyToken);
+}

@@ -39,3 +39,21 @@ export const serverDefinedScopes: Readonly<Record<string, string>> = {
   email: "it releases the user's email address (OpenID Connect Core 5.4)",
   [adminScope]: 'it opens the admin API',
 };
+
+/** Which of the names asked about the scope catalog holds now (lambdas/core/cache.ts `catalogNames`). */
+export type CatalogNames = (names: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * The client as issuance sees it: only the scopes the catalog still holds, and the
+ * server-defined ones, which the code gives a meaning whatever the catalog says (behaviour
+ * ADMIN-18). A client record can still name a deleted scope (a grant the deletion's holder
+ * check missed, or one made by a registration from a container's catalog a minute old); no
+ * token, code or key carries it.
+ */
+export async function withCatalogScopes<C extends { readonly scopes: readonly string[] }>(client: C, catalog: CatalogNames): Promise<C> {
+  const asked = client.scopes.filter((scope) => !Object.hasOwn(serverDefinedScopes, scope));
+  if (asked.length === 0) return client;
+  const known = await catalog(asked);
+  if (asked.every((scope) => known.has(scope))) return client;
+  return { ...client, scopes: client.scopes.filter((scope) => Object.hasOwn(serverDefinedScopes, scope) || known.has(scope)) };
+}

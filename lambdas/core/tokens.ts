@@ -5,7 +5,7 @@
  * server's own endpoints (userinfo, the admin API) and no resource server accepts it.
  */
 import { newId } from './ids';
-import { lifetimes } from './lifetimes';
+import { lifetimes, longestSignedTokenLifetime } from './lifetimes';
 import type { Clock, RandomSource, TokenSigner } from './ports';
 import { formatScope } from './scope';
 
@@ -38,6 +38,8 @@ export interface MintedAccessToken {
 export async function mintAccessToken(request: AccessTokenRequest, deps: TokenDependencies): Promise<MintedAccessToken> {
   const issuedAt = Math.floor(deps.clock.now() / 1000);
   const expiresIn = request.lifetime ?? lifetimes.accessToken;
+  // Key rotation keeps a key published only this long after it stopped signing (behaviour CLAIM-10).
+  if (expiresIn > longestSignedTokenLifetime()) throw new Error(`token lifetime ${expiresIn} s exceeds longestSignedTokenLifetime`);
   const jti = newId('at_', deps.random);
   const scope = formatScope(request.scopes);
   const claims: Record<string, unknown> = {

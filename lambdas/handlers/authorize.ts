@@ -26,6 +26,8 @@ import { labelClient } from '../http/request-context';
 import { signInPage } from '../http/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { findClient, getSessionReaders, getSessions } from '../wiring/repositories';
+import { getStorage } from '../wiring/storage';
+import { withCatalogScopes } from '../core/scope';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { getBrand, getSite } from '../wiring/site';
 
@@ -39,7 +41,9 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     const params = queryParameters(event);
     const clientId = params.values.client_id;
-    const client = clientId && plausibleClientId.test(clientId) ? await findClient(clientId) : undefined;
+    const found = clientId && plausibleClientId.test(clientId) ? await findClient(clientId) : undefined;
+    // A scope deleted from the catalog is asked for no one, whatever the client record lists (behaviour ADMIN-18).
+    const client = found && (await withCatalogScopes(found, getStorage().catalogNames));
     if (client) labelClient(client.clientId);
     // Phase one throws: withErrorPages shows it, never redirecting (RFC 6749 4.1.2.1).
     const redirectUri = resolveRedirectUri(client, params);

@@ -19,6 +19,8 @@ import { validate } from '../http/validate';
 import { getGrantDependencies } from '../wiring/grants';
 import { getClientAuthDependencies } from '../wiring/client-auth';
 import { getTokenStore } from '../wiring/repositories';
+import { getStorage } from '../wiring/storage';
+import { withCatalogScopes } from '../core/scope';
 
 export const handler = httpHandler(
   async (event, container) => {
@@ -35,8 +37,10 @@ export const handler = httpHandler(
       const grant = grantFor(validate(tokenRequestParams, form).grant_type);
       grantType = grant.type;
       activity.ofType(grant.type);
-      const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
-      assertClientMayUse(client, grant.type);
+      const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
+      assertClientMayUse(authenticated.client, grant.type);
+      // A scope deleted from the catalog is issued to no one, whatever the client record lists (behaviour ADMIN-18).
+      const client = await withCatalogScopes(authenticated.client, getStorage().catalogNames);
       const response = await grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies());
       container.metrics.count(metricNames.tokenIssued, { grant: grantType });
       return jsonResponse(200, response);

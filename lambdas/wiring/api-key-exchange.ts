@@ -9,6 +9,7 @@ import { getApiKeyStore } from './api-keys';
 import { getContainer, perContainer } from './container';
 import { getHasher, getTokenStore } from './repositories';
 import { getSigner } from './signing';
+import { getStorage } from './storage';
 
 const getKeyCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache<KeyBinding>());
 
@@ -25,5 +26,6 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
     hasher: getHasher(),
     secretCache: getKeyCache(),
     log,
+    catalogNames: getStorage().catalogNames,
   };
 }

@@ -182,8 +182,9 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
 
   it('a delete whose reply is lost is retried by the client and still answers 204 with its audit entry (a retry is not a not-found)', async () => {
     const name = await newScope();
+    // The delete is a transaction with the catalog version (behaviour ADMIN-18).
     const faults = DynamoFaults.install().fail({
-      operation: 'DeleteItem',
+      operation: 'TransactWriteItems',
       phase: 'after',
       times: 1,
       where: (attempt) => JSON.stringify(attempt.input).includes(name),
@@ -194,7 +195,7 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
     } finally {
       faults.uninstall();
     }
-    expect(faults.injected).toEqual([{ operation: 'DeleteItem', phase: 'after' }]);
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
     expect(result.statusCode).toBe(204);
     expect(await catalog()).not.toContain(name);
     expect(await scopeEntries(name)).toHaveLength(1);

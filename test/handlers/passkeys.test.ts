@@ -30,6 +30,7 @@ import { authorizeQuery, browserHeaders, createClient, form, hiddenField, unique
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { adminClientToken } from '../support/tokens';
 import { SoftAuthenticator } from '../support/webauthn';
+import { grantTestEnvironment } from '../support/environments';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;
@@ -277,8 +278,7 @@ describe('sign-in with a passkey (behaviour PASSKEY-3..PASSKEY-6; WebAuthn 7.2; 
     const environmentId = unique('env_');
     const client: Client = await createClient({ environmentId });
     const { who, authenticator } = await userWithPasskey();
-    const { getEnvironments } = await import('../../lambdas/wiring/repositories');
-    await getEnvironments().grant(who.user.id, environmentId, new Date().toISOString());
+    await grantTestEnvironment(who.user.id, environmentId, new Date().toISOString());
     const signInPage = await authorizeHandler(
       apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client, { state: 'pk-state' }), headers: { Accept: 'text/html' } }),
       lambdaContext,

@@ -171,7 +171,7 @@ describe('attempts (behaviour MFA-4: MFA_OTP_MAX_ATTEMPTS = 5)', () => {
     expect((await enterCode(challengeId, code)).statusCode).toBe(200);
   });
 
-  it('5 wrong codes, then the right one: the challenge is gone, sign in again', async () => {
+  it('5 wrong codes, then the right one: the challenge is used up (every attempt counted), sign in again', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
     for (let i = 0; i < 5; i++) await enterCode(challengeId, wrongCode(code));
@@ -179,7 +179,8 @@ describe('attempts (behaviour MFA-4: MFA_OTP_MAX_ATTEMPTS = 5)', () => {
     expect(late.statusCode).toBe(400);
     expect(late.body).toContain('Sign in again');
     expect(headerOf(late, 'set-cookie')).toBeUndefined();
-    expect((await ephemeralItems('MFA#')).filter((item) => item.userId === who.user.id)).toEqual([]);
+    const challenges = (await ephemeralItems('MFA#')).filter((item) => item.userId === who.user.id);
+    expect(challenges.map((item) => (item.attemptTokens as Set<string>).size)).toEqual([5]);
   });
 
   it('20 parallel wrong guesses are evaluated at most 5 times (atomic count), and the right code is refused afterwards', async () => {

@@ -19,6 +19,7 @@ import {
   storedFor,
   type TestClient,
 } from '../support/token-fixtures';
+import { grantTestEnvironment } from '../support/environments';
 
 let environmentId: string;
 let user: User;
@@ -132,7 +133,7 @@ describe('environment access, re-checked on every rotation (behaviour REFRESH-5)
     const rows = await activityOf(client.clientId);
     expect(rows.find((r) => !r.success)?.reason).toMatch(/lost access to environment/);
 
-    await getEnvironments().grant(member.id, environmentId, new Date().toISOString());
+    await grantTestEnvironment(member.id, environmentId, new Date().toISOString());
     expect((await refresh(client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
   });
 

@@ -200,7 +200,7 @@ describe('never blocked, allowlist, managed groups', () => {
     expect(scope.test('/prod/api/token/api-key')).toBe(false);
   });
 
-  test('with an allowlist: IPv4 and IPv6 IP sets, and /dashboard* and /api/admin/* blocked from elsewhere with 403 JSON', () => {
+  test('with an allowlist: IPv4 and IPv6 IP sets, and /dashboard* and /api/admin/* (but the self-service key routes) blocked from elsewhere with 403 JSON', () => {
     full.template.hasResourceProperties('AWS::WAFv2::IPSet', {
       IPAddressVersion: 'IPV4',
       Addresses: ['203.0.113.0/24', '198.51.100.7/32'],
@@ -210,12 +210,14 @@ describe('never blocked, allowlist, managed groups', () => {
     const admin = rule(full, 'AdminAllowlist');
     expect(admin.Priority).toBe(1);
     expect(admin.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 403, CustomResponseBodyKey: accessDeniedBody } } });
-    const [paths, notAllowed] = admin.Statement.AndStatement.Statements;
+    // Admin paths, less the self-service key routes (test/infra/admin-allowlist.test.ts), from outside the IP sets.
+    const [paths, selfService, notAllowed] = admin.Statement.AndStatement.Statements;
     const regex = new RegExp(paths.RegexMatchStatement.RegexString);
     for (const p of ['/prod/dashboard', '/dashboard/users', '/prod/api/admin/clients/x/api-keys', '/api/admin/users'])
       expect(regex.test(p)).toBe(true);
     for (const p of ['/prod/api/token', '/prod/api/administrator', '/prod/.well-known/openid-configuration'])
       expect(regex.test(p)).toBe(false);
+    expect(selfService.NotStatement.Statement.OrStatement.Statements).toHaveLength(3);
     expect(notAllowed.NotStatement.Statement.OrStatement.Statements).toHaveLength(2);
     expect(JSON.parse(webAcl(full).CustomResponseBodies[accessDeniedBody].Content).error).toBe('access_denied');
   });

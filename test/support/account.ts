@@ -8,10 +8,11 @@ import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { OutboxMail } from '../../lambdas/adapters/outbox-mailer';
 import type { User } from '../../lambdas/core/model';
-import { getEnvironments, getHasher, getUsers } from '../../lambdas/wiring/repositories';
+import { getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { unique } from './authorization';
 import { outboxMails } from './api-keys';
+import { grantTestEnvironment } from './environments';
 
 export interface AccountUser {
   readonly user: User;
@@ -20,7 +21,6 @@ export interface AccountUser {
 
 export async function createAccountUser(overrides: Partial<User> = {}, environmentIds: readonly string[] = []): Promise<AccountUser> {
   const users = getUsers();
-  const environments = getEnvironments();
   const hasher = getHasher();
   const password = randomBytes(12).toString('base64url');
   const id = unique('usr_');
@@ -35,7 +35,7 @@ export async function createAccountUser(overrides: Partial<User> = {}, environme
     ...overrides,
   };
   await users.create(user);
-  for (const environmentId of environmentIds) await environments.grant(id, environmentId, user.createdAt);
+  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, user.createdAt);
   return { user, password };
 }
 

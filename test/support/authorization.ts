@@ -7,8 +7,10 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client, User } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
-import { getClientRepository, getEnvironments, getHasher, getUsers } from '../../lambdas/wiring/repositories';
+import { getClientRepository, getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from './events';
+import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
 
@@ -19,7 +21,6 @@ export interface TestUser {
 
 export async function createUser(environmentIds: readonly string[], name = 'Test User'): Promise<TestUser> {
   const users = getUsers();
-  const environments = getEnvironments();
   const hasher = getHasher();
   const password = randomBytes(12).toString('base64url');
   const id = unique('usr_');
@@ -33,7 +34,7 @@ export async function createUser(environmentIds: readonly string[], name = 'Test
     createdAt: new Date().toISOString(),
   };
   await users.create(user);
-  for (const environmentId of environmentIds) await environments.grant(id, environmentId, user.createdAt);
+  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, user.createdAt);
   return { user, password };
 }
 
@@ -52,6 +53,8 @@ export async function createClient(overrides: Partial<Client> = {}): Promise<Cli
     createdAt: new Date().toISOString(),
     ...overrides,
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return client;
 }

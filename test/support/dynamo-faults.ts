@@ -8,6 +8,9 @@
  * - loses the reply `after` the attempt reached the database (a reset connection, a
  *   timeout): the write happened, the SDK does not know and sends it again.
  *
+ * It can also `hold` an attempt (it waits, unsent, until released), so a test can run a race in
+ * the order it wants: hold one request's write, let another request run to the end, release.
+ *
  * Every fault is one the SDK's standard retry mode retries, so a rule that fails fewer attempts
  * than the client's budget (3 attempts, lambdas/adapters/dynamodb/client.ts `dynamoCallBounds`) is
  * absorbed by it, and one that fails them all reaches our code as the last attempt's error.
@@ -90,8 +93,15 @@ function faultError(phase: FaultPhase, pick: number): Error {
   return Object.assign(new Error('connect ECONNREFUSED (test fault)'), { code: 'ECONNREFUSED', ...metadata() });
 }
 
+/** One held attempt: `reached` resolves when an attempt matched (and waits); `release()` sends it on. */
+export interface Hold {
+  readonly reached: Promise<Attempt>;
+  release(): void;
+}
+
 export class DynamoFaults {
   private readonly rules: { rule: FaultRule; left: number }[] = [];
+  private readonly holds: { where: (attempt: Attempt) => boolean; arrived: (attempt: Attempt) => void; released: Promise<void> }[] = [];
   private random: (RandomFaults & { next: () => number }) | undefined;
   /** Every fault injected, in order. */
   readonly injected: FaultRecord[] = [];
@@ -109,6 +119,7 @@ export class DynamoFaults {
         input: ((args as { input?: Record<string, unknown> }).input ?? {}) as Record<string, unknown>,
       };
       faults.attempts.push(attempt);
+      await faults.waitIfHeld(attempt);
       const phase = faults.decide(attempt);
       if (phase === 'before') throw faults.record(attempt, phase);
       if (phase === 'after') {
@@ -139,10 +150,32 @@ export class DynamoFaults {
     return this;
   }
 
+  /**
+   * Holds the first attempt for which `where` is true (and only that one) until `release()`.
+   * A timeout is the test's business: a hold never released keeps its request waiting.
+   */
+  hold(where: (attempt: Attempt) => boolean): Hold {
+    let arrived!: (attempt: Attempt) => void;
+    const reached = new Promise<Attempt>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ where, arrived, released });
+    return { reached, release };
+  }
+
+  private async waitIfHeld(attempt: Attempt): Promise<void> {
+    const index = this.holds.findIndex((hold) => hold.where(attempt));
+    if (index < 0) return;
+    const [hold] = this.holds.splice(index, 1);
+    hold!.arrived(attempt);
+    await hold!.released;
+  }
+
   /** Stops injecting (the middleware stays, passing everything through). */
   clear(): void {
     this.rules.length = 0;
     this.random = undefined;
+    this.holds.length = 0;
   }
 
   uninstall(): void {

@@ -16,6 +16,8 @@ import { handler as token } from '../../lambdas/handlers/token';
 import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
+import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const issuer = () => process.env.BASE_URL!;
 export const redirectUri = 'https://app.example.test/callback';
@@ -35,7 +37,7 @@ export async function createUser(environmentIds: readonly string[], overrides: P
   const id = unique('usr_t');
   const user: User = { id, email: `${id}@example.test`, name: `User ${id}`, admin: false, test: false, createdAt: nowIso(), ...overrides };
   await getUsers().create(user);
-  for (const environmentId of environmentIds) await getEnvironments().grant(id, environmentId, nowIso());
+  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, nowIso());
   return user;
 }
 
@@ -72,6 +74,8 @@ export async function createClient(options: ClientOptions): Promise<TestClient> 
     ...(options.introspectAll ? { introspectAll: true } : {}),
     createdAt: nowIso(),
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return { client, secret };
 }

@@ -12,6 +12,8 @@ import { mintAccessToken } from '../../lambdas/core/tokens';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getClientRepository, getEnvironments, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
+import { grantTestEnvironment } from './environments';
+import { ensureScopes } from './admin-calls';
 
 export const uniqueSuffix = () => randomUUID().slice(0, 8);
 
@@ -46,6 +48,8 @@ export async function createTestClient(overrides: Partial<Client> = {}): Promise
     createdAt: new Date(clock.now()).toISOString(),
     ...overrides,
   };
+  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
+  await ensureScopes(...client.scopes);
   await getClientRepository().create(client);
   return client;
 }
@@ -64,7 +68,7 @@ export async function createTestUser(overrides: Partial<User> = {}, environmentI
   };
   await getUsers().create(user);
   for (const environmentId of environmentIds ?? [await testFileEnvironment()]) {
-    await getEnvironments().grant(user.id, environmentId, user.createdAt);
+    await grantTestEnvironment(user.id, environmentId, user.createdAt);
   }
   return user;
 }

@@ -5,6 +5,10 @@
  * a token signed by a key that JWKS lacks, however irregularly the job runs.
  */
 import type { JWK } from 'jose';
+import { createSigner, generateKeySet } from '../../lambdas/adapters/signing/key-set';
+import { lifetimes, longestSignedTokenLifetime } from '../../lambdas/core/lifetimes';
+import { mintAccessToken } from '../../lambdas/core/tokens';
+import { cryptoRandom } from '../../lambdas/adapters/system';
 import {
   addNextKey,
   longestTokenLifetimeMs,
@@ -40,6 +44,62 @@ describe('rotation policy', () => {
     expect(policy.retireAfterMs).toBeGreaterThanOrEqual(signingKeyCacheMs + longestTokenLifetimeMs);
     expect(longestTokenLifetimeMs).toBe(hour);
     expect(policy.rotateAfterMs).toBe(30 * day);
+  });
+});
+
+/** The rotation module as it would be built with some token lifetimes raised in lambdas/core/lifetimes.ts. */
+function rotationWithLifetimes(
+  raised: Partial<Record<keyof typeof lifetimes, number>>,
+): typeof import('../../lambdas/adapters/signing/rotation') {
+  let loaded!: typeof import('../../lambdas/adapters/signing/rotation');
+  jest.isolateModules(() => {
+    jest.doMock('../../lambdas/core/lifetimes', () => {
+      const actual = jest.requireActual<typeof import('../../lambdas/core/lifetimes')>('../../lambdas/core/lifetimes');
+      return { ...actual, lifetimes: { ...actual.lifetimes, ...raised } };
+    });
+    loaded = require('../../lambdas/adapters/signing/rotation');
+  });
+  jest.dontMock('../../lambdas/core/lifetimes');
+  return loaded;
+}
+
+describe('a key stays published for the longest lifetime of any token it signs (behaviour CLAIM-10, KEYX-6)', () => {
+  test.each([
+    ['API-key token', { apiKeyToken: 6 * 3600 }],
+    ['access token', { accessToken: 2 * 3600 }],
+    ['ID token', { idToken: 3 * 3600 }],
+  ])('raising the %s lifetime keeps a retired key published until its last token expired', (_, raised) => {
+    const rotation = rotationWithLifetimes(raised);
+    const longest = Object.values(raised)[0]! * 1000;
+    const raisedPolicy = rotation.rotationPolicy(30, jwksTtl);
+    expect(raisedPolicy.retireAfterMs).toBeGreaterThanOrEqual(signingKeyCacheMs + longest);
+    // A token signed at the last moment the key signed (from a function's cached key set) must still verify until it expires.
+    const switched = t0 + 31 * day;
+    const set: RotatingKeySet = {
+      currentKid: 'k2',
+      keys: [key('k1'), key('k2')],
+      keyTimes: {
+        k1: { publishedAt: iso(t0), activatedAt: iso(t0), deactivatedAt: iso(switched) },
+        k2: { publishedAt: iso(t0), activatedAt: iso(switched) },
+      },
+    };
+    const lastExpiry = switched + signingKeyCacheMs + longest;
+    const plan = rotation.planRotation(set, { now: lastExpiry, publishedKids: new Set(['k1', 'k2']), policy: raisedPolicy });
+    expect(plan.steps.filter((step) => step.kind === 'retire')).toEqual([]);
+  });
+
+  test('the default lifetimes: every signed token kind counts, an hour each today', () => {
+    expect(longestTokenLifetimeMs).toBe(Math.max(lifetimes.accessToken, lifetimes.idToken, lifetimes.apiKeyToken) * 1000);
+  });
+
+  test('no access token is signed to live longer than rotation keeps its key published', async () => {
+    const signer = await createSigner(await generateKeySet('ES256'));
+    const deps = { issuer: 'https://issuer.example', signer, clock: { now: () => t0 }, random: cryptoRandom };
+    const request = { clientId: 'tgc_a', scopes: [] };
+    await expect(mintAccessToken({ ...request, lifetime: longestSignedTokenLifetime() }, deps)).resolves.toBeDefined();
+    await expect(mintAccessToken({ ...request, lifetime: longestSignedTokenLifetime() + 1 }, deps)).rejects.toThrow(
+      /longestSignedTokenLifetime/,
+    );
   });
 });
 

@@ -24,6 +24,7 @@ import {
 import type { PhysicalTableNames } from './client';
 import { clientCopyKey, randomClientCopy } from './client-copies';
 import { clientFromItem, DynamoClientRepository } from './client-repository';
+import { DynamoEnvironmentRepository } from './environment-repository';
 import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
@@ -36,12 +37,15 @@ const userKey = keys.user;
 const grantKey = keys.environmentGrant;
 /**
  * The client (one of its read-sharded copies, client-copies.ts) and user records of a key, in
- * that order, then the user's environment grant when named.
+ * that order, then the user's environment grant and the environment when named (a grant counts
+ * only for the environment it was made for, behaviour ENV-4).
  */
 const partyKeys = (binding: KeyBinding, clientCopy: number) => [
   clientCopyKey(binding.clientId, clientCopy),
   userKey(binding.userId),
-  ...(binding.environmentId !== undefined ? [grantKey(binding.userId, binding.environmentId)] : []),
+  ...(binding.environmentId !== undefined
+    ? [grantKey(binding.userId, binding.environmentId), keys.environment(binding.environmentId)]
+    : []),
 ];
 
 /** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
@@ -90,6 +94,7 @@ export class DynamoApiKeyStore {
 
   /** The client records' reader, for the record behind a missing copy. */
   private readonly clients: DynamoClientRepository;
+  private readonly environments: DynamoEnvironmentRepository;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -98,6 +103,7 @@ export class DynamoApiKeyStore {
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {
     this.clients = new DynamoClientRepository(db, tables.main, nowEpoch);
+    this.environments = new DynamoEnvironmentRepository(db, tables.main);
   }
 
   /** Strongly consistent: a revocation that committed is seen by the next exchange. */
@@ -267,10 +273,13 @@ export class DynamoApiKeyStore {
   ): Promise<KeyParties> {
     // A missing copy: no client, or one stored before copies existed; its record answers.
     const client = copyRead || copy === 0 ? copyRead : await this.clients.readRecord(binding.clientId);
+    // A grant counts only for the environment it was made for (behaviour ENV-4).
+    const environmentId = binding.environmentId;
+    const granted = environmentId !== undefined && (await this.environments.grantGivesAccess(grant, environmentId));
     return {
       client: clientFromItem(client, this.nowEpoch()),
       user: user && withoutKeys<User>(user),
-      ...(binding.environmentId !== undefined ? { environment: { id: binding.environmentId, granted: grant !== undefined } } : {}),
+      ...(environmentId !== undefined ? { environment: { id: environmentId, granted } } : {}),
     };
   }
 

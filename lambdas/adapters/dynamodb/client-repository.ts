@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { ConflictError } from '../../core/errors';
+import type { CatalogCheck } from '../../core/admin/ports';
+import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditLogItem, auditTableOf } from './audit-log';
@@ -34,6 +35,28 @@ function tokenOfFirstItem(error: unknown): string | undefined {
 
 /** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
 const absent = Symbol('absent');
+
+/**
+ * The last item of a write that grants scopes an admin checked: the catalog still has the
+ * version the check read, so no scope was deleted since (behaviour ADMIN-18).
+ */
+function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: keys.scopeCatalogVersion(),
+      ...(catalog.catalogVersion === undefined
+        ? { ConditionExpression: 'attribute_not_exists(version)' }
+        : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': catalog.catalogVersion } }),
+    },
+  };
+}
+
+/** Whether a cancelled transaction that ended with `catalogUnchanged` failed on it. */
+function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): boolean {
+  const reasons = cancellationReasons(error);
+  return catalog !== undefined && reasons !== undefined && reasons[reasons.length - 1]?.Code === 'ConditionalCheckFailed';
+}
 
 /**
  * Clients in the main table: the record under `CLIENT#<clientId>`, listed per registration type
@@ -145,8 +168,12 @@ export class DynamoClientRepository {
     return done;
   }
 
-  /** `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL), every copy with it. */
-  async create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry): Promise<void> {
+  /**
+   * `expiresAtEpoch`: a dynamic client that is never used disappears then (TTL), every copy with
+   * it. `audit`: written in the same transaction (behaviour LOG-9). `catalog`: the admin's check of
+   * the client's scopes; ScopeCatalogChangedError (nothing written) when a scope was deleted since.
+   */
+  async create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry, catalog?: CatalogCheck): Promise<void> {
     const writeToken = randomUUID();
     const entry = this.audited(audit);
     const record: Item = {
@@ -172,12 +199,15 @@ export class DynamoClientRepository {
             },
             ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
             ...entry.put,
+            // Last: catalogChanged reads the last cancellation reason.
+            ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
           ],
         }),
       );
     } catch (error) {
       if (tokenOfFirstItem(error) === writeToken) return; // this request's own write, landed earlier
       if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
+      if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
       // never learns the client id, so take back what this request wrote, if anything: all the
       // copies when the record holds this request's token, else nothing.
@@ -245,6 +275,7 @@ export class DynamoClientRepository {
     },
     /** The audit entry of this change, from the record as read and as written (behaviour LOG-9). */
     audit?: (before: Client, after: Client) => AdminAuditEntry,
+    catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined> {
     // Only the fields given: a key present with undefined must not erase the stored value.
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
@@ -256,6 +287,7 @@ export class DynamoClientRepository {
       clientId,
       (record) => ({ ...record, ...given }),
       audit && ((before, after) => audit(withoutKeys<Client>(before), withoutKeys<Client>(after))),
+      catalog,
     );
     if (result === absent) return undefined;
     return { before: withoutKeys<Client>(result.before), after: withoutKeys<Client>(result.after) };
@@ -265,12 +297,15 @@ export class DynamoClientRepository {
    * Reads the record, then writes `change(record)` to the record and every copy in one
    * transaction, on the condition that the record's `revision` is still the one read (a
    * random id each write sets), so two concurrent changes cannot lose one another's fields and
-   * every copy ends equal to the record. `change` answering undefined writes nothing.
+   * every copy ends equal to the record. `change` answering undefined writes nothing. With
+   * `catalog`, also on the scope catalog being unchanged since that check (else
+   * ScopeCatalogChangedError: re-reading the record would not help, the scopes must be checked again).
    */
   private async rewrite(
     clientId: string,
     change: (record: Item) => Item | undefined,
     audit?: (before: Item, after: Item) => AdminAuditEntry,
+    catalog?: CatalogCheck,
   ): Promise<{ before: Item; after: Item } | typeof absent> {
     if (!keyFits(keys.client(clientId).pk)) return absent;
     const outcome = await retry(
@@ -293,11 +328,14 @@ export class DynamoClientRepository {
                   (Item, copy): TransactItem => ({ Put: { TableName: this.table, Item, ...(copy === 0 ? condition : {}) } }),
                 ),
                 ...this.audited(audit?.(before, after)).put,
+                // Last: catalogChanged reads the last cancellation reason.
+                ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
               ],
             }),
           );
           return { before, after };
         } catch (error) {
+          if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
           // Changed since it was read, or another transaction held an item: nothing written, read again.
           const codes = cancellationReasons(error)?.map((reason) => reason.Code) ?? [];
           if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return tryAgain;

@@ -18,6 +18,12 @@ export const keys = {
   /** A user's grant of an environment (`users_environments`), in the user's partition. */
   environmentGrant: (userId: string, environmentId: string): Key => ({ pk: `USER#${userId}`, sk: `ENV#${environmentId}` }),
   scope: (name: string): Key => ({ pk: `SCOPE#${name}`, sk: 'SCOPE' }),
+  /**
+   * The scope catalog's version: a random id every scope deletion replaces, in the deletion's
+   * transaction. An admin write granting scopes is conditioned on the version its check read
+   * (behaviour ADMIN-18).
+   */
+  scopeCatalogVersion: (): Key => ({ pk: 'SCOPECATALOG', sk: 'VERSION' }),
   /** A passkey, by the SHA-256 of its credential id (ids are up to 1023 bytes, WebAuthn 5.1). */
   passkey: (credentialDigest: string): Key => ({ pk: `PASSKEY#${credentialDigest}`, sk: 'PASSKEY' }),
   /** The user's index entry of that passkey, in the user's partition. */
@@ -49,19 +55,25 @@ export const partitions = {
  * Repositories and the first-start seed both write through these.
  */
 export const mainItems = {
-  environment: (environment: Environment) => ({
+  /**
+   * `generation`: random, new with every environment, so one created again under a deleted one's
+   * id is told apart from it; a grant holds the generation it was made for (behaviour ENV-4).
+   */
+  environment: (environment: Environment, generation: string) => ({
     ...keys.environment(environment.id),
     gsi1pk: partitions.environments,
     gsi1sk: environment.id,
     ...environment,
+    generation,
   }),
-  environmentGrant: (userId: string, environmentId: string, grantedAt: string) => ({
+  environmentGrant: (userId: string, environmentId: string, grantedAt: string, generation: string | undefined) => ({
     ...keys.environmentGrant(userId, environmentId),
     gsi1pk: partitions.usersOfEnvironment(environmentId),
     gsi1sk: userId,
     userId,
     environmentId,
     grantedAt,
+    ...(generation !== undefined ? { generation } : {}),
   }),
   scope: (scope: ScopeDefinition) => ({ ...keys.scope(scope.name), gsi1pk: partitions.scopes, gsi1sk: scope.name, ...scope }),
   user: (user: User) => ({

@@ -5,6 +5,8 @@
  * `attemptTokens`: counting an attempt adds its token under the condition that the set is
  * smaller than `maxAttempts`, so concurrent guesses cannot overrun the cap, and the DynamoDB
  * client's resend of a counted attempt (reply lost) is recognised by its token instead of counting twice.
+ * A code with every attempt counted is used up in place (behaviour MFA-4): it reads as absent and
+ * cannot be replaced, but is not deleted, since a counted attempt may still be verifying it.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
@@ -36,9 +38,15 @@ function toRecord<T>(item: Record<string, unknown>): T {
   return Object.fromEntries(Object.entries(withoutKeys<Record<string, unknown>>(item)).filter(([name]) => !codeAttributes.has(name))) as T;
 }
 
-/** A live, unused code item (TTL deletes late, so `expiresAtEpoch` is compared too). */
+/** Every attempt of the code is counted: it is used up (behaviour MFA-4). */
+function outOfAttempts(item: Record<string, unknown>): boolean {
+  const tokens = item.attemptTokens as Set<string> | undefined;
+  return (tokens?.size ?? 0) >= Number(item.maxAttempts);
+}
+
+/** A live, unused code item with attempts left (TTL deletes late, so `expiresAtEpoch` is compared too). */
 function liveCode<T>(item: Record<string, unknown> | undefined, nowEpoch: number): T | undefined {
-  if (!item || item.consumedBy !== undefined || Number(item.expiresAtEpoch) <= nowEpoch) return undefined;
+  if (!item || item.consumedBy !== undefined || Number(item.expiresAtEpoch) <= nowEpoch || outOfAttempts(item)) return undefined;
   return toRecord<T>(item);
 }
 
@@ -109,9 +117,12 @@ export class DynamoChallengeStore implements ChallengeStore {
         new UpdateCommand({
           TableName: this.table,
           Key: challengeKey(id),
-          // Idempotent as a whole: a resend sets the same values.
+          // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
+          // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
           UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
-          ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy)',
+          ConditionExpression:
+            'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
+            '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
         }),

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CatalogCheck } from '../../core/admin/ports';
 import type { AdminAuditEntry } from '../../core/model';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
+import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditPut, auditTableOf } from './audit-log';
 import { isOwnWrite } from './items';
 import { queryAll } from './pages';
@@ -76,9 +78,56 @@ export class DynamoScopeRepository implements ScopeCatalog {
     }
   }
 
-  /** Idempotent: a retry after a lost reply deletes nothing more and succeeds again. */
+  /**
+   * Which of `names` the catalog lacks, read strongly consistently (the gsi1 list may lag a
+   * deletion), and the catalog version, read before them: a write conditioned on that version
+   * fails if any scope was deleted after these reads (behaviour ADMIN-18).
+   */
+  async checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.scopeCatalogVersion(), ConsistentRead: true }));
+    const catalogVersion = Item?.version as string | undefined;
+    const found = await this.existingScopes(names);
+    return { catalogVersion, missing: [...new Set(names)].filter((name) => !found.has(name)) };
+  }
+
+  /** Which of `names` are in the catalog now: strongly consistent reads of their items. */
+  async existingScopes(names: readonly string[]): Promise<ReadonlySet<string>> {
+    const unique = [...new Set(names)];
+    const found = new Set<string>();
+    for (let i = 0; i < unique.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map((name) => keys.scope(name));
+      const done = await retry(
+        async () => {
+          const result = await this.db.send(
+            new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending, ConsistentRead: true } } }),
+          );
+          for (const item of result.Responses?.[this.table] ?? []) found.add(String(item.name));
+          pending = result.UnprocessedKeys?.[this.table]?.Keys;
+          return pending?.length ? tryAgain : true;
+        },
+        { attempts: 5, delayMs: backoff(20) },
+      );
+      if (!done) throw new Error('DynamoDB left consistent reads unprocessed');
+    }
+    return found;
+  }
+
+  /**
+   * Deletes the scope and gives the catalog a new version in one transaction, so an admin
+   * write granting scopes that checked the catalog before this fails instead of granting a
+   * deleted scope (behaviour ADMIN-18). Idempotent: the DynamoDB client's resend of the
+   * transaction is applied once, and a delete of an absent scope only moves the version.
+   */
   async deleteScope(name: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.scope(name) }));
+    await this.db.send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [
+          { Delete: { TableName: this.table, Key: keys.scope(name) } },
+          { Put: { TableName: this.table, Item: { ...keys.scopeCatalogVersion(), version: randomUUID() } } },
+        ],
+      }),
+    );
   }
 }
 

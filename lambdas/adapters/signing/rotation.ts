@@ -22,13 +22,13 @@
  * every token it signed has expired.
  */
 import type { JWK } from 'jose';
-import { lifetimes } from '../../core/lifetimes';
+import { lifetimes, longestSignedTokenLifetime } from '../../core/lifetimes';
 import { parseKeySet, type SigningKeySet } from './key-set';
 
 /** How long a function keeps the key set it loaded (lambdas/wiring/signing.ts). */
 export const signingKeyCacheMs = 5 * 60_000;
-/** The longest-lived JWT this service signs (access and ID tokens). */
-export const longestTokenLifetimeMs = Math.max(lifetimes.accessToken, lifetimes.idToken) * 1000;
+/** The longest-lived JWT this service signs: access, ID and key-minted tokens (behaviour CLAIM-10). */
+export const longestTokenLifetimeMs = longestSignedTokenLifetime(lifetimes) * 1000;
 /** Slack for clock skew, CloudFront invalidation and a resource server's clock tolerance. */
 export const rotationMarginMs = 5 * 60_000;
 
@@ -57,7 +57,10 @@ export interface RotationPolicy {
 
 /**
  * The policy for a JWKS cached `jwksCacheTtlMs` by CloudFront and, per the object's
- * max-age, by clients again after that (2 × TTL of staleness, invalidation aside).
+ * max-age, by clients again after that (2 × TTL of staleness, invalidation aside). A key
+ * stays published after it stopped signing for the longest lifetime of any token it signs,
+ * key-minted ones included (issue 26: they were left out, so a longer API-key token lifetime
+ * would have outlived its key in the JWKS).
  */
 export function rotationPolicy(rotateAfterDays: number, jwksCacheTtlMs: number): RotationPolicy {
   return {

@@ -3,6 +3,11 @@
  * email verification: count the attempt first (atomically, in the store), and only a counted
  * attempt is compared, so N parallel guesses evaluate at most the cap (behaviour MFA-4,
  * VERIFY-4: MFA_OTP_MAX_ATTEMPTS). The comparison is an Argon2id verification of the stored hash.
+ *
+ * Nothing here deletes the code: a code whose attempts are all counted is used up where it
+ * stands (the store refuses to count more, to read it as live or to replace it), and TTL
+ * removes it. A delete would take the code away from a counted attempt still being verified,
+ * so of 10 parallel posts of the right code, none would start a session (issue 26).
  */
 import { newId } from '../ids';
 import type { Clock, Hasher, RandomSource } from '../ports';
@@ -19,6 +24,7 @@ export interface CodeAttemptStore<T extends StoredCode> {
    * Counts one attempt, identified by `attemptToken` (a resend of this very update counts
    * once), unless the cap is reached or the item is absent, expired or used; returns the item
    * as it stood after counting, so the code compared is the one the attempt was counted against.
+   * Once every attempt is counted the code is used up: never counted again, never live.
    */
   countAttempt(id: string, attemptToken: string, nowEpoch: number): Promise<AttemptCount & { readonly item?: T }>;
   delete(id: string): Promise<void>;
@@ -45,17 +51,10 @@ export async function checkStoredCode<T extends StoredCode>(
   const nowEpoch = Math.floor(deps.clock.now() / 1000);
   const counted = await store.countAttempt(id, newId('att_', deps.random), nowEpoch);
   if (counted.kind === 'absent') return { kind: 'expired', reason: 'no live code' };
-  if (counted.kind === 'exhausted') {
-    await store.delete(id);
-    return { kind: 'expired', reason: 'attempt cap reached' };
-  }
+  if (counted.kind === 'exhausted') return { kind: 'expired', reason: 'attempt cap reached' };
   const item = counted.item!;
   if (await deps.hasher.verify(item.codeHash, code)) return { kind: 'match', item };
   const triesLeft = item.maxAttempts - counted.used;
-  if (triesLeft <= 0) {
-    // The last attempt was wrong: nothing is left to try, so the code goes now, not at its TTL.
-    await store.delete(id);
-    return { kind: 'expired', reason: 'last attempt wrong' };
-  }
+  if (triesLeft <= 0) return { kind: 'expired', reason: 'last attempt wrong' };
   return { kind: 'wrong', triesLeft };
 }

@@ -3,7 +3,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
-import { requireKnownScopes } from './scopes';
+import { withCheckedScopes } from './scopes';
 import { isoNow, type AdminDependencies, type Page } from './ports';
 import { type AdminActor, auditEntryOf } from './audit';
 
@@ -68,7 +68,6 @@ export async function createClient(deps: AdminDependencies, input: NewClient, ac
   if (!(await deps.environments.get(input.environmentId))) {
     throw bad(`environment_id: no environment "${input.environmentId}".`);
   }
-  await requireKnownScopes(deps, input.scopes);
   const secret = input.type === 'confidential' ? newSecret(deps.random) : undefined;
   const client: Client = {
     clientId: `${deps.clientIdPrefix}${newId('', deps.random)}`,
@@ -86,11 +85,9 @@ export async function createClient(deps: AdminDependencies, input: NewClient, ac
     createdAt: isoNow(deps.clock),
   };
   try {
-    await deps.clients.create(
-      client,
-      undefined,
-      auditEntryOf(deps, actor, { type: 'client.create', clientId: client.clientId, scopes: client.scopes }),
-    );
+    // A scope deleted while this was being created is refused, never granted (behaviour ADMIN-18).
+    const audit = auditEntryOf(deps, actor, { type: 'client.create', clientId: client.clientId, scopes: client.scopes });
+    await withCheckedScopes(deps, client.scopes, (catalog) => deps.clients.create(client, undefined, audit, catalog));
   } catch (error) {
     // 80 random bits: a collision means the random source is broken, not a user mistake.
     if (error instanceof ConflictError) throw new Error('generated client_id collided');
@@ -133,25 +130,23 @@ export async function updateClient(
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
-  if (scopes) await requireKnownScopes(deps, scopes);
   if (changes.introspectAll || redirectUris) {
     const current = await deps.clients.get(clientId);
     if (!current) throw new NotFoundError(`No client "${clientId}".`);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
-  const result = await deps.clients.update(
-    clientId,
-    {
-      ...(changes.name !== undefined ? { name: changes.name } : {}),
-      ...(scopes ? { scopes } : {}),
-      ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
-      ...(redirectUris ? { redirectUris } : {}),
-    },
-    // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
-    (before, after) =>
-      auditEntryOf(deps, actor, { type: 'client.update', clientId, scopes: after.scopes, reason: changedClientFields(before, after) }),
-  );
+  const fields = {
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(scopes ? { scopes } : {}),
+    ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
+    ...(redirectUris ? { redirectUris } : {}),
+  };
+  // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
+  const audit = (before: Client, after: Client) =>
+    auditEntryOf(deps, actor, { type: 'client.update', clientId, scopes: after.scopes, reason: changedClientFields(before, after) });
+  // A scope deleted while this was granting it is refused, never granted (behaviour ADMIN-18).
+  const result = await withCheckedScopes(deps, scopes ?? [], (catalog) => deps.clients.update(clientId, fields, audit, catalog));
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).

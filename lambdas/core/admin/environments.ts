@@ -40,7 +40,9 @@ export async function createEnvironment(
 /**
  * Refused while it is the DCR environment or any client is placed in it: such clients
  * would authorize nobody. Grants go before the environment, so a retry after a failure
- * still finds it, and a later environment with the same id starts with no grants.
+ * still finds it. A grant the sweep misses (written a moment before, not yet in the index it
+ * reads) is of this environment's generation, which no later environment with the same id
+ * has: it gives nothing (behaviour ENV-4).
  */
 export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
   await getEnvironment(deps, id);
@@ -81,12 +83,10 @@ export async function grantEnvironment(
   const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
   if (existing) return existing;
   const grantedAt = isoNow(deps.clock);
-  await deps.environments.grant(
-    userId,
-    environmentId,
-    grantedAt,
-    auditEntryOf(deps, actor, { type: 'user.environment_grant', userId, environmentId }),
-  );
+  // Refused when the environment was deleted since it was read (behaviour ENV-4); audited in the grant's transaction (LOG-9).
+  const audit = auditEntryOf(deps, actor, { type: 'user.environment_grant', userId, environmentId });
+  if (!(await deps.environments.grant(userId, environmentId, grantedAt, audit)))
+    throw new NotFoundError(`No environment "${environmentId}".`);
   return { userId, environmentId, grantedAt };
 }
 

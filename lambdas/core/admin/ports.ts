@@ -40,17 +40,31 @@ export interface EnvironmentStore {
   create(environment: Environment, audit?: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
   delete(id: string): Promise<boolean>;
-  grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<void>;
+  /**
+   * False when the environment does not exist (also when it was deleted while this was granting).
+   * `audit` is written in the same transaction (behaviour LOG-9).
+   */
+  grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<boolean>;
   revoke(userId: string, environmentId: string, audit?: AdminAuditEntry): Promise<boolean>;
   grantsOf(userId: string): Promise<EnvironmentGrant[]>;
   revokeAllGrantsTo(environmentId: string): Promise<void>;
 }
 
+/**
+ * The catalog as a grant checked it: a write granting scopes is refused with
+ * ScopeCatalogChangedError when a scope was deleted since (behaviour ADMIN-18).
+ */
+export interface CatalogCheck {
+  readonly catalogVersion: string | undefined;
+}
+
 export interface ScopeStore {
   listScopes(): Promise<readonly ScopeDefinition[]>;
+  /** Strongly consistent: which of `names` the catalog lacks, and the version it was read at (read first). */
+  checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }>;
   /** False when a scope of that name exists. */
   createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean>;
-  /** False when there was no scope of that name. */
+  /** Deletes the scope and moves the catalog version, in one transaction; idempotent. */
   deleteScope(name: string): Promise<void>;
 }
 
@@ -62,13 +76,19 @@ export interface ScopeHolders {
 
 export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
-  /** Throws ConflictError when the client id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
-  create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry): Promise<void>;
+  /**
+   * Throws ConflictError when the client id is taken, ScopeCatalogChangedError when `catalog`
+   * is given and a scope was deleted since that check (nothing written either way). `audit` is
+   * written in the same transaction (behaviour LOG-9).
+   */
+  create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
+  /** Throws ScopeCatalogChangedError as create does. */
   update(
     clientId: string,
     changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
     audit?: (before: Client, after: Client) => AdminAuditEntry,
+    catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined>;
   delete(clientId: string, audit?: AdminAuditEntry): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;

@@ -1,9 +1,9 @@
 /** Admin operations on the scope catalog. */
-import { ConflictRequestError, InvalidRequestError, NotFoundError } from '../errors';
+import { ConflictRequestError, InvalidRequestError, NotFoundError, ScopeCatalogChangedError } from '../errors';
 import type { ScopeDefinition } from '../ports';
 import { serverDefinedScopes } from '../scope';
 import { type AdminActor, auditEntryOf } from './audit';
-import type { AdminDependencies } from './ports';
+import type { AdminDependencies, CatalogCheck } from './ports';
 
 export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<readonly ScopeDefinition[]> {
   return deps.scopes.listScopes();
@@ -40,12 +40,12 @@ const namedHolders = 3;
  * go on being issued a scope the catalog no longer knows. Tokens already issued with it run out
  * on their own.
  *
- * Check, then delete: a client granted the scope between the two (an admin create or update
- * whose catalog read came first, or a registration or metadata-document refresh reading a
- * container's catalog cache, at most 60 s old) keeps it. Closing that would need a lock over
- * every client record for a rare admin call; instead it stays visible (the client's scopes
- * list it) and repairable (remove it from the client; creating the scope again and deleting it
- * names the holders), and nothing new is granted a deleted scope once the caches expire.
+ * Check, then delete: the delete moves the catalog version in its transaction, so an admin
+ * create or update that checked the scope before it fails unwritten and checks again
+ * (withCheckedScopes). What the holder check still cannot see (a grant written the instant
+ * before, not yet in the index it reads; a registration checking a container's catalog up to a
+ * minute old) keeps the name in the client record, but issuance leaves out every scope the
+ * catalog lacks (withCatalogScopes), so no token carries it (issue 26).
  */
 export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clients'>, name: string): Promise<void> {
   await getScope(deps, name);
@@ -66,18 +66,40 @@ export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clie
 }
 
 /**
- * Scopes granted to a client must be in the catalog. Read fresh, not through the
- * discovery cache, so a scope created a moment ago can be granted at once.
+ * Scopes granted to a client must be in the catalog (behaviour ADMIN-12), checked with strongly
+ * consistent reads so a scope created a moment ago can be granted at once and one deleted a
+ * moment ago cannot. The answer is handed to the client write, which fails with
+ * ScopeCatalogChangedError when a scope was deleted after this check (behaviour ADMIN-18).
  */
 export async function requireKnownScopes(
   deps: Pick<AdminDependencies, 'scopes'>,
   names: readonly string[],
   field = 'scopes',
-): Promise<void> {
-  if (names.length === 0) return;
-  const known = new Set((await deps.scopes.listScopes()).map((s) => s.name));
-  const unknown = names.filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw new InvalidRequestError(`${field}: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}.`);
+): Promise<CatalogCheck | undefined> {
+  if (names.length === 0) return undefined;
+  const { catalogVersion, missing } = await deps.scopes.checkScopes(names);
+  if (missing.length > 0) {
+    throw new InvalidRequestError(`${field}: unknown scope${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')}.`);
+  }
+  return { catalogVersion };
+}
+
+/**
+ * Checks `names` against the catalog, then writes with that check as the write's condition;
+ * a scope deleted in between makes the write fail unwritten, and the check runs again (and
+ * names the deleted scope). A deletion per attempt, three times running, is an error.
+ */
+export async function withCheckedScopes<T>(
+  deps: Pick<AdminDependencies, 'scopes'>,
+  names: readonly string[],
+  write: (catalog: CatalogCheck | undefined) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const catalog = await requireKnownScopes(deps, names);
+    try {
+      return await write(catalog);
+    } catch (error) {
+      if (!(error instanceof ScopeCatalogChangedError) || attempt >= 3) throw error;
+    }
   }
 }

@@ -20,7 +20,7 @@ import { tokenResponse, type TokenResponse } from '../grants/response';
 import { lifetimes } from '../lifetimes';
 import type { ApiKey, Client, User } from '../model';
 import { parseResource } from '../resource';
-import { parseScope } from '../scope';
+import { parseScope, withCatalogScopes } from '../scope';
 import { mintAccessToken } from '../tokens';
 import { authenticateApiKey, invalidApiKey } from './authenticate';
 import type { ExchangeDependencies, KeyParties } from './ports';
@@ -72,7 +72,8 @@ export async function exchangeApiKey(
   const { client } = requireParties(key, parties);
   // Behaviour KEY-12: intersected with the client's scopes as read now, so a removal whose
   // per-key clean-up has not reached this key yet still never mints the scope.
-  const scopes = exchangeScopes(requested, key, client);
+  // And with the catalog: a scope deleted from it is minted by no key (behaviour ADMIN-18).
+  const scopes = exchangeScopes(requested, key, await withCatalogScopes(client, deps.catalogNames));
   const access = await mintAccessToken(
     { clientId: client.clientId, sub: key.userId, scopes, resource, apiKeyId: key.keyId, lifetime: lifetimes.apiKeyToken },
     deps,

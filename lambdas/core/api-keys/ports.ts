@@ -7,6 +7,7 @@ import type { Issuance } from '../grants/ports';
 import type { ApiKey, AuditEntry, Client, User } from '../model';
 import type { Clock, Hasher, Logger, Mailer, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
+import type { CatalogNames } from '../scope';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
 
 /** The immutable facts of a key that let a repeat exchange read its client and user with it. */
@@ -82,6 +83,8 @@ export interface ExchangeDependencies extends TokenDependencies {
   readonly hasher: Hasher;
   readonly secretCache: VerifiedSecretCache<KeyBinding>;
   readonly log: Logger;
+  /** The scope catalog: a key never mints a scope deleted from it (behaviour ADMIN-18). */
+  readonly catalogNames: CatalogNames;
 }
 
 export interface ApiKeyAdminDependencies {
