@@ -54,6 +54,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
+import { storageStatements } from './storage-grants';
 import { createTables } from './tables';
 import { ApiWebAcl } from './web-acl';
 
@@ -400,7 +401,7 @@ export class AuthorizationServer extends Construct {
         logRetention,
         tracing: this.tracing,
       });
-      this.grantTables(fn, job.tables);
+      this.grantStorage(fn, job.storage);
       new events.Rule(this, `${job.name}Schedule`, {
         schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
         targets: [new targets.LambdaFunction(fn)],
@@ -441,9 +442,9 @@ export class AuthorizationServer extends Construct {
     acknowledgeNagFindings(this);
   }
 
-  /** Least privilege: exactly the tables, secret and mail identity the row names. */
+  /** Least privilege: exactly the storage access, secrets and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
-    this.grantTables(fn, route.tables);
+    this.grantStorage(fn, route.storage);
     // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.deviceCookies) this.deviceCookieKeySecret.grantRead(fn);
@@ -463,11 +464,9 @@ export class AuthorizationServer extends Construct {
     }
   }
 
-  private grantTables(fn: NodejsFunction, tables: Route['tables']): void {
-    for (const [name, access] of Object.entries(tables) as [TableName, 'read' | 'write'][]) {
-      if (access === 'write') this.tables[name].grantReadWriteData(fn);
-      else this.tables[name].grantReadData(fn);
-    }
+  /** Item-level DynamoDB grants (behaviour IAM-1, IAM-2): the actions and key families the row declares. */
+  private grantStorage(fn: NodejsFunction, access: Route['storage']): void {
+    for (const statement of storageStatements(access, this.tables)) fn.addToRolePolicy(statement);
   }
 }
 

@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { tableDefinitions, tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
 import { jobs, routes, type Route } from '../../lambdas/routes';
+import { tablesOf } from '../../lib/storage-grants';
 import { tableId } from '../../lib/tables';
 import { actionsOf, logicalId, methodPath, nestedStacksOf, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
@@ -44,7 +45,7 @@ describe('route table → functions and methods', () => {
       });
       const tablesGranted = dynamoStatements(fnId).flatMap((s) => JSON.stringify(s.Resource));
       for (const name of tableNames) {
-        expect(tablesGranted.some((r) => r.includes(tableLogicalId(name)))).toBe(name in job.tables);
+        expect(tablesGranted.some((r) => r.includes(tableLogicalId(name)))).toBe(tablesOf(job.storage).includes(name));
       }
     }
   });
@@ -337,7 +338,7 @@ describe('CloudFormation limits', () => {
     path: `${prefix}future-${i}/{future_id}`,
     handler: 'health',
     auth: 'none',
-    tables: { main: 'write', ephemeral: 'read' },
+    storage: { client: ['get', 'put'], session: 'get' },
     hashes: i % 3 === 0,
   });
   const prefixes = ['/api/admin/', '/api/auth/', '/api/token/', '/api/users/', '/dashboard/'];
