@@ -16,6 +16,8 @@ import { Construct } from 'constructs';
 import type { AdminBootstrapProperties } from '../lambdas/custom-resources/admin-bootstrap';
 import type { TableName } from '../lambdas/routes';
 import { serviceFunction } from './functions';
+import { grantSecretPut } from './narrow-grants';
+import { storageStatements } from './storage-grants';
 
 export interface AdminBootstrapProps {
   readonly tables: Readonly<Record<TableName, dynamodb.ITableV2>>;
@@ -52,8 +54,14 @@ export class AdminBootstrap extends Construct {
       hashes: true,
     });
     this.secret.grantRead(onEvent);
-    this.secret.grantWrite(onEvent);
-    props.tables.main.grantWriteData(onEvent);
+    grantSecretPut(this.secret, onEvent);
+    // The seed's one transaction of puts (lambdas/bootstrap/seed.ts; behaviour IAM-1).
+    for (const statement of storageStatements(
+      { environment: 'put', user: 'put', email: 'put', scope: 'put', client: 'put' },
+      props.tables,
+    )) {
+      onEvent.addToRolePolicy(statement);
+    }
 
     const provider = new cr.Provider(this, 'Provider', {
       onEventHandler: onEvent,

@@ -38,6 +38,7 @@ import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
+import { AuditArchive, type AuditArchiveOptions } from './audit-archive';
 import { DeviceCookieKey } from './device-cookie-key';
 import { Alarms, type ServiceAlarmThresholds } from './alarms';
 import { OperationsDashboard } from './dashboard';
@@ -50,6 +51,7 @@ import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail } from './mail';
+import { grantObjects } from './narrow-grants';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import type { ServiceMetricsSource } from './service-metrics';
@@ -149,6 +151,12 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly tracing?: boolean;
   /**
+   * The append-only copy of the admin audit log (behaviour IAM-4): every audit entry, as written,
+   * changed or removed, copied from the activity table's stream to an S3 bucket under Object Lock.
+   * @default { retentionDays: 365, mode: 'COMPLIANCE' }
+   */
+  readonly auditArchive?: AuditArchiveOptions;
+  /**
    * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
    * to check that the templates keep room for the routes still to come.
    * @default the route table of lambdas/routes.ts
@@ -180,6 +188,8 @@ export class AuthorizationServer extends Construct {
   readonly mail: Mail;
   readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
+  /** The audit log's append-only copy (behaviour IAM-4). */
+  readonly auditArchive: AuditArchive;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
   /** Where the service's own metrics are: the namespace and this deployment's `service` dimension. */
@@ -410,6 +420,8 @@ export class AuthorizationServer extends Construct {
     }
     this.jobFunctions = jobFunctions;
 
+    this.auditArchive = new AuditArchive(this, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
+
     this.webAcl = new ApiWebAcl(this, 'Waf', {
       stageArn: this.api.deploymentStage.stageArn,
       stageName,
@@ -424,7 +436,7 @@ export class AuthorizationServer extends Construct {
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Alarms and the operations dashboard' });
     this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
-      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
+      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions), this.auditArchive.function],
       keyRotation: this.keyRotation.function,
       webAclName: this.webAcl.webAclName,
       region: Stack.of(this).region,
@@ -451,8 +463,7 @@ export class AuthorizationServer extends Construct {
     if (route.sendsMail) this.mail.grantSend(fn);
     // The logo (behaviour SITE-3): objects under branding/ only, never jwks.json beside them.
     if (route.writesSiteAssets) {
-      this.jwks.bucket.grantPut(fn, siteAssetKeyPattern);
-      this.jwks.bucket.grantDelete(fn, siteAssetKeyPattern);
+      grantObjects(this.jwks.bucket, fn, ['s3:PutObject', 's3:DeleteObject'], siteAssetKeyPattern);
     }
     // Background work (lambdas/wiring/background.ts). A policy of its own: the function's default
     // policy naming the function's ARN would make the function depend on itself.

@@ -23,6 +23,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { RotationEnvironment } from '../lambdas/jobs/rotate-signing-keys';
 import { serviceFunction } from './functions';
+import { grantObjects, grantSecretPut } from './narrow-grants';
 
 export interface KeyRotationProps {
   readonly secret: secretsmanager.ISecret;
@@ -76,9 +77,8 @@ export class KeyRotation extends Construct {
       logRetention: props.logRetention,
     });
     props.secret.grantRead(this.function);
-    props.secret.grantWrite(this.function);
-    props.bucket.grantRead(this.function, props.objectKey);
-    props.bucket.grantPut(this.function, props.objectKey);
+    grantSecretPut(props.secret, this.function);
+    grantObjects(props.bucket, this.function, ['s3:GetObject', 's3:PutObject'], props.objectKey);
     props.distribution.grantCreateInvalidation(this.function);
 
     this.rule = new events.Rule(this, 'Schedule', {

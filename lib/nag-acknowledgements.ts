@@ -184,29 +184,15 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',
   );
 
-  // Function roles: the AWS managed basic execution policy and the tables' index ARNs. In a
-  // nested stack (the route families) a table's ARN arrives as the parameter CDK names
-  // `reference-to-<unique id of the table resource>Arn` (aws-cdk-lib core/private/refs).
-  const tables = Object.values(server.tables);
-  const rootIndexes = tables.map((table) => `Resource::${arnOf(table)}/index/*`);
-  const nestedIndexes = tables.map((table) => `Resource::<referenceto${Names.nodeUniqueId(table.node.defaultChild!.node)}Arn>/index/*`);
+  // Function roles: the AWS managed basic execution policy. DynamoDB grants name each table or
+  // its gsi1 index and the partition keys (behaviour IAM-1, IAM-2): no wildcard resource.
   for (const child of server.node.findAll()) {
     if (child.node.id !== 'ServiceRole') continue;
-    const tableIndexes = Stack.of(child) === stack ? rootIndexes : nestedIndexes;
     ack(
       child,
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
       'Lambda functions log through the AWS managed basic execution policy: only logs:CreateLogGroup, CreateLogStream and PutLogEvents.',
     );
-    const policy = child.node.tryFindChild('DefaultPolicy');
-    if (!policy) continue;
-    for (const index of tableIndexes) {
-      ack(
-        policy,
-        `IAM5[${index}]`,
-        'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.',
-      );
-    }
   }
 
   // Lambda active tracing (the `tracing` prop) grants its own statement on every traced function.
@@ -220,8 +206,7 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     }
   }
 
-  // Custom-resource providers invoke their handler's versions; the signing-key functions
-  // read and write only jwks.json (grantRead/grantPut add the S3 action wildcards).
+  // Custom-resource providers invoke their handler's versions.
   for (const handlerOwner of [server.node.findChild('SigningKey'), server.adminBootstrap]) {
     const handler = handlerOwner.node.findChild('Handler');
     const framework = handlerOwner.node.findChild('Provider').node.findChild('framework-onEvent');
@@ -231,32 +216,15 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
       'The CDK custom-resource provider may invoke any version of its own handler function, and nothing else.',
     );
   }
-  // The logo rows (behaviour SITE-3): grantPut/grantDelete on branding/* of the JWKS bucket. The
-  // bucket ARN arrives in their nested stack as a parameter (see the table indexes above).
+  // The logo rows (behaviour SITE-3): s3:PutObject and s3:DeleteObject on branding/* of the JWKS
+  // bucket (behaviour IAM-5). The bucket ARN arrives in their nested stack as the parameter CDK names
+  // `reference-to-<unique id of the bucket resource>Arn` (aws-cdk-lib core/private/refs).
   const bucketArn = `<referenceto${Names.nodeUniqueId(server.jwks.bucket.node.defaultChild!.node)}Arn>`;
   for (const fn of server.siteAssetFunctions) {
-    const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
     ack(
-      policy,
+      fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
       `IAM5[Resource::${bucketArn}/branding/*]`,
       'The site logo: content-addressed objects under branding/ (server-chosen keys), never jwks.json beside them.',
     );
-    for (const finding of ['Action::s3:Abort*', 'Action::s3:DeleteObject*']) {
-      ack(policy, `IAM5[${finding}]`, 'CDK bucket grants (grantPut/grantDelete) expand to these S3 action groups; on branding/* only.');
-    }
-  }
-  const s3Wildcards: [IConstruct, string[]][] = [
-    [server.node.findChild('SigningKey').node.findChild('Handler'), ['Action::s3:Abort*']],
-    [server.keyRotation.function, ['Action::s3:Abort*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*']],
-  ];
-  for (const [fn, findings] of s3Wildcards) {
-    const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
-    for (const finding of findings) {
-      ack(
-        policy,
-        `IAM5[${finding}]`,
-        'CDK bucket grants (grantRead/grantPut) expand to these S3 action groups; the resource is jwks.json of the JWKS bucket only.',
-      );
-    }
   }
 }

@@ -11,6 +11,7 @@ import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { SigningKeyProperties } from '../lambdas/custom-resources/signing-key';
 import { serviceFunction } from './functions';
+import { grantObjects, grantSecretPut } from './narrow-grants';
 
 export interface SigningKeyProps {
   /** Bucket `jwks.json` is written to. */
@@ -42,8 +43,8 @@ export class SigningKey extends Construct {
       logRetention: props.logRetention,
     });
     this.secret.grantRead(onEvent);
-    this.secret.grantWrite(onEvent);
-    props.bucket.grantPut(onEvent, props.objectKey);
+    grantSecretPut(this.secret, onEvent);
+    grantObjects(props.bucket, onEvent, ['s3:PutObject'], props.objectKey);
 
     const provider = new cr.Provider(this, 'Provider', {
       onEventHandler: onEvent,

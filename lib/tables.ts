@@ -22,6 +22,8 @@ export function createTables(scope: Construct): Record<TableName, dynamodb.Table
       sortKey: key(definition.sortKey),
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: definition.ttlAttribute,
+      // The audit entries' append-only copy reads the activity table's stream (lib/audit-archive.ts, behaviour IAM-4).
+      ...(name === 'activity' ? { dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES } : {}),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       encryption: dynamodb.TableEncryptionV2.awsManagedKey(),

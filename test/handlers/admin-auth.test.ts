@@ -24,6 +24,14 @@ describe('admin API callers', () => {
     expect((await callAdmin(listUsers, { token })).statusCode).toBe(200);
   });
 
+  it("answers an admin user's token whose refresh-token family is gone with 401 invalid_token (behaviour BEARER-1)", async () => {
+    const { user, client } = await adminUserToken();
+    const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', 'admin'], familyId: 'fam_gone' });
+    const result = await callAdmin(listUsers, { token });
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result).error).toBe('invalid_token');
+  });
+
   it('refuses a plain user, a non-admin client and an admin user without the admin scope with the identical 403', async () => {
     const client = await createTestClient({ scopes: ['openid', 'admin'] });
     const plainUser = await createTestUser();

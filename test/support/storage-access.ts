@@ -56,7 +56,8 @@ function queryKey(input: Item, partitionKey: string): string {
   const match = /^\s*\(?\s*(#?[A-Za-z0-9_]+)\s*=\s*(:[A-Za-z0-9_]+)/.exec(condition);
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const name = match?.[1]?.startsWith('#') ? names[match[1]] : match?.[1];
-  if (!match || name !== partitionKey) throw new Error(`a query whose key condition does not start with ${partitionKey} = :value: ${condition}`);
+  if (!match || name !== partitionKey)
+    throw new Error(`a query whose key condition does not start with ${partitionKey} = :value: ${condition}`);
   const value = ((input.ExpressionAttributeValues ?? {}) as Item)[match[2]!];
   if (typeof value !== 'string') throw new Error(`a query on ${partitionKey} with no string value: ${condition}`);
   return value;
@@ -82,9 +83,7 @@ export function accessesOf(command: string, input: Item, tableOf: (physical: str
       const name = table();
       const index = input.IndexName === undefined ? undefined : String(input.IndexName);
       const definition = tableDefinitions[name];
-      const partitionKey = index
-        ? definition.globalIndexes.find((i) => i.indexName === index)?.partitionKey
-        : definition.partitionKey;
+      const partitionKey = index ? definition.globalIndexes.find((i) => i.indexName === index)?.partitionKey : definition.partitionKey;
       if (!partitionKey) throw new Error(`no index ${index} on ${name}`);
       return [{ table: name, ...(index ? { index } : {}), action: 'Query', key: queryKey(input, partitionKey) }];
     }

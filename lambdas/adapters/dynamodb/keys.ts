@@ -165,6 +165,9 @@ export type KeyFamilyName = keyof typeof keyFamilies;
 
 /** Whether `key` matches an IAM `StringLike` pattern (`*` any run of characters, `?` exactly one). */
 export function matchesLeadingKey(pattern: string, key: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`, 's').test(key);
 }

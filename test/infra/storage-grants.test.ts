@@ -1,0 +1,207 @@
+/**
+ * Item-level DynamoDB grants as synthesized (behaviour IAM-1, IAM-2, IAM-4): every function's policy
+ * is read from the template and compared with its row's declaration (lambdas/routes.ts `storage`).
+ * That the declarations cover what the code sends is checked by the handler tests themselves
+ * (behaviour IAM-3, test/support/record-storage-access.ts).
+ */
+import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys';
+import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
+import { jobs, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
+import { storageActions } from '../../lib/storage-grants';
+import { actionsOf, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
+
+let synthesized: Synthesized;
+beforeAll(() => {
+  synthesized = synthesize();
+});
+
+const tableLogicalId = (name: (typeof tableNames)[number]) => logicalId(synthesized.stack.server.tables[name]);
+
+/** The table (and index) a statement's resource names: `main`, `main/gsi1`, ... */
+function resourceOf(statement: any): string {
+  const resourcesNamed = [statement.Resource].flat();
+  expect(resourcesNamed).toHaveLength(1);
+  const text = JSON.stringify(resourcesNamed[0]);
+  const table = tableNames.find((name) => text.includes(`"${tableLogicalId(name)}"`));
+  if (!table) throw new Error(`a DynamoDB statement on no table of the stack: ${text}`);
+  const index = /\/index\/([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  return index ? `${table}/${index}` : table;
+}
+
+/** What a role may do, as `<table>[/<index>] <action> <leading-key pattern>` lines. */
+function grantedLines(functionLogicalId: string): string[] {
+  return roleStatements(synthesized.template, functionLogicalId)
+    .filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')))
+    .flatMap((statement) => {
+      expect(statement.Effect).toBe('Allow');
+      const patterns = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+      if (!patterns) throw new Error(`a DynamoDB statement without a dynamodb:LeadingKeys condition: ${JSON.stringify(statement)}`);
+      const resource = resourceOf(statement);
+      return actionsOf(statement).flatMap((action) => [patterns].flat().map((pattern: string) => `${resource} ${action} ${pattern}`));
+    })
+    .sort();
+}
+
+/** The same lines, from a declaration. */
+function declaredLines(access: StorageAccess): string[] {
+  return (Object.entries(access) as [KeyFamilyName, StorageAccess[KeyFamilyName]][])
+    .flatMap(([family, verbs]) => {
+      const where = keyFamilies[family];
+      const resource = 'index' in where ? `${where.table}/${where.index}` : where.table;
+      return verbsOf(verbs).flatMap((verb) => where.leadingKeys.map((pattern) => `${resource} ${storageActions[verb]} ${pattern}`));
+    })
+    .filter((line, i, all) => all.indexOf(line) === i)
+    .sort();
+}
+
+const routeFunctionId = (route: Route) => logicalId(synthesized.stack.server.functions[route.name]!);
+const writeActions = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
+describe('behaviour IAM-1, IAM-2: each function may do exactly what its row declares, on the key families it declares', () => {
+  test.each(routes.map((route) => [route.name, route] as const))('%s', (_name, route) => {
+    expect(grantedLines(routeFunctionId(route))).toEqual(declaredLines(route.storage));
+  });
+
+  test.each(jobs.map((job) => [job.name, job] as const))('job %s', (_name, job) => {
+    expect(grantedLines(logicalId(synthesized.stack.server.jobFunctions[job.name]!))).toEqual(declaredLines(job.storage));
+  });
+
+  test('no function of the stack may Scan, use a wildcard action, or touch a table without a leading-key condition', () => {
+    for (const [id, policy] of Object.entries(resources(synthesized.template, 'AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        const dynamo = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
+        expect([id, dynamo.filter((action) => action === 'dynamodb:Scan' || action.includes('*'))]).toEqual([id, []]);
+        const dataActions = dynamo.filter((action) => Object.values(storageActions).includes(action));
+        if (dataActions.length > 0) {
+          expect([id, statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] !== undefined]).toEqual([id, true]);
+        }
+      }
+    }
+  });
+
+  test('a read-only route gets read-only grants: every GET row but the two that start a flow (authorization, passkey ceremony)', () => {
+    const startsAFlow = ['Authorize', 'PasskeysPage'];
+    const readOnly = routes.filter((route) => route.method === 'GET' && !startsAFlow.includes(route.name));
+    // The eight read-only admin routes the route table's old admin default granted write on every table.
+    expect(readOnly.filter((route) => route.auth === 'admin').length).toBeGreaterThanOrEqual(8);
+    for (const route of readOnly) {
+      const lines = grantedLines(routeFunctionId(route));
+      expect([route.name, lines.filter((line) => writeActions.includes(line.split(' ')[1]!))]).toEqual([route.name, []]);
+    }
+  });
+
+  test('the routes without a user (registration, discovery, the public pages) cannot write a user, an email or an API key', () => {
+    const protectedFamilies: KeyFamilyName[] = ['user', 'email', 'apiKey', 'environment', 'scope', 'passkey', 'siteSettings'];
+    for (const name of [
+      'Register',
+      'OAuthServerMetadata',
+      'OpenIdConfiguration',
+      'SignInPage',
+      'ForgotPasswordPage',
+      'PasskeySignInOptions',
+    ]) {
+      const lines = grantedLines(routeFunctionId(routes.find((route) => route.name === name)!));
+      const writes = lines.filter((line) => writeActions.includes(line.split(' ')[1]!));
+      for (const family of protectedFamilies) {
+        for (const pattern of keyFamilies[family].leadingKeys)
+          expect([name, writes.filter((line) => line.endsWith(` ${pattern}`))]).toEqual([name, []]);
+      }
+    }
+  });
+
+  test('every role stays well under IAM’s 10,240-character limit on its inline policies', () => {
+    const byRole = new Map<string, number>();
+    for (const policy of Object.values(resources(synthesized.template, 'AWS::IAM::Policy'))) {
+      for (const role of policy.Properties.Roles) {
+        const size = JSON.stringify(policy.Properties.PolicyDocument).replace(/\s/g, '').length;
+        byRole.set(JSON.stringify(role), (byRole.get(JSON.stringify(role)) ?? 0) + size);
+      }
+    }
+    // Table ARNs resolve to about 90 characters where the template holds a ~60-character reference.
+    expect(Math.max(...byRole.values())).toBeLessThan(7_000);
+  });
+});
+
+describe('behaviour IAM-4: the audit log is appended to, never changed or deleted by a function', () => {
+  test('no statement of any role allows UpdateItem, DeleteItem or BatchWriteItem on audit entries; PutItem on them only to rows that declare auditEntry', () => {
+    const auditKey = 'AUDIT#tgc_any';
+    for (const [id, policy] of Object.entries(resources(synthesized.template, 'AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        const dynamo = actionsOf(statement).filter((action) => action.startsWith('dynamodb:'));
+        if (dynamo.length === 0 || !JSON.stringify(statement.Resource).includes(`"${tableLogicalId('activity')}"`)) continue;
+        const patterns: string[] = [statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys']].flat();
+        if (!patterns.some((pattern) => matchesLeadingKey(pattern, auditKey))) continue;
+        expect([
+          id,
+          dynamo.filter((action) => action !== 'dynamodb:PutItem' && action !== 'dynamodb:Query' && action !== 'dynamodb:GetItem'),
+        ]).toEqual([id, []]);
+      }
+    }
+    for (const route of routes) {
+      const puts = grantedLines(routeFunctionId(route)).filter((line) => line === 'activity dynamodb:PutItem AUDIT#*');
+      expect([route.name, puts.length > 0]).toEqual([route.name, verbsOf(route.storage.auditEntry).includes('put')]);
+    }
+  });
+});
+
+describe('key families', () => {
+  const examples: Record<KeyFamilyName, string> = {
+    client: 'COPY3#tgc_x',
+    user: 'USER#usr_x',
+    email: 'EMAIL#a@example.org',
+    environment: 'ENV#env_x',
+    scope: 'SCOPE#openid',
+    scopeCatalogVersion: 'SCOPECATALOG',
+    apiKey: 'APIKEY#0123456789abcdef',
+    passkey: 'PASSKEY#abc',
+    siteSettings: 'SITE',
+    userList: 'USERS',
+    environmentList: 'ENVS',
+    scopeList: 'SCOPES',
+    clientList: 'CLIENTS#dynamic',
+    apiKeysOfClient: 'CLIENT#tgc_x#APIKEYS',
+    usersOfEnvironment: 'ENV#env_x#USERS',
+    session: 'SESSION#d',
+    authorizationRequest: 'AUTHREQ#d',
+    authorizationCode: 'CODE#d',
+    refreshToken: 'RT#d',
+    tokenFamily: 'FAMILY#f',
+    tokenRecord: 'JTI#j',
+    signInChallenge: 'MFA#d',
+    verificationCode: 'EMAILVERIFY#usr_x',
+    resetLink: 'PWRESET#d',
+    resetLinkOfUser: 'PWRESETUSER#usr_x',
+    recoveryProof: 'PWRECOVER#d',
+    passkeyCeremony: 'WEBAUTHN#d',
+    sendRate: 'SENDRATE#OTP#usr_x',
+    passwordFailures: 'PWFAIL#d#1',
+    device: 'DEVICE#d',
+    registrationCounter: 'DCRRATE#2026-01-01#203.0.113.7',
+    sessionsOfUser: 'USER#usr_x#SESSIONS',
+    refreshTokensOfUser: 'USER#usr_x#REFRESH',
+    familiesOfUser: 'USER#usr_x#FAMILIES',
+    registrationCountersOfDay: 'DCRRATE#2026-01-01',
+    tokenActivity: 'ACTIVITY#tgc_x#03',
+    auditEntry: 'AUDIT#USER#usr_x',
+    auditDay: 'AUDITDAY#2026-01-01',
+  };
+
+  test('behaviour IAM-2: in each table and index, a key of one family matches no other family’s patterns', () => {
+    for (const [family, key] of Object.entries(examples) as [KeyFamilyName, string][]) {
+      const where = keyFamilies[family];
+      const matching = (Object.entries(keyFamilies) as [KeyFamilyName, (typeof keyFamilies)[KeyFamilyName]][])
+        .filter(
+          ([, other]) => other.table === where.table && ('index' in other ? other.index : '') === ('index' in where ? where.index : ''),
+        )
+        .filter(([, other]) => other.leadingKeys.some((pattern) => matchesLeadingKey(pattern, key)))
+        .map(([name]) => name);
+      expect([family, matching]).toEqual([family, [family]]);
+    }
+  });
+});
