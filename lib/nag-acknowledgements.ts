@@ -114,6 +114,36 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
       'CT.S3.PR.3/6: a few kilobytes per rotation; every past key set is kept on purpose as the audit trail of published keys.',
     );
   }
+
+  // The audit archive (behaviour IAM-4): Object Lock evidence, written by one function.
+  const archive = server.auditArchive;
+  guard(
+    archive.bucket,
+    's3_bucket_default_encryption_kms_check',
+    'CT.S3.PR.10: SSE-S3 at rest; the objects are admin audit entries (no secret, token or password: behaviour LOG-9), and integrity comes from Object Lock, not from a key.',
+  );
+  guard(
+    archive.bucket,
+    's3_bucket_logging_enabled_check',
+    'CT.S3.PR.2: written only by the exporter function, under audit/, and locked; no one can change an object, so an access log would record reads only (same reason as AwsSolutions-S1).',
+  );
+  guard(
+    archive.bucket,
+    's3_event_notifications_enabled_check',
+    'CT.S3.PR.4: no consumer of bucket events; a batch that could not be exported is named on the Failures queue.',
+  );
+  for (const rule of ['s3_lifecycle_policy_check', 's3_version_lifecycle_policy_check']) {
+    guard(
+      archive.bucket,
+      rule,
+      'CT.S3.PR.3/6: versioned; audit evidence is kept past its lock on purpose (a few kilobytes per admin change), and how long beyond is the operator’s policy to add, not ours to expire.',
+    );
+  }
+  guard(
+    archive.failures,
+    'sqs_dlq_check',
+    'CT.SQS.PR.1: this queue is itself the dead-letter destination of the audit stream’s event source mapping (it names failed batches); a queue behind it would hold nothing.',
+  );
 }
 
 function acknowledgeAwsSolutions(server: AuthorizationServer): void {
@@ -165,6 +195,24 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     server.jwks.bucket,
     'S1',
     'A private bucket holding one public object, read only by CloudFront through origin access control and written only by the signing-key functions; versioning keeps every published key set.',
+  );
+
+  // The audit archive (behaviour IAM-4).
+  const archive = server.auditArchive;
+  ack(
+    archive.bucket,
+    'S1',
+    'The audit log’s Object Lock copy, written only by the exporter function under audit/ and locked: no object can be changed or deleted, so an access log would record reads only.',
+  );
+  ack(
+    archive.failures,
+    'SQS3',
+    'This queue is the dead-letter destination of the audit stream’s event source mapping (it names the batches that could not be exported); cdk-nag does not see an event source mapping’s destination as a DLQ use.',
+  );
+  ack(
+    archive.function.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
+    `IAM5[Resource::${arnOf(archive.bucket)}/audit/*]`,
+    'The exporter puts one object per stream record under audit/ (audit/<day>/<event id>.json, behaviour IAM-4); s3:PutObject only, on that prefix only.',
   );
 
   // Secrets
