@@ -1061,6 +1061,16 @@ export const jobs: readonly ScheduledJob[] = [
 ];
 
 /**
+ * The first-admin custom resource (lib/admin-bootstrap.ts): the seed's one transaction of puts
+ * (lambdas/bootstrap/seed.ts), granted as a row's declaration is (behaviour IAM-1, IAM-5) and
+ * checked against what the seed sends by its handler test, as a job's is (behaviour IAM-3).
+ */
+export const adminSeed: { readonly name: string; readonly storage: StorageAccess } = {
+  name: 'AdminBootstrap',
+  storage: { environment: 'put', user: 'put', email: 'put', scope: 'put', client: 'put' },
+};
+
+/**
  * Not a route: API Gateway sends every request that matches no row here
  * (`ANY /{proxy+}` and `ANY` on each routed path), and the local server does the same,
  * so unknown paths get 404 and known paths with another method get 405, in one shape.

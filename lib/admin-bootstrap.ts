@@ -14,7 +14,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { AdminBootstrapProperties } from '../lambdas/custom-resources/admin-bootstrap';
-import type { TableName } from '../lambdas/routes';
+import { adminSeed, type TableName } from '../lambdas/routes';
 import { serviceFunction } from './functions';
 import { grantSecretPut } from './narrow-grants';
 import { storageStatements } from './storage-grants';
@@ -56,10 +56,7 @@ export class AdminBootstrap extends Construct {
     this.secret.grantRead(onEvent);
     grantSecretPut(this.secret, onEvent);
     // The seed's one transaction of puts (lambdas/bootstrap/seed.ts; behaviour IAM-1).
-    for (const statement of storageStatements(
-      { environment: 'put', user: 'put', email: 'put', scope: 'put', client: 'put' },
-      props.tables,
-    )) {
+    for (const statement of storageStatements(adminSeed.storage, props.tables)) {
       onEvent.addToRolePolicy(statement);
     }
 

@@ -19,6 +19,8 @@ import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeedDependencies } from '../bootstrap/seed';
+import { runInRequest } from '../http/request-context';
+import { adminSeed } from '../routes';
 import { parseSettings } from '../config/settings';
 import { awsClientSettings } from '../wiring/aws';
 
@@ -76,19 +78,23 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
     ]);
     let seeded: Awaited<ReturnType<typeof seed>>;
     try {
-      seeded = await seed(
-        {
-          db,
-          tables: { main: props.MainTable, ephemeral: props.EphemeralTable, activity: props.ActivityTable },
-          hasher: createHasher(HASH_METHOD),
-          random,
-          clock,
-        },
-        {
-          clientIdPrefix: CLIENT_ID_PREFIX,
-          adminEmail: props.AdminEmail,
-          environmentIds: { defaultId: props.DefaultEnvironmentId, dcrId: props.DcrEnvironmentId },
-        },
+      // Labelled with the declaration it is granted by (lambdas/routes.ts adminSeed), so the tests
+      // check each request the seed sends against it (behaviour IAM-3).
+      seeded = await runInRequest({ job: adminSeed.name }, () =>
+        seed(
+          {
+            db,
+            tables: { main: props.MainTable, ephemeral: props.EphemeralTable, activity: props.ActivityTable },
+            hasher: createHasher(HASH_METHOD),
+            random,
+            clock,
+          },
+          {
+            clientIdPrefix: CLIENT_ID_PREFIX,
+            adminEmail: props.AdminEmail,
+            environmentIds: { defaultId: props.DefaultEnvironmentId, dcrId: props.DcrEnvironmentId },
+          },
+        ),
       );
     } catch (error) {
       // The seed's conditions failed: the data exists (a replaced resource over the same

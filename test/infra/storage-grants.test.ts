@@ -6,7 +6,7 @@
  */
 import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys';
 import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
-import { jobs, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
+import { adminSeed, jobs, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
 import { storageActions } from '../../lib/storage-grants';
 import { actionsOf, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
@@ -70,6 +70,11 @@ describe('behaviour IAM-1, IAM-2: each function may do exactly what its row decl
 
   test.each(jobs.map((job) => [job.name, job] as const))('job %s', (_name, job) => {
     expect(grantedLines(logicalId(synthesized.stack.server.jobFunctions[job.name]!))).toEqual(declaredLines(job.storage));
+  });
+
+  test('the first-admin seed (a custom resource): PutItem on the families it seeds, as lambdas/routes.ts adminSeed declares', () => {
+    const handler = synthesized.stack.server.adminBootstrap.node.findChild('Handler');
+    expect(grantedLines(logicalId(handler))).toEqual(declaredLines(adminSeed.storage));
   });
 
   test('no function of the stack may Scan, use a wildcard action, or touch a table without a leading-key condition', () => {

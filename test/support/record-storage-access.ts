@@ -21,7 +21,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type KeyFamilyName, keyFamilies, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys';
 import { requestFields } from '../../lambdas/http/request-context';
 import { createRouter } from '../../lambdas/http/router';
-import { type Route, routes, type StorageVerb, verbsOf } from '../../lambdas/routes';
+import { adminSeed, jobs, type Route, routes, type StorageVerb, verbsOf } from '../../lambdas/routes';
 import { accessesOf, type StorageAccess } from './storage-access';
 import { unexercised } from './storage-unexercised';
 
@@ -52,8 +52,17 @@ export function familyOf(access: StorageAccess): KeyFamilyName | string {
     : `${JSON.stringify(access.key)} matches several key families of ${where}: ${candidates.map(([name]) => name).join(', ')}`;
 }
 
+/** Whatever holds a storage grant: a route row, a scheduled job, the first-admin seed. */
+type Grantee = Pick<Route, 'name' | 'storage'> & Partial<Pick<Route, 'triedWithoutGrant'>>;
+
+/**
+ * Jobs and custom resources run outside an API Gateway event; their code labels its requests with
+ * `job` (lambdas/http/request-context.ts runInRequest), the name of the declaration it is granted by.
+ */
+const grantedWithoutRoute: ReadonlyMap<string, Grantee> = new Map([...jobs, adminSeed].map((grantee) => [grantee.name, grantee]));
+
 /** Why this access is not allowed to the route, or undefined when its row declares it. */
-export function refusal(route: Route, access: StorageAccess): string | undefined {
+export function refusal(route: Grantee, access: StorageAccess): string | undefined {
   const family = familyOf(access);
   if (!(family in keyFamilies)) return family;
   const verb = verbOf[access.action];
@@ -68,24 +77,36 @@ const route = createRouter();
 const used = new Map<string, Map<string, Set<StorageVerb>>>();
 let refusals: string[] = [];
 
-const original = DynamoDBDocumentClient.prototype.send;
-DynamoDBDocumentClient.prototype.send = function send(this: DynamoDBDocumentClient, ...args: unknown[]) {
-  const label = requestFields().route;
+/** The route (or job) whose grant the current request is sent under; none outside one. */
+export function granteeOfRequest(): Grantee | undefined {
+  const { route: label, job } = requestFields();
   if (typeof label === 'string') {
     const [method, resource] = label.split(' ') as [string, string];
     const found = route(method, resource);
-    if (found.kind === 'match') {
-      const command = args[0] as { constructor: { name: string }; input: Record<string, unknown> };
-      for (const access of accessesOf(command.constructor.name, command.input)) {
-        const why = refusal(found.route, access);
-        if (why) refusals.push(why);
-        const family = familyOf(access);
-        const verb = verbOf[access.action];
-        if (family in keyFamilies && verb) {
-          const families = used.get(found.route.name) ?? new Map<string, Set<StorageVerb>>();
-          used.set(found.route.name, families);
-          families.set(family, (families.get(family) ?? new Set()).add(verb));
-        }
+    return found.kind === 'match' ? found.route : undefined;
+  }
+  if (typeof job === 'string') {
+    const grantee = grantedWithoutRoute.get(job);
+    if (!grantee) refusals.push(`a request labelled with job ${job}, which no declaration names (lambdas/routes.ts jobs, adminSeed)`);
+    return grantee;
+  }
+  return undefined;
+}
+
+const original = DynamoDBDocumentClient.prototype.send;
+DynamoDBDocumentClient.prototype.send = function send(this: DynamoDBDocumentClient, ...args: unknown[]) {
+  const grantee = granteeOfRequest();
+  if (grantee) {
+    const command = args[0] as { constructor: { name: string }; input: Record<string, unknown> };
+    for (const access of accessesOf(command.constructor.name, command.input)) {
+      const why = refusal(grantee, access);
+      if (why) refusals.push(why);
+      const family = familyOf(access);
+      const verb = verbOf[access.action];
+      if (family in keyFamilies && verb) {
+        const families = used.get(grantee.name) ?? new Map<string, Set<StorageVerb>>();
+        used.set(grantee.name, families);
+        families.set(family, (families.get(family) ?? new Set()).add(verb));
       }
     }
   }
@@ -112,7 +133,8 @@ afterAll(() => {
   const usedList = [...used].flatMap(([name, families]) =>
     [...families].flatMap(([family, verbs]) => [...verbs].map((verb) => [name, family, verb])),
   );
-  const declared = [...routes]
+  // The seed's handler test is an infra test, outside the folders a full run's report covers.
+  const declared = [...routes, ...jobs]
     .flatMap((row) =>
       (Object.entries(row.storage) as [KeyFamilyName, Route['storage'][KeyFamilyName]][]).flatMap(([family, verbs]) =>
         verbsOf(verbs).map((verb) => [row.name, family, verb]),
