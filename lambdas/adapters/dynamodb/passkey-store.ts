@@ -191,7 +191,6 @@ export class DynamoPasskeyStore implements PasskeyStore {
   }
 }
 
-
 const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}`, sk: 'WEBAUTHN' });
 
 export class DynamoCeremonyStore implements CeremonyStore {

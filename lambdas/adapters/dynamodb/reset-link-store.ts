@@ -152,7 +152,8 @@ export class DynamoResetLinkStore implements ResetLinkStore {
                     TableName: this.tables.ephemeral,
                     Key: recoveryKey(digest),
                     UpdateExpression: 'SET consumedBy = :claim',
-                    ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
+                    ConditionExpression:
+                      'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
                     ExpressionAttributeValues: { ':claim': randomUUID(), ':now': nowEpoch, ':user': use.userId },
                   },
                 },
@@ -188,4 +189,3 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     return outcome;
   }
 }
-

@@ -284,7 +284,8 @@ export async function finishRegistration(
     credentialVersion: user.credentialVersion ?? 0,
     passkeyGeneration: user.passkeyGeneration ?? 0,
   });
-  if (stored === 'outdated') return { kind: 'outdated', reason: 'the session ended (credential version moved) while the passkey was added' };
+  if (stored === 'outdated')
+    return { kind: 'outdated', reason: 'the session ended (credential version moved) while the passkey was added' };
   if (stored === 'duplicate') return refused('credential id registered already');
   await notify(deps, user, addedMail(deps, passkey), 'added');
   return { kind: 'added', passkey };
