@@ -666,7 +666,8 @@ export const routes: readonly Route[] = [
       resetLink: ['get', 'delete'],
       resetLinkOfUser: ['get', 'delete'],
       recoveryProof: 'put',
-      user: ['batch-get', 'update'],
+      // get: the passkeys listed with their owner's generation (behaviour PASSKEY-13).
+      user: ['get', 'batch-get', 'update'],
       passkey: 'get',
     }),
     hashes: true,
@@ -685,7 +686,12 @@ export const routes: readonly Route[] = [
     path: accountPaths.resetPasskeysRemove,
     handler: 'reset-passkeys-remove',
     auth: 'none',
-    storage: storage(mail, credentialChange, { recoveryProof: 'update', user: ['batch-get', 'delete'], passkey: ['get', 'delete'] }),
+    // The proof is read, then used in one transaction with the user's update (behaviour RESET-9).
+    storage: storage(mail, credentialChange, {
+      recoveryProof: ['get', 'update'],
+      user: ['batch-get', 'update', 'delete'],
+      passkey: ['get', 'delete'],
+    }),
     sendsMail: true,
     edge: {
       limit: 10,
@@ -716,7 +722,8 @@ export const routes: readonly Route[] = [
     path: accountPaths.passkeyRegister,
     handler: 'passkey-register',
     auth: 'session',
-    storage: storage(sessionUse, mail, { passkeyCeremony: ['put', 'update'], passkey: ['get', 'put'], user: ['put', 'query'] }),
+    // check: the registration is conditioned on the session's credential version (behaviour PASSKEY-14).
+    storage: storage(sessionUse, mail, { passkeyCeremony: ['put', 'update'], passkey: ['get', 'put'], user: ['put', 'query', 'check'] }),
     sendsMail: true,
     edge: {
       limit: 20,
