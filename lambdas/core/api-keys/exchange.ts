@@ -52,6 +52,10 @@ function requireParties(key: ApiKey, { client, user, environment }: KeyParties):
     throw invalidApiKey(`key ${keyId} was self-served for client ${client.clientId}, which registered itself`);
   }
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
+  // Behaviour KEY-17, RESET-13: the owner ended every self-service key after a password reset;
+  // the generation moved in the step's first write, before each key's revocation is stored.
+  if (key.createdBy.kind === 'user' && (key.generation ?? 0) !== (user.apiKeyGeneration ?? 0))
+    throw invalidApiKey(`key ${keyId} was self-served before its user revoked every self-service key after a password reset`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
   if (user.test && !client.test)
