@@ -227,7 +227,15 @@ describe('reset link lifetime (behaviour RESET-3)', () => {
     now = start;
     const { user } = await createAccountUser();
     const { db, tables } = getStorage();
-    const base = { sessions: getSessions(), tokens: getTokenStore(), mailer, clock, log: getContainer().log, passkeys: getPasskeyStore(), apiKeys: getApiKeyStore() };
+    const base = {
+      sessions: getSessions(),
+      tokens: getTokenStore(),
+      mailer,
+      clock,
+      log: getContainer().log,
+      passkeys: getPasskeyStore(),
+      apiKeys: getApiKeyStore(),
+    };
     const resetDeps = {
       ...base,
       links: new DynamoResetLinkStore(db, tables),

@@ -37,11 +37,12 @@ export interface SelfServiceKeyReader {
  * Behaviour RESET-13: the self-service keys that can still exchange (or will, once their create
  * finishes): not expired, and of the user's current key generation (KEY-17).
  */
-export async function liveSelfServiceKeys(deps: { readonly apiKeys: SelfServiceKeyReader; readonly clock: Clock }, user: User): Promise<SelfServiceKey[]> {
+export async function liveSelfServiceKeys(
+  deps: { readonly apiKeys: SelfServiceKeyReader; readonly clock: Clock },
+  user: User,
+): Promise<SelfServiceKey[]> {
   const keys = await deps.apiKeys.selfServiceKeysOf(user.id);
-  return keys.filter(
-    (key) => keyStatus(key, deps.clock.now()) === 'active' && (key.generation ?? 0) === (user.apiKeyGeneration ?? 0),
-  );
+  return keys.filter((key) => keyStatus(key, deps.clock.now()) === 'active' && (key.generation ?? 0) === (user.apiKeyGeneration ?? 0));
 }
 
 /** One line of a mail's or page's list: never the secret, which is not stored anyway (behaviour KEY-2). */
@@ -81,7 +82,9 @@ export function passwordChangedMail(
       : apiKeys.length === 0
         ? 'No API key you created in an application can get tokens for your account.'
         : `These API keys, created in an application with your account, still get access tokens that act as you, as a password change does not end them:\n${apiKeys.map(apiKeyLine).join('\n')}\n\nTo revoke one, sign in to the application named and revoke the key there, or ask your administrator to revoke it by its key id.${
-            way === 'reset-link' ? ' The page shown after the reset offers revoking them all at once, with the passkeys, for 10 minutes.' : ''
+            way === 'reset-link'
+              ? ' The page shown after the reset offers revoking them all at once, with the passkeys, for 10 minutes.'
+              : ''
           }`;
   return {
     subject: 'Your password was changed',

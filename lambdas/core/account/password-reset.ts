@@ -311,7 +311,8 @@ function passkeysRemovedMail(
       ? 'No API key created in an application with your account was left to revoke.'
       : `Every API key created in an application with your account was revoked:\n${revokedKeys.map(apiKeyLine).join('\n')}\n\nThey no longer get tokens; tokens they already got stay valid for at most one hour. Create new keys in the applications that need them.`;
   return {
-    subject: revokedKeys.length === 0 ? 'The passkeys of your account were removed' : 'The passkeys and API keys of your account were removed',
+    subject:
+      revokedKeys.length === 0 ? 'The passkeys of your account were removed' : 'The passkeys and API keys of your account were removed',
     text: `After your password was reset, you asked on the page shown after the reset to remove every passkey and revoke every API key of your account.
 
 ${what}
