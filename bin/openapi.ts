@@ -188,12 +188,17 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   ResetPassword: {
     summary: "Set a new password with the mailed link (the token from the link's cookie, or the token field)",
     body: form(resetPasswordForm),
-    success: [200, 'html', 'Done: the passkeys that still sign in, and removing them all (behaviour RESET-9)'],
+    success: [
+      200,
+      'html',
+      'Done: the passkeys and self-service API keys that survive it, and ending them all (behaviour RESET-9, RESET-13)',
+    ],
   },
   ResetPasskeysRemove: {
-    summary: "The reset completion's 'Remove all passkeys', authenticated by its recovery cookie (10 minutes, single use)",
+    summary:
+      "The reset completion's 'Remove all': every passkey removed and every self-service API key revoked, authenticated by its recovery cookie (10 minutes, single use)",
     body: form(resetPasskeysRemoveForm),
-    success: [200, 'html', 'Removed, listed by name; the user is mailed'],
+    success: [200, 'html', 'Removed and revoked, listed by name; the user is mailed'],
   },
   PasskeysPage: {
     summary: "The signed-in user's passkeys: list, add, remove (a sign-in within 10 minutes)",
