@@ -26,11 +26,19 @@ export interface User {
   /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
   readonly emailVerifiedAt?: string;
   /**
-   * Incremented by every password change (issue 12): a reset link, a pending second-factor
-   * challenge, a session, an authorization code and a refresh token remember the value they were
-   * issued under and die when it moves (behaviour RESET-12). Absent means 0.
+   * Incremented by every password change (issue 12) and by the reset completion's "Remove all
+   * passkeys" (behaviour RESET-9): a reset link, a pending second-factor challenge, a session, an
+   * authorization code and a refresh token remember the value they were issued under and die when
+   * it moves (behaviour RESET-12). Absent means 0.
    */
   readonly credentialVersion?: number;
+  /**
+   * Moved only by "Remove all passkeys" after a reset, in the same write as credentialVersion
+   * (behaviour RESET-9, PASSKEY-13): a passkey signs in only while its `generation` is this one, so
+   * every passkey added before the removal stops at that write, whether or not its record is
+   * deleted yet. Absent means 0.
+   */
+  readonly passkeyGeneration?: number;
 }
 
 export type ClientType = 'public' | 'confidential';
