@@ -188,6 +188,12 @@ export interface ApiKey {
    * the key exchanges only while it is still the user's (behaviour KEY-17).
    */
   readonly generation?: number;
+  /**
+   * Self-service keys: RFC 8176 methods of the sign-in whose token created the key. Absent (an
+   * admin's key, or one created before it was kept) counts as a password alone for a
+   * self-service key; the exchange holds it to the MFA policy in force (behaviour MFA-12).
+   */
+  readonly amr?: readonly string[];
 }
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
