@@ -52,6 +52,13 @@ export interface EdgeRule {
   readonly action: 'block' | 'challenge';
   /** The rule of docs/behaviour/limits.md this implements (its id, e.g. `EDGE-1`), and how it was fitted to WAF's bounds. */
   readonly rationale: string;
+  /**
+   * Counted together with the other rows of the same `name`, by one WAF rule (behaviour EDGE-7): the
+   * rows must agree on limit, window and action. With `pathPrefix` the rule counts every request
+   * under that prefix, whatever its method (so a row added there later is covered too); without
+   * it, the rows' own methods and paths.
+   */
+  readonly shared?: { readonly name: string; readonly pathPrefix?: string };
 }
 
 export interface Route {
