@@ -34,7 +34,7 @@ export function edgeRateTable(rows: readonly Route[] = routes): string {
       return `| \`${route.path}\` | ${route.method} | ${limit} | ${windowSeconds} s | ${action(route, limit)} | \`${rule.name}\`, ${counted(rule)} | ${cell(route.edge!.rationale)}${fitted} |`;
     }),
     '',
-    'The web ACL\'s rate-based rules (AWS WAF allows 10, the catch-all `Rate-AnyRequest` included):',
+    "The web ACL's rate-based rules (AWS WAF allows 10, the catch-all `Rate-AnyRequest` included):",
     '',
     '| WAF rule | limit | window | action | counts per address |',
     '|---|---|---|---|---|',

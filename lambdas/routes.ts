@@ -585,7 +585,8 @@ export const routes: readonly Route[] = [
       limit: 10,
       windowSeconds: 60,
       action: 'challenge',
-      rationale: 'EDGE-1: passkey paths about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser page',
+      rationale:
+        'EDGE-1: passkey paths about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser page',
     },
   },
   {
@@ -631,7 +632,8 @@ export const routes: readonly Route[] = [
       limit: 30,
       windowSeconds: 60,
       action: 'block',
-      rationale: 'EDGE-1: passkey paths about 20 / 1 minute, deployed as 30 / 1 minute (the token endpoints\' rule; one ceremony per sign-in); JSON (fetch), so Block',
+      rationale:
+        "EDGE-1: passkey paths about 20 / 1 minute, deployed as 30 / 1 minute (the token endpoints' rule; one ceremony per sign-in); JSON (fetch), so Block",
     },
   },
   {

@@ -64,6 +64,7 @@ import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProb
 import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
+import type { WafRate } from './edge-rules';
 import { ApiWebAcl } from './web-acl';
 
 /**
@@ -109,6 +110,12 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default false
    */
   readonly botControl?: boolean;
+  /**
+   * The WAF's catch-all rate rule: every request of one address, whatever its path (behaviour
+   * EDGE-7). Must be at least the busiest route rule's rate (the light rule, 1,200 a minute).
+   * @default 2,000 per 60 s
+   */
+  readonly wafRateLimitPerAddress?: WafRate;
   /**
    * Sign-in email of the first admin user, seeded on the first deploy.
    * @default `admin@<domain of MAIL_FROM>`
@@ -479,6 +486,7 @@ export class AuthorizationServer extends Construct {
       routes,
       adminAllowlist: props.adminAllowlist,
       botControl: props.botControl,
+      ...(props.wafRateLimitPerAddress ? { catchAll: props.wafRateLimitPerAddress } : {}),
       logRetention,
     });
 

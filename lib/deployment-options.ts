@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { booleanFlag, ConfigError } from '../lambdas/config/settings';
 import type { AuthorizationServerProps } from './authorization-server';
 import type { AuthorizationServerStackProps } from './authorization-server-stack';
+import type { WafRate } from './edge-rules';
 import { concurrencyPlan, concurrencyProblems, type ReservedConcurrency } from './isolation';
 import { settingsFromContext } from './service-settings';
 import { routes as routeTable } from '../lambdas/routes';
@@ -63,6 +64,19 @@ export const deploymentOptions = {
     schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
+  },
+  WAF_RATE_LIMIT_PER_IP: {
+    schema: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^\d+(\/(60|120|300|600))?$/)),
+        z.transform((value): WafRate => {
+          const [limit, window] = value.split('/');
+          return { limit: Number(limit), windowSeconds: Number(window ?? 60) as WafRate['windowSeconds'] };
+        }),
+      ),
+    ),
+    accepts: 'a limit, or limit/window with a window of 60, 120, 300 or 600 seconds, such as 2000 or 6000/300',
+    description: "The WAF's catch-all rate rule: requests of one address, whatever the path (default 2000 per 60 s).",
   },
   TRACING: {
     schema: z._default(booleanFlag, false),
@@ -160,6 +174,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
     botControl: options.WAF_BOT_CONTROL,
+    ...(options.WAF_RATE_LIMIT_PER_IP ? { wafRateLimitPerAddress: options.WAF_RATE_LIMIT_PER_IP } : {}),
     keyRotationDays: options.KEY_ROTATION_DAYS,
     tracing: options.TRACING,
     accountConcurrencyLimit: options.ACCOUNT_CONCURRENCY_LIMIT,

@@ -116,7 +116,11 @@ export function underPattern(prefix: string, stageName: string): string {
  */
 export function pathsPattern(routePaths: readonly string[], stageName: string): string {
   if (routePaths.length === 1) return pathPattern(routePaths[0]!, stageName);
-  const bodies = routePaths.map((path) => pathPattern(path, stageName).replace(/^\^\(\/[^)]*\)\?/, '').replace(/\/\?\$$/, ''));
+  const bodies = routePaths.map((path) =>
+    pathPattern(path, stageName)
+      .replace(/^\^\(\/[^)]*\)\?/, '')
+      .replace(/\/\?\$$/, ''),
+  );
   return `^(/${escapeRegex(stageName)})?(${bodies.join('|')})/?$`;
 }
 
@@ -192,7 +196,10 @@ export function edgeRateRules(rows: readonly Route[], stageName: string): EdgeRa
 
   // Classes: counted per path.
   type Entry = { row: EdgeRow; ceiling: boolean };
-  const classes = new Map<string, { limit: number; windowSeconds: WafRate['windowSeconds']; action: EdgeRule['action']; entries: Entry[] }>();
+  const classes = new Map<
+    string,
+    { limit: number; windowSeconds: WafRate['windowSeconds']; action: EdgeRule['action']; entries: Entry[] }
+  >();
   const addTo = (limit: number, windowSeconds: WafRate['windowSeconds'], action: EdgeRule['action'], entry: Entry) => {
     const key = `${limit}/${windowSeconds}/${action}`;
     const found = classes.get(key) ?? { limit, windowSeconds, action, entries: [] };
@@ -200,7 +207,8 @@ export function edgeRateRules(rows: readonly Route[], stageName: string): EdgeRa
     classes.set(key, found);
   };
   for (const { row, rate } of fitted.filter(({ row }) => !row.edge.shared)) {
-    if (row.path.includes('{')) throw new Error(`${row.name}: a path with ids (${row.path}) cannot be counted per path; share a prefix rule`);
+    if (row.path.includes('{'))
+      throw new Error(`${row.name}: a path with ids (${row.path}) cannot be counted per path; share a prefix rule`);
     if (encodedPathPrefixes.some((prefix) => inPrefix(row.path, prefix))) {
       throw new Error(`${row.name}: ${row.path} may be spelled percent-encoded; share the prefix rule of its area`);
     }
@@ -245,7 +253,9 @@ export function edgeRateRules(rows: readonly Route[], stageName: string): EdgeRa
         other.action !== edge.action ||
         JSON.stringify(other.shared?.pathPrefixes) !== JSON.stringify(prefixes)
       ) {
-        throw new Error(`Rate-${name}: rows ${first!.name} and ${row.name} share an edge rule but not its limit, window, action or prefixes`);
+        throw new Error(
+          `Rate-${name}: rows ${first!.name} and ${row.name} share an edge rule but not its limit, window, action or prefixes`,
+        );
       }
       if (prefixes && !prefixes.some((prefix) => inPrefix(row.path, prefix))) {
         throw new Error(`Rate-${name}: ${row.name} (${row.path}) is not under ${prefixes.join(' or ')}`);
@@ -267,7 +277,10 @@ export function edgeRateRules(rows: readonly Route[], stageName: string): EdgeRa
     };
     const rule: EdgeRateRule = { ...base, name: `Rate-${name}`, limit: rate.limit, action: edge.action };
     if (edge.action !== 'challenge') return [rule];
-    return [rule, { ...base, name: `Rate-${name}-Ceiling`, limit: rate.limit * challengeCeilingFactor, action: 'block', ceilingFor: base.routes }];
+    return [
+      rule,
+      { ...base, name: `Rate-${name}-Ceiling`, limit: rate.limit * challengeCeilingFactor, action: 'block', ceilingFor: base.routes },
+    ];
   });
 
   const rules = [...classRules, ...groupRules];
@@ -276,7 +289,8 @@ export function edgeRateRules(rows: readonly Route[], stageName: string): EdgeRa
   if (taken) throw new Error(`two WAF rules would be named ${taken}: rename the shared group`);
   for (const rule of rules) {
     for (const regex of pathRegexes(rule, stageName)) {
-      if (regex.length > wafRegexMaxLength) throw new Error(`${rule.name}: a path regex of ${regex.length} characters, over AWS WAF's ${wafRegexMaxLength}`);
+      if (regex.length > wafRegexMaxLength)
+        throw new Error(`${rule.name}: a path regex of ${regex.length} characters, over AWS WAF's ${wafRegexMaxLength}`);
     }
   }
   return rules;

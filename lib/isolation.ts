@@ -109,7 +109,8 @@ export interface MethodThrottle {
 
 /**
  * The methods throttled below the stage-wide setting: each row that sends mail and has an edge
- * rule of its own, at its edge rate times `callers` (a burst of at least its edge limit), so a
+ * rule of its own or of a named group (not a whole area's, such as the admin plane's), at its edge
+ * rate times `callers` (a burst of at least its edge limit), so a
  * flood spread over many addresses, each under its edge limit, cannot drain the SES sending
  * quota or the account's reputation (behaviour LIMIT-6, EDGE-5). Never above the stage setting.
  */
@@ -119,7 +120,7 @@ export function methodThrottles(
   callers: number = defaultMailThrottleCallers,
 ): MethodThrottle[] {
   return routes
-    .filter((route) => route.sendsMail && route.edge && !route.edge.shared)
+    .filter((route) => route.sendsMail && route.edge && !route.edge.shared?.pathPrefixes)
     .map((route) => {
       const { limit, windowSeconds } = route.edge!;
       const rateLimit = Math.min(stage.rateLimit, Math.round(((limit * callers) / windowSeconds) * 100) / 100);

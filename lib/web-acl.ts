@@ -52,6 +52,8 @@ import {
   type EdgeRateRule,
   type WafRate,
   wafMaxRateBasedRules,
+  wafMinimumLimit,
+  wafWindows,
   wafRegexMaxLength,
 } from './edge-rules';
 
@@ -206,13 +208,10 @@ export class ApiWebAcl extends Construct {
       // method and segment shapes), so no spelling of another admin path passes for a
       // self-service one.
       const selfService = rows.filter((row) => row.selfService);
-      const adminPath = pathMatches([adminPrefixes.map((p) => anywherePattern(p.toLowerCase())).join('|')], [
-        'URL_DECODE',
-        'URL_DECODE',
-        'URL_DECODE',
-        'NORMALIZE_PATH',
-        'LOWERCASE',
-      ]);
+      const adminPath = pathMatches(
+        [adminPrefixes.map((p) => anywherePattern(p.toLowerCase())).join('|')],
+        ['URL_DECODE', 'URL_DECODE', 'URL_DECODE', 'NORMALIZE_PATH', 'LOWERCASE'],
+      );
       rules.push({
         name: 'AdminAllowlist',
         priority: 2,
@@ -223,7 +222,11 @@ export class ApiWebAcl extends Construct {
             ? [
                 {
                   notStatement: {
-                    statement: or(selfService.map((row) => and(methodIs(row.method), pathMatches([strictPathPattern(row.path, stage)], ['URL_DECODE'])))),
+                    statement: or(
+                      selfService.map((row) =>
+                        and(methodIs(row.method), pathMatches([strictPathPattern(row.path, stage)], ['URL_DECODE'])),
+                      ),
+                    ),
                   },
                 },
               ]
@@ -257,7 +260,14 @@ export class ApiWebAcl extends Construct {
         // `://` is let through decoded: a client id that is a URL (https%3A%2F%2F…) spells one.
         pathMatches([`(^|[^:])//|${oddSegments}`], ['URL_DECODE']),
         and(
-          { notStatement: { statement: pathMatches(encodedPathPrefixes.map((p) => underPattern(p, stage)), []) } },
+          {
+            notStatement: {
+              statement: pathMatches(
+                encodedPathPrefixes.map((p) => underPattern(p, stage)),
+                [],
+              ),
+            },
+          },
           // No trailing slash either: a rule that counts per path would count it apart.
           { notStatement: { statement: pathMatches([`^(/${escapeRegex(stage)})?((/[a-z0-9._-]+)+|/?)$`], []) } },
         ),
@@ -276,6 +286,19 @@ export class ApiWebAcl extends Construct {
     });
     // Behaviour EDGE-7: every request of an address, whatever it aims at.
     const catchAll = props.catchAll ?? defaultCatchAll;
+    // A catch-all below a row's own rate would refuse a caller its row allows (behaviour EDGE-7).
+    const busiest = Math.max(...this.rateRules.map((rule) => rule.limit / rule.windowSeconds));
+    if (
+      !wafWindows.includes(catchAll.windowSeconds) ||
+      !Number.isInteger(catchAll.limit) ||
+      catchAll.limit < wafMinimumLimit ||
+      catchAll.limit / catchAll.windowSeconds < busiest
+    ) {
+      throw new Error(
+        `The catch-all rate rule (${catchAll.limit} per ${catchAll.windowSeconds} s) must be a whole limit of at least ${wafMinimumLimit} ` +
+          `over 60, 120, 300 or 600 s, and at least the busiest edge rule's rate (${Math.round(busiest * 60)} a minute).`,
+      );
+    }
     rules.push({
       name: 'Rate-AnyRequest',
       priority: 4,
@@ -305,7 +328,10 @@ export class ApiWebAcl extends Construct {
             // The connecting address, never a forwarded header (attacker-controlled); for a class,
             // with the path as sent, so each of its rows keeps its own counter (behaviour EDGE-7).
             ...(rule.counting === 'per-path'
-              ? { aggregateKeyType: 'CUSTOM_KEYS', customKeys: [{ ip: {} }, { uriPath: { textTransformations: [{ priority: 0, type: 'NONE' }] } }] }
+              ? {
+                  aggregateKeyType: 'CUSTOM_KEYS',
+                  customKeys: [{ ip: {} }, { uriPath: { textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+                }
               : { aggregateKeyType: 'IP' }),
             scopeDownStatement,
           },

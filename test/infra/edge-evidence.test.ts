@@ -92,25 +92,43 @@ describe('the order of evaluation (behaviour EDGE-2, EDGE-7, EDGE-8)', () => {
   test.each([
     ['minimal', () => minimal],
     ['full', () => full],
-  ])('%s: the IP reputation list and the known bad inputs come before any Allow rule, and so do the catch-all and the path rule', (_name, of) => {
-    const s = of();
-    const firstAllow = Math.min(...allowRules(s).map((r: any) => r.Priority));
-    expect(allowRules(s).length).toBeGreaterThan(0);
-    for (const name of [
-      'AWSManagedRulesAmazonIpReputationList',
-      'AWSManagedRulesKnownBadInputsRuleSet',
-      'BlockNonCanonicalPaths',
-      'Rate-AnyRequest',
-    ]) {
-      expect({ name, before: priority(s, name) < firstAllow }).toEqual({ name, before: true });
-    }
-    // Every rate rule counts before any Allow rule can end the walk.
-    for (const rule of webAcl(s).Rules.filter((r: any) => r.Statement.RateBasedStatement)) expect(rule.Priority).toBeLessThan(firstAllow);
+  ])(
+    '%s: the IP reputation list and the known bad inputs come before any Allow rule, and so do the catch-all and the path rule',
+    (_name, of) => {
+      const s = of();
+      const firstAllow = Math.min(...allowRules(s).map((r: any) => r.Priority));
+      expect(allowRules(s).length).toBeGreaterThan(0);
+      for (const name of [
+        'AWSManagedRulesAmazonIpReputationList',
+        'AWSManagedRulesKnownBadInputsRuleSet',
+        'BlockNonCanonicalPaths',
+        'Rate-AnyRequest',
+      ]) {
+        expect({ name, before: priority(s, name) < firstAllow }).toEqual({ name, before: true });
+      }
+      // Every rate rule counts before any Allow rule can end the walk.
+      for (const rule of webAcl(s).Rules.filter((r: any) => r.Statement.RateBasedStatement)) expect(rule.Priority).toBeLessThan(firstAllow);
+    },
+  );
+
+  test('WAF_RATE_LIMIT_PER_IP sets the catch-all; one below the busiest route rule is refused at synth (behaviour EDGE-7)', () => {
+    const custom = synthesize({ WAF_RATE_LIMIT_PER_IP: '6000/300' });
+    const rule = webAcl(custom).Rules.find((r: any) => r.Name === 'Rate-AnyRequest');
+    expect(rule.Statement.RateBasedStatement).toMatchObject({ Limit: 6000, EvaluationWindowSec: 300, AggregateKeyType: 'IP' });
+    // 1,000 a minute is below the light rule's 1,200: a caller within its row's limit would be refused.
+    expect(() => synthesize({ WAF_RATE_LIMIT_PER_IP: '1000' })).toThrow(
+      /catch-all rate rule .* at least the busiest edge rule's rate \(1200 a minute\)/,
+    );
+    expect(() => synthesize({ WAF_RATE_LIMIT_PER_IP: '2000/90' })).toThrow(/WAF_RATE_LIMIT_PER_IP must be/);
   });
 
   test('the catch-all counts every request per address, whatever its path and method', () => {
     const rule = webAcl(minimal).Rules.find((r: any) => r.Name === 'Rate-AnyRequest');
-    expect(rule.Statement.RateBasedStatement).toEqual({ Limit: expect.any(Number), EvaluationWindowSec: expect.any(Number), AggregateKeyType: 'IP' });
+    expect(rule.Statement.RateBasedStatement).toEqual({
+      Limit: expect.any(Number),
+      EvaluationWindowSec: expect.any(Number),
+      AggregateKeyType: 'IP',
+    });
     expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
     expect(evaluate(webAcl(minimal), { method: 'GET', path: '/.well-known/openid-configuration' }).countedBy).toContain('Rate-AnyRequest');
     expect(evaluate(webAcl(minimal), { method: 'DELETE', path: '/no/such/thing' }).countedBy).toContain('Rate-AnyRequest');
@@ -248,7 +266,9 @@ describe('no spelling of a path reaches a function without its rule (issue 27 it
         for (const target of targets) {
           const counter = verdict.counters.find((c) => c.rule === ruleOf(target));
           if (!counter || !ownKeys(target).has(counter.key)) {
-            escaped.push(`${row.method} ${raw} -> ${target.name} (counted by ${verdict.counters.map((c) => `${c.rule} ${c.key}`).join(', ')})`);
+            escaped.push(
+              `${row.method} ${raw} -> ${target.name} (counted by ${verdict.counters.map((c) => `${c.rule} ${c.key}`).join(', ')})`,
+            );
           }
         }
       }
@@ -272,7 +292,9 @@ describe('no spelling of a path reaches a function without its rule (issue 27 it
 
   test('rows counted per path keep their own counters: two rows of one rule never share one', () => {
     const acl = webAcl(minimal);
-    const token = evaluate(acl, { method: 'POST', path: '/api/token' }).counters.find((c) => c.rule === ruleOf(routes.find((r) => r.name === 'Token')!))!;
+    const token = evaluate(acl, { method: 'POST', path: '/api/token' }).counters.find(
+      (c) => c.rule === ruleOf(routes.find((r) => r.name === 'Token')!),
+    )!;
     const revoke = evaluate(acl, { method: 'POST', path: '/api/token/revoke' }).counters.find((c) => c.rule === token.rule)!;
     expect(token.key).not.toBe(revoke.key);
   });

@@ -111,10 +111,16 @@ describe('behaviour LIMIT-6: API Gateway throttling, all callers together', () =
     });
   });
 
-  test('each mail-sending row with an edge rule of its own is throttled at its edge rate times 100 addresses, bursts of at least its edge limit', () => {
-    const mailRows = routes.filter((route) => route.sendsMail && route.edge && !route.edge.shared);
+  test('each mail-sending row with an edge rule of its own (or of a named group) is throttled at its edge rate times 100 addresses, bursts of at least its edge limit', () => {
+    const mailRows = routes.filter((route) => route.sendsMail && route.edge && !route.edge.shared?.pathPrefixes);
     expect(mailRows.map((route) => route.path)).toEqual(
-      expect.arrayContaining(['/forgot-password', '/reset-password', '/api/users/email-verification/request', '/api/auth/otp/resend']),
+      expect.arrayContaining([
+        '/forgot-password',
+        '/reset-password',
+        '/api/users/email-verification/request',
+        '/api/auth/otp/resend',
+        '/api/authorize',
+      ]),
     );
     const perMethod = settings().filter((s) => s.ResourcePath !== '/*');
     expect(perMethod).toHaveLength(mailRows.length);

@@ -136,7 +136,11 @@ describe('rate rules in the web ACL (behaviour EDGE-1, EDGE-7)', () => {
     for (const rule of deployed.filter((r) => !r.pathPrefixes)) {
       const scopeDown = acl.Rules.find((r: any) => r.Name === rule.name).Statement.RateBasedStatement.ScopeDownStatement;
       for (const other of routes.filter((r) => !rule.routes.includes(r.name))) {
-        expect({ rule: rule.name, other: other.name, counted: matches(scopeDown, { method: other.method, path: `/prod${samplePath(other.path)}` }) }).toEqual({
+        expect({
+          rule: rule.name,
+          other: other.name,
+          counted: matches(scopeDown, { method: other.method, path: `/prod${samplePath(other.path)}` }),
+        }).toEqual({
           rule: rule.name,
           other: other.name,
           counted: false,
@@ -175,7 +179,11 @@ describe('rate rules in the web ACL (behaviour EDGE-1, EDGE-7)', () => {
     const acl = webAcl(minimal);
     for (const row of edgeRows.filter((r) => r.edge.action === 'challenge')) {
       const ceiling = deployed.find((rule) => rule.ceilingFor?.includes(row.name))!;
-      expect(ceiling).toMatchObject({ action: 'block', limit: row.edge.limit * challengeCeilingFactor, windowSeconds: row.edge.windowSeconds });
+      expect(ceiling).toMatchObject({
+        action: 'block',
+        limit: row.edge.limit * challengeCeilingFactor,
+        windowSeconds: row.edge.windowSeconds,
+      });
       const statement = acl.Rules.find((r: any) => r.Name === ceiling.name).Statement.RateBasedStatement;
       expect(matches(statement.ScopeDownStatement, { method: row.method, path: samplePath(row.path) })).toBe(true);
     }
@@ -191,7 +199,11 @@ describe('rate rules in the web ACL (behaviour EDGE-1, EDGE-7)', () => {
 describe('never blocked, allowlist, managed groups', () => {
   test('discovery documents and /api/health, then userinfo and validate, are allowed past the rule groups after every rate rule (behaviour EDGE-2)', () => {
     const priorities = (names: string[]) => names.map((n) => rule(minimal, n).Priority);
-    const lastRate = Math.max(...webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement).map((r: any) => r.Priority));
+    const lastRate = Math.max(
+      ...webAcl(minimal)
+        .Rules.filter((r: any) => r.Statement.RateBasedStatement)
+        .map((r: any) => r.Priority),
+    );
     for (const [name, paths] of [
       ['AllowPublicDocuments', publicDocumentPaths],
       ['AllowTokenChecks', lightlyLimitedPaths],
