@@ -449,6 +449,19 @@ export class ApiWebAcl extends Construct {
         },
       },
       rules,
+      // The logging configuration's redaction below covers the log only: sampled requests (kept
+      // about 3 hours, shown in the console and by GetSampledRequests) carry every header in full,
+      // a live reset token in its cookie included (behaviour RESET-8, EDGE-4). Data protection at
+      // the web ACL applies to every output, sampled requests and rule-match details (which may
+      // quote the body: a password) as well as the log.
+      dataProtectionConfig: {
+        dataProtections: [
+          ...redactedHeaders.map((name) => ({ field: { fieldType: 'SINGLE_HEADER', fieldKeys: [name] }, action: 'SUBSTITUTION' })),
+          { field: { fieldType: 'SINGLE_COOKIE' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'QUERY_STRING' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'BODY' }, action: 'SUBSTITUTION' },
+        ],
+      },
     });
     // Ref of a web ACL is `name|id|scope`.
     this.webAclName = Fn.select(0, Fn.split('|', this.webAcl.ref));
