@@ -14,9 +14,11 @@
  *                              admin paths anything but lower-case letters, digits, `.`, `_`, `-`
  *                              (behaviour EDGE-8). So the rate rules read the path as sent.
  *   4  Rate-AnyRequest         per client IP, every request whatever its path (behaviour EDGE-7).
- *  10+ Rate-<route or group>   one rate-based rule per route row with an `edge` of its own, and
- *                              one per group of rows sharing one, per client IP, scoped to the
- *                              rows' methods and paths (lib/edge-rules.ts); every row has one.
+ *  10+ Rate-<class or group>   per client IP (lib/edge-rules.ts), every row counted by one: a rule
+ *                              per limit, window and action of the rows without a group, keyed on
+ *                              the address and the path (each row its own counter), and one per
+ *                              named group, counting its rows together. AWS WAF allows 10
+ *                              rate-based rules per web ACL, the catch-all included (behaviour EDGE-7).
  *  next AllowPublicDocuments   GET discovery documents and /api/health, and
  *       AllowTokenChecks       GET /api/userinfo and /api/token/validate: after their light rate
  *                              rules, allowed past the rule groups below (behaviour EDGE-2).
