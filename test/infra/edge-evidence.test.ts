@@ -122,6 +122,44 @@ describe('the order of evaluation (behaviour EDGE-2, EDGE-7, EDGE-8)', () => {
     expect(() => synthesize({ WAF_RATE_LIMIT_PER_IP: '2000/90' })).toThrow(/WAF_RATE_LIMIT_PER_IP must be/);
   });
 
+  test('a path spelled otherwise than published is refused with 400 invalid_request and a readable description (behaviour EDGE-8)', () => {
+    const acl = webAcl(minimal);
+    const rule = acl.Rules.find((r: any) => r.Name === 'BlockNonCanonicalPaths');
+    const key = rule.Action.Block.CustomResponse.CustomResponseBodyKey;
+    expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(400);
+    const body = acl.CustomResponseBodies[key];
+    expect(body.ContentType).toBe('APPLICATION_JSON');
+    expect(JSON.parse(body.Content)).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/not spelled as this server publishes it/),
+    });
+    const verdict = (method: string, path: string) => evaluate(acl, { method, path }).blockedBy;
+    for (const path of [
+      '/api/%74oken',
+      '/API/token',
+      '/api/Token',
+      '/api/token/',
+      '/api//token',
+      '/api/./token',
+      '/api/x/../token',
+      '/PROD/api/token',
+      '/api/token%2F',
+      '/api/admin/clients/x/..%2F..%2Fusers',
+      '/api/admin//users',
+      '/api/admin/%2525',
+    ]) {
+      expect({ path, blockedBy: verdict('POST', path) }).toEqual({ path, blockedBy: 'BlockNonCanonicalPaths' });
+    }
+    for (const path of [
+      '/api/token',
+      '/prod/api/token',
+      '/api/admin/clients/https%3A%2F%2Fapp.example%2Fclient.json',
+      '/dashboard/clients/tgc_Ab3-x_9',
+    ]) {
+      expect({ path, blockedBy: verdict('POST', path) }).toEqual({ path, blockedBy: undefined });
+    }
+  });
+
   test('the catch-all counts every request per address, whatever its path and method', () => {
     const rule = webAcl(minimal).Rules.find((r: any) => r.Name === 'Rate-AnyRequest');
     expect(rule.Statement.RateBasedStatement).toEqual({
