@@ -394,6 +394,8 @@ export class AuthorizationServer extends Construct {
       environment[definition.envVar] = this.tables[definition.name].tableName;
     }
 
+    // `routes` is read above (the concurrency plan and the throttles need it first).
+    const adminAllowlist = props.adminAllowlist ?? [];
     const functions: Record<string, NodejsFunction> = {};
     const functionStacks: Record<string, NestedStack> = {};
     const apiGateway = new iam.ServicePrincipal('apigateway.amazonaws.com');
@@ -408,6 +410,8 @@ export class AuthorizationServer extends Construct {
           ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
           ...(route.deviceCookies ? { DEVICE_COOKIE_KEY_SECRET_ARN: this.deviceCookieKeySecret.secretArn } : {}),
           ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
+          // Behaviour EDGE-4: the web ACL lets these rows through from anywhere; their functions hold admin callers to the list.
+          ...(route.selfService && adminAllowlist.length > 0 ? { ADMIN_ALLOWED_CIDRS: adminAllowlist.join(',') } : {}),
         },
         memorySize,
         logRetention,

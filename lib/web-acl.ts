@@ -39,6 +39,7 @@ import { Annotations, ArnFormat, Fn, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { networkRefusalDescription } from '../lambdas/core/admin-network';
 import { endpointPaths, routes as routeTable, type HttpMethod, type Route } from '../lambdas/routes';
 import {
   anywherePattern,
@@ -440,7 +441,8 @@ export class ApiWebAcl extends Construct {
         },
         [accessDeniedBody]: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ error: 'access_denied', error_description: 'This endpoint is not reachable from your network.' }),
+          // The same words as the self-service key routes' own check (behaviour EDGE-4).
+          content: JSON.stringify({ error: 'access_denied', error_description: networkRefusalDescription }),
         },
         [nonCanonicalPathBody]: {
           contentType: 'APPLICATION_JSON',

@@ -52,6 +52,15 @@ export interface RecoveryProof {
   readonly expiresAtEpoch: number;
 }
 
+/** Behaviour RESET-9: what the removal's first write checks and sets on the user. */
+export interface RecoveryUse {
+  readonly userId: string;
+  /** The user's credentialVersion and passkeyGeneration as read: still those, or nothing is written. */
+  readonly seen: { readonly credentialVersion: number; readonly passkeyGeneration: number };
+  readonly next: { readonly credentialVersion: number; readonly passkeyGeneration: number };
+  readonly at: string;
+}
+
 export interface ResetLinkStore {
   /** Stores the link and makes it the user's only live one (replacing the pointer). */
   issue(digest: string, link: ResetLink): Promise<void>;
@@ -70,14 +79,21 @@ export interface ResetLinkStore {
     nowEpoch: number,
     recovery: { readonly digest: string; readonly proof: RecoveryProof },
   ): Promise<boolean>;
-  /** Uses the proof up (once, the DynamoDB client's resend included); undefined when absent, expired or used. */
-  claimRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
+  /** The proof, when it is live and unused; nothing is consumed. */
+  findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
+  /**
+   * One transaction: uses the proof up (still live and unused) and moves the user's
+   * credentialVersion and passkeyGeneration from `seen` to `next`; false when any condition
+   * failed (the proof used or expired meanwhile, the password changed). The DynamoDB client's
+   * resend of it is the same use.
+   */
+  useRecovery(digest: string, use: RecoveryUse, nowEpoch: number): Promise<boolean>;
 }
 
 export interface PasswordResetDependencies extends PasswordChangeDependencies {
   readonly links: ResetLinkStore;
   /** Behaviour RESET-9: the completion's "remove every passkey". */
-  readonly passkeys: PasswordChangeDependencies['passkeys'] & { removeAllOf(userId: string): Promise<void> };
+  readonly passkeys: PasswordChangeDependencies['passkeys'] & { removeAllOf(userId: string): Promise<Passkey[]> };
   readonly hasher: Hasher;
   readonly mailer: Mailer;
   readonly clock: Clock;
@@ -177,22 +193,44 @@ export async function resetPassword(deps: PasswordResetDependencies, token: stri
 }
 
 /**
- * Behaviour RESET-9: the completion's "remove every passkey". The proof is used up first (a
- * second post finds nothing), then the user must still hold the password the reset set; every
- * passkey the user has now is removed (one added since the page was shown too), every session
- * and refresh family ends again (one started with a passkey since the reset too), and one mail
- * names what was removed. Undefined when the proof is absent, expired, used or outlived.
+ * Behaviour RESET-9: the completion's "remove every passkey", against an intruder whose passkey
+ * still signs in and who acts while it runs. The first write, one transaction, uses the proof up
+ * (on the password the reset set: any later change has outlived it) and moves the user's
+ * credentialVersion and passkeyGeneration. From that write on:
+ * - every session, code and refresh token of every factor started before it is dead at its next
+ *   use (RESET-12), one a passkey sign-in in flight is starting included (PASSKEY-3);
+ * - every passkey added before it signs no one in (PASSKEY-13), whether or not its record is
+ *   deleted yet;
+ * - a registration from any session started before it stores nothing (PASSKEY-14).
+ * Then every passkey record is deleted, found in the user's own partition strongly consistently
+ * (one a registration wrote just before the first write too), the sessions and refresh families
+ * the index shows are ended, and one mail names what was removed. Listing and deleting one by
+ * one with nothing moved first, as before, let a registration or a sign-in landing in between
+ * survive. The proof's own check comes before the write, so the version the write moves cannot end
+ * the step it belongs to. Undefined when the proof is absent, expired, used or outlived.
  */
 export async function removePasskeysAfterReset(
   deps: PasswordResetDependencies,
   recovery: string,
 ): Promise<{ readonly user: User; readonly removed: readonly Passkey[] } | undefined> {
-  const proof = await deps.links.claimRecovery(resetTokenDigest(recovery), epoch(deps.clock));
-  if (!proof || proof.expiresAtEpoch <= epoch(deps.clock)) return undefined;
+  const digest = resetTokenDigest(recovery);
+  const proof = await deps.links.findRecovery(digest, epoch(deps.clock));
+  if (!proof) return undefined;
   const user = await deps.links.currentUser(proof.userId);
   if (!user || (user.credentialVersion ?? 0) !== proof.credentialVersion) return undefined;
-  const removed = await deps.passkeys.listOf(user.id);
-  await deps.passkeys.removeAllOf(user.id);
+  const seen = { credentialVersion: user.credentialVersion ?? 0, passkeyGeneration: user.passkeyGeneration ?? 0 };
+  const used = await deps.links.useRecovery(
+    digest,
+    {
+      userId: user.id,
+      seen,
+      next: { credentialVersion: seen.credentialVersion + 1, passkeyGeneration: seen.passkeyGeneration + 1 },
+      at: new Date(deps.clock.now()).toISOString(),
+    },
+    epoch(deps.clock),
+  );
+  if (!used) return undefined;
+  const removed = await deps.passkeys.removeAllOf(user.id);
   await endSignIns(deps, user.id);
   if (user.email) {
     try {

@@ -81,6 +81,8 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
     createdAt: isoNow(deps.clock),
     createdBy: actorOf(manager),
     ...(expiresAt ? { expiresAt } : {}),
+    // Behaviour MFA-12: a self-service key is as strong as the sign-in that made it.
+    ...(manager.kind === 'self-service' && manager.amr?.length ? { amr: [...manager.amr] } : {}),
   };
   return { key, apiKey: created.key, secret: created.secret };
 }
