@@ -45,6 +45,15 @@ import { OperationsDashboard } from './dashboard';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
 import { infrastructureProblems } from './deployment-options';
+import {
+  type ConcurrencyPlan,
+  concurrencyPlan,
+  defaultApiThrottle,
+  type MethodThrottle,
+  methodThrottles,
+  type ReservedConcurrency,
+  type ThrottleSettings,
+} from './isolation';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
@@ -58,6 +67,7 @@ import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
 import { storageStatements } from './storage-grants';
 import { createTables } from './tables';
+import type { WafRate } from './edge-rules';
 import { ApiWebAcl } from './web-acl';
 
 /**
@@ -103,6 +113,12 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default false
    */
   readonly botControl?: boolean;
+  /**
+   * The WAF's catch-all rate rule: every request of one address, whatever its path (behaviour
+   * EDGE-7). Must be at least the busiest route rule's rate (the light rule, 1,200 a minute).
+   * @default 2,000 per 60 s
+   */
+  readonly wafRateLimitPerAddress?: WafRate;
   /**
    * Sign-in email of the first admin user, seeded on the first deploy.
    * @default `admin@<domain of MAIL_FROM>`
@@ -157,6 +173,36 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly auditArchive?: AuditArchiveOptions;
   /**
+   * Lambda reserved concurrency of each route function, by route family (lib/route-families.ts),
+   * and of the fallback: each function always has that many executions and never runs more, so
+   * a flood on one route stops at its own function and the token endpoints keep theirs whatever
+   * the browser and admin families do (behaviour LIMIT-5). Reservations come out of the account's
+   * unreserved pool (docs/deployment.md, "Isolation", has the arithmetic); `false` reserves none,
+   * for accounts whose concurrency limit cannot spare it.
+   * @default { token: 30, browser: 5, public: 5, admin: 2, fallback: 5 } per function
+   */
+  readonly reservedConcurrency?: false | ReservedConcurrency;
+  /**
+   * The account's Lambda concurrency limit in this region (Service Quotas, "Concurrent
+   * executions"): synth fails when the reservations would leave fewer than the 100 unreserved
+   * executions Lambda requires, rather than the deploy.
+   * @default 1000
+   */
+  readonly accountConcurrencyLimit?: number;
+  /**
+   * API Gateway throttling of every method of the stage, all callers together, each method its
+   * own bucket; past it API Gateway answers 429 `too_many_requests` without calling the function
+   * (behaviour LIMIT-6).
+   * @default { rateLimit: 500, burstLimit: 1000 }
+   */
+  readonly apiThrottle?: ThrottleSettings;
+  /**
+   * The methods that send mail and have an edge rule of their own are throttled at their edge
+   * rate times this many addresses (behaviour LIMIT-6), below `apiThrottle`.
+   * @default 100
+   */
+  readonly mailThrottleCallers?: number;
+  /**
    * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
    * to check that the templates keep room for the routes still to come.
    * @default the route table of lambdas/routes.ts
@@ -197,6 +243,10 @@ export class AuthorizationServer extends Construct {
   /** Whether X-Ray tracing is on (the `tracing` prop). */
   readonly tracing: boolean;
   readonly accessLogs: logs.LogGroup;
+  /** The reserved concurrency of every route function and of the fallback (the `reservedConcurrency` prop). */
+  readonly concurrency: ConcurrencyPlan;
+  /** The methods throttled below the stage-wide `apiThrottle` (the mail-sending rows, behaviour LIMIT-6). */
+  readonly methodThrottles: readonly MethodThrottle[];
   /** The custom domain, when one is configured. */
   readonly domainName?: apigateway.DomainName;
   /** The issuer (`BASE_URL`). */
@@ -216,6 +266,11 @@ export class AuthorizationServer extends Construct {
     this.tracing = props.tracing ?? false;
     // The path-derived id: unique within the app, so two servers side by side keep their metrics apart.
     this.serviceMetrics = { namespace: props.metricsNamespace ?? 'Tollgate', service: Names.uniqueId(this) };
+
+    const routes = props.routes ?? routeTable;
+    this.concurrency = concurrencyPlan(routes, props.reservedConcurrency, props.accountConcurrencyLimit);
+    const apiThrottle = props.apiThrottle ?? defaultApiThrottle;
+    this.methodThrottles = methodThrottles(routes, apiThrottle, props.mailThrottleCallers);
 
     this.tables = createTables(this);
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
@@ -244,6 +299,21 @@ export class AuthorizationServer extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         tracingEnabled: this.tracing,
+        // Behaviour LIMIT-6: every method its own bucket; the mail-sending rows lower, each with
+        // the stage's logging repeated (a method's settings replace the stage's for that method).
+        throttlingRateLimit: apiThrottle.rateLimit,
+        throttlingBurstLimit: apiThrottle.burstLimit,
+        methodOptions: Object.fromEntries(
+          this.methodThrottles.map(({ route, throttle }) => [
+            `${route.path}/${route.method}`,
+            {
+              throttlingRateLimit: throttle.rateLimit,
+              throttlingBurstLimit: throttle.burstLimit,
+              loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
+          ]),
+        ),
       },
       // Bodies of these types reach the functions base64-encoded (isBase64Encoded), bytes intact:
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
@@ -335,7 +405,8 @@ export class AuthorizationServer extends Construct {
       environment[definition.envVar] = this.tables[definition.name].tableName;
     }
 
-    const routes = props.routes ?? routeTable;
+    // `routes` is read above (the concurrency plan and the throttles need it first).
+    const adminAllowlist = props.adminAllowlist ?? [];
     const functions: Record<string, NodejsFunction> = {};
     const functionStacks: Record<string, NestedStack> = {};
     const apiGateway = new iam.ServicePrincipal('apigateway.amazonaws.com');
@@ -350,11 +421,14 @@ export class AuthorizationServer extends Construct {
           ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
           ...(route.deviceCookies ? { DEVICE_COOKIE_KEY_SECRET_ARN: this.deviceCookieKeySecret.secretArn } : {}),
           ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
+          // Behaviour EDGE-4: the web ACL lets these rows through from anywhere; their functions hold admin callers to the list.
+          ...(route.selfService && adminAllowlist.length > 0 ? { ADMIN_ALLOWED_CIDRS: adminAllowlist.join(',') } : {}),
         },
         memorySize,
         logRetention,
         hashes: route.hashes,
         tracing: this.tracing,
+        reservedConcurrency: this.concurrency.routes[route.name],
       });
       this.grant(fn, route, signingKey.secret);
       // One invoke permission, beside the function, for its one method. Named with the stage
@@ -389,6 +463,7 @@ export class AuthorizationServer extends Construct {
       memorySize,
       logRetention,
       tracing: this.tracing,
+      reservedConcurrency: this.concurrency.fallback,
     });
     // One API-wide invoke permission instead of two per method: the fallback serves
     // every method anyway, and per-method statements would outgrow the Lambda policy limit.
@@ -428,6 +503,7 @@ export class AuthorizationServer extends Construct {
       routes,
       adminAllowlist: props.adminAllowlist,
       botControl: props.botControl,
+      ...(props.wafRateLimitPerAddress ? { catchAll: props.wafRateLimitPerAddress } : {}),
       logRetention,
     });
 

@@ -10,7 +10,10 @@ import type { Construct } from 'constructs';
 import { booleanFlag, ConfigError } from '../lambdas/config/settings';
 import type { AuthorizationServerProps } from './authorization-server';
 import type { AuthorizationServerStackProps } from './authorization-server-stack';
+import type { WafRate } from './edge-rules';
+import { concurrencyPlan, concurrencyProblems, type ReservedConcurrency } from './isolation';
 import { settingsFromContext } from './service-settings';
+import { routes as routeTable } from '../lambdas/routes';
 
 const ipv4Cidr = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
 const ipv6Cidr = /^[0-9A-Fa-f:]+:[0-9A-Fa-f:]*\/(12[0-8]|1[01]\d|[1-9]?\d)$/;
@@ -23,6 +26,25 @@ const list = z.pipe(
       .map((item) => item.trim())
       .filter(Boolean),
   ),
+);
+
+const familyKeys = ['token', 'browser', 'public', 'admin', 'fallback'] as const;
+/** `off`, or `token=30,browser=5,...` (any of the keys; the others keep their defaults). */
+const reservedConcurrencySetting = z.pipe(
+  z.string(),
+  z.transform((value, context): false | ReservedConcurrency => {
+    if (/^(off|false|none)$/i.test(value)) return false;
+    const setting: Record<string, number> = {};
+    for (const item of value.split(',').map((part) => part.trim())) {
+      const [key, count] = item.split('=').map((part) => part.trim());
+      if (!familyKeys.includes(key as never) || !/^[1-9]\d{0,4}$/.test(count ?? '') || key! in setting) {
+        context.issues.push({ code: 'custom', input: value, message: `bad item ${JSON.stringify(item)}` });
+        return z.NEVER;
+      }
+      setting[key!] = Number(count);
+    }
+    return setting;
+  }),
 );
 
 interface Option {
@@ -42,6 +64,19 @@ export const deploymentOptions = {
     schema: z._default(booleanFlag, false),
     accepts: '"true" or "false"',
     description: 'AWS WAF Bot Control on the browser paths (extra monthly and per-request cost).',
+  },
+  WAF_RATE_LIMIT_PER_IP: {
+    schema: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^\d+(\/(60|120|300|600))?$/)),
+        z.transform((value): WafRate => {
+          const [limit, window] = value.split('/');
+          return { limit: Number(limit), windowSeconds: Number(window ?? 60) as WafRate['windowSeconds'] };
+        }),
+      ),
+    ),
+    accepts: 'a limit, or limit/window with a window of 60, 120, 300 or 600 seconds, such as 2000 or 6000/300',
+    description: "The WAF's catch-all rate rule: requests of one address, whatever the path (default 2000 per 60 s).",
   },
   TRACING: {
     schema: z._default(booleanFlag, false),
@@ -77,6 +112,18 @@ export const deploymentOptions = {
     schema: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
     accepts: 'letters, digits, _ and -, at most 64',
     description: 'Name of the SES configuration set. Default: generated.',
+  },
+  RESERVED_CONCURRENCY: {
+    schema: z.optional(reservedConcurrencySetting),
+    accepts: '"off", or family=count pairs such as token=30,browser=5,public=5,admin=2,fallback=5 (counts 1 or more)',
+    description:
+      'Lambda reserved concurrency of each route function, by route family, and of the fallback; unset keys keep their defaults. "off": none (small accounts).',
+  },
+  ACCOUNT_CONCURRENCY_LIMIT: {
+    schema: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1000),
+    accepts: "a whole number (the account's Lambda concurrency limit in the region)",
+    description:
+      'The Lambda concurrency limit of the account in the region; synth checks the reservations leave Lambda its 100 unreserved.',
   },
 } as const satisfies Record<string, Option>;
 
@@ -127,8 +174,11 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
     botControl: options.WAF_BOT_CONTROL,
+    ...(options.WAF_RATE_LIMIT_PER_IP ? { wafRateLimitPerAddress: options.WAF_RATE_LIMIT_PER_IP } : {}),
     keyRotationDays: options.KEY_ROTATION_DAYS,
     tracing: options.TRACING,
+    accountConcurrencyLimit: options.ACCOUNT_CONCURRENCY_LIMIT,
+    ...(options.RESERVED_CONCURRENCY !== undefined ? { reservedConcurrency: options.RESERVED_CONCURRENCY } : {}),
     ...(options.ADMIN_EMAIL ? { adminEmail: options.ADMIN_EMAIL } : {}),
     ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),
     ...(options.DOMAIN_NAME && options.CERTIFICATE_ARN
@@ -141,7 +191,18 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
 /** The props that carry a deploy-time option, so that the construct validates them as the context path does. */
 type InfrastructureProps = Pick<
   AuthorizationServerProps,
-  'adminAllowlist' | 'keyRotationDays' | 'adminEmail' | 'mailConfigurationSetName' | 'customDomain' | 'memorySize' | 'stageName'
+  | 'adminAllowlist'
+  | 'keyRotationDays'
+  | 'adminEmail'
+  | 'mailConfigurationSetName'
+  | 'customDomain'
+  | 'memorySize'
+  | 'stageName'
+  | 'reservedConcurrency'
+  | 'accountConcurrencyLimit'
+  | 'apiThrottle'
+  | 'mailThrottleCallers'
+  | 'routes'
 >;
 
 /**
@@ -174,6 +235,31 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
   // API Gateway stage names; the stage is also a path segment of the default issuer.
   if (stageName !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
     problems.push(`stageName must be letters, digits, _ and -, at most 128 (got ${JSON.stringify(stageName)})`);
+  }
+  problems.push(...isolationProblems(props));
+  return problems;
+}
+
+const wholeNumber = (value: number | undefined, minimum: number) =>
+  value === undefined || Token.isUnresolved(value) || (Number.isInteger(value) && value >= minimum);
+
+/** Behaviour LIMIT-5, LIMIT-6: reservations the account can hold, throttles API Gateway accepts. */
+function isolationProblems(props: InfrastructureProps): string[] {
+  const problems: string[] = [];
+  const { reservedConcurrency, accountConcurrencyLimit, apiThrottle, mailThrottleCallers } = props;
+  for (const [family, count] of Object.entries(reservedConcurrency || {})) {
+    if (!wholeNumber(count, 1)) problems.push(`reservedConcurrency.${family} must be a whole number, 1 or more (got ${count})`);
+  }
+  if (!wholeNumber(accountConcurrencyLimit, 1)) {
+    problems.push(`accountConcurrencyLimit must be a whole number, 1 or more (got ${accountConcurrencyLimit})`);
+  }
+  if (apiThrottle && !(apiThrottle.rateLimit > 0 && wholeNumber(apiThrottle.burstLimit, 1))) {
+    problems.push(`apiThrottle must have a rateLimit above 0 and a whole burstLimit of 1 or more (got ${JSON.stringify(apiThrottle)})`);
+  }
+  if (!wholeNumber(mailThrottleCallers, 1))
+    problems.push(`mailThrottleCallers must be a whole number, 1 or more (got ${mailThrottleCallers})`);
+  if (problems.length === 0) {
+    problems.push(...concurrencyProblems(concurrencyPlan(props.routes ?? routeTable, reservedConcurrency, accountConcurrencyLimit)));
   }
   return problems;
 }

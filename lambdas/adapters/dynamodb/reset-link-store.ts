@@ -161,12 +161,17 @@ export class DynamoResetLinkStore implements ResetLinkStore {
                   Update: {
                     TableName: this.tables.main,
                     Key: userKey(use.userId),
-                    UpdateExpression: 'SET credentialVersion = :version, passkeyGeneration = :generation, updatedAt = :at',
+                    // Behaviour RESET-13, KEY-17: the self-service keys' generation moves in the same
+                    // write; the conditions on credentialVersion make it move once per proof.
+                    UpdateExpression:
+                      'SET credentialVersion = :version, passkeyGeneration = :generation, apiKeyGeneration = if_not_exists(apiKeyGeneration, :zero) + :one, updatedAt = :at',
                     ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':seenVersion', use.seen.credentialVersion)} AND ${isStill('passkeyGeneration', ':seenGeneration', use.seen.passkeyGeneration)}`,
                     ExpressionAttributeValues: {
                       ':version': use.next.credentialVersion,
                       ':generation': use.next.passkeyGeneration,
                       ':at': use.at,
+                      ':zero': 0,
+                      ':one': 1,
                       ':seenVersion': use.seen.credentialVersion,
                       ':seenGeneration': use.seen.passkeyGeneration,
                     },
