@@ -165,8 +165,11 @@ export { endpointPaths };
 
 /** A bearer token's check (behaviour BEARER-1): its issued-token record, its family (user tokens), its client. */
 const bearerCheck: StorageAccess = { tokenRecord: 'get', tokenFamily: 'get', client: 'get' };
-/** An admin API caller (behaviour ADMIN-1): a bearer check, and the user of a user's token. */
-const adminCaller = storage(bearerCheck, { user: 'get' });
+/**
+ * An admin API caller (behaviour ADMIN-1): a bearer check, the user of a user's token, and the MFA
+ * policy in force that a user's token is held to (the site settings, behaviour MFA-11).
+ */
+const adminCaller = storage(bearerCheck, { user: 'get', siteSettings: 'get' });
 /** Using a sign-in session: the session, then its user, strongly consistent (behaviour RESET-12). */
 const sessionUse: StorageAccess = { session: 'get', user: 'get' };
 /** Mail carries the site's title and logo (lambdas/http/branded-mail.ts). */
@@ -499,6 +502,8 @@ export const routes: readonly Route[] = [
       scope: 'batch-get',
       scopeList: 'query',
       tokenActivity: 'put',
+      // The MFA policy in force that a self-service key is held to (behaviour MFA-12).
+      siteSettings: 'get',
     }),
     // Not granted: the copies of a client stored before copies existed are written by the token
     // endpoint and admin edits; here IAM refuses them and the exchange keeps its answer.
@@ -720,6 +725,8 @@ export const routes: readonly Route[] = [
       // get: the passkeys listed with their owner's generation (behaviour PASSKEY-13).
       user: ['get', 'batch-get', 'update'],
       passkey: 'get',
+      // The self-service API keys the completion lists (behaviour RESET-13).
+      apiKey: 'batch-get',
     }),
     hashes: true,
     sendsMail: true,
@@ -741,8 +748,11 @@ export const routes: readonly Route[] = [
     // The proof is read, then used in one transaction with the user's update (behaviour RESET-9).
     storage: storage(mail, credentialChange, {
       recoveryProof: ['get', 'update'],
-      user: ['batch-get', 'update', 'delete'],
+      user: ['put', 'batch-get', 'update', 'delete'],
       passkey: ['get', 'delete'],
+      // The self-service API keys it revokes, each with its audit entry (behaviour RESET-13).
+      apiKey: ['batch-get', 'update'],
+      auditEntry: 'put',
     }),
     sendsMail: true,
     edge: {
