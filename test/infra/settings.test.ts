@@ -70,6 +70,14 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org' })).not.toThrow();
   });
 
+  test('`npm run synth` (the offline check) waives the alarm recipient explicitly and synthesizes cdk.json’s defaults (behaviour OPS-1)', () => {
+    const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
+    const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
+    const given = Object.fromEntries([...script.matchAll(/-c ([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+    expect(given).toMatchObject({ ALARMS_NOTIFY_NOBODY: 'true' });
+    expect(() => synthesize({ ...context, ...given })).not.toThrow();
+  });
+
   test('bin/app.ts exits non-zero and prints the invalid variable', () => {
     const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['bin/app.ts'], {
       cwd: root,
