@@ -44,8 +44,9 @@ export class AsyncFailures extends Construct {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // A terminal queue: what lands here is read by an operator, never redriven from another queue
-      // (and Control Tower's CT.SQS.PR.1 takes a redrive-allow policy as the mark of a dead-letter queue).
+      // A terminal queue: no other queue of the account may name it as its dead-letter queue, so
+      // nothing but this deployment's failures raises AsyncWorkFailed (Control Tower's CT.SQS.PR.1,
+      // which wants allowAll or byQueue here, is acknowledged in lib/nag-acknowledgements.ts).
       redriveAllowPolicy: { redrivePermission: sqs.RedrivePermission.DENY_ALL },
     });
   }

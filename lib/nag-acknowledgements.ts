@@ -55,6 +55,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
       'CT.APIGATEWAY.PR.4: X-Ray tracing is off by default to keep per-request cost down (the `tracing` prop turns it on); access logs and every line of the functions’ structured logs carry the request id for tracing a call.',
     );
   }
+  // Behaviour OPS-4: the control takes a RedriveAllowPolicy of allowAll or byQueue as the mark of a
+  // dead-letter queue; this one denies every source queue on purpose.
+  guard(
+    server.asyncFailures.queue,
+    'sqs_dlq_check',
+    'CT.SQS.PR.1: this queue is itself the terminal failure destination of the async invocations and the dead-letter queue of the schedules (lib/async-failures.ts): an operator reads and purges it, nothing consumes it, so a queue behind it would only move the same messages. Its redrive-allow policy denies every source queue, so no other queue in the account can drop messages into it and raise AsyncWorkFailed.',
+  );
   const distribution = server.jwks.distribution;
   guard(
     distribution,
