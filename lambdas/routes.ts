@@ -498,13 +498,15 @@ export const routes: readonly Route[] = [
     },
   },
   {
-    // Behaviour RESET-9: the reset completion's "Remove all passkeys", authenticated by its recovery proof.
+    // Behaviour RESET-9, RESET-13: the reset completion's "Remove all" (passkeys and self-service
+    // API keys), authenticated by its recovery proof.
     name: 'ResetPasskeysRemove',
     method: 'POST',
     path: accountPaths.resetPasskeysRemove,
     handler: 'reset-passkeys-remove',
     auth: 'none',
-    tables: { main: 'write', ephemeral: 'write' },
+    // activity: the api_key.revoke audit entries of the revoked self-service keys (behaviour RESET-13).
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     sendsMail: true,
     edge: {
       limit: 10,

@@ -411,6 +411,7 @@ export class AuthorizationServer extends Construct {
     }
 
     const routes = props.routes ?? routeTable;
+    const adminAllowlist = props.adminAllowlist ?? [];
     const functions: Record<string, NodejsFunction> = {};
     const functionStacks: Record<string, NestedStack> = {};
     const apiGateway = new iam.ServicePrincipal('apigateway.amazonaws.com');
@@ -425,6 +426,8 @@ export class AuthorizationServer extends Construct {
           ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
           ...(route.deviceCookies ? { DEVICE_COOKIE_KEY_SECRET_ARN: this.deviceCookieKeySecret.secretArn } : {}),
           ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
+          // Behaviour EDGE-4: the web ACL lets these rows through from anywhere; their functions hold admin callers to the list.
+          ...(route.selfService && adminAllowlist.length > 0 ? { ADMIN_ALLOWED_CIDRS: adminAllowlist.join(',') } : {}),
         },
         memorySize,
         logRetention,

@@ -28,6 +28,7 @@ import { Annotations, ArnFormat, Fn, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { networkRefusalDescription } from '../lambdas/core/admin-network';
 import { endpointPaths, routes as routeTable, type HttpMethod, type Route } from '../lambdas/routes';
 import { anywherePattern, edgeRateRules, pathPattern, prefixPattern, strictPathPattern, type EdgeRateRule } from './edge-rules';
 
@@ -319,10 +320,24 @@ export class ApiWebAcl extends Construct {
         },
         [accessDeniedBody]: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ error: 'access_denied', error_description: 'This endpoint is not reachable from your network.' }),
+          // The same words as the self-service key routes' own check (behaviour EDGE-4).
+          content: JSON.stringify({ error: 'access_denied', error_description: networkRefusalDescription }),
         },
       },
       rules,
+      // The logging configuration's redaction below covers the log only: sampled requests (kept
+      // about 3 hours, shown in the console and by GetSampledRequests) carry every header in full,
+      // a live reset token in its cookie included (behaviour RESET-8, EDGE-4). Data protection at
+      // the web ACL applies to every output, sampled requests and rule-match details (which may
+      // quote the body: a password) as well as the log.
+      dataProtectionConfig: {
+        dataProtections: [
+          ...redactedHeaders.map((name) => ({ field: { fieldType: 'SINGLE_HEADER', fieldKeys: [name] }, action: 'SUBSTITUTION' })),
+          { field: { fieldType: 'SINGLE_COOKIE' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'QUERY_STRING' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'BODY' }, action: 'SUBSTITUTION' },
+        ],
+      },
     });
     // Ref of a web ACL is `name|id|scope`.
     this.webAclName = Fn.select(0, Fn.split('|', this.webAcl.ref));

@@ -7,6 +7,7 @@
 // zod/mini: the same validation as `zod`, tree-shakable; the full build alone adds ~440 KiB
 // to every function bundle (npm run bench).
 import * as z from 'zod/mini';
+import { isCidr } from '../core/admin-network';
 
 export const hashMethods = ['argon2id', 'argon2id-fast'] as const;
 export type HashMethod = (typeof hashMethods)[number];
@@ -179,6 +180,12 @@ export interface ServiceConfig {
   /** Epoch seconds of SIGN_INS_NOT_BEFORE: earlier sign-ins count for nothing (behaviour OPS-7). */
   readonly signInsNotBefore: number | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * ADMIN_ALLOWED_CIDRS, given by the construct only to the functions the web ACL lets through from
+   * anywhere (the self-service key routes): admin callers must still come from these networks
+   * (behaviour EDGE-4). Empty: not restricted.
+   */
+  readonly adminAllowedCidrs: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -239,6 +246,18 @@ export function passkeyRpId(baseUrl: string, configured: string | undefined): st
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
+/** ADMIN_ALLOWED_CIDRS as the construct passes it (a deploy-time option, lib/deployment-options.ts): comma-separated CIDRs. */
+export function adminAllowedCidrs(value: string | undefined): readonly string[] {
+  const cidrs = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const wrong = cidrs.filter((cidr) => !isCidr(cidr));
+  if (wrong.length > 0)
+    throw new ConfigError([`ADMIN_ALLOWED_CIDRS must be comma-separated CIDRs (got ${JSON.stringify(wrong.join(','))})`]);
+  return cidrs;
+}
+
 /** Builds the runtime configuration from environment variables (Lambda or local server). */
 export function loadConfig(env: Source): ServiceConfig {
   const s = parseSettings(env, settingNames);
@@ -266,5 +285,6 @@ export function loadConfig(env: Source): ServiceConfig {
     clientIdPrefix: s.CLIENT_ID_PREFIX,
     signInsNotBefore: s.SIGN_INS_NOT_BEFORE === undefined ? undefined : Math.floor(Date.parse(s.SIGN_INS_NOT_BEFORE) / 1000),
     logLevel: s.LOG_LEVEL,
+    adminAllowedCidrs: adminAllowedCidrs(env.ADMIN_ALLOWED_CIDRS),
   };
 }

@@ -12,7 +12,7 @@
  * must be blocked.
  */
 import { routes, type Route } from '../../lambdas/routes';
-import { resources, synthesize, type Synthesized } from './synthesize';
+import { logicalId, resources, synthesize, type Synthesized } from './synthesize';
 
 let full: Synthesized;
 beforeAll(() => {
@@ -213,5 +213,25 @@ describe('the admin allowlist lets the self-service key routes through, and noth
       '/API/admin/clients/tgc_a/api-keys',
     ])
       expect(blocked({ method: 'GET', path, inAllowlist: false })).toBe(true);
+  });
+});
+
+describe('the functions of the self-service rows get the allowlist, to hold admin callers to it themselves (behaviour EDGE-4)', () => {
+  test('ADMIN_ALLOWED_CIDRS reaches exactly the self-service rows, as deployed', () => {
+    const functions = resources(full.template, 'AWS::Lambda::Function');
+    for (const route of routes) {
+      const variables = functions[logicalId(full.stack.server.functions[route.name]!)]!.Properties.Environment.Variables;
+      expect([route.name, variables.ADMIN_ALLOWED_CIDRS]).toEqual([
+        route.name,
+        route.selfService ? '203.0.113.0/24,2001:db8::/32' : undefined,
+      ]);
+    }
+  });
+
+  test('without an allowlist no function gets one (nothing to hold admin callers to)', () => {
+    const open = synthesize({});
+    for (const fn of Object.values(resources(open.template, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment?.Variables?.ADMIN_ALLOWED_CIDRS).toBeUndefined();
+    }
   });
 });

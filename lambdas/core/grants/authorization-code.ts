@@ -84,7 +84,8 @@ export async function authorizationCodeGrant(
   const familyId = newId('fam_', deps.random);
   // The family ends a fixed time after sign-in, however often it rotates (lifetimes.refreshFamily).
   const familyExpiresAtEpoch = found.authTime + lifetimes.refreshFamily;
-  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource }, deps);
+  // Behaviour MFA-11: the sign-in's methods travel in the access token, for this server's admin API.
+  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource, amr: found.amr }, deps);
   const idToken = scopes.includes('openid')
     ? await mintIdToken(
         {

@@ -90,7 +90,8 @@ export async function refreshTokenGrant(
   // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
   await requireSecondFactorIfAsked(found, user, deps);
 
-  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource }, deps);
+  // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
+  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
   const successor = newRefreshToken(
     {
       clientId: found.clientId,
