@@ -36,7 +36,7 @@ import {
   unique,
   type TestClient,
 } from '../support/token-fixtures';
-import { adminClientToken, createTestClient, testFileEnvironment } from '../support/tokens';
+import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -164,6 +164,14 @@ describe('self-service API keys: a token from before the password change creates
     const created = await createKeyAs(after.access, app.clientId, { name: 'laptop' });
     expect(created.status).toBe(201);
     expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
+  });
+
+  it('a token whose user was deleted since creates no key: 401 invalid_token (behaviour KEYM-2, BEARER-2)', async () => {
+    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    // A token without a family: the self-service path reads the user itself.
+    const { token } = await issueTestToken({ clientId: app.clientId, sub: who.user.id, scopes: ['read'], amr: passwordAndCodeAmr });
+    await getUsers().delete(who.user);
+    expectInvalidToken((await createKeyAs(token, app.clientId, { name: 'orphan' })).result);
   });
 
   it('after an admin sets a new password (ADMIN-6): 401 invalid_token', async () => {
