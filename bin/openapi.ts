@@ -370,7 +370,14 @@ function operation(route: Route, doc: OperationDoc): Json {
       '5XX': errorResponse('Server trouble: `server_error` or `temporarily_unavailable` with Retry-After'),
     },
     'x-cross-origin': route.crossOrigin === true,
-    ...(route.edge ? { 'x-rate-limit': `${route.edge.limit} per ${route.edge.windowSeconds} s per client IP at the edge` } : {}),
+    // Behaviour EDGE-7: a row of a named group is counted with the group's other rows.
+    ...(route.edge
+      ? {
+          'x-rate-limit': `${route.edge.limit} per ${route.edge.windowSeconds} s per client IP at the edge${
+            route.edge.shared ? `, counted together with the other ${route.edge.shared.name} requests` : ''
+          }`,
+        }
+      : {}),
   };
 }
 

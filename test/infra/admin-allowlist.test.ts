@@ -13,6 +13,7 @@
  */
 import { routes, type Route } from '../../lambdas/routes';
 import { logicalId, resources, synthesize, type Synthesized } from './synthesize';
+import { matches, transform } from './waf-evaluator';
 
 let full: Synthesized;
 beforeAll(() => {
@@ -27,52 +28,6 @@ interface Request {
 
 const webAcl = () => Object.values(resources(full.template, 'AWS::WAFv2::WebACL'))[0]!.Properties;
 const allowlistRule = () => webAcl().Rules.find((r: { Name: string }) => r.Name === 'AdminAllowlist');
-
-/** AWS WAF's text transformations used by the rule (AWS WAF developer guide, text transformation options). */
-function transform(value: string, type: string): string {
-  switch (type) {
-    case 'NONE':
-      return value;
-    case 'URL_DECODE':
-      return value.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    case 'LOWERCASE':
-      return value.toLowerCase();
-    case 'NORMALIZE_PATH': {
-      // Multiple slashes, self-references and back-references not at the beginning are removed.
-      const segments = value.replace(/\/{2,}/g, '/').split('/');
-      const out: string[] = [];
-      for (const segment of segments) {
-        if (segment === '.') continue;
-        if (segment === '..' && out.length > 1 && out[out.length - 1] !== '..') out.pop();
-        else out.push(segment);
-      }
-      return out.join('/');
-    }
-    default:
-      throw new Error(`transformation ${type} not emulated`);
-  }
-}
-
-/** One WAF statement, evaluated for a request. */
-function matches(statement: any, request: Request): boolean {
-  if (statement.AndStatement) return statement.AndStatement.Statements.every((s: unknown) => matches(s, request));
-  if (statement.OrStatement) return statement.OrStatement.Statements.some((s: unknown) => matches(s, request));
-  if (statement.NotStatement) return !matches(statement.NotStatement.Statement, request);
-  if (statement.IPSetReferenceStatement) return request.inAllowlist;
-  const field = (s: { FieldToMatch: Record<string, unknown>; TextTransformations: { Priority: number; Type: string }[] }) => {
-    const raw = s.FieldToMatch.Method ? request.method : s.FieldToMatch.UriPath ? request.path : undefined;
-    if (raw === undefined) throw new Error(`field ${JSON.stringify(s.FieldToMatch)} not emulated`);
-    return [...s.TextTransformations].sort((a, b) => a.Priority - b.Priority).reduce((v, t) => transform(v, t.Type), raw);
-  };
-  if (statement.RegexMatchStatement)
-    return new RegExp(statement.RegexMatchStatement.RegexString).test(field(statement.RegexMatchStatement));
-  if (statement.ByteMatchStatement) {
-    const s = statement.ByteMatchStatement;
-    if (s.PositionalConstraint !== 'EXACTLY') throw new Error('byte match not emulated');
-    return field(s) === s.SearchString;
-  }
-  throw new Error(`statement ${Object.keys(statement)} not emulated`);
-}
 
 const blocked = (request: Request) => matches(allowlistRule().Statement, request);
 
