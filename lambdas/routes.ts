@@ -163,8 +163,11 @@ export interface Route {
 // the rows below use them so both spell each path once.
 export { endpointPaths };
 
-/** A bearer token's check (behaviour BEARER-1): its issued-token record, its family (user tokens), its client. */
-const bearerCheck: StorageAccess = { tokenRecord: 'get', tokenFamily: 'get', client: 'get' };
+/**
+ * A bearer token's check (behaviour BEARER-1): its issued-token record, its family and the family's
+ * user, whose password version it is held to (a sign-in's tokens), its client.
+ */
+const bearerCheck: StorageAccess = { tokenRecord: 'get', tokenFamily: 'get', user: 'get', client: 'get' };
 /**
  * An admin API caller (behaviour ADMIN-1): a bearer check, the user of a user's token, and the MFA
  * policy in force that a user's token is held to (the site settings, behaviour MFA-11).

@@ -20,8 +20,13 @@
  *   their generated credentials are only in a Secrets Manager secret the outputs name.
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
+ * - Alarms always notify a topic (this construct's, or `alarmTopic`); synth refuses a server
+ *   whose topic nobody receives (no `alarmEmail`, no `alarmTopic`) unless `alarmsNotifyNobody`
+ *   says so (behaviour OPS-1). Background work that fails for good lands in one queue
+ *   (lib/async-failures.ts), the main and activity tables are backed up daily by AWS Backup
+ *   (lib/backups.ts), and every resource is tagged (`tags`).
  */
-import { Duration, Names, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Names, NestedStack, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -30,8 +35,10 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as route53 from 'aws-cdk-lib/aws-route53';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { ConfigError } from '../lambdas/config/settings';
@@ -39,6 +46,8 @@ import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { AuditArchive, type AuditArchiveOptions } from './audit-archive';
+import { AsyncFailures } from './async-failures';
+import { type BackupOptions, TableBackups } from './backups';
 import { DeviceCookieKey } from './device-cookie-key';
 import { Alarms, type ServiceAlarmThresholds } from './alarms';
 import { OperationsDashboard } from './dashboard';
@@ -59,7 +68,7 @@ import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
-import { Mail } from './mail';
+import { Mail, mailDomainProblems } from './mail';
 import { grantObjects } from './narrow-grants';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
@@ -130,6 +139,26 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly mailConfigurationSetName?: string;
   /**
+   * Send under an SES domain identity for this domain, with Easy DKIM (2048-bit) and a custom MAIL
+   * FROM domain, so the mail passes the domain's DMARC policy (behaviour OPS-5). MAIL_FROM must be
+   * an address at it or at a subdomain. The stack outputs the DNS records to publish, unless
+   * `mailHostedZone` is given.
+   * @default - none: an email-address identity for MAIL_FROM (no DKIM for its domain; synth warns)
+   */
+  readonly mailDomain?: string;
+  /**
+   * The custom MAIL FROM domain (bounces go there; SPF aligns with the sender): a subdomain of
+   * `mailDomain` that sends and receives no other mail.
+   * @default `bounce.<mailDomain>`
+   */
+  readonly mailFromDomain?: string;
+  /**
+   * Route 53 public hosted zone holding `mailDomain`: the DKIM CNAMEs and the MAIL FROM MX and SPF
+   * records are created in it.
+   * @default - none: publish the records the stack outputs
+   */
+  readonly mailHostedZone?: route53.IPublicHostedZone;
+  /**
    * Custom domain of the issuer: a regional API Gateway domain name with this ACM
    * certificate (same region), mapped at the root to the stage. Point a DNS alias or
    * CNAME at the `CustomDomainTarget` output.
@@ -143,10 +172,23 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly apiGatewayCloudWatchRole?: boolean;
   /**
-   * SNS topic the CloudWatch alarms notify.
-   * @default - none: alarms are visible in the console only
+   * SNS topic the CloudWatch alarms notify (alarm and OK), instead of the one this construct creates.
+   * @default - a topic of this construct (`alarms.topic`, output `AlarmTopicArn`)
    */
   readonly alarmTopic?: sns.ITopic;
+  /**
+   * Address subscribed to the alarm topic by email (SNS mails it a confirmation link first). Use a
+   * team's list, not a person's mailbox.
+   * @default - none
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Deploy although nobody receives the alarms: neither `alarmEmail` nor `alarmTopic` is given.
+   * Without it, synth refuses such a server (behaviour OPS-1); the alarms still notify the
+   * construct's topic, for subscriptions added later.
+   * @default false
+   */
+  readonly alarmsNotifyNobody?: boolean;
   /**
    * Thresholds of the alarms on the service's own metrics (refusal spikes, the registration cap).
    * @default - the defaults of each ServiceAlarmThresholds field
@@ -203,12 +245,31 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly mailThrottleCallers?: number;
   /**
+   * Daily AWS Backup of the main and activity tables: retention, and copies to vaults in another
+   * region or account (behaviour OPS-6). Point-in-time recovery is on for every table regardless.
+   * @default - daily at 04:53 UTC, kept 35 days, no copies
+   */
+  readonly backup?: BackupOptions;
+  /**
+   * Tags on every resource of the server that takes tags (CDK `Tags.of`), besides the defaults
+   * `Project: Tollgate` and `StackName: <stack name>`; a key given here replaces a default's value.
+   * @default - the two defaults only
+   */
+  readonly tags?: { [key: string]: string };
+  /**
    * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
    * to check that the templates keep room for the routes still to come.
    * @default the route table of lambdas/routes.ts
    */
   readonly routes?: readonly Route[];
 }
+
+/** The tags of every resource (the `tags` prop over the defaults): behaviour OPS-6. */
+export const resourceTags = (stack: Stack, given: { [key: string]: string } = {}): Record<string, string> => ({
+  Project: 'Tollgate',
+  StackName: stack.stackName,
+  ...given,
+});
 
 /** Ids the deploy-time seed gives its two environments (DCR_ENVIRONMENT_ID may override the second). */
 export const seededEnvironmentIds = { defaultId: 'env_default', dcrId: 'env_dcr' } as const;
@@ -238,6 +299,10 @@ export class AuthorizationServer extends Construct {
   readonly auditArchive: AuditArchive;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
+  /** Async invocations and scheduled deliveries that failed after their retries (behaviour OPS-4). */
+  readonly asyncFailures: AsyncFailures;
+  /** The daily AWS Backup of the main and activity tables, unless `backup.enabled` is false. */
+  readonly backups?: TableBackups;
   /** Where the service's own metrics are: the namespace and this deployment's `service` dimension. */
   readonly serviceMetrics: ServiceMetricsSource;
   /** Whether X-Ray tracing is on (the `tracing` prop). */
@@ -256,8 +321,16 @@ export class AuthorizationServer extends Construct {
   constructor(scope: Construct, id: string, props: AuthorizationServerProps) {
     super(scope, id);
     // Every wrong prop at once, before any resource exists.
-    const problems = [...settingsProblems(props), ...infrastructureProblems(props)];
+    const problems = [...settingsProblems(props), ...infrastructureProblems(props), ...mailDomainProblems(props)];
+    // Behaviour OPS-1: an alarm nobody receives is found out by its outage.
+    if (!props.alarmTopic && !props.alarmEmail && props.alarmsNotifyNobody !== true) {
+      problems.push(
+        'the alarms would notify nobody: set alarmEmail (ALARM_EMAIL) or alarmTopic (ALARM_TOPIC_ARN), or alarmsNotifyNobody: true (ALARMS_NOTIFY_NOBODY=true) to deploy alarms seen in the console only',
+      );
+    }
     if (problems.length > 0) throw new ConfigError(problems);
+    const stack = Stack.of(this);
+    for (const [key, value] of Object.entries(resourceTags(stack, props.tags))) Tags.of(this).add(key, value);
     const stageName = props.stageName ?? 'prod';
     const memorySize = props.memorySize ?? 1024;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -273,6 +346,10 @@ export class AuthorizationServer extends Construct {
     this.methodThrottles = methodThrottles(routes, apiThrottle, props.mailThrottleCallers);
 
     this.tables = createTables(this);
+    this.asyncFailures = new AsyncFailures(this, 'AsyncFailures');
+    if (props.backup?.enabled !== false) {
+      this.backups = new TableBackups(this, 'Backups', { ...props.backup, tables: [this.tables.main, this.tables.activity] });
+    }
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
     this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention });
     this.api = new apigateway.RestApi(this, 'Api', {
@@ -367,6 +444,7 @@ export class AuthorizationServer extends Construct {
       alg: settings.SIGNING_ALG!,
       cacheTtl: jwksCacheTtl,
       logRetention,
+      serviceMetrics: this.serviceMetrics,
     });
     this.signingKeySecret = signingKey.secret;
     this.deviceCookieKeySecret = new DeviceCookieKey(this, 'DeviceCookieKey').secret;
@@ -380,9 +458,17 @@ export class AuthorizationServer extends Construct {
       alg: settings.SIGNING_ALG!,
       rotationDays: props.keyRotationDays,
       logRetention,
+      serviceMetrics: this.serviceMetrics,
+      failures: this.asyncFailures,
     });
 
-    this.mail = new Mail(this, 'Mail', { from: mailFrom, configurationSetName: props.mailConfigurationSetName });
+    this.mail = new Mail(this, 'Mail', {
+      from: mailFrom,
+      configurationSetName: props.mailConfigurationSetName,
+      domain: props.mailDomain,
+      mailFromDomain: props.mailFromDomain,
+      hostedZone: props.mailHostedZone,
+    });
 
     this.adminBootstrap = new AdminBootstrap(this, 'AdminBootstrap', {
       tables: this.tables,
@@ -431,6 +517,8 @@ export class AuthorizationServer extends Construct {
         reservedConcurrency: this.concurrency.routes[route.name],
       });
       this.grant(fn, route, signingKey.secret);
+      // Its own asynchronous invocations (lambdas/wiring/background.ts): retried, then kept (behaviour OPS-4).
+      if (route.invokesSelf) this.asyncFailures.watch(fn);
       // One invoke permission, beside the function, for its one method. Named with the stage
       // as a string, not the Stage resource: the stage depends on the deployment, which
       // depends on the methods, which depend on this nested stack. No test-invoke permission:
@@ -487,9 +575,10 @@ export class AuthorizationServer extends Construct {
         tracing: this.tracing,
       });
       this.grantStorage(fn, job.storage);
+      this.asyncFailures.watch(fn);
       new events.Rule(this, `${job.name}Schedule`, {
         schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
-        targets: [new targets.LambdaFunction(fn)],
+        targets: [new targets.LambdaFunction(fn, this.asyncFailures.targetOptions())],
       });
       jobFunctions[job.name] = fn;
     }
@@ -510,13 +599,20 @@ export class AuthorizationServer extends Construct {
     // Alarms and the dashboard in a nested stack of their own: the stack keeps its resources for
     // the API's methods, which must stay in it (CloudFormation's 500 per template).
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Alarms and the operations dashboard' });
+    // The deploy's key-set check counts the first heartbeat before KeyRotationMissed exists (behaviour OPS-3).
+    monitoring.node.addDependency(signingKey.resource);
+    const alarmTopic = props.alarmTopic ?? new sns.Topic(monitoring, 'AlarmTopic', { displayName: 'Tollgate alarms', enforceSSL: true });
+    if (props.alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
       functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions), this.auditArchive.function],
       keyRotation: this.keyRotation.function,
       webAclName: this.webAcl.webAclName,
-      region: Stack.of(this).region,
-      topic: props.alarmTopic,
+      region: stack.region,
+      topic: alarmTopic,
+      tables: this.tables,
+      asyncFailures: this.asyncFailures.queue,
+      mailEvents: this.mail.events,
       serviceMetrics: this.serviceMetrics,
       serviceThresholds: props.alarmThresholds,
     });

@@ -5,7 +5,7 @@
  * synth, and mapped onto AuthorizationServer props by bin/app.ts.
  */
 import * as z from 'zod/mini';
-import { Token } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { booleanFlag, ConfigError } from '../lambdas/config/settings';
 import type { AuthorizationServerProps } from './authorization-server';
@@ -17,6 +17,12 @@ import { routes as routeTable } from '../lambdas/routes';
 
 const ipv4Cidr = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
 const ipv6Cidr = /^[0-9A-Fa-f:]+:[0-9A-Fa-f:]*\/(12[0-8]|1[01]\d|[1-9]?\d)$/;
+
+const domainName = z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/));
+const backupVaultArn = /^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[A-Za-z0-9_.-]{2,50}$/;
+/** AWS tag keys and values: letters, digits, spaces and `_ . : / = + - @`; `aws:` is reserved. */
+const tagKey = /^(?!aws:)[\p{L}\p{Z}\p{N}_.:/=+\-@]{1,128}$/u;
+const tagValue = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]{0,256}$/u;
 
 const list = z.pipe(
   z.string(),
@@ -86,10 +92,20 @@ export const deploymentOptions = {
   ALARM_TOPIC_ARN: {
     schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/))),
     accepts: 'an SNS topic ARN',
-    description: 'Topic the CloudWatch alarms notify (alarm and OK). Unset: alarms only show in the console.',
+    description: 'Topic the CloudWatch alarms notify (alarm and OK) instead of the topic the stack creates.',
+  },
+  ALARM_EMAIL: {
+    schema: z.optional(z.email()),
+    accepts: 'an email address',
+    description: 'Address subscribed to the alarm topic (it confirms by a mailed link). This or ALARM_TOPIC_ARN is required.',
+  },
+  ALARMS_NOTIFY_NOBODY: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description: 'Deploy without ALARM_EMAIL or ALARM_TOPIC_ARN: alarms reach nobody until the topic gets a subscriber.',
   },
   DOMAIN_NAME: {
-    schema: z.optional(z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/))),
+    schema: z.optional(domainName),
     accepts: 'a lower-case DNS name such as auth.example.org',
     description: 'Custom domain of the issuer. With it, BASE_URL defaults to https://<DOMAIN_NAME>. Needs CERTIFICATE_ARN.',
   },
@@ -125,6 +141,60 @@ export const deploymentOptions = {
     description:
       'The Lambda concurrency limit of the account in the region; synth checks the reservations leave Lambda its 100 unreserved.',
   },
+  MAIL_DOMAIN: {
+    schema: z.optional(domainName),
+    accepts: 'a lower-case DNS name such as example.org',
+    description:
+      'SES domain identity with Easy DKIM and a custom MAIL FROM; MAIL_FROM must be at it. Unset: an email-address identity (synth warns).',
+  },
+  MAIL_FROM_DOMAIN: {
+    schema: z.optional(domainName),
+    accepts: 'a lower-case DNS name, a subdomain of MAIL_DOMAIN',
+    description: 'Custom MAIL FROM domain of the domain identity. Default: bounce.<MAIL_DOMAIN>.',
+  },
+  BACKUP: {
+    schema: z._default(booleanFlag, true),
+    accepts: '"true" or "false"',
+    description: 'Daily AWS Backup of the main and activity tables. "false" only where an organization backup policy covers them.',
+  },
+  BACKUP_RETENTION_DAYS: {
+    schema: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(36500)), 35),
+    accepts: 'a whole number of days from 1 to 36500',
+    description: 'How long each daily backup is kept.',
+  },
+  BACKUP_COPY_VAULT_ARNS: {
+    schema: z._default(z.pipe(list, z.array(z.string().check(z.regex(backupVaultArn)))), []),
+    accepts: 'comma-separated AWS Backup vault ARNs',
+    description: 'Vaults in another region and/or account each backup is copied to. Default: none.',
+  },
+  BACKUP_COPY_RETENTION_DAYS: {
+    schema: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(36500))),
+    accepts: 'a whole number of days from 1 to 36500',
+    description: 'How long the copies are kept. Default: BACKUP_RETENTION_DAYS.',
+  },
+  TAGS: {
+    schema: z._default(
+      z.pipe(
+        list,
+        z.array(
+          z.string().check(
+            z.refine((pair) => {
+              const at = pair.indexOf('=');
+              return at > 0 && tagKey.test(pair.slice(0, at).trim()) && tagValue.test(pair.slice(at + 1).trim());
+            }),
+          ),
+        ),
+      ),
+      [],
+    ),
+    accepts: 'comma-separated key=value pairs (keys not starting with aws:)',
+    description: 'Tags on every resource, besides Project=Tollgate and StackName=<stack name>.',
+  },
+  TERMINATION_PROTECTION: {
+    schema: z._default(booleanFlag, true),
+    accepts: '"true" or "false"',
+    description: 'CloudFormation termination protection of the stack.',
+  },
 } as const satisfies Record<string, Option>;
 
 export type DeploymentOptionName = keyof typeof deploymentOptions;
@@ -146,6 +216,15 @@ export function deploymentOptionsFromContext(scope: Construct): DeploymentOption
   }
   if ((values.DOMAIN_NAME === undefined) !== (values.CERTIFICATE_ARN === undefined)) {
     problems.push('DOMAIN_NAME and CERTIFICATE_ARN must be set together (or neither)');
+  }
+  // Behaviour OPS-1: said here too, so it comes with every other problem of the context at once.
+  if (values.ALARM_EMAIL === undefined && values.ALARM_TOPIC_ARN === undefined && values.ALARMS_NOTIFY_NOBODY !== true) {
+    problems.push(
+      'ALARM_EMAIL or ALARM_TOPIC_ARN must be set, so that the alarms reach someone (or ALARMS_NOTIFY_NOBODY=true to deploy alarms seen in the console only)',
+    );
+  }
+  if (values.MAIL_FROM_DOMAIN !== undefined && values.MAIL_DOMAIN === undefined) {
+    problems.push('MAIL_FROM_DOMAIN needs MAIL_DOMAIN');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return values as DeploymentOptions;
@@ -185,6 +264,23 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
       ? { customDomain: { domainName: options.DOMAIN_NAME, certificateArn: options.CERTIFICATE_ARN } }
       : {}),
     ...(options.ALARM_TOPIC_ARN ? { alarmTopicArn: options.ALARM_TOPIC_ARN } : {}),
+    ...(options.ALARM_EMAIL ? { alarmEmail: options.ALARM_EMAIL } : {}),
+    alarmsNotifyNobody: options.ALARMS_NOTIFY_NOBODY,
+    ...(options.MAIL_DOMAIN ? { mailDomain: options.MAIL_DOMAIN } : {}),
+    ...(options.MAIL_FROM_DOMAIN ? { mailFromDomain: options.MAIL_FROM_DOMAIN } : {}),
+    backup: {
+      enabled: options.BACKUP,
+      retention: Duration.days(options.BACKUP_RETENTION_DAYS),
+      copyTo: options.BACKUP_COPY_VAULT_ARNS,
+      ...(options.BACKUP_COPY_RETENTION_DAYS ? { copyRetention: Duration.days(options.BACKUP_COPY_RETENTION_DAYS) } : {}),
+    },
+    tags: Object.fromEntries(
+      options.TAGS.map((pair) => {
+        const at = pair.indexOf('=');
+        return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      }),
+    ),
+    terminationProtection: options.TERMINATION_PROTECTION,
   };
 }
 
@@ -203,6 +299,11 @@ type InfrastructureProps = Pick<
   | 'apiThrottle'
   | 'mailThrottleCallers'
   | 'routes'
+  | 'alarmEmail'
+  | 'mailDomain'
+  | 'mailFromDomain'
+  | 'backup'
+  | 'tags'
 >;
 
 /**
@@ -223,6 +324,25 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
   check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
   check('customDomain.domainName', 'DOMAIN_NAME', props.customDomain?.domainName);
   check('customDomain.certificateArn', 'CERTIFICATE_ARN', props.customDomain?.certificateArn);
+  check('alarmEmail', 'ALARM_EMAIL', props.alarmEmail);
+  check('mailDomain', 'MAIL_DOMAIN', props.mailDomain);
+  check('mailFromDomain', 'MAIL_FROM_DOMAIN', props.mailFromDomain);
+  for (const arn of props.backup?.copyTo ?? []) check('backup.copyTo', 'BACKUP_COPY_VAULT_ARNS', arn);
+  for (const [prop, retention] of [
+    ['backup.retention', props.backup?.retention],
+    ['backup.copyRetention', props.backup?.copyRetention],
+  ] as const) {
+    // AWS Backup's bounds: a recovery point lives at least a day.
+    if (retention !== undefined && !retention.isUnresolved() && !(retention.toDays({ integral: false }) >= 1)) {
+      problems.push(`${prop} must be at least 1 day (got ${retention.toHumanString()})`);
+    }
+  }
+  for (const [key, value] of Object.entries(props.tags ?? {})) {
+    if (!Token.isUnresolved(key) && !tagKey.test(key))
+      problems.push(`tags: ${JSON.stringify(key)} is not a tag key (1-128 letters, digits, spaces or _ . : / = + - @, not aws:...)`);
+    if (!Token.isUnresolved(value) && !tagValue.test(value))
+      problems.push(`tags: the value of ${JSON.stringify(key)} is not a tag value (0-256 letters, digits, spaces or _ . : / = + - @)`);
+  }
   const { memorySize, stageName } = props;
   // Lambda's own bounds; below 128 MiB or past 10240 MiB the deploy would fail late.
   if (

@@ -34,6 +34,9 @@ const serviceUrl = z.string().check(
   }),
 );
 
+/** How far ahead of the clock SIGN_INS_NOT_BEFORE may be: a deployer's clock a little ahead of AWS's. */
+const signInsNotBeforeLeewayMs = 5 * 60_000;
+
 /** "true" or "false", as the environment and CDK context carry a switch. */
 export const booleanFlag = z.pipe(
   z.enum(['true', 'false']),
@@ -129,6 +132,15 @@ export const settings = {
     accepts: signingAlgorithms.map((a) => `"${a}"`).join(' or '),
     description: 'JWS algorithm of the signing key. RS256 has the widest resource-server support.',
   },
+  SIGN_INS_NOT_BEFORE: {
+    // Never in the future: every sign-in until then would count for nothing, the new ones included.
+    schema: z.optional(
+      z.iso.datetime({ offset: true }).check(z.refine((value) => Date.parse(value) <= Date.now() + signInsNotBeforeLeewayMs)),
+    ),
+    accepts: 'an ISO 8601 time that has passed, such as 2026-12-01T09:30:00Z',
+    description:
+      'Sessions, authorization codes and refresh tokens of sign-ins before this time count for nothing (behaviour OPS-7): set after restoring a table from a backup. Only ever move it forward.',
+  },
   LOG_LEVEL: {
     schema: z._default(z.enum(logLevels), 'info'),
     accepts: logLevels.map((l) => `"${l}"`).join(', '),
@@ -165,6 +177,8 @@ export interface ServiceConfig {
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
   readonly clientIdPrefix: string;
+  /** Epoch seconds of SIGN_INS_NOT_BEFORE: earlier sign-ins count for nothing (behaviour OPS-7). */
+  readonly signInsNotBefore: number | undefined;
   readonly logLevel: LogLevel;
   /**
    * ADMIN_ALLOWED_CIDRS, given by the construct only to the functions the web ACL lets through from
@@ -269,6 +283,7 @@ export function loadConfig(env: Source): ServiceConfig {
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,
     clientIdPrefix: s.CLIENT_ID_PREFIX,
+    signInsNotBefore: s.SIGN_INS_NOT_BEFORE === undefined ? undefined : Math.floor(Date.parse(s.SIGN_INS_NOT_BEFORE) / 1000),
     logLevel: s.LOG_LEVEL,
     adminAllowedCidrs: adminAllowedCidrs(env.ADMIN_ALLOWED_CIDRS),
   };

@@ -7,7 +7,9 @@
  * Write order: the secret first, then jwks.json. If the upload fails after the secret
  * was written, the next run finds the new key missing from jwks.json, republishes it and
  * restarts its publication clock, so a key never signs before it was really published.
- * Logs name kids and steps only, never key material.
+ * Logs name kids and steps only, never key material. Every run that completes counts one
+ * KeyRotationSucceeded, the heartbeat of the KeyRotationMissed alarm (behaviour OPS-3): a job
+ * that stops running is heard of, not only one that throws.
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -25,7 +27,10 @@ import {
   type RotationStep,
 } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
+import { createEmfMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
+import { metricNames } from '../core/metrics';
+import type { Metrics } from '../core/ports';
 import { awsClientSettings } from '../wiring/aws';
 
 /** Variables set by lib/key-rotation.ts. */
@@ -56,9 +61,10 @@ interface Dependencies {
   readonly cloudfront: Pick<CloudFrontClient, 'send'>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
+  readonly metrics: Metrics;
 }
 
-export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Dependencies) {
+export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics }: Dependencies) {
   return async (): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
     const now = clock();
@@ -97,6 +103,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
       published,
     };
     log.info('signing key rotation', { ...result });
+    metrics.count(metricNames.keyRotationSucceeded);
     return result;
   };
 }
@@ -121,5 +128,11 @@ export const handler = withinDeadline(
     cloudfront: awsClient((config) => new CloudFrontClient(config), backgroundCallBounds, aws),
     env: process.env,
     now: Date.now,
+    // lib/key-rotation.ts names the namespace and this deployment's service dimension.
+    metrics: createEmfMetrics({
+      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',
+      service: process.env.POWERTOOLS_SERVICE_NAME || 'authorization-server',
+      log,
+    }),
   }),
 );

@@ -17,7 +17,10 @@ let traced: { stack: AuthorizationServerStack; template: Template };
 
 beforeAll(() => {
   plain = synthesize({ ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
-  const app = new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org' } });
+  const app = new App({
+    outdir: assemblyDir(),
+    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org' },
+  });
   const stack = new AuthorizationServerStack(app, 'Traced', {
     ...stackPropsFromContext(app),
     tracing: true,
@@ -87,7 +90,8 @@ describe('alarms on the service’s own metrics', () => {
     expect(alarmOn(traced.template, metricNames.tokenRefused)).toMatchObject({ Namespace: 'Acme/Auth', Threshold: 7 });
     expect(alarmOn(traced.template, metricNames.registrationCapHit)).toMatchObject({ Threshold: 3 });
     expect(alarmOn(traced.template, metricNames.signInFailed)).toMatchObject({ Threshold: 50 });
-    expect(alarmOn(traced.template, metricNames.tokenRefused).AlarmActions).toBeUndefined();
+    // Behaviour OPS-1: without ALARM_TOPIC_ARN, the stack's own topic.
+    expect(alarmOn(traced.template, metricNames.tokenRefused).AlarmActions).toEqual([{ Ref: logicalId(traced.stack.server.alarms.topic) }]);
   });
 });
 
@@ -150,8 +154,10 @@ describe('X-Ray tracing (the tracing prop, TRACING in context)', () => {
   });
 
   test('TRACING=true in context turns it on', () => {
-    const app = new App({ context: { MAIL_FROM: 'no-reply@example.org', TRACING: 'true' } });
+    const app = new App({ context: { MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org', TRACING: 'true' } });
     expect(stackPropsFromContext(app).tracing).toBe(true);
-    expect(stackPropsFromContext(new App({ context: { MAIL_FROM: 'no-reply@example.org' } })).tracing).toBe(false);
+    expect(stackPropsFromContext(new App({ context: { MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org' } })).tracing).toBe(
+      false,
+    );
   });
 });

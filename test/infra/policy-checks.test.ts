@@ -18,10 +18,10 @@ function synthWithChecks(context: Record<string, string>, controlTower: boolean)
 }
 
 test('minimal configuration: no unacknowledged AwsSolutions or Control Tower finding', () => {
-  expect(() => synthWithChecks({}, true)).not.toThrow();
+  expect(() => synthWithChecks({ ALARM_EMAIL: 'ops@example.org' }, true)).not.toThrow();
 }, 120_000);
 
-test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tracing): no unacknowledged AwsSolutions finding', () => {
+test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tracing, mail domain, backup copies): no unacknowledged AwsSolutions or Control Tower finding', () => {
   expect(() =>
     synthWithChecks(
       {
@@ -31,8 +31,11 @@ test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tr
         ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
         DOMAIN_NAME: 'auth.example.net',
         CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1111-2222-3333-444455556666',
+        MAIL_FROM: 'auth@example.org',
+        MAIL_DOMAIN: 'example.org',
+        BACKUP_COPY_VAULT_ARNS: 'arn:aws:backup:eu-central-1:210987654321:backup-vault:tollgate-copies',
       },
-      false,
+      true,
     ),
   ).not.toThrow();
-}, 60_000);
+}, 120_000);

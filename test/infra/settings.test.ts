@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { settingNames } from '../../lambdas/config/settings';
+import { type ConfigError, settingNames } from '../../lambdas/config/settings';
 import { deploymentOptions } from '../../lib/deployment-options';
 import { logicalId, resources, synthesize } from './synthesize';
 
@@ -58,10 +58,24 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
   });
 
-  test('cdk.json lists every setting and deploy-time option, and its defaults synthesize', () => {
+  test('cdk.json lists every setting and deploy-time option; its defaults are refused only for want of an alarm recipient (behaviour OPS-1), and synthesize with one', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
     expect(Object.keys(context).sort()).toEqual([...settingNames, ...Object.keys(deploymentOptions)].sort());
-    expect(() => synthesize(context)).not.toThrow();
+    try {
+      synthesize(context);
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^ALARM_EMAIL or ALARM_TOPIC_ARN must be set/)]);
+    }
+    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org' })).not.toThrow();
+  });
+
+  test('`npm run synth` (the offline check) waives the alarm recipient explicitly and synthesizes cdk.json’s defaults (behaviour OPS-1)', () => {
+    const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
+    const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
+    const given = Object.fromEntries([...script.matchAll(/-c ([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+    expect(given).toMatchObject({ ALARMS_NOTIFY_NOBODY: 'true' });
+    expect(() => synthesize({ ...context, ...given })).not.toThrow();
   });
 
   test('bin/app.ts exits non-zero and prints the invalid variable', () => {

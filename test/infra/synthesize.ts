@@ -52,7 +52,13 @@ export function assemblyDir(): string {
 export function synthesize(context: Record<string, unknown> = {}, { bundle = false, outdir, routes }: SynthesizeOptions = {}): Synthesized {
   const app = new App({
     outdir: outdir ?? assemblyDir(),
-    context: { ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }), MAIL_FROM: 'no-reply@example.org', ...context },
+    // An alarm recipient, as every deploy needs one (behaviour OPS-1); a test of the refusal sets it empty.
+    context: {
+      ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      MAIL_FROM: 'no-reply@example.org',
+      ALARM_EMAIL: 'ops@example.org',
+      ...context,
+    },
   });
   const stack = new AuthorizationServerStack(app, 'Test', { ...stackPropsFromContext(app), ...(routes ? { routes } : {}) });
   const nested = nestedStacksOf(stack);

@@ -17,7 +17,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
-import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
+import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -68,6 +68,8 @@ export async function authorizationCodeGrant(
   const nowEpoch = epochSeconds(deps.clock.now());
   const found = await loadCode(request.code, nowEpoch, deps);
   activity.forUser(found.userId);
+  // Behaviour OPS-7: before the restore's cutoff, as if the code did not exist; nothing revoked.
+  if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidCode('sign-in before SIGN_INS_NOT_BEFORE');
   await refuseReuse(found, nowEpoch, deps);
   checkBinding(found, client, request);
   const resource = confirmResource(request.resource, found.resource);
@@ -115,7 +117,9 @@ export async function authorizationCodeGrant(
       )
     : undefined;
 
-  const outcome = await deps.store.redeemCode(request.code, familyId, familyExpiresAtEpoch, {
+  // The family keeps the sign-in's password version: this server's bearer endpoints compare it with the user's (BEARER-1, RESET-12).
+  const family = { familyId, expiresAtEpoch: familyExpiresAtEpoch, credentialVersion: user.credentialVersion ?? 0 };
+  const outcome = await deps.store.redeemCode(request.code, family, {
     token: { jti: access.jti, clientId: client.clientId, sub: user.id, familyId, expiresAtEpoch: access.expiresAtEpoch },
     activity: activity.row(true),
     ...(refresh ? { refresh } : {}),
