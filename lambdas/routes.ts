@@ -901,6 +901,8 @@ export const routes: readonly Route[] = [
       user: ['put', 'query'],
       email: ['get', 'put', 'delete'],
       passkey: 'get',
+      // A new password's notice lists the user's live self-service keys (behaviour KEY-17, RESET-13).
+      apiKey: 'batch-get',
       auditEntry: 'put',
     }),
     { hashes: true, sendsMail: true },
