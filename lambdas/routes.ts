@@ -1098,13 +1098,6 @@ export const routes: readonly Route[] = [
         maxBytes: 512 * 1024,
         rationale: 'EDGE-6: a logo is an image of up to 512 KiB (SITE-3); the handler refuses more, and checks the bytes',
       },
-      edge: {
-        limit: 10,
-        windowSeconds: 60,
-        action: 'block',
-        rationale:
-          'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; JSON API, so Block (429)',
-      },
     },
   ),
   admin(
