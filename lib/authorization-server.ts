@@ -584,7 +584,10 @@ export class AuthorizationServer extends Construct {
     }
     this.jobFunctions = jobFunctions;
 
-    this.auditArchive = new AuditArchive(this, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
+    // A nested stack of its own, as the monitoring below: the stack keeps its resources for the
+    // API's methods (CloudFormation's 500 per template).
+    const audit = new NestedStack(this, 'Audit', { description: 'The audit log’s append-only copy (behaviour IAM-4)' });
+    this.auditArchive = new AuditArchive(audit, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
 
     this.webAcl = new ApiWebAcl(this, 'Waf', {
       stageArn: this.api.deploymentStage.stageArn,

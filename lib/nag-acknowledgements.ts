@@ -210,7 +210,7 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   );
   ack(
     archive.function.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
-    `IAM5[Resource::${arnOf(archive.bucket)}/audit/*]`,
+    `IAM5[Resource::<${Stack.of(archive.bucket).getLogicalId(archive.bucket.node.defaultChild as CfnElement)}.Arn>/audit/*]`,
     'The exporter puts one object per stream record under audit/ (audit/<day>/<event id>.json, behaviour IAM-4); s3:PutObject only, on that prefix only.',
   );
 
