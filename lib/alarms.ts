@@ -93,7 +93,8 @@ export class Alarms extends Construct {
     this.add('KeyRotationErrors', {
       metric: props.keyRotation.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
       threshold: 1,
-      alarmDescription: 'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds.',
+      alarmDescription:
+        'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds. Its log also says when it found jwks.json publishing another key under a kid of the key set (behaviour CUSTODY-5): republished, but something else wrote jwks.json.',
     });
 
     this.add('WafBlocked', {

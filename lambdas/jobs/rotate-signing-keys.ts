@@ -7,6 +7,9 @@
  * Write order: the secret first, then jwks.json. If the upload fails after the secret
  * was written, the next run finds the new key missing from jwks.json, republishes it and
  * restarts its publication clock, so a key never signs before it was really published.
+ * A key in jwks.json that is not the set's key under the same kid (behaviour CUSTODY-5) is
+ * repaired the same way, and then the run fails: something other than this job wrote
+ * jwks.json, and the failure raises the KeyRotationErrors alarm.
  * Logs name kids and steps only, never key material.
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
@@ -23,6 +26,7 @@ import {
   planRotation,
   rotationPolicy,
   type RotationStep,
+  verifyPublishedKeys,
 } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
 import { createLogger } from '../adapters/json-logger';
@@ -48,6 +52,8 @@ export interface RotationResult {
   readonly kids: readonly string[];
   readonly steps: readonly RotationStep['kind'][];
   readonly published: boolean;
+  /** Kids under which jwks.json published another key before this run republished it (behaviour CUSTODY-5). */
+  readonly swapped: readonly string[];
 }
 
 interface Dependencies {
@@ -70,7 +76,9 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
     const stored = parseRotatingKeySet(secret.SecretString);
     // The deploy-time custom resource creates the set; without it there is nothing to rotate.
     if (!stored) throw new Error('the signing key secret holds no valid key set');
-    const publishedKids = await readPublishedKids(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY);
+    const check = await verifyPublishedKeys(stored, await readPublishedKeys(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY));
+    // A swapped kid is not among check.kids: it is republished and, if pending, waits a full lead again.
+    const publishedKids = check.kids;
 
     const plan = planRotation(stored, { now, publishedKids, policy });
     const set = plan.prepareNext ? addNextKey(plan.set, await generateSigningKey(alg), now) : plan.set;
@@ -78,7 +86,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
     if (plan.steps.length > 0 || set !== plan.set) {
       await secrets.send(new PutSecretValueCommand({ SecretId: e.SIGNING_KEY_SECRET_ARN, SecretString: JSON.stringify(set) }));
     }
-    const published = needsPublishing(set, publishedKids);
+    const published = needsPublishing(set, publishedKids) || check.foreign > 0 || check.swapped.length > 0;
     if (published) {
       await publishJwks(s3, { bucket: e.JWKS_BUCKET, key: e.JWKS_OBJECT_KEY, maxAgeSeconds }, set);
       // Not relied on for safety (the publication lead assumes none), but it makes
@@ -95,20 +103,28 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
       kids: set.keys.map((key) => key.kid!),
       steps: plan.steps.map((step) => step.kind),
       published,
+      swapped: check.swapped,
     };
+    if (check.swapped.length > 0) {
+      log.error('jwks.json published a different key under a kid of the key set; republished from the key set', { ...result });
+      throw new Error(
+        `jwks.json published a different key under kid ${check.swapped.join(', ')} than the signing key set holds; ` +
+          'republished from the key set. Something other than this job wrote jwks.json: find out what (CloudTrail, the KeyMaterialChanged alarm).',
+      );
+    }
     log.info('signing key rotation', { ...result });
     return result;
   };
 }
 
-async function readPublishedKids(s3: Dependencies['s3'], bucket: string, key: string): Promise<Set<string>> {
+/** The entries of the published jwks.json; none when it is missing or unreadable, so everything is republished. */
+async function readPublishedKeys(s3: Dependencies['s3'], bucket: string, key: string): Promise<unknown[]> {
   try {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    const document = JSON.parse((await object.Body?.transformToString()) ?? '{}') as { keys?: { kid?: unknown }[] };
-    return new Set((document.keys ?? []).map((k) => k.kid).filter((kid): kid is string => typeof kid === 'string'));
+    const document = JSON.parse((await object.Body?.transformToString()) ?? '{}') as { keys?: unknown };
+    return Array.isArray(document?.keys) ? document.keys : [];
   } catch (error) {
-    // Missing (never published) or unreadable: treat as empty, so everything is republished.
-    if ((error as { name?: string }).name === 'NoSuchKey' || error instanceof SyntaxError) return new Set();
+    if ((error as { name?: string }).name === 'NoSuchKey' || error instanceof SyntaxError) return [];
     throw error;
   }
 }
