@@ -18,6 +18,8 @@
  *   (lib/key-rotation.ts); changing SIGNING_ALG later applies to the next rotated key.
  * - The first deploy seeds the admin user and admin API client (lib/admin-bootstrap.ts);
  *   their generated credentials are only in a Secrets Manager secret the outputs name.
+ * - The admin paths are restricted to `adminAllowlist` at the WAF; without one, synth fails unless
+ *   `adminOpenToInternet` says the admin plane is open on purpose (behaviour EXPOSURE-3).
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
  */
@@ -91,10 +93,17 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly keyRotationDays?: number;
   /**
-   * CIDRs allowed to reach /dashboard* and /api/admin/* through the WAF.
-   * @default - none: not restricted, and synth warns
+   * CIDRs allowed to reach /dashboard* and /api/admin/* through the WAF. Required unless
+   * `adminOpenToInternet` is true (behaviour EXPOSURE-3).
+   * @default - none: synth fails unless adminOpenToInternet is true
    */
   readonly adminAllowlist?: readonly string[];
+  /**
+   * Deploy without an admin allowlist on purpose: /dashboard* and /api/admin/* reachable from any
+   * address (admin tokens and sessions still required). Must not be combined with `adminAllowlist`.
+   * @default false: an empty adminAllowlist fails synth
+   */
+  readonly adminOpenToInternet?: boolean;
   /**
    * AWS WAF Bot Control on the browser paths (costs extra).
    * @default false

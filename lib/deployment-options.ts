@@ -36,7 +36,14 @@ export const deploymentOptions = {
   ADMIN_ALLOWED_CIDRS: {
     schema: z._default(z.pipe(list, z.array(z.string().check(z.refine((cidr) => ipv4Cidr.test(cidr) || ipv6Cidr.test(cidr))))), []),
     accepts: 'comma-separated CIDRs such as 203.0.113.0/24,2001:db8::/32',
-    description: 'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: not restricted, synth warns.',
+    description:
+      'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: synth fails unless ADMIN_OPEN_TO_INTERNET=true.',
+  },
+  ADMIN_OPEN_TO_INTERNET: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'Set "true" to deploy without ADMIN_ALLOWED_CIDRS on purpose: /dashboard* and /api/admin/* reachable from any address (admin tokens and sessions still required). Behaviour EXPOSURE-3.',
   },
   WAF_BOT_CONTROL: {
     schema: z._default(booleanFlag, false),
@@ -100,6 +107,14 @@ export function deploymentOptionsFromContext(scope: Construct): DeploymentOption
   if ((values.DOMAIN_NAME === undefined) !== (values.CERTIFICATE_ARN === undefined)) {
     problems.push('DOMAIN_NAME and CERTIFICATE_ARN must be set together (or neither)');
   }
+  if ('ADMIN_ALLOWED_CIDRS' in values && 'ADMIN_OPEN_TO_INTERNET' in values) {
+    problems.push(
+      ...adminPlaneProblems((values.ADMIN_ALLOWED_CIDRS as string[]).length > 0, values.ADMIN_OPEN_TO_INTERNET === true, {
+        allowlist: 'ADMIN_ALLOWED_CIDRS',
+        open: 'ADMIN_OPEN_TO_INTERNET=true',
+      }),
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return values as DeploymentOptions;
 }
@@ -126,6 +141,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
   return {
     ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
+    adminOpenToInternet: options.ADMIN_OPEN_TO_INTERNET,
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
     tracing: options.TRACING,
@@ -141,7 +157,14 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
 /** The props that carry a deploy-time option, so that the construct validates them as the context path does. */
 type InfrastructureProps = Pick<
   AuthorizationServerProps,
-  'adminAllowlist' | 'keyRotationDays' | 'adminEmail' | 'mailConfigurationSetName' | 'customDomain' | 'memorySize' | 'stageName'
+  | 'adminAllowlist'
+  | 'adminOpenToInternet'
+  | 'keyRotationDays'
+  | 'adminEmail'
+  | 'mailConfigurationSetName'
+  | 'customDomain'
+  | 'memorySize'
+  | 'stageName'
 >;
 
 /**
@@ -157,6 +180,12 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
     if (!schema.safeParse(String(value)).success) problems.push(`${prop} must be ${accepts} (got ${JSON.stringify(value)})`);
   };
   for (const cidr of props.adminAllowlist ?? []) check('adminAllowlist', 'ADMIN_ALLOWED_CIDRS', cidr);
+  problems.push(
+    ...adminPlaneProblems((props.adminAllowlist ?? []).length > 0, props.adminOpenToInternet === true, {
+      allowlist: 'adminAllowlist',
+      open: 'adminOpenToInternet: true',
+    }),
+  );
   check('keyRotationDays', 'KEY_ROTATION_DAYS', props.keyRotationDays);
   check('adminEmail', 'ADMIN_EMAIL', props.adminEmail);
   check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
@@ -176,4 +205,20 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
     problems.push(`stageName must be letters, digits, _ and -, at most 128 (got ${JSON.stringify(stageName)})`);
   }
   return problems;
+}
+
+/**
+ * Behaviour EXPOSURE-3: an admin plane without an allowlist is a deployer's explicit choice, never
+ * a default that synth merely warns about; an allowlist with the open flag is a contradiction.
+ */
+function adminPlaneProblems(restricted: boolean, open: boolean, words: { allowlist: string; open: string }): string[] {
+  if (restricted && open)
+    return [`${words.open} and ${words.allowlist} contradict each other: an allowlist restricts the admin plane; set one of them`];
+  if (!restricted && !open) {
+    return [
+      `${words.allowlist} is empty: /dashboard* and /api/admin/* would be reachable from any address. ` +
+        `Set ${words.allowlist} to your administrators' networks, or ${words.open} to deploy them open to the internet on purpose (behaviour EXPOSURE-3)`,
+    ];
+  }
+  return [];
 }

@@ -5,7 +5,8 @@
  *   0  AllowPublicDocuments  GET discovery documents and /api/health: allowed before any
  *                            other rule, so neither a rate rule nor a managed group can block them.
  *   1  AdminAllowlist        /dashboard* and /api/admin/* from outside the allowlist: 403
- *                            (only when an allowlist is configured; synth warns otherwise),
+ *                            (only when an allowlist is configured; without one the deployer
+ *                            declared the admin plane open, behaviour EXPOSURE-3),
  *                            except the self-service rows (API keys, which end users call),
  *                            each by its method and strict path (behaviour EDGE-4).
  *  10+ Rate-<route>          one rate-based rule per route row with `edge`, per client IP,

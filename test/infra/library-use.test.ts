@@ -32,7 +32,11 @@ beforeAll(() => {
   });
   // The API Gateway logging role is account-wide: one instance sets it.
   partnerStack = new Stack(app, 'PlatformIdentityPartners', { env: { account: '123456789012', region: 'eu-west-1' } });
-  partners = new AuthorizationServer(partnerStack, 'Partners', { mailFrom: 'auth@partners.example.org', apiGatewayCloudWatchRole: false });
+  partners = new AuthorizationServer(partnerStack, 'Partners', {
+    mailFrom: 'auth@partners.example.org',
+    apiGatewayCloudWatchRole: false,
+    adminOpenToInternet: true,
+  });
   const assembly = app.synth();
   expect(assembly.getStackByName('PlatformIdentity').stackName).toBe('PlatformIdentity');
   templates = [stack, ...nestedStacksOf(stack), partnerStack, ...nestedStacksOf(partnerStack)].map((s) => Template.fromStack(s));
@@ -148,13 +152,17 @@ describe('invalid props fail at synth, every problem at once, naming the prop', 
   });
 
   test('a number given as a token (resolved at deploy time) is passed through, not refused', () => {
-    expect(build({ mailFrom: 'a@example.org', dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }) })).not.toThrow();
+    expect(
+      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }) }),
+    ).not.toThrow();
   });
 
   test('behaviour PASSKEY-7: a passkey RP ID that is not the issuer host or a parent of it fails at synth, not at the first cold start', () => {
-    expect(build({ mailFrom: 'a@example.org', baseUrl: 'https://auth.example.org', passkeyRpId: 'example.com' })).toThrow(
-      /PASSKEY_RP_ID must be the host of BASE_URL \(auth\.example\.org\) or a parent domain of it/,
-    );
-    expect(build({ mailFrom: 'a@example.org', baseUrl: 'https://auth.example.org', passkeyRpId: 'example.org' })).not.toThrow();
+    expect(
+      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, baseUrl: 'https://auth.example.org', passkeyRpId: 'example.com' }),
+    ).toThrow(/PASSKEY_RP_ID must be the host of BASE_URL \(auth\.example\.org\) or a parent domain of it/);
+    expect(
+      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, baseUrl: 'https://auth.example.org', passkeyRpId: 'example.org' }),
+    ).not.toThrow();
   });
 });

@@ -17,7 +17,10 @@ let traced: { stack: AuthorizationServerStack; template: Template };
 
 beforeAll(() => {
   plain = synthesize({ ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
-  const app = new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org' } });
+  const app = new App({
+    outdir: assemblyDir(),
+    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true' },
+  });
   const stack = new AuthorizationServerStack(app, 'Traced', {
     ...stackPropsFromContext(app),
     tracing: true,
@@ -150,8 +153,8 @@ describe('X-Ray tracing (the tracing prop, TRACING in context)', () => {
   });
 
   test('TRACING=true in context turns it on', () => {
-    const app = new App({ context: { MAIL_FROM: 'no-reply@example.org', TRACING: 'true' } });
-    expect(stackPropsFromContext(app).tracing).toBe(true);
-    expect(stackPropsFromContext(new App({ context: { MAIL_FROM: 'no-reply@example.org' } })).tracing).toBe(false);
+    const context = { MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true' };
+    expect(stackPropsFromContext(new App({ context: { ...context, TRACING: 'true' } })).tracing).toBe(true);
+    expect(stackPropsFromContext(new App({ context })).tracing).toBe(false);
   });
 });

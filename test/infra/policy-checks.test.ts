@@ -7,10 +7,13 @@ import { App } from 'aws-cdk-lib';
 import { AuthorizationServerStack } from '../../lib/authorization-server-stack';
 import { addPolicyChecks } from '../../lib/checks';
 import { stackPropsFromContext } from '../../lib/deployment-options';
-import { assemblyDir } from './synthesize';
+import { assemblyDir, testAdminPlane } from './synthesize';
 
 function synthWithChecks(context: Record<string, string>, controlTower: boolean): void {
-  const app = new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ...context } });
+  const app = new App({
+    outdir: assemblyDir(),
+    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ...testAdminPlane(context), ...context },
+  });
   new AuthorizationServerStack(app, 'Checked', stackPropsFromContext(app));
   addPolicyChecks(app, { controlTower });
   // A validation failure throws "Validation failed" and prints each finding.

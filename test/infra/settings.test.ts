@@ -58,10 +58,15 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
   });
 
-  test('cdk.json lists every setting and deploy-time option, and its defaults synthesize', () => {
+  test('cdk.json lists every setting and deploy-time option; its defaults synthesize once the admin plane is restricted or declared open (behaviour EXPOSURE-3)', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
     expect(Object.keys(context).sort()).toEqual([...settingNames, ...Object.keys(deploymentOptions)].sort());
-    expect(() => synthesize(context)).not.toThrow();
+    expect(() => synthesize(context)).toThrow(/ADMIN_ALLOWED_CIDRS is empty/);
+    // `npm run synth` says it for a development synth; a deployer gives ADMIN_ALLOWED_CIDRS.
+    const script = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
+    expect(script).toBe('cdk synth -c ADMIN_OPEN_TO_INTERNET=true');
+    expect(() => synthesize({ ...context, ADMIN_OPEN_TO_INTERNET: 'true' })).not.toThrow();
+    expect(() => synthesize({ ...context, ADMIN_ALLOWED_CIDRS: '203.0.113.0/24' })).not.toThrow();
   });
 
   test('bin/app.ts exits non-zero and prints the invalid variable', () => {

@@ -24,21 +24,35 @@ const [outdir, bundledRoutesFile] = process.argv.slice(2);
 // Bundling is chosen per top-level stack: ConsumerBundled only, with the few route rows the file gives.
 const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': ['ConsumerBundled'] } });
 // A server's API methods take about half of a stack's 500 resources: one server per stack.
-const first: AuthorizationServerProps = { mailFrom: 'auth@first.example.org', signingAlgorithm: 'ES256', mfaPolicy: 'everyone' };
+const first: AuthorizationServerProps = {
+  mailFrom: 'auth@first.example.org',
+  signingAlgorithm: 'ES256',
+  mfaPolicy: 'everyone',
+  adminAllowlist: ['203.0.113.0/24'],
+};
 const servers = [
   new AuthorizationServer(new Stack(app, 'ConsumerIdentity'), 'First', first),
   new AuthorizationServer(new Stack(app, 'ConsumerIdentitySecond'), 'Second', {
     mailFrom: 'auth@second.example.org',
     apiGatewayCloudWatchRole: false,
+    adminOpenToInternet: true,
   }),
 ];
 if (bundledRoutesFile) {
   const routes: AuthorizationServerProps['routes'] = JSON.parse(readFileSync(bundledRoutesFile, 'utf8'));
-  new AuthorizationServer(new Stack(app, 'ConsumerBundled'), 'Server', { mailFrom: 'auth@bundled.example.org', routes });
+  new AuthorizationServer(new Stack(app, 'ConsumerBundled'), 'Server', {
+    mailFrom: 'auth@bundled.example.org',
+    adminOpenToInternet: true,
+    routes,
+  });
 }
 let invalid: string | undefined;
 try {
-  new AuthorizationServer(new Stack(new App(), 'Invalid'), 'Server', { mailFrom: 'auth@example.org', mfaPolicy: 'sometimes' as never });
+  new AuthorizationServer(new Stack(new App(), 'Invalid'), 'Server', {
+    mailFrom: 'auth@example.org',
+    adminOpenToInternet: true,
+    mfaPolicy: 'sometimes' as never,
+  });
 } catch (error) {
   if (error instanceof ConfigError) invalid = error.problems.join('; ');
 }
