@@ -60,6 +60,12 @@ export class AuthorizationServerStack extends Stack {
       description: 'CloudWatch log group of the API Gateway access logs',
       value: this.server.accessLogs.logGroupName,
     });
+    if (this.server.jwks.domainName) {
+      new CfnOutput(this, 'JwksDomainTarget', {
+        description: `Point a DNS alias (or CNAME) for ${this.server.jwks.domainName} at this CloudFront name`,
+        value: this.server.jwks.distribution.distributionDomainName,
+      });
+    }
     if (this.server.domainName) {
       new CfnOutput(this, 'CustomDomainTarget', {
         description: 'Point a DNS alias (or CNAME) for the custom domain at this regional API Gateway name',

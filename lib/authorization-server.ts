@@ -127,6 +127,14 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   /**
+   * An alias of the JWKS CloudFront distribution with its ACM certificate, which must be in
+   * us-east-1 whatever the stack's region. Served with TLS 1.2 or newer (TLSv1.2_2021), and the
+   * default JWKS_CDN_BASE_URL becomes `https://<domainName>`. Point a DNS alias or CNAME at the
+   * `JwksDomainTarget` output (behaviour EXPOSURE-2).
+   * @default - none: the *.cloudfront.net name with CloudFront's default certificate, which accepts TLSv1
+   */
+  readonly jwksDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /**
    * Set the account-wide API Gateway CloudWatch role, which access and execution logs
    * need. Turn off only when the account already has one.
    * @default true
@@ -247,10 +255,18 @@ export class AuthorizationServer extends Construct {
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
       binaryMediaTypes: [...siteLogoMediaTypes, 'multipart/form-data'],
       cloudWatchRole: apiGatewayCloudWatchRole,
+      // Behaviour EXPOSURE-1: with a custom domain the issuer is there, and the execute-api endpoint
+      // would be a second address outside the domain's settings.
+      ...(props.customDomain ? { disableExecuteApiEndpoint: true } : {}),
       // Account-wide: other APIs of the account may log through it after this stack is gone.
       // (RestApi refuses a removal policy without the role, so `false` did not synthesize.)
       ...(apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
+    // Behaviour EXPOSURE-1: a Regional API's default endpoint accepts TLS 1.0 unless the API itself has a
+    // policy (no RestApi prop for it in this CDK version). API Gateway negotiates with the API's policy on
+    // the custom domain too. TLS_1_2: TLS 1.2 and 1.3; the enhanced SecurityPolicy_* ones also need an
+    // endpoint access mode and buy nothing this service needs.
+    (this.api.node.defaultChild as apigateway.CfnRestApi).securityPolicy = apigateway.SecurityPolicy.TLS_1_2;
     // Created here with a retention, before API Gateway would create it without one.
     const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
@@ -258,7 +274,7 @@ export class AuthorizationServer extends Construct {
     });
     this.api.deploymentStage.node.addDependency(executionLogs);
     addGatewayResponses(this.api);
-    this.jwks = new JwksDistribution(this, 'Jwks', { cacheTtl: jwksCacheTtl });
+    this.jwks = new JwksDistribution(this, 'Jwks', { cacheTtl: jwksCacheTtl, domain: props.jwksDomain });
 
     if (props.customDomain) {
       this.domainName = this.api.addDomainName('CustomDomain', {

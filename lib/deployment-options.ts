@@ -70,6 +70,17 @@ export const deploymentOptions = {
     accepts: 'an ACM certificate ARN in the stack region',
     description: 'ACM certificate covering DOMAIN_NAME, in the same region as the stack (regional API).',
   },
+  JWKS_DOMAIN_NAME: {
+    schema: z.optional(z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/))),
+    accepts: 'a lower-case DNS name such as keys.example.org',
+    description:
+      'Alias of the JWKS CloudFront distribution, served with JWKS_CERTIFICATE_ARN and TLS 1.2 or newer (TLSv1.2_2021). With it, JWKS_CDN_BASE_URL defaults to https://<JWKS_DOMAIN_NAME>. Needs JWKS_CERTIFICATE_ARN.',
+  },
+  JWKS_CERTIFICATE_ARN: {
+    schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/))),
+    accepts: 'an ACM certificate ARN in us-east-1 (CloudFront reads certificates there only)',
+    description: 'ACM certificate covering JWKS_DOMAIN_NAME, in us-east-1 whatever the stack region.',
+  },
   KEY_ROTATION_DAYS: {
     schema: z._default(z.coerce.number().check(z.int(), z.minimum(2), z.maximum(365)), 30),
     accepts: 'a whole number of days from 2 to 365',
@@ -106,6 +117,9 @@ export function deploymentOptionsFromContext(scope: Construct): DeploymentOption
   }
   if ((values.DOMAIN_NAME === undefined) !== (values.CERTIFICATE_ARN === undefined)) {
     problems.push('DOMAIN_NAME and CERTIFICATE_ARN must be set together (or neither)');
+  }
+  if ((values.JWKS_DOMAIN_NAME === undefined) !== (values.JWKS_CERTIFICATE_ARN === undefined)) {
+    problems.push('JWKS_DOMAIN_NAME and JWKS_CERTIFICATE_ARN must be set together (or neither)');
   }
   if ('ADMIN_ALLOWED_CIDRS' in values && 'ADMIN_OPEN_TO_INTERNET' in values) {
     problems.push(
@@ -150,6 +164,9 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     ...(options.DOMAIN_NAME && options.CERTIFICATE_ARN
       ? { customDomain: { domainName: options.DOMAIN_NAME, certificateArn: options.CERTIFICATE_ARN } }
       : {}),
+    ...(options.JWKS_DOMAIN_NAME && options.JWKS_CERTIFICATE_ARN
+      ? { jwksDomain: { domainName: options.JWKS_DOMAIN_NAME, certificateArn: options.JWKS_CERTIFICATE_ARN } }
+      : {}),
     ...(options.ALARM_TOPIC_ARN ? { alarmTopicArn: options.ALARM_TOPIC_ARN } : {}),
   };
 }
@@ -163,6 +180,7 @@ type InfrastructureProps = Pick<
   | 'adminEmail'
   | 'mailConfigurationSetName'
   | 'customDomain'
+  | 'jwksDomain'
   | 'memorySize'
   | 'stageName'
 >;
@@ -191,6 +209,8 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
   check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
   check('customDomain.domainName', 'DOMAIN_NAME', props.customDomain?.domainName);
   check('customDomain.certificateArn', 'CERTIFICATE_ARN', props.customDomain?.certificateArn);
+  check('jwksDomain.domainName', 'JWKS_DOMAIN_NAME', props.jwksDomain?.domainName);
+  check('jwksDomain.certificateArn', 'JWKS_CERTIFICATE_ARN', props.jwksDomain?.certificateArn);
   const { memorySize, stageName } = props;
   // Lambda's own bounds; below 128 MiB or past 10240 MiB the deploy would fail late.
   if (

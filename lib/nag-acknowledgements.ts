@@ -79,12 +79,14 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudfront_origin_failover_enabled_check',
     'CT.CLOUDFRONT.PR.3: one regional S3 origin, as for the rest of the stack; resource servers cache the JWKS, so a short origin outage does not stop token validation.',
   );
-  for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
-    guard(
-      distribution,
-      rule,
-      'CT.CLOUDFRONT.PR.6/7/8: the default *.cloudfront.net certificate is used unless JWKS_CDN_BASE_URL names a custom domain; the JWKS is public data.',
-    );
+  if (!server.jwks.domainName) {
+    for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
+      guard(
+        distribution,
+        rule,
+        'CT.CLOUDFRONT.PR.6/7/8: no JWKS_DOMAIN_NAME was given, so the default *.cloudfront.net certificate serves the public JWKS (its minimum protocol is TLSv1, documented); give JWKS_DOMAIN_NAME and JWKS_CERTIFICATE_ARN (the jwksDomain prop) for an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+      );
+    }
   }
   const bucket = server.jwks.bucket;
   guard(
@@ -156,11 +158,13 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'CFR3',
     'Requests for the public JWKS carry no credentials; CloudFront metrics show its use, and an access-log bucket would be the only ACL-enabled bucket of the stack.',
   );
-  ack(
-    distribution,
-    'CFR4',
-    'The default *.cloudfront.net certificate fixes the viewer TLS policy; the document is public (no confidentiality need). Front it with a custom domain (JWKS_CDN_BASE_URL) to choose a TLS 1.2+ policy.',
-  );
+  if (!server.jwks.domainName) {
+    ack(
+      distribution,
+      'CFR4',
+      'No JWKS_DOMAIN_NAME was given: the default *.cloudfront.net certificate fixes the viewer TLS policy at TLSv1 (documented); the document is public (no confidentiality need). The jwksDomain prop (JWKS_DOMAIN_NAME, JWKS_CERTIFICATE_ARN) serves it on an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+    );
+  }
   ack(
     server.jwks.bucket,
     'S1',
