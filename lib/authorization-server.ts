@@ -49,6 +49,7 @@ import { infrastructureProblems } from './deployment-options';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
+import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail } from './mail';
@@ -104,6 +105,14 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default false: an empty adminAllowlist fails synth
    */
   readonly adminOpenToInternet?: boolean;
+  /**
+   * IAM principal ARNs (roles or users of this account, `*` wildcards allowed, e.g. an IAM Identity
+   * Center role) of the people or automation that read, rotate and remove the bootstrap admin
+   * credentials and rotate the device-cookie key by hand. Named, they are the only principals besides
+   * the functions that use those secrets (behaviour CUSTODY-1). The signing key is never theirs.
+   * @default - none: IAM decides who may read the bootstrap credentials and write the device-cookie key
+   */
+  readonly keyOperators?: readonly string[];
   /**
    * AWS WAF Bot Control on the browser paths (costs extra).
    * @default false
@@ -190,6 +199,8 @@ export class AuthorizationServer extends Construct {
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
   readonly signingKeySecret: secretsmanager.ISecret;
+  /** The deploy-time function that creates the signing key set and publishes jwks.json. */
+  readonly signingKeyHandler: NodejsFunction;
   /** The device cookies' HMAC key (behaviour PWFAIL-6), read by the rows that say `deviceCookies`. */
   readonly deviceCookieKeySecret: secretsmanager.ISecret;
   readonly keyRotation: KeyRotation;
@@ -313,6 +324,7 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
     this.signingKeySecret = signingKey.secret;
+    this.signingKeyHandler = signingKey.handler;
     this.deviceCookieKeySecret = new DeviceCookieKey(this, 'DeviceCookieKey').secret;
 
     this.keyRotation = new KeyRotation(this, 'KeyRotation', {
@@ -461,6 +473,26 @@ export class AuthorizationServer extends Construct {
       api: this.api,
       serviceMetrics: this.serviceMetrics,
       alarms: this.alarms.alarms,
+    });
+
+    restrictKeyAccess({
+      signingKey: {
+        secret: signingKey.secret,
+        users: [...routes.filter((r) => r.signs).map((r) => functions[r.name]!), this.keyRotation.function, signingKey.handler],
+      },
+      deviceCookieKey: {
+        secret: this.deviceCookieKeySecret,
+        readers: routes.filter((r) => r.deviceCookies).map((r) => functions[r.name]!),
+      },
+      adminCredentials: { secret: this.adminBootstrap.secret, writer: this.adminBootstrap.handler },
+      jwks: {
+        bucket: this.jwks.bucket,
+        objectKey: jwksObjectKey,
+        writers: [this.keyRotation.function, signingKey.handler],
+        siteAssetKeyPattern,
+        siteAssetWriters: this.siteAssetFunctions,
+      },
+      operators: props.keyOperators ?? [],
     });
 
     acknowledgeNagFindings(this);

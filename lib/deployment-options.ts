@@ -81,6 +81,16 @@ export const deploymentOptions = {
     accepts: 'an ACM certificate ARN in us-east-1 (CloudFront reads certificates there only)',
     description: 'ACM certificate covering JWKS_DOMAIN_NAME, in us-east-1 whatever the stack region.',
   },
+  KEY_OPERATOR_ARNS: {
+    schema: z._default(
+      z.pipe(list, z.array(z.string().check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:(root|(role|user)\/[\x21-\x7e]+)$/)))),
+      [],
+    ),
+    accepts:
+      'comma-separated IAM role or user ARNs (or the account root), * allowed, such as arn:aws:iam::123456789012:role/platform-security',
+    description:
+      'The people or automation that hand over, rotate and remove the bootstrap admin credentials and rotate the device-cookie key; with it, nobody else may read or write them. Unset: IAM decides for people (behaviour CUSTODY-1).',
+  },
   KEY_ROTATION_DAYS: {
     schema: z._default(z.coerce.number().check(z.int(), z.minimum(2), z.maximum(365)), 30),
     accepts: 'a whole number of days from 2 to 365',
@@ -158,6 +168,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     adminOpenToInternet: options.ADMIN_OPEN_TO_INTERNET,
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
+    keyOperators: options.KEY_OPERATOR_ARNS,
     tracing: options.TRACING,
     ...(options.ADMIN_EMAIL ? { adminEmail: options.ADMIN_EMAIL } : {}),
     ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),
@@ -177,6 +188,7 @@ type InfrastructureProps = Pick<
   | 'adminAllowlist'
   | 'adminOpenToInternet'
   | 'keyRotationDays'
+  | 'keyOperators'
   | 'adminEmail'
   | 'mailConfigurationSetName'
   | 'customDomain'
@@ -205,6 +217,7 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
     }),
   );
   check('keyRotationDays', 'KEY_ROTATION_DAYS', props.keyRotationDays);
+  for (const arn of props.keyOperators ?? []) check('keyOperators', 'KEY_OPERATOR_ARNS', arn);
   check('adminEmail', 'ADMIN_EMAIL', props.adminEmail);
   check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
   check('customDomain.domainName', 'DOMAIN_NAME', props.customDomain?.domainName);

@@ -1,0 +1,117 @@
+/**
+ * Key custody as synthesized (issue 27): resource policies naming the only principals that may
+ * read or change the keys and credentials (behaviour CUSTODY-1).
+ */
+import { routes } from '../../lambdas/routes';
+import { jwksObjectKey, siteAssetKeyPattern } from '../../lib/jwks';
+import { logicalId, resources, synthesize, type Synthesized } from './synthesize';
+
+const operators = [
+  'arn:aws:iam::123456789012:role/platform-security',
+  'arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/*AWSReservedSSO_Admin_*',
+];
+let plain: Synthesized;
+let named: Synthesized;
+beforeAll(() => {
+  plain = synthesize();
+  named = synthesize({ KEY_OPERATOR_ARNS: operators.join(',') });
+});
+
+type Statement = { Effect: string; Principal: unknown; Action: string | string[]; Resource: unknown; Condition?: any; Sid?: string };
+
+/** The statements of the resource policy attached to a secret. */
+function secretPolicy(s: Synthesized, secret: { node: { defaultChild?: unknown } } & object): Statement[] {
+  const id = logicalId(secret as never);
+  const policies = Object.values(resources(s.template, 'AWS::SecretsManager::ResourcePolicy')).filter(
+    (policy) => policy.Properties.SecretId.Ref === id,
+  );
+  expect(policies).toHaveLength(1);
+  return policies[0]!.Properties.ResourcePolicy.Statement;
+}
+
+function bucketPolicy(s: Synthesized): Statement[] {
+  const id = logicalId(s.stack.server.jwks.bucket);
+  const policies = Object.values(resources(s.template, 'AWS::S3::BucketPolicy')).filter((policy) => policy.Properties.Bucket.Ref === id);
+  expect(policies).toHaveLength(1);
+  return policies[0]!.Properties.PolicyDocument.Statement;
+}
+
+/** The principals a Deny-everyone-else statement lets through: role logical ids, or literal ARNs. */
+function exempted(statement: Statement): string[] {
+  expect(statement.Effect).toBe('Deny');
+  expect(statement.Principal).toEqual({ AWS: '*' });
+  const arns = [statement.Condition.ArnNotLike['aws:PrincipalArn']].flat();
+  return arns.map((arn: any) => (typeof arn === 'string' ? arn : arn['Fn::GetAtt'][0])).sort();
+}
+
+const denying = (statements: Statement[], action: string) => {
+  const found = statements.filter((st) => st.Effect === 'Deny' && [st.Action].flat().includes(action));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+
+const rolesOf = (fns: readonly { role?: unknown }[]) => fns.map((fn) => logicalId(fn.role as never)).sort();
+
+describe('behaviour CUSTODY-1: resource policies name who may read and change the keys and credentials', () => {
+  test('the signing key set: read and written only by the signing routes, the rotation job and the deploy-time function that creates it', () => {
+    const server = plain.stack.server;
+    const signers = routes.filter((row) => row.signs).map((row) => server.functions[row.name]!);
+    expect(signers.length).toBeGreaterThan(0);
+    const statements = secretPolicy(plain, server.signingKeySecret);
+    const expected = rolesOf([...signers, server.keyRotation.function, server.signingKeyHandler]);
+    for (const action of ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:UpdateSecretVersionStage']) {
+      expect(exempted(denying(statements, action))).toEqual(expected);
+    }
+    // Operators named for the other secrets get nothing here.
+    expect(exempted(denying(secretPolicy(named, named.stack.server.signingKeySecret), 'secretsmanager:GetSecretValue'))).toEqual(
+      rolesOf([
+        ...routes.filter((row) => row.signs).map((row) => named.stack.server.functions[row.name]!),
+        named.stack.server.keyRotation.function,
+        named.stack.server.signingKeyHandler,
+      ]),
+    );
+  });
+
+  test('the device-cookie key: read only by the rows that say deviceCookies; with KEY_OPERATOR_ARNS, read and written by those operators too, and by nobody else', () => {
+    const cookieRoles = (s: Synthesized) =>
+      rolesOf(routes.filter((row) => row.deviceCookies).map((row) => s.stack.server.functions[row.name]!));
+    const plainStatements = secretPolicy(plain, plain.stack.server.deviceCookieKeySecret);
+    expect(exempted(denying(plainStatements, 'secretsmanager:GetSecretValue'))).toEqual(cookieRoles(plain));
+    expect(plainStatements.filter((st) => [st.Action].flat().includes('secretsmanager:PutSecretValue'))).toEqual([]);
+
+    const namedStatements = secretPolicy(named, named.stack.server.deviceCookieKeySecret);
+    expect(exempted(denying(namedStatements, 'secretsmanager:GetSecretValue'))).toEqual([...cookieRoles(named), ...operators].sort());
+    expect(exempted(denying(namedStatements, 'secretsmanager:PutSecretValue'))).toEqual([...operators].sort());
+  });
+
+  test('the bootstrap admin credentials: with KEY_OPERATOR_ARNS, read and written only by the deploy-time seed and those operators', () => {
+    const statements = secretPolicy(named, named.stack.server.adminBootstrap.secret);
+    const expected = [...rolesOf([named.stack.server.adminBootstrap.handler]), ...operators].sort();
+    for (const action of ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue']) {
+      expect(exempted(denying(statements, action))).toEqual(expected);
+    }
+    // Without operators a person must still read them once: IAM decides (and CUSTODY-4 empties them).
+    expect(
+      Object.values(resources(plain.template, 'AWS::SecretsManager::ResourcePolicy')).map((p) => p.Properties.SecretId.Ref),
+    ).not.toContain(logicalId(plain.stack.server.adminBootstrap.secret));
+  });
+
+  test('jwks.json: written or deleted only by the rotation job and the deploy-time function; branding/* only by the logo rows', () => {
+    const server = plain.stack.server;
+    const statements = bucketPolicy(plain).filter((st) => st.Effect === 'Deny' && st.Condition?.ArnNotLike);
+    const objectOf = (st: Statement) => JSON.stringify(st.Resource);
+    const jwks = statements.filter((st) => objectOf(st).includes(`/${jwksObjectKey}`));
+    const branding = statements.filter((st) => objectOf(st).includes(`/${siteAssetKeyPattern}`));
+    expect(jwks).toHaveLength(1);
+    expect(branding).toHaveLength(1);
+    for (const st of [...jwks, ...branding]) {
+      expect([st.Action].flat()).toEqual(expect.arrayContaining(['s3:PutObject*', 's3:DeleteObject*']));
+    }
+    expect(exempted(jwks[0]!)).toEqual(rolesOf([server.keyRotation.function, server.signingKeyHandler]));
+    expect(exempted(branding[0]!)).toEqual(rolesOf(server.siteAssetFunctions));
+  });
+
+  test('KEY_OPERATOR_ARNS must be IAM principal ARNs', () => {
+    expect(() => synthesize({ KEY_OPERATOR_ARNS: 'platform-security' })).toThrow(/KEY_OPERATOR_ARNS must be/);
+  });
+});
