@@ -11,6 +11,7 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { metricNames } from '../lambdas/core/metrics';
@@ -41,6 +42,12 @@ export interface AlarmsProps {
   readonly functions: readonly lambda.IFunction[];
   /** The key-rotation function: one failure is worth an alarm of its own. */
   readonly keyRotation: lambda.IFunction;
+  /**
+   * Where changes to the signing key or jwks.json by anyone but their publishers are logged
+   * (lib/key-change-watch.ts): one line is one alarm (behaviour CUSTODY-3).
+   * @default - no KeyMaterialChanged alarm
+   */
+  readonly keyChanges?: logs.ILogGroup;
   /** The WAF web ACL's name (metric dimension) and region. */
   readonly webAclName: string;
   readonly region: string;
@@ -96,6 +103,20 @@ export class Alarms extends Construct {
       alarmDescription:
         'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds. Its log also says when it found jwks.json publishing another key under a kid of the key set (behaviour CUSTODY-5): republished, but something else wrote jwks.json.',
     });
+
+    if (props.keyChanges) {
+      this.add('KeyMaterialChanged', {
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/Logs',
+          metricName: 'IncomingLogEvents',
+          dimensionsMap: { LogGroupName: props.keyChanges.logGroupName },
+          period,
+          statistic: 'Sum',
+        }),
+        threshold: 1,
+        alarmDescription: `Behaviour CUSTODY-3: the signing-key secret or jwks.json was changed by someone other than the rotation job and its deploy-time creator. The log group ${props.keyChanges.logGroupName} holds the CloudTrail record (who, when, from where). Expected once after a deploy that changes the secret's policy or description; otherwise treat the signing key as compromised (docs/deployment.md, Key custody).`,
+      });
+    }
 
     this.add('WafBlocked', {
       metric: new cloudwatch.Metric({

@@ -49,6 +49,7 @@ import { infrastructureProblems } from './deployment-options';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
+import { KeyChangeWatch } from './key-change-watch';
 import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
@@ -204,6 +205,8 @@ export class AuthorizationServer extends Construct {
   /** The device cookies' HMAC key (behaviour PWFAIL-6), read by the rows that say `deviceCookies`. */
   readonly deviceCookieKeySecret: secretsmanager.ISecret;
   readonly keyRotation: KeyRotation;
+  /** Behaviour CUSTODY-3: who changed the signing key or jwks.json, and the verification of every jwks.json write. */
+  readonly keyChangeWatch: KeyChangeWatch;
   readonly mail: Mail;
   readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
@@ -338,6 +341,15 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
 
+    this.keyChangeWatch = new KeyChangeWatch(this, 'KeyChangeWatch', {
+      signingKeySecret: signingKey.secret,
+      bucket: this.jwks.bucket,
+      objectKey: jwksObjectKey,
+      publishers: [this.keyRotation.function, signingKey.handler],
+      verifier: this.keyRotation.function,
+      logRetention,
+    });
+
     this.mail = new Mail(this, 'Mail', { from: mailFrom, configurationSetName: props.mailConfigurationSetName });
 
     this.adminBootstrap = new AdminBootstrap(this, 'AdminBootstrap', {
@@ -462,6 +474,7 @@ export class AuthorizationServer extends Construct {
       api: this.api,
       functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
       keyRotation: this.keyRotation.function,
+      keyChanges: this.keyChangeWatch.log,
       webAclName: this.webAcl.webAclName,
       region: Stack.of(this).region,
       topic: props.alarmTopic,

@@ -101,11 +101,6 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
   );
   guard(
     bucket,
-    's3_event_notifications_enabled_check',
-    'CT.S3.PR.4: no consumer of bucket events; publications are logged by the functions that make them.',
-  );
-  guard(
-    bucket,
     's3_bucket_object_lock_enabled_check',
     'CT.S3.PR.9: jwks.json is rewritten on every rotation; versioning keeps the history, object lock would only block that.',
   );

@@ -10,6 +10,9 @@
  * A key in jwks.json that is not the set's key under the same kid (behaviour CUSTODY-5) is
  * repaired the same way, and then the run fails: something other than this job wrote
  * jwks.json, and the failure raises the KeyRotationErrors alarm.
+ * Invoked by S3's event for a write or delete of jwks.json (behaviour CUSTODY-3, lib/key-change-watch.ts)
+ * rather than by the schedule, any difference at all from the key set fails the run once repaired: this
+ * job and the deploy-time function write jwks.json only after the secret, so their own writes agree.
  * Logs name kids and steps only, never key material.
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
@@ -64,8 +67,13 @@ interface Dependencies {
   readonly now: () => number;
 }
 
+/** The S3 event (through EventBridge) for a write or delete of jwks.json; the schedule's event is anything else. */
+function isObjectEvent(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'aws.s3';
+}
+
 export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Dependencies) {
-  return async (): Promise<RotationResult> => {
+  return async (event?: unknown): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
     const now = clock();
     const alg = parseSettings({ SIGNING_ALG: e.SIGNING_ALG }, ['SIGNING_ALG']).SIGNING_ALG;
@@ -79,6 +87,8 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
     const check = await verifyPublishedKeys(stored, await readPublishedKeys(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY));
     // A swapped kid is not among check.kids: it is republished and, if pending, waits a full lead again.
     const publishedKids = check.kids;
+    // Behaviour CUSTODY-3: compared with the key set as stored, before this run changes anything.
+    const disagreed = check.swapped.length > 0 || check.foreign > 0 || needsPublishing(stored, publishedKids);
 
     const plan = planRotation(stored, { now, publishedKids, policy });
     const set = plan.prepareNext ? addNextKey(plan.set, await generateSigningKey(alg), now) : plan.set;
@@ -110,6 +120,13 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
       throw new Error(
         `jwks.json published a different key under kid ${check.swapped.join(', ')} than the signing key set holds; ` +
           'republished from the key set. Something other than this job wrote jwks.json: find out what (CloudTrail, the KeyMaterialChanged alarm).',
+      );
+    }
+    if (isObjectEvent(event) && disagreed) {
+      log.error('jwks.json was changed to publish other keys than the signing key set; republished from the key set', { ...result });
+      throw new Error(
+        'jwks.json was written or deleted and then published other keys than the signing key set holds; republished from the key set. ' +
+          'Something other than this job and the deploy-time function wrote it: find out what (CloudTrail, the KeyMaterialChanged alarm).',
       );
     }
     log.info('signing key rotation', { ...result });

@@ -115,3 +115,83 @@ describe('behaviour CUSTODY-1: resource policies name who may read and change th
     expect(() => synthesize({ KEY_OPERATOR_ARNS: 'platform-security' })).toThrow(/KEY_OPERATOR_ARNS must be/);
   });
 });
+
+describe('behaviour CUSTODY-3: a change to the signing key or jwks.json by anyone but its publishers raises an alarm', () => {
+  const rules = (s: Synthesized) => Object.values(resources(s.template, 'AWS::Events::Rule'));
+  const ruleOf = (s: Synthesized, construct: object) => resources(s.template, 'AWS::Events::Rule')[logicalId(construct as never)]!;
+  const publisherRoles = (s: Synthesized) => rolesOf([s.stack.server.keyRotation.function, s.stack.server.signingKeyHandler]);
+  /** The role logical ids a rule's principal filter lets through. */
+  const exemptRoles = (pattern: any): string[] => {
+    const [notAssumed, notPublisher] = pattern.detail.userIdentity.$or;
+    expect(notAssumed).toEqual({ type: [{ 'anything-but': ['AssumedRole'] }] });
+    return notPublisher.sessionContext.sessionIssuer.arn[0]['anything-but'].map((arn: any) => arn['Fn::GetAtt'][0]).sort();
+  };
+
+  test('Secrets Manager changes to the signing-key secret (CloudTrail management events) by any other principal are logged', () => {
+    const server = plain.stack.server;
+    const rule = ruleOf(plain, server.keyChangeWatch.secretRule);
+    const pattern = rule.Properties.EventPattern;
+    expect(pattern.source).toEqual(['aws.secretsmanager']);
+    expect(pattern['detail-type']).toEqual(['AWS API Call via CloudTrail']);
+    expect(pattern.detail.eventName).toEqual(
+      expect.arrayContaining(['PutSecretValue', 'UpdateSecret', 'UpdateSecretVersionStage', 'RotateSecret', 'DeleteSecret', 'PutResourcePolicy']),
+    );
+    expect(pattern.detail.requestParameters.secretId).toContainEqual({ Ref: logicalId(server.signingKeySecret) });
+    expect(pattern.detail.requestParameters.secretId).toHaveLength(3); // full ARN, partial ARN, name
+    expect(exemptRoles(pattern)).toEqual(publisherRoles(plain));
+    const log = server.keyChangeWatch.log;
+    expect(JSON.stringify(rule.Properties.Targets)).toContain(JSON.stringify({ Ref: logicalId(log) }));
+    expect(JSON.stringify(resources(plain.template, 'AWS::Logs::LogGroup')[logicalId(log)]!.Properties.LogGroupName)).toMatch(/^"\/aws\/events\//);
+  });
+
+  test('S3 writes and deletes of jwks.json (CloudTrail data events, when a trail logs them) by any other principal are logged', () => {
+    const server = plain.stack.server;
+    const pattern = ruleOf(plain, server.keyChangeWatch.objectRule).Properties.EventPattern;
+    expect(pattern.source).toEqual(['aws.s3']);
+    expect(pattern.detail.eventName).toEqual(expect.arrayContaining(['PutObject', 'CopyObject', 'DeleteObject']));
+    expect(pattern.detail.requestParameters).toEqual({ bucketName: [{ Ref: logicalId(server.jwks.bucket) }], key: [jwksObjectKey] });
+    expect(exemptRoles(pattern)).toEqual(publisherRoles(plain));
+  });
+
+  test('EventBridge may write the change log, and one line in 5 minutes raises KeyMaterialChanged, sent to the alarm topic', () => {
+    const server = named.stack.server;
+    const policies = Object.values(resources(named.template, 'AWS::Logs::ResourcePolicy'));
+    const policy = policies.map((p) => JSON.stringify(p.Properties.PolicyDocument)).find((doc) => doc.includes('events.amazonaws.com'));
+    expect(policy).toContain('logs:PutLogEvents');
+    expect(policy).toContain(logicalId(server.keyChangeWatch.log));
+
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ops-alarms';
+    const withTopic = synthesize({ ALARM_TOPIC_ARN: topic });
+    const alarm = Object.values(resources(withTopic.template, 'AWS::CloudWatch::Alarm')).find((a) =>
+      JSON.stringify(a.Properties.AlarmDescription).includes('CUSTODY-3'),
+    )!;
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/Logs',
+      MetricName: 'IncomingLogEvents',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topic],
+    });
+    expect(alarm.Properties.Dimensions).toEqual([{ Name: 'LogGroupName', Value: { Ref: logicalId(withTopic.stack.server.keyChangeWatch.log) } }]);
+  });
+
+  test('without CloudTrail: S3 sends jwks.json writes and deletes to EventBridge, which runs the rotation job to compare them with the key set', () => {
+    const server = plain.stack.server;
+    const bucket = resources(plain.template, 'AWS::S3::Bucket')[logicalId(server.jwks.bucket)]!;
+    expect(bucket.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    const rule = ruleOf(plain, server.keyChangeWatch.verifyRule);
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['aws.s3'],
+      'detail-type': ['Object Created', 'Object Deleted'],
+      detail: { bucket: { name: [{ Ref: logicalId(server.jwks.bucket) }] }, object: { key: [jwksObjectKey] } },
+    });
+    expect(rule.Properties.Targets).toEqual([
+      expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalId(server.keyRotation.function), 'Arn'] } }),
+    ]);
+    // No bucket-notifications custom resource (and its function) for it.
+    expect(rules(plain).length).toBeGreaterThan(0);
+    expect(Object.keys(resources(plain.template, 'Custom::S3BucketNotifications'))).toEqual([]);
+  });
+});

@@ -53,7 +53,10 @@ function world(secretValue: string, published: string | undefined) {
       return {};
     },
   };
-  return { state, run: (now: number) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now } as never)() };
+  return {
+    state,
+    run: (now: number, event?: unknown) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now } as never)(event),
+  };
 }
 
 beforeEach(() => jest.spyOn(process.stdout, 'write').mockImplementation(() => true));
@@ -160,5 +163,56 @@ describe('a key swapped under an existing kid in jwks.json (behaviour CUSTODY-5)
     const result = await run(Date.parse('2026-03-01T03:41:00Z'));
     expect(result.published).toBe(true);
     expect(await thumbprints(state.object!)).toEqual([[initial.currentKid, initial.currentKid]]);
+  });
+});
+
+/** What EventBridge delivers for S3's own event on jwks.json (lib/key-change-watch.ts). */
+const objectEvent = (detailType: 'Object Created' | 'Object Deleted') => ({
+  source: 'aws.s3',
+  'detail-type': detailType,
+  detail: { bucket: { name: env.JWKS_BUCKET }, object: { key: env.JWKS_OBJECT_KEY } },
+});
+
+describe('behaviour CUSTODY-3: every write or delete of jwks.json runs the job, which fails on any difference from the key set', () => {
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+
+  test('a key added beside the real ones: republished without it, and the run fails so the alarm fires (the schedule alone repairs it quietly)', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    const intruder = (await generateKeySet('ES256')).keys[0]!;
+    const tampered = JSON.stringify({ keys: [...publicJwks(initial).keys, ...publicJwks({ currentKid: intruder.kid!, keys: [intruder] }).keys] });
+
+    state.object = tampered;
+    state.writes = [];
+    await expect(run(t0 + 3600_000, objectEvent('Object Created'))).rejects.toThrow(/jwks.json was written or deleted.*republished/);
+    expect(state.writes).toEqual(['jwks', 'invalidate']);
+    expect((JSON.parse(state.object!) as { keys: JWK[] }).keys.map((key) => key.kid)).toEqual([initial.currentKid]);
+
+    state.object = tampered;
+    await expect(run(t0 + 2 * 3600_000)).resolves.toMatchObject({ published: true });
+  });
+
+  test('jwks.json deleted: republished from the key set, and the run fails', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    state.object = undefined;
+    state.writes = [];
+    await expect(run(t0 + 3600_000, objectEvent('Object Deleted'))).rejects.toThrow(/jwks.json was written or deleted/);
+    // The secret too: a key found unpublished restarts its publication clock (behaviour CUSTODY-5).
+    expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+    expect(JSON.parse(state.object!)).toEqual(publicJwks(initial));
+  });
+
+  test('the publishers’ own writes agree with the key set: the run they trigger passes and writes nothing', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    const prepared = await run(t0 + 30 * day);
+    expect(prepared.published).toBe(true);
+    state.writes = [];
+    await expect(run(t0 + 30 * day + 60_000, objectEvent('Object Created'))).resolves.toMatchObject({ published: false, swapped: [] });
+    expect(state.writes).toEqual([]);
   });
 });
