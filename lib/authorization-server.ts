@@ -28,6 +28,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -50,6 +51,7 @@ import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
 import { KeyChangeWatch } from './key-change-watch';
+import { customerManagedKey, encryptSecrets, tableKeyUse } from './encryption-key';
 import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
@@ -114,6 +116,13 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default - none: IAM decides who may read the bootstrap credentials and write the device-cookie key
    */
   readonly keyOperators?: readonly string[];
+  /**
+   * One customer-managed KMS key (annual rotation, retained) for the tables, the secrets and every
+   * log group, instead of the AWS managed keys: its key policy, and so CloudTrail's record of every
+   * use, is the deployer's (behaviour CUSTODY-2). Costs $1 a month plus requests.
+   * @default false: AWS managed keys
+   */
+  readonly customerManagedKey?: boolean;
   /**
    * AWS WAF Bot Control on the browser paths (costs extra).
    * @default false
@@ -207,6 +216,8 @@ export class AuthorizationServer extends Construct {
   readonly keyRotation: KeyRotation;
   /** Behaviour CUSTODY-3: who changed the signing key or jwks.json, and the verification of every jwks.json write. */
   readonly keyChangeWatch: KeyChangeWatch;
+  /** The customer-managed key of behaviour CUSTODY-2, when `customerManagedKey` is on. */
+  readonly encryptionKey?: kms.IKey;
   readonly mail: Mail;
   readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
@@ -237,7 +248,8 @@ export class AuthorizationServer extends Construct {
     // The path-derived id: unique within the app, so two servers side by side keep their metrics apart.
     this.serviceMetrics = { namespace: props.metricsNamespace ?? 'Tollgate', service: Names.uniqueId(this) };
 
-    this.tables = createTables(this);
+    this.encryptionKey = props.customerManagedKey ? customerManagedKey(this) : undefined;
+    this.tables = createTables(this, this.encryptionKey);
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
     this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention });
     this.api = new apigateway.RestApi(this, 'Api', {
@@ -508,6 +520,16 @@ export class AuthorizationServer extends Construct {
       operators: props.keyOperators ?? [],
     });
 
+    if (this.encryptionKey) {
+      const signers = routes.filter((r) => r.signs).map((r) => functions[r.name]!);
+      encryptSecrets(this.encryptionKey, [
+        { secret: signingKey.secret, readers: signers, writers: [this.keyRotation.function, signingKey.handler] },
+        { secret: this.deviceCookieKeySecret, readers: routes.filter((r) => r.deviceCookies).map((r) => functions[r.name]!), writers: [] },
+        { secret: this.adminBootstrap.secret, readers: [], writers: [this.adminBootstrap.handler] },
+      ]);
+      this.adminBootstrap.handler.addToRolePolicy(tableKeyUse(this.encryptionKey, true));
+    }
+
     acknowledgeNagFindings(this);
   }
 
@@ -537,6 +559,10 @@ export class AuthorizationServer extends Construct {
     for (const [name, access] of Object.entries(tables) as [TableName, 'read' | 'write'][]) {
       if (access === 'write') this.tables[name].grantReadWriteData(fn);
       else this.tables[name].grantReadData(fn);
+      // Behaviour CUSTODY-2 (lib/tables.ts sets the key outside the L2 table, which cannot grant it).
+      // In the role's own policy: Key.grant would name roles of the nested stacks in the key policy,
+      // a dependency cycle; the key policy lets the account's IAM decide.
+      if (this.encryptionKey) fn.addToRolePolicy(tableKeyUse(this.encryptionKey, access === 'write'));
     }
   }
 }

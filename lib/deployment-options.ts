@@ -91,6 +91,12 @@ export const deploymentOptions = {
     description:
       'The people or automation that hand over, rotate and remove the bootstrap admin credentials and rotate the device-cookie key; with it, nobody else may read or write them. Unset: IAM decides for people (behaviour CUSTODY-1).',
   },
+  CUSTOMER_MANAGED_KEY: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'Set "true" to encrypt the tables, the secrets and every log group with one customer-managed KMS key of the stack (annual rotation, retained) instead of AWS managed keys. Behaviour CUSTODY-2.',
+  },
   KEY_ROTATION_DAYS: {
     schema: z._default(z.coerce.number().check(z.int(), z.minimum(2), z.maximum(365)), 30),
     accepts: 'a whole number of days from 2 to 365',
@@ -169,6 +175,7 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     botControl: options.WAF_BOT_CONTROL,
     keyRotationDays: options.KEY_ROTATION_DAYS,
     keyOperators: options.KEY_OPERATOR_ARNS,
+    customerManagedKey: options.CUSTOMER_MANAGED_KEY,
     tracing: options.TRACING,
     ...(options.ADMIN_EMAIL ? { adminEmail: options.ADMIN_EMAIL } : {}),
     ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),

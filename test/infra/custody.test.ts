@@ -195,3 +195,56 @@ describe('behaviour CUSTODY-3: a change to the signing key or jwks.json by anyon
     expect(Object.keys(resources(plain.template, 'Custom::S3BucketNotifications'))).toEqual([]);
   });
 });
+
+describe('behaviour CUSTODY-2: CUSTOMER_MANAGED_KEY encrypts the tables, the secrets and every log group with one customer-managed key', () => {
+  let cmk: Synthesized;
+  beforeAll(() => {
+    cmk = synthesize({ CUSTOMER_MANAGED_KEY: 'true' });
+  });
+  const keyRef = (s: Synthesized) => ({ 'Fn::GetAtt': [logicalId(s.stack.server.encryptionKey!), 'Arn'] });
+
+  test('off by default: AWS managed keys, no KMS key in the stack', () => {
+    expect(plain.stack.server.encryptionKey).toBeUndefined();
+    expect(Object.keys(resources(plain.template, 'AWS::KMS::Key'))).toEqual([]);
+    for (const secret of Object.values(resources(plain.template, 'AWS::SecretsManager::Secret'))) {
+      expect(secret.Properties.KmsKeyId).toBeUndefined();
+    }
+    for (const group of Object.values(resources(plain.template, 'AWS::Logs::LogGroup'))) expect(group.Properties.KmsKeyId).toBeUndefined();
+  });
+
+  test('on: one retained key with rotation, used by every table, secret and log group', () => {
+    const keys = resources(cmk.template, 'AWS::KMS::Key');
+    expect(Object.keys(keys)).toEqual([logicalId(cmk.stack.server.encryptionKey!)]);
+    const key = Object.values(keys)[0]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+
+    const tables = Object.values(resources(cmk.template, 'AWS::DynamoDB::GlobalTable'));
+    expect(tables).toHaveLength(Object.keys(cmk.stack.server.tables).length);
+    for (const table of tables) {
+      expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
+      for (const replica of table.Properties.Replicas) expect(replica.SSESpecification.KMSMasterKeyId).toEqual(keyRef(cmk));
+    }
+    const secrets = Object.values(resources(cmk.template, 'AWS::SecretsManager::Secret'));
+    expect(secrets).toHaveLength(3);
+    for (const secret of secrets) expect(secret.Properties.KmsKeyId).toEqual(keyRef(cmk));
+    const groups = Object.values(resources(cmk.template, 'AWS::Logs::LogGroup'));
+    expect(groups.length).toBeGreaterThan(Object.keys(cmk.stack.server.functions).length);
+    for (const group of groups) expect(group.Properties.KmsKeyId).toEqual(keyRef(cmk));
+  });
+
+  test('on: CloudWatch Logs of this account and region may use the key, and the functions may decrypt what they read', () => {
+    const statements: Statement[] = Object.values(resources(cmk.template, 'AWS::KMS::Key'))[0]!.Properties.KeyPolicy.Statement;
+    const logsStatement = statements.find((st) => st.Sid === 'CloudWatchLogsOfThisAccount')!;
+    expect(JSON.stringify(logsStatement.Principal)).toContain('logs.');
+    expect(JSON.stringify(logsStatement.Condition)).toContain('kms:EncryptionContext:aws:logs:arn');
+
+    const signer = routes.find((row) => row.signs)!;
+    const fn = cmk.stack.server.functions[signer.name]!;
+    const role = resources(cmk.template, 'AWS::IAM::Policy');
+    const grants = Object.values(role)
+      .filter((policy) => policy.Properties.Roles.some((r: any) => r.Ref === logicalId(fn.role as never)))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+    expect(grants.some((st) => [st.Action].flat().includes('kms:Decrypt') && JSON.stringify(st.Resource) === JSON.stringify(keyRef(cmk)))).toBe(true);
+  });
+});
