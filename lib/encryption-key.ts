@@ -55,7 +55,11 @@ export function customerManagedKey(scope: Construct): kms.Key {
 export const tableKeyUse = (key: kms.IKey, write: boolean): iam.PolicyStatement =>
   new iam.PolicyStatement({
     // Named one by one: wildcards would be IAM5 findings on every function's policy.
-    actions: ['kms:Decrypt', 'kms:DescribeKey', ...(write ? ['kms:Encrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey'] : [])],
+    actions: [
+      'kms:Decrypt',
+      'kms:DescribeKey',
+      ...(write ? ['kms:Encrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey'] : []),
+    ],
     resources: [key.keyArn],
   });
 

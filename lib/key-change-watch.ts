@@ -19,7 +19,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 
@@ -136,7 +136,8 @@ export class KeyChangeWatch extends Construct {
       eventBridgeConfiguration: { eventBridgeEnabled: true },
     };
     this.verifyRule = new events.Rule(this, 'JwksWritten', {
-      description: 'Behaviour CUSTODY-3: every write or delete of jwks.json runs the rotation job, which fails when it disagrees with the key set',
+      description:
+        'Behaviour CUSTODY-3: every write or delete of jwks.json runs the rotation job, which fails when it disagrees with the key set',
       eventPattern: {
         source: ['aws.s3'],
         detailType: ['Object Created', 'Object Deleted'],

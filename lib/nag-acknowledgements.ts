@@ -182,7 +182,7 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   ack(
     server.adminBootstrap.secret,
     'SMG4',
-    'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',
+    'One-time bootstrap credentials: the hashes live in DynamoDB, so Secrets Manager rotation cannot change them. They are handed over and revoked through the admin API (a successor admin client, the bootstrap client deleted), then the value is replaced by a handedOver marker that stops any later seed; the secret itself stays, as the stack\'s resource (behaviour CUSTODY-4, docs/deployment.md "Handing over the first admin").',
   );
 
   // Function roles: the AWS managed basic execution policy and the tables' index ARNs. In a

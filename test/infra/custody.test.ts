@@ -134,14 +134,23 @@ describe('behaviour CUSTODY-3: a change to the signing key or jwks.json by anyon
     expect(pattern.source).toEqual(['aws.secretsmanager']);
     expect(pattern['detail-type']).toEqual(['AWS API Call via CloudTrail']);
     expect(pattern.detail.eventName).toEqual(
-      expect.arrayContaining(['PutSecretValue', 'UpdateSecret', 'UpdateSecretVersionStage', 'RotateSecret', 'DeleteSecret', 'PutResourcePolicy']),
+      expect.arrayContaining([
+        'PutSecretValue',
+        'UpdateSecret',
+        'UpdateSecretVersionStage',
+        'RotateSecret',
+        'DeleteSecret',
+        'PutResourcePolicy',
+      ]),
     );
     expect(pattern.detail.requestParameters.secretId).toContainEqual({ Ref: logicalId(server.signingKeySecret) });
     expect(pattern.detail.requestParameters.secretId).toHaveLength(3); // full ARN, partial ARN, name
     expect(exemptRoles(pattern)).toEqual(publisherRoles(plain));
     const log = server.keyChangeWatch.log;
     expect(JSON.stringify(rule.Properties.Targets)).toContain(JSON.stringify({ Ref: logicalId(log) }));
-    expect(JSON.stringify(resources(plain.template, 'AWS::Logs::LogGroup')[logicalId(log)]!.Properties.LogGroupName)).toMatch(/^"\/aws\/events\//);
+    expect(JSON.stringify(resources(plain.template, 'AWS::Logs::LogGroup')[logicalId(log)]!.Properties.LogGroupName)).toMatch(
+      /^"\/aws\/events\//,
+    );
   });
 
   test('S3 writes and deletes of jwks.json (CloudTrail data events, when a trail logs them) by any other principal are logged', () => {
@@ -174,7 +183,9 @@ describe('behaviour CUSTODY-3: a change to the signing key or jwks.json by anyon
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       AlarmActions: [topic],
     });
-    expect(alarm.Properties.Dimensions).toEqual([{ Name: 'LogGroupName', Value: { Ref: logicalId(withTopic.stack.server.keyChangeWatch.log) } }]);
+    expect(alarm.Properties.Dimensions).toEqual([
+      { Name: 'LogGroupName', Value: { Ref: logicalId(withTopic.stack.server.keyChangeWatch.log) } },
+    ]);
   });
 
   test('without CloudTrail: S3 sends jwks.json writes and deletes to EventBridge, which runs the rotation job to compare them with the key set', () => {
@@ -245,6 +256,8 @@ describe('behaviour CUSTODY-2: CUSTOMER_MANAGED_KEY encrypts the tables, the sec
     const grants = Object.values(role)
       .filter((policy) => policy.Properties.Roles.some((r: any) => r.Ref === logicalId(fn.role as never)))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
-    expect(grants.some((st) => [st.Action].flat().includes('kms:Decrypt') && JSON.stringify(st.Resource) === JSON.stringify(keyRef(cmk)))).toBe(true);
+    expect(
+      grants.some((st) => [st.Action].flat().includes('kms:Decrypt') && JSON.stringify(st.Resource) === JSON.stringify(keyRef(cmk))),
+    ).toBe(true);
   });
 });

@@ -181,7 +181,9 @@ describe('behaviour CUSTODY-3: every write or delete of jwks.json runs the job, 
     const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
     await run(t0);
     const intruder = (await generateKeySet('ES256')).keys[0]!;
-    const tampered = JSON.stringify({ keys: [...publicJwks(initial).keys, ...publicJwks({ currentKid: intruder.kid!, keys: [intruder] }).keys] });
+    const tampered = JSON.stringify({
+      keys: [...publicJwks(initial).keys, ...publicJwks({ currentKid: intruder.kid!, keys: [intruder] }).keys],
+    });
 
     state.object = tampered;
     state.writes = [];
