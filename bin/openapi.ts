@@ -102,10 +102,17 @@ const apiKeyExchangeBody: Json = {
   },
 };
 
+/** Behaviour MFA-11: what every admin route answers a user token whose sign-in lacks the factor the policy now asks for. */
+const adminUserFactorNote =
+  "An admin user's token whose sign-in lacks a second factor the MFA policy now requires: 401 `insufficient_user_authentication` with a `WWW-Authenticate` challenge (RFC 9470 section 3, behaviour MFA-11).";
+/** Behaviour EDGE-4, MFA-11: the key routes take self-service callers from anywhere, admin callers only from the allowlist. */
+const keyRouteNote =
+  'Also for self-service callers (their own token of this client, from any address; a sign-in lacking a second factor the MFA policy now requires: 401 `insufficient_user_authentication`). Admin callers from outside `ADMIN_ALLOWED_CIDRS`: 403 `access_denied` (behaviour EDGE-4).';
 const admin = (summary: string, success: OperationDoc['success'], extra: Partial<OperationDoc> = {}): OperationDoc => ({
   summary,
   success,
   ...extra,
+  description: [extra.description, adminUserFactorNote].filter(Boolean).join(' '),
 });
 
 /** By route name (`routes[i].name`). */
@@ -188,12 +195,17 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   ResetPassword: {
     summary: "Set a new password with the mailed link (the token from the link's cookie, or the token field)",
     body: form(resetPasswordForm),
-    success: [200, 'html', 'Done: the passkeys that still sign in, and removing them all (behaviour RESET-9)'],
+    success: [
+      200,
+      'html',
+      'Done: the passkeys and self-service API keys that survive it, and ending them all (behaviour RESET-9, RESET-13)',
+    ],
   },
   ResetPasskeysRemove: {
-    summary: "The reset completion's 'Remove all passkeys', authenticated by its recovery cookie (10 minutes, single use)",
+    summary:
+      "The reset completion's 'Remove all': every passkey removed and every self-service API key revoked, authenticated by its recovery cookie (10 minutes, single use)",
     body: form(resetPasskeysRemoveForm),
-    success: [200, 'html', 'Removed, listed by name; the user is mailed'],
+    success: [200, 'html', 'Removed and revoked, listed by name; the user is mailed'],
   },
   PasskeysPage: {
     summary: "The signed-in user's passkeys: list, add, remove (a sign-in within 10 minutes)",
@@ -245,11 +257,10 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminDeleteClient: admin('Delete a client', [204, 'empty', 'Deleted']),
   AdminCreateApiKey: admin('Create an API key', [201, 'json', 'The key, with its secret once'], {
     body: json(createApiKeyBody),
-    description:
-      'Unlike the rest of the admin API, `userId` and `expiresAt` are camelCase: they are the names the original specification gives (spec 2.4), kept as they are so existing callers keep working.',
+    description: `Unlike the rest of the admin API, \`userId\` and \`expiresAt\` are camelCase: they are the names the original specification gives (spec 2.4), kept as they are so existing callers keep working. ${keyRouteNote}`,
   }),
-  AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets']),
-  AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key']),
+  AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets'], { description: keyRouteNote }),
+  AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key'], { description: keyRouteNote }),
   DashboardHome: {
     summary: 'Admin dashboard: overview (an admin session; a non-admin gets 403)',
     success: [200, 'html', 'The overview page; 303 to sign-in without a session'],
@@ -359,7 +370,14 @@ function operation(route: Route, doc: OperationDoc): Json {
       '5XX': errorResponse('Server trouble: `server_error` or `temporarily_unavailable` with Retry-After'),
     },
     'x-cross-origin': route.crossOrigin === true,
-    ...(route.edge ? { 'x-rate-limit': `${route.edge.limit} per ${route.edge.windowSeconds} s per client IP at the edge` } : {}),
+    // Behaviour EDGE-7: a row of a named group is counted with the group's other rows.
+    ...(route.edge
+      ? {
+          'x-rate-limit': `${route.edge.limit} per ${route.edge.windowSeconds} s per client IP at the edge${
+            route.edge.shared ? `, counted together with the other ${route.edge.shared.name} requests` : ''
+          }`,
+        }
+      : {}),
   };
 }
 

@@ -52,6 +52,15 @@ export interface EdgeRule {
   readonly action: 'block' | 'challenge';
   /** The rule of docs/behaviour/limits.md this implements (its id, e.g. `EDGE-1`), and how it was fitted to WAF's bounds. */
   readonly rationale: string;
+  /**
+   * Counted together with the other rows of the same `name`, per address, by one WAF rule
+   * (behaviour EDGE-7); the rows must agree on limit, window and action. With `pathPrefixes` the
+   * rule counts every request under them, whatever its method (a row added there later is covered
+   * too); without, the rows' own methods and paths. A row without `shared` is counted on its own,
+   * by the rule of its limit, window and action, which keeps one counter per address and path
+   * (AWS WAF allows 10 rate-based rules in a web ACL, so rows share rules, not counters).
+   */
+  readonly shared?: { readonly name: string; readonly pathPrefixes?: readonly string[] };
 }
 
 export interface Route {
@@ -92,7 +101,10 @@ export interface Route {
    * Only for endpoints authenticated by PKCE, client authentication or bearer tokens, never cookies.
    */
   readonly crossOrigin?: boolean;
-  /** Edge rate rule; absent means no per-route rule (managed rule groups still apply). */
+  /**
+   * Edge rate rule, its own or shared with other rows (`edge.shared`). Every row has one
+   * (behaviour EDGE-7; test/infra/edge-evidence.test.ts checks it).
+   */
   readonly edge?: EdgeRule;
   /**
    * The body may be larger than the 8 KB the AWS managed common rule set's
@@ -119,6 +131,40 @@ export { endpointPaths };
 
 const none = {} as const;
 const adminTables = { main: 'write', ephemeral: 'write', activity: 'write' } as const;
+
+// Behaviour EDGE-7: every row is limited at the edge. Rows without a rate of their own in the
+// original spec are counted together per address, one shared rule per kind.
+/**
+ * Light limiting only (behaviour EDGE-2): discovery, the OpenAPI document, health, userinfo and
+ * validate, and the pages a browser loads; counted together, far above what a client or a
+ * resource server needs.
+ */
+const lightEdge: EdgeRule = {
+  limit: 1200,
+  windowSeconds: 60,
+  action: 'block',
+  rationale:
+    'EDGE-2: light limiting only (20 a second per address, counted together): discovery, health, userinfo, validate and the pages; Block (429)',
+  shared: { name: 'Light' },
+};
+/** The admin plane: the admin API and the dashboard, every method (behaviour EDGE-4 restricts who reaches it). */
+const adminPlaneEdge: EdgeRule = {
+  limit: 300,
+  windowSeconds: 60,
+  action: 'block',
+  rationale: 'EDGE-7: the admin API and the dashboard, every method and id, counted together (5 a second per address); Block (429)',
+  shared: { name: 'AdminPlane', pathPrefixes: ['/api/admin/', '/dashboard'] },
+};
+/** The authorization's sign-in and consent posts: the original spec's one row. */
+const authorizeEdge: EdgeRule = {
+  limit: 30,
+  windowSeconds: 60,
+  action: 'challenge',
+  rationale:
+    'EDGE-1: POST /api/authorize, /api/authorize/complete about 30 / 1 minute, counted together as the original spec lists them; a browser form, so Challenge',
+  shared: { name: 'Authorize' },
+};
+
 /** The admin API: bearer tokens of admin clients or admin users (behaviour ADMIN-1). */
 const admin = (name: string, method: HttpMethod, path: string, handler: string, extra: Partial<Route> = {}): Route => ({
   name,
@@ -128,6 +174,7 @@ const admin = (name: string, method: HttpMethod, path: string, handler: string, 
   auth: 'admin',
   tables: adminTables,
   verifiesTokens: true,
+  edge: adminPlaneEdge,
   ...extra,
 });
 
@@ -140,6 +187,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read' },
     crossOrigin: true,
+    edge: lightEdge,
   },
   {
     name: 'OpenIdConfiguration',
@@ -149,6 +197,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: { main: 'read' },
     crossOrigin: true,
+    edge: lightEdge,
   },
   // The OpenAPI document of this surface (issue 15; bin/openapi.ts generates it).
   {
@@ -159,6 +208,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     tables: none,
     crossOrigin: true,
+    edge: lightEdge,
   },
   {
     name: 'Health',
@@ -167,6 +217,7 @@ export const routes: readonly Route[] = [
     handler: 'health',
     auth: 'none',
     tables: none,
+    edge: lightEdge,
   },
   // Dynamic client registration (behaviour REG-1..REG-5, RFC 7591).
   {
@@ -186,7 +237,15 @@ export const routes: readonly Route[] = [
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
   // Reads the site settings (title, logo; issue 14), cached a minute per container.
-  { name: 'SignInPage', method: 'GET', path: endpointPaths.signIn, handler: 'sign-in-page', auth: 'none', tables: { main: 'read' } },
+  {
+    name: 'SignInPage',
+    method: 'GET',
+    path: endpointPaths.signIn,
+    handler: 'sign-in-page',
+    auth: 'none',
+    tables: { main: 'read' },
+    edge: lightEdge,
+  },
   {
     name: 'SignIn',
     method: 'POST',
@@ -227,6 +286,7 @@ export const routes: readonly Route[] = [
     handler: 'session',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'read' },
+    edge: lightEdge,
   },
   // Authorization (behaviour AUTHZ-1..AUTHZ-11): the request, the sign-in step, the consent step.
   {
@@ -236,6 +296,7 @@ export const routes: readonly Route[] = [
     handler: 'authorize',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'write' },
+    edge: lightEdge,
   },
   {
     name: 'AuthorizeSignIn',
@@ -248,12 +309,7 @@ export const routes: readonly Route[] = [
     sendsMail: true, // the sign-in code (issue 12), only after a correct password
     invokesSelf: true, // as SignIn: the ceiling notice (behaviour PWFAIL-5)
     deviceCookies: true,
-    edge: {
-      limit: 30,
-      windowSeconds: 60,
-      action: 'challenge',
-      rationale: 'EDGE-1: POST /api/authorize about 30 / 1 minute; a browser form, so Challenge',
-    },
+    edge: authorizeEdge,
   },
   {
     name: 'AuthorizeComplete',
@@ -262,12 +318,7 @@ export const routes: readonly Route[] = [
     handler: 'authorize-complete',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'write' },
-    edge: {
-      limit: 30,
-      windowSeconds: 60,
-      action: 'challenge',
-      rationale: 'EDGE-1: POST /api/authorize/complete about 30 / 1 minute; a browser form, so Challenge',
-    },
+    edge: authorizeEdge,
   },
   // Tokens (behaviour TOKEN-1, INTRO-1, REVOKE-1): grants, introspection (RFC 7662), revocation (RFC 7009).
   {
@@ -350,7 +401,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'read', ephemeral: 'read' },
     crossOrigin: true,
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
+    edge: lightEdge,
   },
   {
     name: 'ValidateToken',
@@ -360,7 +411,7 @@ export const routes: readonly Route[] = [
     auth: 'bearer',
     tables: { ephemeral: 'read' },
     verifiesTokens: true,
-    edge: { limit: 600, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: never blocked outright, light limiting only' },
+    edge: lightEdge,
   },
   // Account security by mail (issue 12; behaviour MFA-1..MFA-8, VERIFY-1..VERIFY-6,
   // RESET-1..RESET-7): the sign-in code, email verification, password reset. Rows that send mail
@@ -445,7 +496,13 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     verifiesTokens: true,
     hashes: true,
-    edge: { limit: 10, windowSeconds: 300, action: 'block', rationale: 'EDGE-1: about 10 / 5 minutes; a JSON API, so Block (429)' },
+    edge: {
+      limit: 10,
+      windowSeconds: 600,
+      action: 'block',
+      rationale:
+        'EDGE-1: about 10 / 5 minutes, deployed as 10 / 600 s (stricter, to share the rule of the other 10 / 600 s rows; WAF allows 10 rate rules); JSON, so Block (429)',
+    },
   },
   {
     name: 'ForgotPasswordPage',
@@ -454,6 +511,7 @@ export const routes: readonly Route[] = [
     handler: 'forgot-password-page',
     auth: 'none',
     tables: { main: 'read' }, // the site's title and logo (issue 14)
+    edge: lightEdge,
   },
   {
     name: 'ForgotPassword',
@@ -480,6 +538,7 @@ export const routes: readonly Route[] = [
     handler: 'reset-password-page',
     auth: 'none',
     tables: { main: 'read', ephemeral: 'read' },
+    edge: lightEdge,
   },
   {
     name: 'ResetPassword',
@@ -498,13 +557,15 @@ export const routes: readonly Route[] = [
     },
   },
   {
-    // Behaviour RESET-9: the reset completion's "Remove all passkeys", authenticated by its recovery proof.
+    // Behaviour RESET-9, RESET-13: the reset completion's "Remove all" (passkeys and self-service
+    // API keys), authenticated by its recovery proof.
     name: 'ResetPasskeysRemove',
     method: 'POST',
     path: accountPaths.resetPasskeysRemove,
     handler: 'reset-passkeys-remove',
     auth: 'none',
-    tables: { main: 'write', ephemeral: 'write' },
+    // activity: the api_key.revoke audit entries of the revoked self-service keys (behaviour RESET-13).
+    tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     sendsMail: true,
     edge: {
       limit: 10,
@@ -523,10 +584,11 @@ export const routes: readonly Route[] = [
     // Reads the session and the passkeys, stores the page's registration ceremony.
     tables: { main: 'read', ephemeral: 'write' },
     edge: {
-      limit: 20,
+      limit: 10,
       windowSeconds: 60,
       action: 'challenge',
-      rationale: 'EDGE-1: passkey paths about 20 / 1 minute; a browser page, so Challenge',
+      rationale:
+        'EDGE-1: passkey paths about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser page',
     },
   },
   {
@@ -538,11 +600,11 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     sendsMail: true,
     edge: {
-      limit: 20,
+      limit: 10,
       windowSeconds: 60,
       action: 'challenge',
       rationale:
-        'EDGE-1: POST /api/users/passkey/verify about 20 / 1 minute; a browser form post that mails only a recently signed-in user (EDGE-5), so Challenge',
+        'EDGE-1: POST /api/users/passkey/verify about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser form post that mails only a recently signed-in user (EDGE-5)',
     },
   },
   {
@@ -554,11 +616,11 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     sendsMail: true,
     edge: {
-      limit: 20,
+      limit: 10,
       windowSeconds: 60,
       action: 'challenge',
       rationale:
-        'EDGE-1: passkey paths about 20 / 1 minute; a browser form post that mails only a recently signed-in user (EDGE-5), so Challenge',
+        'EDGE-1: passkey paths about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser form post that mails only a recently signed-in user (EDGE-5)',
     },
   },
   {
@@ -568,7 +630,13 @@ export const routes: readonly Route[] = [
     handler: 'passkey-sign-in-options',
     auth: 'none',
     tables: { ephemeral: 'write' },
-    edge: { limit: 20, windowSeconds: 60, action: 'block', rationale: 'EDGE-1: passkey paths about 20 / 1 minute; JSON (fetch), so Block' },
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'block',
+      rationale:
+        "EDGE-1: passkey paths about 20 / 1 minute, deployed as 30 / 1 minute (the token endpoints' rule; one ceremony per sign-in); JSON (fetch), so Block",
+    },
   },
   {
     name: 'PasskeySignIn',
@@ -580,10 +648,11 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write' },
     deviceCookies: true, // the completed sign-in renews it (behaviour PWFAIL-3)
     edge: {
-      limit: 20,
+      limit: 10,
       windowSeconds: 60,
       action: 'challenge',
-      rationale: 'EDGE-1: POST /api/auth/passkey/verify about 20 / 1 minute; a browser form post that sends no mail, so Challenge',
+      rationale:
+        'EDGE-1: POST /api/auth/passkey/verify about 20 / 1 minute, deployed as the sign-in forms are: Challenge from 10, Block at 30; a browser form post that sends no mail',
     },
   },
   admin('AdminListUserPasskeys', 'GET', '/api/admin/users/{user_id}/passkeys', 'user-passkeys-list'),
@@ -640,6 +709,7 @@ export const routes: readonly Route[] = [
     handler: 'dashboard',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+    edge: adminPlaneEdge,
   },
   {
     name: 'DashboardPage',
@@ -648,6 +718,7 @@ export const routes: readonly Route[] = [
     handler: 'dashboard',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },
+    edge: adminPlaneEdge,
   },
   {
     name: 'DashboardAction',
@@ -658,6 +729,7 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'write', activity: 'write' },
     hashes: true,
     sendsMail: true,
+    edge: adminPlaneEdge,
   },
   // The dashboard's logo upload (behaviour SITE-3, DASH-6): its own row so that only it may carry a
   // body past the managed rule set's 8 KB (EDGE-6), and only it writes under branding/.
@@ -676,13 +748,7 @@ export const routes: readonly Route[] = [
       rationale:
         'EDGE-6: the dashboard form posts a logo of up to 512 KiB (SITE-3) with its CSRF field; the handler refuses more, and checks the bytes',
     },
-    edge: {
-      limit: 10,
-      windowSeconds: 60,
-      action: 'challenge',
-      rationale:
-        'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; a browser form, so Challenge',
-    },
+    edge: adminPlaneEdge,
   },
   // Issue 14: the logs admins read (behaviour LOG-8, LOG-9). Read-only.
   admin('AdminListClientActivity', 'GET', '/api/admin/clients/{client_id}/activity', 'activity-list', {
@@ -701,12 +767,6 @@ export const routes: readonly Route[] = [
     largeBody: {
       maxBytes: 512 * 1024,
       rationale: 'EDGE-6: a logo is an image of up to 512 KiB (SITE-3); the handler refuses more, and checks the bytes',
-    },
-    edge: {
-      limit: 10,
-      windowSeconds: 60,
-      action: 'block',
-      rationale: 'EDGE-6: an admin uploads a logo now and then; 10 / 1 minute bounds what large bodies can cost; JSON API, so Block (429)',
     },
   }),
   admin('AdminDeleteSiteLogo', 'DELETE', '/api/admin/site-logo', 'site-logo-delete', {

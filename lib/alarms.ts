@@ -1,23 +1,33 @@
 /**
  * CloudWatch alarms for the things an operator must hear about: server errors at the
- * API, function errors and throttles, failed key rotations, unusual WAF blocking, and
- * spikes in the service's own refusals (lambdas/core/metrics.ts): guessed client secrets,
- * API keys, passwords or sign-in codes, and a registration cap that keeps firing.
- * Alarms fire into an optional SNS topic; without one they are visible in the console.
- * Missing data is "not breaching": a quiet service is a healthy one.
+ * API, function errors and throttles, failed or missed key rotations, unusual WAF blocking,
+ * DynamoDB throttling and errors per table, async work that failed for good, the mail's
+ * reputation, and spikes in the service's own refusals (lambdas/core/metrics.ts): guessed
+ * client secrets, API keys, passwords or sign-in codes, and a registration cap that keeps firing.
+ * Every alarm and its recovery go to one SNS topic, which always exists (behaviour OPS-1).
+ * Missing data is "not breaching" (a quiet service is a healthy one), except for the key
+ * rotation heartbeat, whose silence is the failure it watches for.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { metricNames } from '../lambdas/core/metrics';
+import type { TableName } from '../lambdas/routes';
 import { serviceMetric, type ServiceMetricsSource } from './service-metrics';
+import { tableId } from './tables';
 
-/** Counts of the service's own metrics at which an alarm fires; each is a sum over its period. */
+/**
+ * Levels at which an alarm fires. The counts of the service's own metrics are sums over their
+ * period; the mail rates are SES's account-level reputation (0.05 is 5 %).
+ */
 export interface ServiceAlarmThresholds {
   /** Token requests refused in 5 minutes (TokenRefused, every grant and error). @default 100 */
   readonly tokensRefusedPer5Minutes?: number;
@@ -34,6 +44,20 @@ export interface ServiceAlarmThresholds {
    * once per address and 15-minute window; behaviour PWFAIL-5). @default 5
    */
   readonly passwordCeilingsReachedPerHour?: number;
+  /**
+   * SES's account-level bounce rate (`Reputation.BounceRate`). SES places an account under review
+   * at 5 % and may pause its sending at 10 %; this fires before the review. @default 0.04
+   */
+  readonly mailBounceRate?: number;
+  /**
+   * SES's account-level complaint rate (`Reputation.ComplaintRate`). SES reviews at 0.1 % and may
+   * pause at 0.5 %; this fires before the review. @default 0.0008
+   */
+  readonly mailComplaintRate?: number;
+  /** Bounces and complaints of this deployment's own mail in an hour (its mail-events topic). @default 10 */
+  readonly mailBouncesAndComplaintsPerHour?: number;
+  /** Read and write throttle events of one table (its index included) in 5 minutes. @default 1 */
+  readonly tableThrottlesPer5Minutes?: number;
 }
 
 export interface AlarmsProps {
@@ -51,8 +75,14 @@ export interface AlarmsProps {
   /** The WAF web ACL's name (metric dimension) and region. */
   readonly webAclName: string;
   readonly region: string;
-  /** Where alarms and their recovery are sent. @default - no action */
-  readonly topic?: sns.ITopic;
+  /** Where every alarm and its recovery are sent. */
+  readonly topic: sns.ITopic;
+  /** The tables: throttling and DynamoDB's own errors are watched per table. */
+  readonly tables: Readonly<Record<TableName, dynamodb.ITableV2>>;
+  /** Where async invocations and scheduled deliveries that failed for good land (behaviour OPS-4). */
+  readonly asyncFailures: sqs.IQueue;
+  /** The topic SES publishes this deployment's bounces and complaints to (lib/mail.ts). */
+  readonly mailEvents: sns.ITopic;
   /**
    * WAF-blocked requests per 5 minutes that count as an attack worth a look.
    * @default 500
@@ -67,14 +97,30 @@ export interface AlarmsProps {
 /** CloudWatch metric math takes at most 10 metrics per alarm expression. */
 const metricsPerAlarm = 10;
 
+/** The DynamoDB operations the service calls (lambdas/adapters/dynamodb): DynamoDB reports SystemErrors per operation. */
+const operationsCalled = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+];
+
+/** Hours without a successful rotation run before KeyRotationMissed fires: a day and a half, so one late run is not an alarm. */
+export const keyRotationHeartbeatHours = 36;
+
 export class Alarms extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
-  /** True once the alarms have an action (notify was called). */
-  notifying = false;
+  readonly topic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    this.topic = props.topic;
     const period = Duration.minutes(5);
+    const thresholds = props.serviceThresholds ?? {};
 
     this.add('Api5xx', {
       metric: props.api.metricServerError({ period, statistic: 'Sum' }),
@@ -103,6 +149,16 @@ export class Alarms extends Construct {
       alarmDescription:
         'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds. Its log also says when it found jwks.json publishing another key under a kid of the key set (behaviour CUSTODY-5): republished, but something else wrote jwks.json.',
     });
+    // Behaviour OPS-3: a heartbeat, so a job that never starts (a disabled schedule, a deleted
+    // rule or function, a broken deploy) is heard of too, not only a run that throws.
+    this.add('KeyRotationMissed', {
+      metric: serviceMetric(props.serviceMetrics, metricNames.keyRotationSucceeded, { period: Duration.hours(1) }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: keyRotationHeartbeatHours,
+      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      alarmDescription: `No successful signing-key rotation run in ${keyRotationHeartbeatHours} hours (it runs daily): the schedule, the function or its permissions are broken, and keys stop rotating.`,
+    });
 
     if (props.keyChanges) {
       this.add('KeyMaterialChanged', {
@@ -130,9 +186,79 @@ export class Alarms extends Construct {
       alarmDescription: 'The WAF blocked an unusual number of requests in 5 minutes (an attack, or a rule blocking legitimate clients).',
     });
 
-    this.addServiceAlarms(props.serviceMetrics, props.serviceThresholds ?? {});
+    for (const [name, table] of Object.entries(props.tables) as [TableName, dynamodb.ITableV2][]) {
+      this.addTableAlarms(name, table, thresholds.tableThrottlesPer5Minutes ?? 1);
+    }
 
-    if (props.topic) this.notify(props.topic);
+    // Behaviour OPS-4: what Lambda gave up on after its retries, and schedules that could not deliver.
+    this.add('AsyncWorkFailed', {
+      metric: props.asyncFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      threshold: 1,
+      alarmDescription:
+        'Background work failed after its retries (key rotation, counter pruning, a password-reset or ceiling mail) and its event waits in the async-failures queue: read it, fix the cause, then purge it.',
+    });
+
+    this.addMailAlarms(props.mailEvents, thresholds);
+    this.addServiceAlarms(props.serviceMetrics, thresholds);
+
+    for (const alarm of this.alarms) {
+      alarm.addAlarmAction(new actions.SnsAction(this.topic));
+      alarm.addOkAction(new actions.SnsAction(this.topic));
+    }
+  }
+
+  /** Behaviour OPS-8: throttling (a hot key or a burst past what on-demand has scaled to) and DynamoDB's own 500s, per table. */
+  private addTableAlarms(name: TableName, table: dynamodb.ITableV2, throttleThreshold: number): void {
+    const period = Duration.minutes(5);
+    const indexes = [undefined, ...tableDefinitions[name].globalIndexes.map((index) => index.indexName)];
+    const usingMetrics: Record<string, cloudwatch.IMetric> = {};
+    for (const [i, indexName] of indexes.entries()) {
+      const dimensionsMap = { TableName: table.tableName, ...(indexName ? { GlobalSecondaryIndexName: indexName } : {}) };
+      for (const metricName of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
+        usingMetrics[`${metricName === 'ReadThrottleEvents' ? 'r' : 'w'}${i}`] = new cloudwatch.Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName,
+          dimensionsMap,
+          statistic: 'Sum',
+          period,
+        });
+      }
+    }
+    this.add(`${tableId(name)}TableThrottles`, {
+      metric: new cloudwatch.MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, period }),
+      threshold: throttleThreshold,
+      alarmDescription: `DynamoDB throttled reads or writes of the ${name} table (or its index) in 5 minutes: a hot key, or traffic past what on-demand capacity has scaled to. The SDK retries, but requests slow down and may fail.`,
+    });
+    this.add(`${tableId(name)}TableSystemErrors`, {
+      metric: table.metricSystemErrorsForOperations({ operations: operationsCalled, period }),
+      threshold: 1,
+      alarmDescription: `DynamoDB answered internal errors (500) to calls on the ${name} table in 5 minutes: requests may have failed; see the AWS Health Dashboard.`,
+    });
+  }
+
+  /** Behaviour OPS-2: the sender's reputation (account-wide) and this deployment's own bounces and complaints. */
+  private addMailAlarms(mailEvents: sns.ITopic, thresholds: ServiceAlarmThresholds): void {
+    const hour = Duration.hours(1);
+    const reputation = (metricName: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: hour });
+    this.add('MailBounceRate', {
+      metric: reputation('Reputation.BounceRate'),
+      threshold: thresholds.mailBounceRate ?? 0.04,
+      alarmDescription:
+        "SES's bounce rate for this account is near the 5 % at which SES reviews the account (10 % may pause its sending): mail to addresses that do not exist. Every sender of the account counts.",
+    });
+    this.add('MailComplaintRate', {
+      metric: reputation('Reputation.ComplaintRate'),
+      threshold: thresholds.mailComplaintRate ?? 0.0008,
+      alarmDescription:
+        "SES's complaint rate for this account is near the 0.1 % at which SES reviews the account (0.5 % may pause its sending): recipients marking mail as spam. Every sender of the account counts.",
+    });
+    this.add('MailBouncesAndComplaints', {
+      metric: mailEvents.metricNumberOfMessagesPublished({ period: hour, statistic: 'Sum' }),
+      threshold: thresholds.mailBouncesAndComplaintsPerHour ?? 10,
+      alarmDescription:
+        "This deployment's mail bounced or drew complaints many times in an hour (the mail-events topic holds each event, with the recipient): mistyped addresses at registration, or mail marked as spam.",
+    });
   }
 
   /** Refusal spikes: each is normal one at a time and a guessing attack (or a broken client) in bulk. */
@@ -174,24 +300,25 @@ export class Alarms extends Construct {
     });
   }
 
-  private add(id: string, options: { metric: cloudwatch.IMetric; threshold: number; alarmDescription: string }): void {
+  private add(
+    id: string,
+    options: {
+      metric: cloudwatch.IMetric;
+      threshold: number;
+      alarmDescription: string;
+      comparisonOperator?: cloudwatch.ComparisonOperator;
+      evaluationPeriods?: number;
+      treatMissingData?: cloudwatch.TreatMissingData;
+    },
+  ): void {
     const alarm = new cloudwatch.Alarm(this, id, {
       metric: options.metric,
       threshold: options.threshold,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      comparisonOperator: options.comparisonOperator ?? cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: options.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: options.alarmDescription,
     });
     this.alarms.push(alarm);
-  }
-
-  /** Sends every alarm (and its return to OK) to the topic. */
-  notify(topic: sns.ITopic): void {
-    this.notifying = true;
-    for (const alarm of this.alarms) {
-      alarm.addAlarmAction(new actions.SnsAction(topic));
-      alarm.addOkAction(new actions.SnsAction(topic));
-    }
   }
 }

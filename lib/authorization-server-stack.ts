@@ -1,12 +1,14 @@
 /**
  * A deployable stack around the AuthorizationServer construct. Environment-agnostic
- * by default (no account or region), so `cdk synth` needs no credentials.
+ * by default (no account or region), so `cdk synth` needs no credentials. Termination
+ * protection is on unless the props turn it off (behaviour OPS-6): the tables are retained
+ * anyway, but a deleted stack takes the API, the keys' rotation and the alarms with it.
  */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { tableNames } from '../lambdas/adapters/dynamodb/table-definitions';
-import { AuthorizationServer, type AuthorizationServerProps } from './authorization-server';
+import { AuthorizationServer, type AuthorizationServerProps, resourceTags } from './authorization-server';
 import { tableId } from './tables';
 
 export interface AuthorizationServerStackProps extends StackProps, AuthorizationServerProps {
@@ -15,13 +17,20 @@ export interface AuthorizationServerStackProps extends StackProps, Authorization
    * @default - none
    */
   readonly alarmTopicArn?: string;
+  /**
+   * CloudFormation termination protection: `cdk destroy` and a stack deletion fail until it is turned off.
+   * @default true
+   */
+  readonly terminationProtection?: boolean;
 }
 
 export class AuthorizationServerStack extends Stack {
   readonly server: AuthorizationServer;
 
   constructor(scope: Construct, id: string, props: AuthorizationServerStackProps) {
-    super(scope, id, props);
+    super(scope, id, { ...props, tags: undefined, terminationProtection: props.terminationProtection ?? true });
+    // On the stack too, so that CloudFormation tags the stack and what the server does not create.
+    for (const [key, value] of Object.entries(resourceTags(this, props.tags))) Tags.of(this).add(key, value);
     this.server = new AuthorizationServer(this, 'Server', {
       ...props,
       alarmTopic: props.alarmTopic ?? (props.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined),
@@ -64,6 +73,37 @@ export class AuthorizationServerStack extends Stack {
       new CfnOutput(this, 'JwksDomainTarget', {
         description: `Point a DNS alias (or CNAME) for ${this.server.jwks.domainName} at this CloudFront name`,
         value: this.server.jwks.distribution.distributionDomainName,
+      });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm and its recovery go to: subscribe on-call tooling here',
+      value: this.server.alarms.topic.topicArn,
+    });
+    new CfnOutput(this, 'AsyncFailuresQueueUrl', {
+      description: 'SQS queue of background work that failed after its retries (alarm AsyncWorkFailed)',
+      value: this.server.asyncFailures.queue.queueUrl,
+    });
+    new CfnOutput(this, 'MailEventsTopicArn', {
+      description: 'SNS topic of every bounce and complaint of the service’s mail (with the recipient address)',
+      value: this.server.mail.events.topicArn,
+    });
+    if (this.server.backups) {
+      new CfnOutput(this, 'BackupVaultName', {
+        description: 'AWS Backup vault of the daily main and activity table backups',
+        value: this.server.backups.vault.backupVaultName,
+      });
+    }
+    // The records a domain identity needs (docs/deployment.md, "SES: verification, DKIM and DMARC").
+    const { dnsRecords } = this.server.mail;
+    if (dnsRecords.length > 0) {
+      const line = (record: (typeof dnsRecords)[number]) => Fn.join(' ', [record.name, record.type, record.value]);
+      new CfnOutput(this, 'MailDkimRecords', {
+        description: 'Publish these three CNAME records (name type value, separated by " | ") for Easy DKIM',
+        value: Fn.join(' | ', dnsRecords.filter((r) => r.type === 'CNAME').map(line)),
+      });
+      new CfnOutput(this, 'MailFromRecords', {
+        description: 'Publish these MX and TXT records (name type value, separated by " | ") for the custom MAIL FROM domain',
+        value: Fn.join(' | ', dnsRecords.filter((r) => r.type !== 'CNAME').map(line)),
       });
     }
     if (this.server.domainName) {

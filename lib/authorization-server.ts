@@ -22,8 +22,13 @@
  *   `adminOpenToInternet` says the admin plane is open on purpose (behaviour EXPOSURE-3).
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
+ * - Alarms always notify a topic (this construct's, or `alarmTopic`); synth refuses a server
+ *   whose topic nobody receives (no `alarmEmail`, no `alarmTopic`) unless `alarmsNotifyNobody`
+ *   says so (behaviour OPS-1). Background work that fails for good lands in one queue
+ *   (lib/async-failures.ts), the main and activity tables are backed up daily by AWS Backup
+ *   (lib/backups.ts), and every resource is tagged (`tags`).
  */
-import { Duration, Names, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Names, NestedStack, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -33,20 +38,33 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as route53 from 'aws-cdk-lib/aws-route53';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
+import { AsyncFailures } from './async-failures';
+import { type BackupOptions, TableBackups } from './backups';
 import { DeviceCookieKey } from './device-cookie-key';
 import { Alarms, type ServiceAlarmThresholds } from './alarms';
 import { OperationsDashboard } from './dashboard';
 import { handlerEntry } from './bundling';
 import { addCorsPreflights } from './cors-preflight';
 import { infrastructureProblems } from './deployment-options';
+import {
+  type ConcurrencyPlan,
+  concurrencyPlan,
+  defaultApiThrottle,
+  type MethodThrottle,
+  methodThrottles,
+  type ReservedConcurrency,
+  type ThrottleSettings,
+} from './isolation';
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
@@ -55,12 +73,13 @@ import { customerManagedKey, encryptSecrets, tableKeyUse } from './encryption-ke
 import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
-import { Mail } from './mail';
+import { Mail, mailDomainProblems } from './mail';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
 import { createTables } from './tables';
+import type { WafRate } from './edge-rules';
 import { ApiWebAcl } from './web-acl';
 
 /**
@@ -129,6 +148,12 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly botControl?: boolean;
   /**
+   * The WAF's catch-all rate rule: every request of one address, whatever its path (behaviour
+   * EDGE-7). Must be at least the busiest route rule's rate (the light rule, 1,200 a minute).
+   * @default 2,000 per 60 s
+   */
+  readonly wafRateLimitPerAddress?: WafRate;
+  /**
    * Sign-in email of the first admin user, seeded on the first deploy.
    * @default `admin@<domain of MAIL_FROM>`
    */
@@ -138,6 +163,26 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default - generated
    */
   readonly mailConfigurationSetName?: string;
+  /**
+   * Send under an SES domain identity for this domain, with Easy DKIM (2048-bit) and a custom MAIL
+   * FROM domain, so the mail passes the domain's DMARC policy (behaviour OPS-5). MAIL_FROM must be
+   * an address at it or at a subdomain. The stack outputs the DNS records to publish, unless
+   * `mailHostedZone` is given.
+   * @default - none: an email-address identity for MAIL_FROM (no DKIM for its domain; synth warns)
+   */
+  readonly mailDomain?: string;
+  /**
+   * The custom MAIL FROM domain (bounces go there; SPF aligns with the sender): a subdomain of
+   * `mailDomain` that sends and receives no other mail.
+   * @default `bounce.<mailDomain>`
+   */
+  readonly mailFromDomain?: string;
+  /**
+   * Route 53 public hosted zone holding `mailDomain`: the DKIM CNAMEs and the MAIL FROM MX and SPF
+   * records are created in it.
+   * @default - none: publish the records the stack outputs
+   */
+  readonly mailHostedZone?: route53.IPublicHostedZone;
   /**
    * Custom domain of the issuer: a regional API Gateway domain name with this ACM
    * certificate (same region), mapped at the root to the stage. Point a DNS alias or
@@ -160,10 +205,23 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly apiGatewayCloudWatchRole?: boolean;
   /**
-   * SNS topic the CloudWatch alarms notify.
-   * @default - none: alarms are visible in the console only
+   * SNS topic the CloudWatch alarms notify (alarm and OK), instead of the one this construct creates.
+   * @default - a topic of this construct (`alarms.topic`, output `AlarmTopicArn`)
    */
   readonly alarmTopic?: sns.ITopic;
+  /**
+   * Address subscribed to the alarm topic by email (SNS mails it a confirmation link first). Use a
+   * team's list, not a person's mailbox.
+   * @default - none
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Deploy although nobody receives the alarms: neither `alarmEmail` nor `alarmTopic` is given.
+   * Without it, synth refuses such a server (behaviour OPS-1); the alarms still notify the
+   * construct's topic, for subscriptions added later.
+   * @default false
+   */
+  readonly alarmsNotifyNobody?: boolean;
   /**
    * Thresholds of the alarms on the service's own metrics (refusal spikes, the registration cap).
    * @default - the defaults of each ServiceAlarmThresholds field
@@ -184,12 +242,61 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly tracing?: boolean;
   /**
+   * Lambda reserved concurrency of each route function, by route family (lib/route-families.ts),
+   * and of the fallback: each function always has that many executions and never runs more, so
+   * a flood on one route stops at its own function and the token endpoints keep theirs whatever
+   * the browser and admin families do (behaviour LIMIT-5). Reservations come out of the account's
+   * unreserved pool (docs/deployment.md, "Isolation", has the arithmetic); `false` reserves none,
+   * for accounts whose concurrency limit cannot spare it.
+   * @default { token: 30, browser: 5, public: 5, admin: 2, fallback: 5 } per function
+   */
+  readonly reservedConcurrency?: false | ReservedConcurrency;
+  /**
+   * The account's Lambda concurrency limit in this region (Service Quotas, "Concurrent
+   * executions"): synth fails when the reservations would leave fewer than the 100 unreserved
+   * executions Lambda requires, rather than the deploy.
+   * @default 1000
+   */
+  readonly accountConcurrencyLimit?: number;
+  /**
+   * API Gateway throttling of every method of the stage, all callers together, each method its
+   * own bucket; past it API Gateway answers 429 `too_many_requests` without calling the function
+   * (behaviour LIMIT-6).
+   * @default { rateLimit: 500, burstLimit: 1000 }
+   */
+  readonly apiThrottle?: ThrottleSettings;
+  /**
+   * The methods that send mail and have an edge rule of their own are throttled at their edge
+   * rate times this many addresses (behaviour LIMIT-6), below `apiThrottle`.
+   * @default 100
+   */
+  readonly mailThrottleCallers?: number;
+  /**
+   * Daily AWS Backup of the main and activity tables: retention, and copies to vaults in another
+   * region or account (behaviour OPS-6). Point-in-time recovery is on for every table regardless.
+   * @default - daily at 04:53 UTC, kept 35 days, no copies
+   */
+  readonly backup?: BackupOptions;
+  /**
+   * Tags on every resource of the server that takes tags (CDK `Tags.of`), besides the defaults
+   * `Project: Tollgate` and `StackName: <stack name>`; a key given here replaces a default's value.
+   * @default - the two defaults only
+   */
+  readonly tags?: { [key: string]: string };
+  /**
    * The route rows to deploy (functions, methods, WAF rate rules). Tests pass more rows
    * to check that the templates keep room for the routes still to come.
    * @default the route table of lambdas/routes.ts
    */
   readonly routes?: readonly Route[];
 }
+
+/** The tags of every resource (the `tags` prop over the defaults): behaviour OPS-6. */
+export const resourceTags = (stack: Stack, given: { [key: string]: string } = {}): Record<string, string> => ({
+  Project: 'Tollgate',
+  StackName: stack.stackName,
+  ...given,
+});
 
 /** Ids the deploy-time seed gives its two environments (DCR_ENVIRONMENT_ID may override the second). */
 export const seededEnvironmentIds = { defaultId: 'env_default', dcrId: 'env_dcr' } as const;
@@ -223,11 +330,19 @@ export class AuthorizationServer extends Construct {
   readonly webAcl: ApiWebAcl;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
+  /** Async invocations and scheduled deliveries that failed after their retries (behaviour OPS-4). */
+  readonly asyncFailures: AsyncFailures;
+  /** The daily AWS Backup of the main and activity tables, unless `backup.enabled` is false. */
+  readonly backups?: TableBackups;
   /** Where the service's own metrics are: the namespace and this deployment's `service` dimension. */
   readonly serviceMetrics: ServiceMetricsSource;
   /** Whether X-Ray tracing is on (the `tracing` prop). */
   readonly tracing: boolean;
   readonly accessLogs: logs.LogGroup;
+  /** The reserved concurrency of every route function and of the fallback (the `reservedConcurrency` prop). */
+  readonly concurrency: ConcurrencyPlan;
+  /** The methods throttled below the stage-wide `apiThrottle` (the mail-sending rows, behaviour LIMIT-6). */
+  readonly methodThrottles: readonly MethodThrottle[];
   /** The custom domain, when one is configured. */
   readonly domainName?: apigateway.DomainName;
   /** The issuer (`BASE_URL`). */
@@ -237,8 +352,16 @@ export class AuthorizationServer extends Construct {
   constructor(scope: Construct, id: string, props: AuthorizationServerProps) {
     super(scope, id);
     // Every wrong prop at once, before any resource exists.
-    const problems = [...settingsProblems(props), ...infrastructureProblems(props)];
+    const problems = [...settingsProblems(props), ...infrastructureProblems(props), ...mailDomainProblems(props)];
+    // Behaviour OPS-1: an alarm nobody receives is found out by its outage.
+    if (!props.alarmTopic && !props.alarmEmail && props.alarmsNotifyNobody !== true) {
+      problems.push(
+        'the alarms would notify nobody: set alarmEmail (ALARM_EMAIL) or alarmTopic (ALARM_TOPIC_ARN), or alarmsNotifyNobody: true (ALARMS_NOTIFY_NOBODY=true) to deploy alarms seen in the console only',
+      );
+    }
     if (problems.length > 0) throw new ConfigError(problems);
+    const stack = Stack.of(this);
+    for (const [key, value] of Object.entries(resourceTags(stack, props.tags))) Tags.of(this).add(key, value);
     const stageName = props.stageName ?? 'prod';
     const memorySize = props.memorySize ?? 1024;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -248,8 +371,17 @@ export class AuthorizationServer extends Construct {
     // The path-derived id: unique within the app, so two servers side by side keep their metrics apart.
     this.serviceMetrics = { namespace: props.metricsNamespace ?? 'Tollgate', service: Names.uniqueId(this) };
 
+    const routes = props.routes ?? routeTable;
+    this.concurrency = concurrencyPlan(routes, props.reservedConcurrency, props.accountConcurrencyLimit);
+    const apiThrottle = props.apiThrottle ?? defaultApiThrottle;
+    this.methodThrottles = methodThrottles(routes, apiThrottle, props.mailThrottleCallers);
+
     this.encryptionKey = props.customerManagedKey ? customerManagedKey(this) : undefined;
     this.tables = createTables(this, this.encryptionKey);
+    this.asyncFailures = new AsyncFailures(this, 'AsyncFailures');
+    if (props.backup?.enabled !== false) {
+      this.backups = new TableBackups(this, 'Backups', { ...props.backup, tables: [this.tables.main, this.tables.activity] });
+    }
     // Access logs: who called what and the outcome; never headers, bodies or query strings.
     this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logRetention });
     this.api = new apigateway.RestApi(this, 'Api', {
@@ -276,6 +408,21 @@ export class AuthorizationServer extends Construct {
         loggingLevel: apigateway.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         tracingEnabled: this.tracing,
+        // Behaviour LIMIT-6: every method its own bucket; the mail-sending rows lower, each with
+        // the stage's logging repeated (a method's settings replace the stage's for that method).
+        throttlingRateLimit: apiThrottle.rateLimit,
+        throttlingBurstLimit: apiThrottle.burstLimit,
+        methodOptions: Object.fromEntries(
+          this.methodThrottles.map(({ route, throttle }) => [
+            `${route.path}/${route.method}`,
+            {
+              throttlingRateLimit: throttle.rateLimit,
+              throttlingBurstLimit: throttle.burstLimit,
+              loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+            },
+          ]),
+        ),
       },
       // Bodies of these types reach the functions base64-encoded (isBase64Encoded), bytes intact:
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
@@ -337,6 +484,7 @@ export class AuthorizationServer extends Construct {
       alg: settings.SIGNING_ALG!,
       cacheTtl: jwksCacheTtl,
       logRetention,
+      serviceMetrics: this.serviceMetrics,
     });
     this.signingKeySecret = signingKey.secret;
     this.signingKeyHandler = signingKey.handler;
@@ -351,6 +499,8 @@ export class AuthorizationServer extends Construct {
       alg: settings.SIGNING_ALG!,
       rotationDays: props.keyRotationDays,
       logRetention,
+      serviceMetrics: this.serviceMetrics,
+      failures: this.asyncFailures,
     });
 
     this.keyChangeWatch = new KeyChangeWatch(this, 'KeyChangeWatch', {
@@ -362,7 +512,13 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
 
-    this.mail = new Mail(this, 'Mail', { from: mailFrom, configurationSetName: props.mailConfigurationSetName });
+    this.mail = new Mail(this, 'Mail', {
+      from: mailFrom,
+      configurationSetName: props.mailConfigurationSetName,
+      domain: props.mailDomain,
+      mailFromDomain: props.mailFromDomain,
+      hostedZone: props.mailHostedZone,
+    });
 
     this.adminBootstrap = new AdminBootstrap(this, 'AdminBootstrap', {
       tables: this.tables,
@@ -385,7 +541,8 @@ export class AuthorizationServer extends Construct {
       environment[definition.envVar] = this.tables[definition.name].tableName;
     }
 
-    const routes = props.routes ?? routeTable;
+    // `routes` is read above (the concurrency plan and the throttles need it first).
+    const adminAllowlist = props.adminAllowlist ?? [];
     const functions: Record<string, NodejsFunction> = {};
     const functionStacks: Record<string, NestedStack> = {};
     const apiGateway = new iam.ServicePrincipal('apigateway.amazonaws.com');
@@ -400,13 +557,18 @@ export class AuthorizationServer extends Construct {
           ...(route.signs ? { SIGNING_KEY_SECRET_ARN: signingKey.secret.secretArn } : {}),
           ...(route.deviceCookies ? { DEVICE_COOKIE_KEY_SECRET_ARN: this.deviceCookieKeySecret.secretArn } : {}),
           ...(route.writesSiteAssets ? { SITE_ASSETS_BUCKET: this.jwks.bucket.bucketName } : {}),
+          // Behaviour EDGE-4: the web ACL lets these rows through from anywhere; their functions hold admin callers to the list.
+          ...(route.selfService && adminAllowlist.length > 0 ? { ADMIN_ALLOWED_CIDRS: adminAllowlist.join(',') } : {}),
         },
         memorySize,
         logRetention,
         hashes: route.hashes,
         tracing: this.tracing,
+        reservedConcurrency: this.concurrency.routes[route.name],
       });
       this.grant(fn, route, signingKey.secret);
+      // Its own asynchronous invocations (lambdas/wiring/background.ts): retried, then kept (behaviour OPS-4).
+      if (route.invokesSelf) this.asyncFailures.watch(fn);
       // One invoke permission, beside the function, for its one method. Named with the stage
       // as a string, not the Stage resource: the stage depends on the deployment, which
       // depends on the methods, which depend on this nested stack. No test-invoke permission:
@@ -439,6 +601,7 @@ export class AuthorizationServer extends Construct {
       memorySize,
       logRetention,
       tracing: this.tracing,
+      reservedConcurrency: this.concurrency.fallback,
     });
     // One API-wide invoke permission instead of two per method: the fallback serves
     // every method anyway, and per-method statements would outgrow the Lambda policy limit.
@@ -462,9 +625,10 @@ export class AuthorizationServer extends Construct {
         tracing: this.tracing,
       });
       this.grantTables(fn, job.tables);
+      this.asyncFailures.watch(fn);
       new events.Rule(this, `${job.name}Schedule`, {
         schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
-        targets: [new targets.LambdaFunction(fn)],
+        targets: [new targets.LambdaFunction(fn, this.asyncFailures.targetOptions())],
       });
       jobFunctions[job.name] = fn;
     }
@@ -476,20 +640,28 @@ export class AuthorizationServer extends Construct {
       routes,
       adminAllowlist: props.adminAllowlist,
       botControl: props.botControl,
+      ...(props.wafRateLimitPerAddress ? { catchAll: props.wafRateLimitPerAddress } : {}),
       logRetention,
     });
 
     // Alarms and the dashboard in a nested stack of their own: the stack keeps its resources for
     // the API's methods, which must stay in it (CloudFormation's 500 per template).
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Alarms and the operations dashboard' });
+    // The deploy's key-set check counts the first heartbeat before KeyRotationMissed exists (behaviour OPS-3).
+    monitoring.node.addDependency(signingKey.resource);
+    const alarmTopic = props.alarmTopic ?? new sns.Topic(monitoring, 'AlarmTopic', { displayName: 'Tollgate alarms', enforceSSL: true });
+    if (props.alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
       functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
       keyRotation: this.keyRotation.function,
       keyChanges: this.keyChangeWatch.log,
       webAclName: this.webAcl.webAclName,
-      region: Stack.of(this).region,
-      topic: props.alarmTopic,
+      region: stack.region,
+      topic: alarmTopic,
+      tables: this.tables,
+      asyncFailures: this.asyncFailures.queue,
+      mailEvents: this.mail.events,
       serviceMetrics: this.serviceMetrics,
       serviceThresholds: props.alarmThresholds,
     });

@@ -74,5 +74,15 @@ export class OperationsDashboard extends Construct {
         [serviceMetricBreakdown(source, metricNames.signInCodeFailed, ['reason'])],
       ),
     );
+    this.dashboard.addWidgets(
+      // The heartbeat KeyRotationMissed watches (behaviour OPS-3): one point a day.
+      new cloudwatch.GraphWidget({
+        title: 'Signing-key rotation runs completed',
+        left: [serviceMetric(source, metricNames.keyRotationSucceeded, { label: 'completed', period: Duration.hours(1) })],
+        width,
+        height,
+        period: Duration.hours(1),
+      }),
+    );
   }
 }

@@ -25,6 +25,8 @@ export interface ServiceFunctionProps {
   readonly hashes?: boolean;
   /** X-Ray active tracing (the construct's `tracing` prop). @default false */
   readonly tracing?: boolean;
+  /** Lambda reserved concurrency (lib/isolation.ts). @default - none: the account's unreserved pool */
+  readonly reservedConcurrency?: number;
 }
 
 export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
@@ -53,5 +55,6 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     // Lambda records each invocation's segment; the trace id reaches the logs (xray_trace_id,
     // lambdas/adapters/json-logger.ts).
     ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
+    ...(props.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
   });
 }

@@ -23,6 +23,8 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { RotationEnvironment } from '../lambdas/jobs/rotate-signing-keys';
 import { serviceFunction } from './functions';
+import type { AsyncFailures } from './async-failures';
+import type { ServiceMetricsSource } from './service-metrics';
 
 export interface KeyRotationProps {
   readonly secret: secretsmanager.ISecret;
@@ -44,6 +46,10 @@ export interface KeyRotationProps {
    */
   readonly schedule?: events.Schedule;
   readonly logRetention: logs.RetentionDays;
+  /** Where each completed run counts its heartbeat, KeyRotationSucceeded (behaviour OPS-3). */
+  readonly serviceMetrics: ServiceMetricsSource;
+  /** Where a run that failed after its retries, or a schedule that could not deliver, is kept (behaviour OPS-4). */
+  readonly failures: AsyncFailures;
 }
 
 export class KeyRotation extends Construct {
@@ -69,7 +75,11 @@ export class KeyRotation extends Construct {
     this.function = serviceFunction(this, 'Function', {
       entry: 'lambdas/jobs/rotate-signing-keys.ts',
       description: `Scheduled: signing-key rotation every ${rotationDays} days`,
-      environment: { ...environment },
+      environment: {
+        ...environment,
+        POWERTOOLS_METRICS_NAMESPACE: props.serviceMetrics.namespace,
+        POWERTOOLS_SERVICE_NAME: props.serviceMetrics.service,
+      },
       memorySize: 512,
       // RSA key generation takes up to a few seconds on a small function.
       timeout: Duration.minutes(1),
@@ -81,11 +91,13 @@ export class KeyRotation extends Construct {
     props.bucket.grantPut(this.function, props.objectKey);
     props.distribution.grantCreateInvalidation(this.function);
 
+    // A failed run is retried by Lambda, then kept in the failures queue (AsyncWorkFailed); the next
+    // day's run tries again anyway, and KeyRotationMissed fires if none succeeds for 36 hours.
+    props.failures.watch(this.function);
     this.rule = new events.Rule(this, 'Schedule', {
       description: 'Daily signing-key rotation step',
       schedule: props.schedule ?? events.Schedule.cron({ hour: '3', minute: '41' }),
-      // A failed run is simply retried by the next day's run.
-      targets: [new targets.LambdaFunction(this.function, { retryAttempts: 0 })],
+      targets: [new targets.LambdaFunction(this.function, props.failures.targetOptions())],
     });
   }
 }

@@ -57,14 +57,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
       'CT.APIGATEWAY.PR.4: X-Ray tracing is off by default to keep per-request cost down (the `tracing` prop turns it on); access logs and every line of the functions’ structured logs carry the request id for tracing a call.',
     );
   }
-  const alarms = server.alarms;
-  if (!alarms.notifying) {
-    guard(
-      alarms,
-      'cloudwatch_alarm_action_check',
-      'CT.CLOUDWATCH.PR.1: no alarm topic was configured (ALARM_TOPIC_ARN / alarmTopic), so the alarms are visible in the console only; configure one to be notified.',
-    );
-  }
+  // Behaviour OPS-4: the control takes a RedriveAllowPolicy of allowAll or byQueue as the mark of a
+  // dead-letter queue; this one denies every source queue on purpose.
+  guard(
+    server.asyncFailures.queue,
+    'sqs_dlq_check',
+    'CT.SQS.PR.1: this queue is itself the terminal failure destination of the async invocations and the dead-letter queue of the schedules (lib/async-failures.ts): an operator reads and purges it, nothing consumes it, so a queue behind it would only move the same messages. Its redrive-allow policy denies every source queue, so no other queue in the account can drop messages into it and raise AsyncWorkFailed.',
+  );
   const distribution = server.jwks.distribution;
   guard(
     distribution,
@@ -206,6 +205,23 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
         policy,
         `IAM5[${index}]`,
         'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.',
+      );
+    }
+  }
+
+  // Operations (behaviour OPS-4, OPS-6)
+  ack(
+    server.asyncFailures.queue,
+    'SQS3',
+    'This queue is itself the failure destination of the async invocations and the dead-letter queue of the schedules (lib/async-failures.ts); an operator reads and purges it, nothing consumes it, so a queue behind it would only move the same messages.',
+  );
+  const backupRole = server.backups?.plan.node.tryFindChild('Tables')?.node.tryFindChild('Role');
+  if (backupRole) {
+    for (const policy of ['AWSBackupServiceRolePolicyForBackup', 'AWSBackupServiceRolePolicyForRestores']) {
+      ack(
+        backupRole,
+        `IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/${policy}]`,
+        'The role AWS Backup assumes for this plan: AWS documents these managed policies as what backup and restore jobs need, and keeps them current as resource types change.',
       );
     }
   }

@@ -12,22 +12,32 @@
  */
 import type { Route } from '../lambdas/routes';
 
+export type RouteFamilyKey = 'admin' | 'token' | 'browser' | 'public';
+
 export interface RouteFamily {
   /** Construct id of the nested stack (stable: renaming it replaces the functions). */
   readonly id: string;
+  /** Names the family in props (the reserved concurrency of its functions, lib/isolation.ts). */
+  readonly key: RouteFamilyKey;
   readonly description: string;
   readonly matches: (route: Route) => boolean;
 }
 
 export const routeFamilies: readonly RouteFamily[] = [
-  { id: 'AdminApiFunctions', description: 'Admin API (/api/admin/*)', matches: (r) => r.path.startsWith('/api/admin/') },
-  { id: 'TokenFunctions', description: 'Token endpoints (/api/token*)', matches: (r) => r.path.startsWith('/api/token') },
+  { id: 'AdminApiFunctions', key: 'admin', description: 'Admin API (/api/admin/*)', matches: (r) => r.path.startsWith('/api/admin/') },
+  { id: 'TokenFunctions', key: 'token', description: 'Token endpoints (/api/token*)', matches: (r) => r.path.startsWith('/api/token') },
   {
     id: 'BrowserFunctions',
+    key: 'browser',
     description: 'Sign-in, authorization and the dashboard (/api/auth/*, /api/authorize*, /dashboard*)',
     matches: (r) => ['/api/auth/', '/api/authorize', '/dashboard'].some((prefix) => r.path.startsWith(prefix)),
   },
-  { id: 'PublicFunctions', description: 'Discovery, registration, userinfo and other public endpoints', matches: () => true },
+  {
+    id: 'PublicFunctions',
+    key: 'public',
+    description: 'Discovery, registration, userinfo and other public endpoints',
+    matches: () => true,
+  },
 ];
 
 /** The family of a route row: the first whose rule matches. */

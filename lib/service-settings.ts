@@ -116,6 +116,14 @@ export interface ServiceSettingsProps {
    */
   readonly signingAlgorithm?: SigningAlgorithm;
   /**
+   * Sessions, authorization codes and refresh tokens resting on a sign-in before this time count for
+   * nothing (`SIGN_INS_NOT_BEFORE`, an ISO 8601 time that has passed): set it after restoring a table
+   * from a backup, which brings back sessions and refresh tokens revoked since (behaviour OPS-7).
+   * Only ever move it forward.
+   * @default - none
+   */
+  readonly signInsNotBefore?: string;
+  /**
    * Lowest level the functions write to their logs (`LOG_LEVEL`).
    * @default 'info'
    */
@@ -139,6 +147,7 @@ export const settingOfProp = {
   hashMethod: 'HASH_METHOD',
   clientIdPrefix: 'CLIENT_ID_PREFIX',
   signingAlgorithm: 'SIGNING_ALG',
+  signInsNotBefore: 'SIGN_INS_NOT_BEFORE',
   logLevel: 'LOG_LEVEL',
 } as const satisfies { readonly [K in keyof ServiceSettingsProps]-?: SettingName };
 

@@ -12,6 +12,7 @@ import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { SigningKeyProperties } from '../lambdas/custom-resources/signing-key';
 import { serviceFunction } from './functions';
+import type { ServiceMetricsSource } from './service-metrics';
 
 export interface SigningKeyProps {
   /** Bucket `jwks.json` is written to. */
@@ -22,12 +23,16 @@ export interface SigningKeyProps {
   /** Cache-Control max-age of `jwks.json`. */
   readonly cacheTtl: Duration;
   readonly logRetention: logs.RetentionDays;
+  /** Where the deploy counts the key-rotation heartbeat (behaviour OPS-3). */
+  readonly serviceMetrics: ServiceMetricsSource;
 }
 
 export class SigningKey extends Construct {
   readonly secret: secretsmanager.Secret;
   /** The deploy-time function that creates the key set and publishes jwks.json (behaviour CUSTODY-1 names its role). */
   readonly handler: NodejsFunction;
+  /** The key set's creation and check at deploy; it also counts the first rotation heartbeat. */
+  readonly resource: CustomResource;
 
   constructor(scope: Construct, id: string, props: SigningKeyProps) {
     super(scope, id);
@@ -58,8 +63,10 @@ export class SigningKey extends Construct {
       ObjectKey: props.objectKey,
       Alg: props.alg,
       MaxAgeSeconds: String(props.cacheTtl.toSeconds()),
+      MetricsNamespace: props.serviceMetrics.namespace,
+      MetricsService: props.serviceMetrics.service,
     };
-    new CustomResource(this, 'Resource', {
+    this.resource = new CustomResource(this, 'Resource', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::SigningKeySet',
       properties,

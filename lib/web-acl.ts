@@ -1,36 +1,68 @@
 /**
- * The regional WAF web ACL on the API stage: the edge protections of behaviour EDGE-1..EDGE-4.
+ * The regional WAF web ACL on the API stage: the edge protections of behaviour EDGE-1..EDGE-9.
  *
- * Evaluation order (lowest priority number first; the first terminating match wins):
- *   0  AllowPublicDocuments  GET discovery documents and /api/health: allowed before any
- *                            other rule, so neither a rate rule nor a managed group can block them.
- *   1  AdminAllowlist        /dashboard* and /api/admin/* from outside the allowlist: 403
- *                            (only when an allowlist is configured; without one the deployer
- *                            declared the admin plane open, behaviour EXPOSURE-3),
- *                            except the self-service rows (API keys, which end users call),
- *                            each by its method and strict path (behaviour EDGE-4).
- *  10+ Rate-<route>          one rate-based rule per route row with `edge`, per client IP,
- *                            scoped to the row's method and path (lib/edge-rules.ts).
- *  next AllowTokenChecks     GET /api/userinfo and /api/token/validate: after their light rate
- *                            rules, allowed past the managed groups (behaviour EDGE-2: never blocked).
- *  then AWS managed groups   IP reputation, known bad inputs, common rule set, and Bot Control
- *                            when enabled (scoped to browser paths: it blocks HTTP libraries,
- *                            which is what OAuth clients and SDKs are).
- *                            The common rule set's SizeRestrictions_BODY only labels; right
- *                            after it, BlockLargeBodies blocks on that label except on the
- *                            rows with `largeBody` (the logo upload; behaviour EDGE-6).
+ * Evaluation order (lowest priority number first; the first terminating match wins, and a
+ * rate-based rule counts only the requests that reach it):
+ *   0  AWS IP reputation list  known-bad addresses, and
+ *   1  AWS known bad inputs    exploit patterns: first, before any rule can allow (behaviour EDGE-9).
+ *   2  AdminAllowlist          /dashboard* and /api/admin/* from outside the allowlist: 403
+ *                              (only when an allowlist is configured; without one the deployer
+ *                              declared the admin plane open, behaviour EXPOSURE-3),
+ *                              except the self-service rows (API keys, which end users call),
+ *                              each by its method and strict path (behaviour EDGE-4).
+ *   3  BlockNonCanonicalPaths  a path no rule below would read as its route: doubled slashes,
+ *                              dot segments, backslashes, encoded percent signs, and outside the
+ *                              admin paths anything but lower-case letters, digits, `.`, `_`, `-`
+ *                              (behaviour EDGE-8). So the rate rules read the path as sent.
+ *   4  Rate-AnyRequest         per client IP, every request whatever its path (behaviour EDGE-7).
+ *  10+ Rate-<class or group>   per client IP (lib/edge-rules.ts), every row counted by one: a rule
+ *                              per limit, window and action of the rows without a group, keyed on
+ *                              the address and the path (each row its own counter), and one per
+ *                              named group, counting its rows together. AWS WAF allows 10
+ *                              rate-based rules per web ACL, the catch-all included (behaviour EDGE-7).
+ *  next AllowPublicDocuments   GET discovery documents and /api/health, and
+ *       AllowTokenChecks       GET /api/userinfo and /api/token/validate: after their light rate
+ *                              rules, allowed past the rule groups below (behaviour EDGE-2).
+ *  then AWS common rule set    and Bot Control when enabled (scoped to browser paths: it blocks
+ *                              HTTP libraries, which is what OAuth clients and SDKs are).
+ *                              The common rule set's SizeRestrictions_BODY only labels; right
+ *                              after it, BlockLargeBodies blocks on that label except on the
+ *                              rows with `largeBody` (the logo upload; behaviour EDGE-6).
  * Default action: allow.
  *
  * Blocks answer in the service's error shape (custom response bodies below): 429
- * `too_many_requests` with Retry-After for rate rules, 403 `access_denied` for the allowlist.
- * Managed-group blocks use API Gateway's WAF_FILTERED response (lib/gateway-responses.ts).
+ * `too_many_requests` with Retry-After for rate rules, 403 `access_denied` for the allowlist,
+ * 400 `invalid_request` for a non-canonical path. Managed-group blocks use API Gateway's
+ * WAF_FILTERED response (lib/gateway-responses.ts). The web ACL's capacity (lib/waf-capacity.ts)
+ * is reported at synth when it passes the 1,500 WCU the base price includes.
  */
 import { Annotations, ArnFormat, Fn, Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { networkRefusalDescription } from '../lambdas/core/admin-network';
 import { endpointPaths, routes as routeTable, type HttpMethod, type Route } from '../lambdas/routes';
-import { anywherePattern, edgeRateRules, pathPattern, prefixPattern, strictPathPattern, type EdgeRateRule } from './edge-rules';
+import {
+  anywherePattern,
+  challengeCeilingFactor,
+  chunkPaths,
+  edgeRateRules,
+  edgeRowRates,
+  encodedPathPrefixes,
+  pathRegexes,
+  pathsPattern,
+  strictPathPattern,
+  underPattern,
+  type EdgeRateRule,
+  type WafRate,
+  wafMaxRateBasedRules,
+  wafMinimumLimit,
+  wafWindows,
+  wafRegexMaxLength,
+} from './edge-rules';
+
+export { challengeCeilingFactor };
+import { includedCapacity, maximumCapacity, webAclCapacity } from './waf-capacity';
 
 export interface ApiWebAclProps {
   /** ARN of the API Gateway stage to protect. */
@@ -61,9 +93,21 @@ export interface ApiWebAclProps {
    * @default false
    */
   readonly botControl?: boolean;
+  /**
+   * The rule every request meets, per client IP, whatever its path (behaviour EDGE-7).
+   * @default 2,000 per 60 s
+   */
+  readonly catchAll?: WafRate;
   /** Retention of the WAF log group. */
   readonly logRetention: logs.RetentionDays;
 }
+
+/**
+ * Above the light rules a resource server may use together (userinfo and validate at 600 a
+ * minute each, introspection at 300), so none of them is stopped by it; any flood from one
+ * address over about 33 a second is, whatever it aims at.
+ */
+export const defaultCatchAll: WafRate = { limit: 2000, windowSeconds: 60 };
 
 /** GET paths that no rule may block: evaluated first. */
 export const publicDocumentPaths: readonly string[] = [
@@ -90,8 +134,7 @@ export const binaryBodyRuleLabels = {
 export const redactedHeaders = ['authorization', 'cookie', 'referer'] as const;
 
 export const tooManyRequestsBody = 'too-many-requests';
-/** A browser that solved a challenge is still blocked past this multiple of its row's rate. */
-export const challengeCeilingFactor = 3;
+export const nonCanonicalPathBody = 'non-canonical-path';
 export const accessDeniedBody = 'access-denied';
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
@@ -109,6 +152,8 @@ export class ApiWebAcl extends Construct {
   /** `aws-waf-logs-…`: WAF requires the prefix. */
   readonly logGroup: logs.LogGroup;
   readonly adminIpSets: readonly wafv2.CfnIPSet[];
+  /** The web ACL's capacity in WCU, as lib/waf-capacity.ts prices it (an upper bound). */
+  readonly capacity: number;
 
   constructor(scope: Construct, id: string, props: ApiWebAclProps) {
     super(scope, id);
@@ -120,23 +165,30 @@ export class ApiWebAcl extends Construct {
     const allowlist = props.adminAllowlist ?? [];
     const adminPrefixes = props.adminPathPrefixes ?? ['/dashboard', '/api/admin/'];
 
-    for (const rule of this.rateRules.filter((r) => r.requested)) {
+    for (const { route, limit, windowSeconds, requested } of edgeRowRates(rows).filter((r) => r.requested)) {
       Annotations.of(this).addWarningV2(
-        `authorization-server:waf-rate-fitted-${rule.route}`,
-        `Route ${rule.route} asks for ${rule.requested!.limit} per ${rule.requested!.windowSeconds} s, which AWS WAF cannot express; ` +
-          `deployed as ${rule.limit} per ${rule.windowSeconds} s${rule.requested!.looser ? ' (LOOSER than asked: the service must enforce the rest)' : ''}. ` +
+        `authorization-server:waf-rate-fitted-${route.name}`,
+        `Route ${route.name} asks for ${requested!.limit} per ${requested!.windowSeconds} s, which AWS WAF cannot express; ` +
+          `deployed as ${limit} per ${windowSeconds} s${requested!.looser ? ' (LOOSER than asked: the service must enforce the rest)' : ''}. ` +
           'State the WAF values in the row (lambdas/routes.ts) with the reason.',
       );
     }
 
     const rules: wafv2.CfnWebACL.RuleProperty[] = [];
-    rules.push({
-      name: 'AllowPublicDocuments',
-      priority: 0,
-      action: { allow: {} },
-      statement: and(methodIs('GET'), pathMatches(alternatives(publicDocumentPaths.map((p) => pathPattern(p, stage))))),
-      visibilityConfig: visibility(`${metricPrefix}-public-documents`),
+    const managed = (
+      name: string,
+      priority: number,
+      extra: Partial<wafv2.CfnWebACL.ManagedRuleGroupStatementProperty> = {},
+    ): wafv2.CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      overrideAction: { none: {} },
+      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name, ...extra } },
+      visibilityConfig: visibility(`${metricPrefix}-${name}`),
     });
+    // Behaviour EDGE-9: known-bad addresses and exploit patterns meet a block before any rule can allow.
+    rules.push(managed('AWSManagedRulesAmazonIpReputationList', 0));
+    rules.push(managed('AWSManagedRulesKnownBadInputsRuleSet', 1));
 
     const ipSets: wafv2.CfnIPSet[] = [];
     if (allowlist.length > 0) {
@@ -160,16 +212,13 @@ export class ApiWebAcl extends Construct {
       // method and segment shapes), so no spelling of another admin path passes for a
       // self-service one.
       const selfService = rows.filter((row) => row.selfService);
-      const adminPath = pathMatches(alternatives(adminPrefixes.map((p) => anywherePattern(p.toLowerCase()))), [
-        'URL_DECODE',
-        'URL_DECODE',
-        'URL_DECODE',
-        'NORMALIZE_PATH',
-        'LOWERCASE',
-      ]);
+      const adminPath = pathMatches(
+        [adminPrefixes.map((p) => anywherePattern(p.toLowerCase())).join('|')],
+        ['URL_DECODE', 'URL_DECODE', 'URL_DECODE', 'NORMALIZE_PATH', 'LOWERCASE'],
+      );
       rules.push({
         name: 'AdminAllowlist',
-        priority: 1,
+        priority: 2,
         action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: accessDeniedBody } } },
         statement: and(
           adminPath,
@@ -177,7 +226,11 @@ export class ApiWebAcl extends Construct {
             ? [
                 {
                   notStatement: {
-                    statement: or(selfService.map((row) => and(methodIs(row.method), pathMatches(strictPathPattern(row.path, stage))))),
+                    statement: or(
+                      selfService.map((row) =>
+                        and(methodIs(row.method), pathMatches([strictPathPattern(row.path, stage)], ['URL_DECODE'])),
+                      ),
+                    ),
                   },
                 },
               ]
@@ -195,7 +248,37 @@ export class ApiWebAcl extends Construct {
     }
     this.adminIpSets = ipSets;
 
-    let priority = 10;
+    // Behaviour EDGE-8: one spelling per path. A route reached under another spelling (decoded,
+    // its slashes or dot segments normalized by whatever routes it, a trailing slash) would miss
+    // its rate rule, or get a counter of its own from a rule that counts per path, since the rules
+    // read the path as sent: such paths are refused here instead. The admin paths carry ids that
+    // may be percent-encoded (a client id that is a URL); their rule reads the decoded path and
+    // counts them together, and a decoding that yields dot segments or doubled slashes is refused.
+    const oddSegments = '(^|/)\\.\\.?(/|$)|\\\\';
+    rules.push({
+      name: 'BlockNonCanonicalPaths',
+      priority: 3,
+      action: { block: { customResponse: { responseCode: 400, customResponseBodyKey: nonCanonicalPathBody } } },
+      statement: or([
+        pathMatches([`//|${oddSegments}|%25`], []),
+        // `://` is let through decoded: a client id that is a URL (https%3A%2F%2F…) spells one.
+        pathMatches([`(^|[^:])//|${oddSegments}`], ['URL_DECODE']),
+        and(
+          {
+            notStatement: {
+              statement: pathMatches(
+                encodedPathPrefixes.map((p) => underPattern(p, stage)),
+                [],
+              ),
+            },
+          },
+          // No trailing slash either: a rule that counts per path would count it apart.
+          { notStatement: { statement: pathMatches([`^(/${escapeRegex(stage)})?((/[a-z0-9._-]+)+|/?)$`], []) } },
+        ),
+      ]),
+      visibilityConfig: visibility(`${metricPrefix}-non-canonical-paths`),
+    });
+
     const blockWith429 = (windowSeconds: number): wafv2.CfnWebACL.RuleActionProperty => ({
       block: {
         customResponse: {
@@ -205,60 +288,88 @@ export class ApiWebAcl extends Construct {
         },
       },
     });
-    const rateRule = (
-      name: string,
-      rule: EdgeRateRule,
-      limit: number,
-      action: wafv2.CfnWebACL.RuleActionProperty,
-    ): wafv2.CfnWebACL.RuleProperty => ({
-      name,
-      priority: priority++,
-      action,
-      statement: {
-        rateBasedStatement: {
-          limit,
-          evaluationWindowSec: rule.windowSeconds,
-          // The connecting address, never a forwarded header (attacker-controlled).
-          aggregateKeyType: 'IP',
-          scopeDownStatement: and(methodIs(rule.method), pathMatches(rule.pathRegex)),
-        },
-      },
-      visibilityConfig: visibility(`${metricPrefix}-${name}`),
+    // Behaviour EDGE-7: every request of an address, whatever it aims at.
+    const catchAll = props.catchAll ?? defaultCatchAll;
+    // A catch-all below a row's own rate would refuse a caller its row allows (behaviour EDGE-7).
+    const busiest = Math.max(...this.rateRules.map((rule) => rule.limit / rule.windowSeconds));
+    if (
+      !wafWindows.includes(catchAll.windowSeconds) ||
+      !Number.isInteger(catchAll.limit) ||
+      catchAll.limit < wafMinimumLimit ||
+      catchAll.limit / catchAll.windowSeconds < busiest
+    ) {
+      throw new Error(
+        `The catch-all rate rule (${catchAll.limit} per ${catchAll.windowSeconds} s) must be a whole limit of at least ${wafMinimumLimit} ` +
+          `over 60, 120, 300 or 600 s, and at least the busiest edge rule's rate (${Math.round(busiest * 60)} a minute).`,
+      );
+    }
+    rules.push({
+      name: 'Rate-AnyRequest',
+      priority: 4,
+      action: blockWith429(catchAll.windowSeconds),
+      statement: { rateBasedStatement: { limit: catchAll.limit, evaluationWindowSec: catchAll.windowSeconds, aggregateKeyType: 'IP' } },
+      visibilityConfig: visibility(`${metricPrefix}-any-request`),
     });
-    for (const rule of this.rateRules) {
-      if (rule.action === 'block') {
-        rules.push(rateRule(rule.name, rule, rule.limit, blockWith429(rule.windowSeconds)));
-        continue;
-      }
-      // Challenge works only for browsers (a JavaScript interstitial); rows use it only for
-      // browser form posts. A request carrying a solved challenge's token is only counted by
-      // it, so a Block rule at challengeCeilingFactor times the rate keeps a hard ceiling.
-      rules.push(rateRule(rule.name, rule, rule.limit, { challenge: {} }));
-      rules.push(rateRule(`${rule.name}-Ceiling`, rule, rule.limit * challengeCeilingFactor, blockWith429(rule.windowSeconds)));
+
+    let priority = 10;
+    const rateRule = (rule: EdgeRateRule): wafv2.CfnWebACL.RuleProperty => {
+      const transformations = rule.decoded ? ['URL_DECODE'] : [];
+      const scopeDownStatement = rule.pathPrefixes
+        ? pathMatches(pathRegexes(rule, stage), transformations)
+        : or(rule.paths.map(({ method, paths }) => and(methodIs(method), pathMatches(pathRegexes(rule, stage, paths), transformations))));
+      return {
+        name: rule.name,
+        priority: priority++,
+        // Challenge works only for browsers (a JavaScript interstitial); rows use it only for
+        // browser form posts. A request carrying a solved challenge's token is only counted by
+        // it, so each challenge row is also counted by a Block rule at challengeCeilingFactor
+        // times its rate (a class's ceiling is the block class of that rate).
+        action: rule.action === 'block' ? blockWith429(rule.windowSeconds) : { challenge: {} },
+        statement: {
+          rateBasedStatement: {
+            limit: rule.limit,
+            evaluationWindowSec: rule.windowSeconds,
+            // The connecting address, never a forwarded header (attacker-controlled); for a class,
+            // with the path as sent, so each of its rows keeps its own counter (behaviour EDGE-7).
+            ...(rule.counting === 'per-path'
+              ? {
+                  aggregateKeyType: 'CUSTOM_KEYS',
+                  customKeys: [{ ip: {} }, { uriPath: { textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+                }
+              : { aggregateKeyType: 'IP' }),
+            scopeDownStatement,
+          },
+        },
+        visibilityConfig: visibility(`${metricPrefix}-${rule.name}`),
+      };
+    };
+    for (const rule of this.rateRules) rules.push(rateRule(rule));
+    const rateBased = rules.filter((rule) => (rule.statement as wafv2.CfnWebACL.StatementProperty).rateBasedStatement).length;
+    if (rateBased > wafMaxRateBasedRules) {
+      throw new Error(
+        `The web ACL would hold ${rateBased} rate-based rules; AWS WAF allows ${wafMaxRateBasedRules}. Give rows the limit, window and ` +
+          'action of an existing rule, or share a group (lambdas/routes.ts `edge`).',
+      );
     }
 
+    // Behaviour EDGE-2: past their light rate rules (above), nothing below blocks these.
+    rules.push({
+      name: 'AllowPublicDocuments',
+      priority: priority++,
+      action: { allow: {} },
+      statement: and(methodIs('GET'), pathMatches([pathsPattern(publicDocumentPaths, stage)], [])),
+      visibilityConfig: visibility(`${metricPrefix}-public-documents`),
+    });
     rules.push({
       name: 'AllowTokenChecks',
       priority: priority++,
       action: { allow: {} },
-      statement: and(methodIs('GET'), pathMatches(alternatives(lightlyLimitedPaths.map((p) => pathPattern(p, stage))))),
+      statement: and(methodIs('GET'), pathMatches([pathsPattern(lightlyLimitedPaths, stage)], [])),
       visibilityConfig: visibility(`${metricPrefix}-token-checks`),
     });
 
-    const managed = (
-      name: string,
-      extra: Partial<wafv2.CfnWebACL.ManagedRuleGroupStatementProperty> = {},
-    ): wafv2.CfnWebACL.RuleProperty => ({
-      name,
-      priority: priority++,
-      overrideAction: { none: {} },
-      statement: { managedRuleGroupStatement: { vendorName: 'AWS', name, ...extra } },
-      visibilityConfig: visibility(`${metricPrefix}-${name}`),
-    });
-    rules.push(managed('AWSManagedRulesAmazonIpReputationList'));
-    rules.push(managed('AWSManagedRulesKnownBadInputsRuleSet'));
     rules.push(
-      managed('AWSManagedRulesCommonRuleSet', {
+      managed('AWSManagedRulesCommonRuleSet', priority++, {
         // OAuth clients are programs (CLIs, MCP clients, SDKs); not all send a
         // User-Agent, so its absence is counted, not blocked. The remote-file-inclusion
         // rules flag URLs with IP hosts in queries and bodies, and loopback redirect URIs
@@ -284,12 +395,13 @@ export class ApiWebAcl extends Construct {
       name: 'BlockLargeBodies',
       priority: priority++,
       action: { block: {} },
+      // The exception reads the path as sent: a spelling that needs decoding is not excepted.
       statement:
         largeBodyRows.length === 0
           ? oversized
           : and(oversized, {
               notStatement: {
-                statement: or(largeBodyRows.map((r) => and(methodIs(r.method), pathMatches(pathPattern(r.path, stage))))),
+                statement: or(largeBodyRows.map((r) => and(methodIs(r.method), pathMatches([pathsPattern([r.path], stage)], [])))),
               },
             }),
       visibilityConfig: visibility(`${metricPrefix}-large-bodies`),
@@ -297,15 +409,25 @@ export class ApiWebAcl extends Construct {
     if (props.botControl) {
       const browserPaths = [...new Set(rows.filter((r) => r.edge?.action === 'challenge').map((r) => r.path))];
       rules.push(
-        managed('AWSManagedRulesBotControlRuleSet', {
+        managed('AWSManagedRulesBotControlRuleSet', priority++, {
           managedRuleGroupConfigs: [{ awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } }],
           scopeDownStatement: pathMatches(
-            alternatives([
-              ...browserPaths.map((p) => pathPattern(p, stage)),
-              ...adminPrefixes.filter((p) => p === '/dashboard').map((p) => prefixPattern(p, stage)),
-            ]),
+            [
+              ...chunkPaths(browserPaths, stage).map((paths) => pathsPattern(paths, stage)),
+              ...adminPrefixes.filter((p) => p === '/dashboard').map((p) => underPattern(p, stage)),
+            ],
+            [],
           ),
         }),
+      );
+    }
+    this.capacity = webAclCapacity(rules).total;
+    if (this.capacity > includedCapacity) {
+      Annotations.of(this).addWarningV2(
+        'authorization-server:waf-capacity',
+        `The web ACL needs about ${this.capacity} WCU (lib/waf-capacity.ts): above the ${includedCapacity} the base price includes, ` +
+          `AWS WAF bills every further 500 per million requests, and refuses more than ${maximumCapacity}. Share an edge rule between rows ` +
+          '(lambdas/routes.ts `edge.shared`) or drop an option.',
       );
     }
 
@@ -320,10 +442,31 @@ export class ApiWebAcl extends Construct {
         },
         [accessDeniedBody]: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ error: 'access_denied', error_description: 'This endpoint is not reachable from your network.' }),
+          // The same words as the self-service key routes' own check (behaviour EDGE-4).
+          content: JSON.stringify({ error: 'access_denied', error_description: networkRefusalDescription }),
+        },
+        [nonCanonicalPathBody]: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify({
+            error: 'invalid_request',
+            error_description: 'The request path is not spelled as this server publishes it (no encoded, doubled or dot segments).',
+          }),
         },
       },
       rules,
+      // The logging configuration's redaction below covers the log only: sampled requests (kept
+      // about 3 hours, shown in the console and by GetSampledRequests) carry every header in full,
+      // a live reset token in its cookie included (behaviour RESET-8, EDGE-4). Data protection at
+      // the web ACL applies to every output, sampled requests and rule-match details (which may
+      // quote the body: a password) as well as the log.
+      dataProtectionConfig: {
+        dataProtections: [
+          ...redactedHeaders.map((name) => ({ field: { fieldType: 'SINGLE_HEADER', fieldKeys: [name] }, action: 'SUBSTITUTION' })),
+          { field: { fieldType: 'SINGLE_COOKIE' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'QUERY_STRING' }, action: 'SUBSTITUTION' },
+          { field: { fieldType: 'BODY' }, action: 'SUBSTITUTION' },
+        ],
+      },
     });
     // Ref of a web ACL is `name|id|scope`.
     this.webAclName = Fn.select(0, Fn.split('|', this.webAcl.ref));
@@ -377,16 +520,24 @@ function methodIs(method: HttpMethod): wafv2.CfnWebACL.StatementProperty {
   };
 }
 
-/** URL-decoded first, so `/api/%74oken` is counted as `/api/token`; then any further `transformations`, in order. */
-function pathMatches(regexString: string, transformations: readonly string[] = ['URL_DECODE']): wafv2.CfnWebACL.StatementProperty {
-  return {
-    regexMatchStatement: {
-      fieldToMatch: { uriPath: {} },
-      regexString,
-      textTransformations: transformations.map((type, priority) => ({ priority, type })),
-    },
-  };
+/**
+ * A regex on the URI path after `transformations` (in order), for each pattern: several patterns
+ * become an or of them. Each pattern must fit AWS WAF's 200 characters (chunks() splits lists).
+ */
+function pathMatches(patterns: readonly string[], transformations: readonly string[]): wafv2.CfnWebACL.StatementProperty {
+  return or(
+    patterns.map((regexString) => {
+      if (regexString.length > wafRegexMaxLength) throw new Error(`a WAF regex over ${wafRegexMaxLength} characters: ${regexString}`);
+      return {
+        regexMatchStatement: {
+          fieldToMatch: { uriPath: {} },
+          regexString,
+          textTransformations:
+            transformations.length > 0 ? transformations.map((type, priority) => ({ priority, type })) : [{ priority: 0, type: 'NONE' }],
+        },
+      };
+    }),
+  );
 }
 
-/** One regex for several anchored patterns: `^(/prod)?/a/?$|^(/prod)?/b/?$`. */
-const alternatives = (patterns: readonly string[]): string => patterns.join('|');
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -7,6 +7,7 @@
 // zod/mini: the same validation as `zod`, tree-shakable; the full build alone adds ~440 KiB
 // to every function bundle (npm run bench).
 import * as z from 'zod/mini';
+import { isCidr } from '../core/admin-network';
 
 export const hashMethods = ['argon2id', 'argon2id-fast'] as const;
 export type HashMethod = (typeof hashMethods)[number];
@@ -32,6 +33,9 @@ const serviceUrl = z.string().check(
     }
   }),
 );
+
+/** How far ahead of the clock SIGN_INS_NOT_BEFORE may be: a deployer's clock a little ahead of AWS's. */
+const signInsNotBeforeLeewayMs = 5 * 60_000;
 
 /** "true" or "false", as the environment and CDK context carry a switch. */
 export const booleanFlag = z.pipe(
@@ -128,6 +132,15 @@ export const settings = {
     accepts: signingAlgorithms.map((a) => `"${a}"`).join(' or '),
     description: 'JWS algorithm of the signing key. RS256 has the widest resource-server support.',
   },
+  SIGN_INS_NOT_BEFORE: {
+    // Never in the future: every sign-in until then would count for nothing, the new ones included.
+    schema: z.optional(
+      z.iso.datetime({ offset: true }).check(z.refine((value) => Date.parse(value) <= Date.now() + signInsNotBeforeLeewayMs)),
+    ),
+    accepts: 'an ISO 8601 time that has passed, such as 2026-12-01T09:30:00Z',
+    description:
+      'Sessions, authorization codes and refresh tokens of sign-ins before this time count for nothing (behaviour OPS-7): set after restoring a table from a backup. Only ever move it forward.',
+  },
   LOG_LEVEL: {
     schema: z._default(z.enum(logLevels), 'info'),
     accepts: logLevels.map((l) => `"${l}"`).join(', '),
@@ -164,7 +177,15 @@ export interface ServiceConfig {
   readonly hashMethod: HashMethod;
   readonly signingAlg: SigningAlgorithm;
   readonly clientIdPrefix: string;
+  /** Epoch seconds of SIGN_INS_NOT_BEFORE: earlier sign-ins count for nothing (behaviour OPS-7). */
+  readonly signInsNotBefore: number | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * ADMIN_ALLOWED_CIDRS, given by the construct only to the functions the web ACL lets through from
+   * anywhere (the self-service key routes): admin callers must still come from these networks
+   * (behaviour EDGE-4). Empty: not restricted.
+   */
+  readonly adminAllowedCidrs: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -225,6 +246,18 @@ export function passkeyRpId(baseUrl: string, configured: string | undefined): st
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
+/** ADMIN_ALLOWED_CIDRS as the construct passes it (a deploy-time option, lib/deployment-options.ts): comma-separated CIDRs. */
+export function adminAllowedCidrs(value: string | undefined): readonly string[] {
+  const cidrs = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const wrong = cidrs.filter((cidr) => !isCidr(cidr));
+  if (wrong.length > 0)
+    throw new ConfigError([`ADMIN_ALLOWED_CIDRS must be comma-separated CIDRs (got ${JSON.stringify(wrong.join(','))})`]);
+  return cidrs;
+}
+
 /** Builds the runtime configuration from environment variables (Lambda or local server). */
 export function loadConfig(env: Source): ServiceConfig {
   const s = parseSettings(env, settingNames);
@@ -250,6 +283,8 @@ export function loadConfig(env: Source): ServiceConfig {
     hashMethod: s.HASH_METHOD,
     signingAlg: s.SIGNING_ALG,
     clientIdPrefix: s.CLIENT_ID_PREFIX,
+    signInsNotBefore: s.SIGN_INS_NOT_BEFORE === undefined ? undefined : Math.floor(Date.parse(s.SIGN_INS_NOT_BEFORE) / 1000),
     logLevel: s.LOG_LEVEL,
+    adminAllowedCidrs: adminAllowedCidrs(env.ADMIN_ALLOWED_CIDRS),
   };
 }

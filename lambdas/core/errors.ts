@@ -86,6 +86,15 @@ export class InvalidTokenError extends OAuthError {
   readonly code = 'invalid_token';
   readonly status = 401;
 }
+/**
+ * RFC 9470 3: the token is valid, but the sign-in behind it is weaker than what is required now
+ * (behaviour MFA-11: a second factor the MFA policy asks for). Sent with a `WWW-Authenticate`
+ * challenge naming the code; the client sends the user through the authorization endpoint again.
+ */
+export class InsufficientUserAuthenticationError extends OAuthError {
+  readonly code = 'insufficient_user_authentication';
+  readonly status = 401;
+}
 export class InsufficientScopeError extends OAuthError {
   readonly code = 'insufficient_scope';
   readonly status = 403;

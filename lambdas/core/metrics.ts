@@ -26,6 +26,11 @@ export const metricNames = {
   signInFailed: 'SignInFailed',
   /** The strangers' failed-password ceiling of one address tripped: once per address and 15-minute window (behaviour PWFAIL-5). */
   passwordCeilingReached: 'PasswordCeilingReached',
+  /**
+   * A signing-key rotation run that completed (whatever it had to do), or the deploy's creation or
+   * check of the key set: the heartbeat whose absence KeyRotationMissed alarms on (behaviour OPS-3).
+   */
+  keyRotationSucceeded: 'KeyRotationSucceeded',
 } as const;
 
 export type MetricName = (typeof metricNames)[keyof typeof metricNames];

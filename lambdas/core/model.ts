@@ -26,11 +26,26 @@ export interface User {
   /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
   readonly emailVerifiedAt?: string;
   /**
-   * Incremented by every password change (issue 12): a reset link, a pending second-factor
-   * challenge, a session, an authorization code and a refresh token remember the value they were
-   * issued under and die when it moves (behaviour RESET-12). Absent means 0.
+   * Incremented by every password change (issue 12) and by the reset completion's "Remove all
+   * passkeys" (behaviour RESET-9): a reset link, a pending second-factor challenge, a session, an
+   * authorization code and a refresh token remember the value they were issued under and die when
+   * it moves (behaviour RESET-12). Absent means 0.
    */
   readonly credentialVersion?: number;
+  /**
+   * Moved only by "Remove all passkeys" after a reset, in the same write as credentialVersion
+   * (behaviour RESET-9, PASSKEY-13): a passkey signs in only while its `generation` is this one, so
+   * every passkey added before the removal stops at that write, whether or not its record is
+   * deleted yet. Absent means 0.
+   */
+  readonly passkeyGeneration?: number;
+  /**
+   * Moved by the same write (behaviour RESET-13, KEY-17): a self-service API key exchanges only
+   * while its `generation` is this one, so every self-service key made before the reset's "Remove
+   * all" stops at that write, whether or not its revocation is stored yet. Admin-created keys do
+   * not carry one and are not affected. Absent means 0.
+   */
+  readonly apiKeyGeneration?: number;
 }
 
 export type ClientType = 'public' | 'confidential';
@@ -168,6 +183,17 @@ export interface ApiKey {
   readonly expiresAt?: string;
   readonly revokedAt?: string;
   readonly lastUsedAt?: string;
+  /**
+   * Self-service keys only: the user's `apiKeyGeneration` when the key was created (absent = 0);
+   * the key exchanges only while it is still the user's (behaviour KEY-17).
+   */
+  readonly generation?: number;
+  /**
+   * Self-service keys: RFC 8176 methods of the sign-in whose token created the key. Absent (an
+   * admin's key, or one created before it was kept) counts as a password alone for a
+   * self-service key; the exchange holds it to the MFA policy in force (behaviour MFA-12).
+   */
+  readonly amr?: readonly string[];
 }
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';

@@ -24,6 +24,11 @@ export interface AccessTokenRequest {
   readonly resource?: string;
   /** Key-minted tokens carry their key (behaviour KEYX-6). */
   readonly apiKeyId?: string;
+  /**
+   * RFC 8176 methods of the sign-in behind a user's token (code and refresh grants): this server's
+   * own bearer checks hold them to the MFA policy in force (behaviour MFA-11, CLAIM-11).
+   */
+  readonly amr?: readonly string[];
   readonly lifetime?: number;
 }
 
@@ -50,6 +55,7 @@ export async function mintAccessToken(request: AccessTokenRequest, deps: TokenDe
     jti,
     ...(scope ? { scope } : {}),
     ...(request.apiKeyId ? { api_key_id: request.apiKeyId } : {}),
+    ...(request.amr?.length ? { amr: [...request.amr] } : {}),
   };
   const accessToken = await deps.signer.sign(claims, { expiresIn, type: 'at+jwt', issuedAt });
   return { accessToken, jti, expiresIn, expiresAtEpoch: issuedAt + expiresIn, scope };

@@ -7,6 +7,12 @@
  * token. Changing SIGNING_ALG after the first deploy therefore changes nothing here;
  * key rotation is its own procedure. Delete does nothing: the secret and the bucket
  * are retained. Neither logs nor the response carry key material; only the kid.
+ *
+ * A Create or Update counts one KeyRotationSucceeded, as a completed rotation run does: the key
+ * set is current as of the deploy, so the KeyRotationMissed heartbeat alarm (behaviour OPS-3),
+ * created in the same deploy, starts from a heartbeat instead of 36 silent hours. The metric's
+ * namespace and service come as resource properties, so the deploy that adds them updates this
+ * resource and counts one for a deployment upgraded to the alarm too.
  */
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -18,6 +24,9 @@ import { awsClientSettings } from '../wiring/aws';
 import { generateKeySet, parseKeySet } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import { parseSettings } from '../config/settings';
+import { createEmfMetrics } from '../adapters/emf-metrics';
+import { metricNames } from '../core/metrics';
+import type { Metrics } from '../core/ports';
 
 /** Resource properties; CloudFormation passes every value as a string. */
 const log = createLogger('info', { service: 'authorization-server', function: 'signing-key' });
@@ -29,6 +38,9 @@ export interface SigningKeyProperties {
   /** SIGNING_ALG: algorithm of a newly generated key. */
   readonly Alg: string;
   readonly MaxAgeSeconds: string;
+  /** Where the rotation job's heartbeat is counted (the construct's metrics namespace and service dimension). */
+  readonly MetricsNamespace: string;
+  readonly MetricsService: string;
 }
 
 export interface SigningKeyResult {
@@ -39,9 +51,13 @@ export interface SigningKeyResult {
 interface Clients {
   readonly secrets: Pick<SecretsManagerClient, 'send'>;
   readonly s3: Pick<S3Client, 'send'>;
+  /** The heartbeat's publisher for a namespace and service. */
+  readonly metricsFor?: (namespace: string, service: string) => Metrics;
 }
 
-export function createHandler({ secrets, s3 }: Clients) {
+const emfMetricsFor = (namespace: string, service: string): Metrics => createEmfMetrics({ namespace, service, log });
+
+export function createHandler({ secrets, s3, metricsFor = emfMetricsFor }: Clients) {
   return async (event: CloudFormationCustomResourceEvent): Promise<SigningKeyResult> => {
     const props = event.ResourceProperties as unknown as SigningKeyProperties;
     // The secret is the resource: a stable id means an Update never looks like a replacement.
@@ -58,6 +74,9 @@ export function createHandler({ secrets, s3 }: Clients) {
     const maxAgeSeconds = Number.parseInt(props.MaxAgeSeconds, 10) || 300;
     await publishJwks(s3, { bucket: props.BucketName, key: props.ObjectKey, maxAgeSeconds }, set);
     log.info('jwks published', { requestType: event.RequestType, generated, kid: set.currentKid });
+    if (props.MetricsNamespace && props.MetricsService) {
+      metricsFor(props.MetricsNamespace, props.MetricsService).count(metricNames.keyRotationSucceeded);
+    }
     return { PhysicalResourceId: physicalResourceId, Data: { CurrentKid: set.currentKid } };
   };
 }

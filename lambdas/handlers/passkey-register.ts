@@ -64,6 +64,12 @@ export const handler = httpHandler(
     if (!user) return signInAgain();
     const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
     const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential, name);
+    // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,
+    // or the reset's "Remove all passkeys"): nothing was stored, and only a new sign-in may add one.
+    if (outcome.kind === 'outdated') {
+      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+      return signInAgain();
+    }
     if (outcome.kind === 'refused') {
       container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
       return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });

@@ -4,9 +4,10 @@
  * recovery proof the completion put in its own cookie (10 minutes, single use, bound to the
  * password the reset set) and, as every account form, by the same-origin check (behaviour
  * SIGNIN-5); the cookie is SameSite=Strict besides. Every passkey the user has goes, every
- * session and refresh family ends again, and the user is mailed the list.
+ * self-service API key is revoked (behaviour RESET-13), every session and refresh family ends
+ * again, and the user is mailed the list.
  */
-import { removePasskeysAfterReset } from '../core/account/password-reset';
+import { removeAllAfterReset } from '../core/account/password-reset';
 import { InvalidGrantError } from '../core/errors';
 import { secretField } from '../http/account-forms';
 import { parseBody } from '../http/body';
@@ -29,7 +30,7 @@ export const handler = httpHandler(
     validate(resetPasskeysRemoveForm, parseBody(event, ['form']));
     const cleared = { 'Set-Cookie': clearedRecoveryCookie(issuer) };
     const proof = secretField.safeParse(readRecoveryCookie(event, issuer));
-    const done = proof.success ? await removePasskeysAfterReset(getPasswordReset(), proof.data) : undefined;
+    const done = proof.success ? await removeAllAfterReset(getPasswordReset(), proof.data) : undefined;
     if (!done) {
       container.log.info('passkey removal after reset refused', { reason: proof.success ? 'proof used, expired or outlived' : 'no proof' });
       if (!wantsHtml(event)) {
@@ -40,8 +41,18 @@ export const handler = httpHandler(
       }
       return htmlResponse(400, recoveryExpiredPage(), { headers: cleared });
     }
-    container.log.info('passkeys removed after reset', { userId: done.user.id, removed: done.removed.length });
-    if (!wantsHtml(event)) return jsonResponse(200, { removed_passkeys: done.removed.map(passkeyLabel) }, { headers: cleared });
-    return htmlResponse(200, passkeysRemovedPage({ removed: done.removed }), { headers: cleared });
+    container.log.info('passkeys removed after reset', {
+      userId: done.user.id,
+      removed: done.removed.length,
+      revokedApiKeys: done.revokedKeys.map((key) => key.keyId),
+    });
+    if (!wantsHtml(event)) {
+      return jsonResponse(
+        200,
+        { removed_passkeys: done.removed.map(passkeyLabel), revoked_api_keys: done.revokedKeys.map((key) => key.keyId) },
+        { headers: cleared },
+      );
+    }
+    return htmlResponse(200, passkeysRemovedPage({ removed: done.removed, revokedKeys: done.revokedKeys }), { headers: cleared });
   }),
 );

@@ -50,11 +50,11 @@ export const handler = httpHandler(
       if (!wantsHtml(event)) throw deadLink('dead link');
       return htmlResponse(400, resetLinkDeadPage(), { headers: cleared });
     }
-    container.log.info('password reset', { userId: done.user.id, passkeys: done.passkeys.length });
+    container.log.info('password reset', { userId: done.user.id, passkeys: done.passkeys.length, apiKeys: done.apiKeys.length });
     if (!wantsHtml(event)) return jsonResponse(200, { password_changed: true });
     // Behaviour RESET-9: the link's cookie goes, the completion's proof comes, in one answer.
     return {
-      ...htmlResponse(200, passwordChangedPage({ passkeys: done.passkeys })),
+      ...htmlResponse(200, passwordChangedPage({ passkeys: done.passkeys, apiKeys: done.apiKeys })),
       multiValueHeaders: {
         'Set-Cookie': [clearedResetLinkCookie(issuer), recoveryCookie(issuer, done.recovery, recoveryLifetimeSeconds)],
       },

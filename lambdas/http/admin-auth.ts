@@ -5,9 +5,14 @@
  * valid token gets one and the same refusal, so admin configuration cannot be probed.
  * Self-service callers (API keys, behaviour KEYM-2's conditions, among them a client an administrator
  * created) are decided by the caller of `requireAdmin` through `selfServiceClientId`.
+ * A user's token (admin or self-service) is also held to the MFA policy in force now (behaviour
+ * MFA-11): a sign-in without the second factor the policy asks for gets RFC 9470's
+ * `insufficient_user_authentication`, so a tightened policy reaches what its access tokens can do.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { AccessDeniedError } from '../core/errors';
+import type { MfaPolicy } from '../config/settings';
+import { hasSecondFactor, lacksRequiredFactor } from '../core/account/second-factor';
+import { AccessDeniedError, InsufficientUserAuthenticationError } from '../core/errors';
 import { adminScope, parseScope } from '../core/scope';
 import type { User } from '../core/model';
 import { bearerToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
@@ -28,6 +33,31 @@ export interface AdminAuthOptions {
 export interface AdminAuthDependencies {
   readonly bearer: BearerDependencies;
   readonly users: { get(id: string): Promise<User | undefined> };
+  /** The MFA policy in force (the site setting, else MFA_POLICY): behaviour MFA-11. */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
+}
+
+const secondFactorRequired = (reason: string) => {
+  const description =
+    'This access token comes from a sign-in without the second factor the MFA policy now requires. Sign in again with the emailed code (or a passkey) and use the new token.';
+  // RFC 9470 3: no acr_values (this server has no ACR levels) and no max_age (the sign-in's age is not what is missing).
+  return new InsufficientUserAuthenticationError(description, reason, {
+    headers: { 'WWW-Authenticate': `Bearer error="insufficient_user_authentication", error_description="${description}"` },
+  });
+};
+
+/**
+ * Behaviour MFA-11: a user's token whose sign-in (`amr`) lacks a second factor the policy in force
+ * asks of that user is refused. Key-minted tokens carry no sign-in: their exchange held the key to
+ * the policy (behaviour MFA-12).
+ */
+async function requireFactorOfPolicy(claims: AccessTokenClaims, user: Pick<User, 'admin'>, deps: AdminAuthDependencies): Promise<void> {
+  if (claims.api_key_id) return;
+  if (await lacksRequiredFactor(user, claims.amr, deps.mfaPolicy)) {
+    throw secondFactorRequired(
+      `token ${claims.jti} amr ${(claims.amr ?? ['none']).join(' ')}; the mfa policy now requires a second factor`,
+    );
+  }
 }
 
 export async function requireAdmin(
@@ -42,16 +72,22 @@ export async function requireAdmin(
     if (hasAdminScope && client.admin) return { kind: 'admin-client', clientId: client.clientId, claims };
     throw adminRefusal();
   }
-  if (hasAdminScope) {
-    const user = await deps.users.get(claims.sub);
-    if (user?.admin) return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
+  const user = hasAdminScope ? await deps.users.get(claims.sub) : undefined;
+  if (user?.admin) {
+    await requireFactorOfPolicy(claims, user, deps);
+    return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
   }
   // Behaviour KEYM-2: issued by the client in the path, carries a sub, not minted by an API key.
   if (options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id) {
     // Self-service is for clients an administrator created. Anyone can register a dynamic
     // client (or publish a metadata document): one consent to such a client must not become
     // a key that outlives it, so its tokens get the plain refusal, probing nothing.
-    if (client.registrationType === 'static') return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+    if (client.registrationType === 'static') {
+      // The user is read only when the answer depends on it (a sign-in with a second factor meets every policy).
+      if (!hasSecondFactor(claims.amr))
+        await requireFactorOfPolicy(claims, user ?? (await deps.users.get(claims.sub)) ?? { admin: false }, deps);
+      return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+    }
   }
   throw adminRefusal();
 }

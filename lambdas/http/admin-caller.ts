@@ -15,7 +15,12 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
     case 'admin-user':
       return { kind: 'admin', actor: { kind: 'admin-user', userId: caller.userId } };
     case 'self-service':
-      return { kind: 'self-service', userId: caller.userId, scopes: parseScope(caller.claims.scope) };
+      return {
+        kind: 'self-service',
+        userId: caller.userId,
+        scopes: parseScope(caller.claims.scope),
+        ...(caller.claims.amr ? { amr: caller.claims.amr } : {}),
+      };
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { InvalidRequestError, NotFoundError } from '../core/errors';
+import { allowlistMatcher, networkRefusalDescription } from '../core/admin-network';
+import { AccessDeniedError, InvalidRequestError, NotFoundError } from '../core/errors';
 import type { Container } from '../core/ports';
 import { requireAdmin, type AdminAuthDependencies, type AdminCaller } from './admin-auth';
 import { parseBody } from './body';
@@ -25,9 +26,21 @@ export function adminEndpoint(endpoint: AdminEndpoint, auth: () => AdminAuthDepe
  * non-admin token's (lambdas/http/admin-auth.ts).
  */
 export function clientKeysEndpoint(endpoint: AdminEndpoint, auth: () => AdminAuthDependencies): Endpoint {
+  let inAllowlist: ((sourceIp: string | undefined) => boolean) | undefined;
   return async (event, container) => {
     const selfServiceClientId = event.pathParameters?.client_id;
-    return endpoint(event, container, await requireAdmin(event, auth(), selfServiceClientId ? { selfServiceClientId } : {}));
+    const caller = await requireAdmin(event, auth(), selfServiceClientId ? { selfServiceClientId } : {});
+    // Behaviour EDGE-4: the web ACL lets these routes through from anywhere for end users; an admin
+    // caller (admin client or admin user) must come from the allowlisted networks, as on every
+    // other admin path. The source is API Gateway's, never a forwarded header (attacker-controlled).
+    inAllowlist ??= allowlistMatcher(container.config.adminAllowedCidrs);
+    if (caller.kind !== 'self-service' && !inAllowlist(event.requestContext?.identity?.sourceIp)) {
+      throw new AccessDeniedError(
+        networkRefusalDescription,
+        `admin caller from ${event.requestContext?.identity?.sourceIp} outside ADMIN_ALLOWED_CIDRS`,
+      );
+    }
+    return endpoint(event, container, caller);
   };
 }
 

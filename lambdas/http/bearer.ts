@@ -21,6 +21,8 @@ export interface AccessTokenClaims {
   readonly exp: number;
   readonly iat: number;
   readonly api_key_id?: string;
+  /** RFC 8176 methods of the sign-in behind a user's token (behaviour MFA-11, CLAIM-11). */
+  readonly amr?: readonly string[];
 }
 
 const invalidToken = (reason: string, cause?: unknown) =>

@@ -45,7 +45,8 @@ export function sessionIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multi
 
 /**
  * The live session of the request's cookie, if any. An expired item counts as absent, and so does
- * a session whose user is gone or whose password changed since it started (behaviour RESET-12).
+ * a session whose user is gone or whose password changed since it started (behaviour RESET-12), or
+ * that started before SIGN_INS_NOT_BEFORE (behaviour OPS-7).
  */
 export async function currentSession(
   event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>,
@@ -56,6 +57,12 @@ export async function currentSession(
   if (!id) return undefined;
   const session = await readers.sessions.getSession(id, Math.floor(container.clock.now() / 1000));
   if (!session) return undefined;
+  // Behaviour OPS-7: a sign-in from before the restore's cutoff may be one revoked since: no session.
+  const cutoff = container.config.signInsNotBefore;
+  if (cutoff !== undefined && session.authTime < cutoff) {
+    container.log.info('session refused', { reason: 'signed in before SIGN_INS_NOT_BEFORE', userId: session.userId });
+    return undefined;
+  }
   const user = await readers.currentUser(session.userId);
   if (!user) return undefined;
   if ((user.credentialVersion ?? 0) !== (session.credentialVersion ?? 0)) {

@@ -13,7 +13,9 @@
  * Invoked by S3's event for a write or delete of jwks.json (behaviour CUSTODY-3, lib/key-change-watch.ts)
  * rather than by the schedule, any difference at all from the key set fails the run once repaired: this
  * job and the deploy-time function write jwks.json only after the secret, so their own writes agree.
- * Logs name kids and steps only, never key material.
+ * Logs name kids and steps only, never key material. Every run that completes counts one
+ * KeyRotationSucceeded, the heartbeat of the KeyRotationMissed alarm (behaviour OPS-3): a job
+ * that stops running is heard of, not only one that throws.
  */
 import { CloudFrontClient, CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -32,7 +34,10 @@ import {
   verifyPublishedKeys,
 } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
+import { createEmfMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
+import { metricNames } from '../core/metrics';
+import type { Metrics } from '../core/ports';
 import { awsClientSettings } from '../wiring/aws';
 
 /** Variables set by lib/key-rotation.ts. */
@@ -65,6 +70,7 @@ interface Dependencies {
   readonly cloudfront: Pick<CloudFrontClient, 'send'>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
+  readonly metrics: Metrics;
 }
 
 /** The S3 event (through EventBridge) for a write or delete of jwks.json; the schedule's event is anything else. */
@@ -72,7 +78,7 @@ function isObjectEvent(event: unknown): boolean {
   return typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'aws.s3';
 }
 
-export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Dependencies) {
+export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics }: Dependencies) {
   return async (event?: unknown): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
     const now = clock();
@@ -130,6 +136,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock }: Depe
       );
     }
     log.info('signing key rotation', { ...result });
+    metrics.count(metricNames.keyRotationSucceeded);
     return result;
   };
 }
@@ -154,5 +161,11 @@ export const handler = withinDeadline(
     cloudfront: awsClient((config) => new CloudFrontClient(config), backgroundCallBounds, aws),
     env: process.env,
     now: Date.now,
+    // lib/key-rotation.ts names the namespace and this deployment's service dimension.
+    metrics: createEmfMetrics({
+      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',
+      service: process.env.POWERTOOLS_SERVICE_NAME || 'authorization-server',
+      log,
+    }),
   }),
 );

@@ -20,6 +20,7 @@ import { getSite } from './site';
 import type { AccountCallerDependencies } from '../http/account-caller';
 import { getBearerDependencies } from './bearer';
 import { getPasskeyStore } from './passkeys';
+import { getApiKeyStore } from './api-keys';
 
 const getStores = perContainer(() => {
   const { db, tables } = getStorage();
@@ -67,7 +68,16 @@ export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();
   const sessions = getSessions();
   const tokens = getTokenStore();
-  return { sessions, tokens, mailer: getMailer(), clock, log, passkeys: getPasskeyStore(), baseUrl: config.baseUrl };
+  return {
+    sessions,
+    tokens,
+    mailer: getMailer(),
+    clock,
+    log,
+    passkeys: getPasskeyStore(),
+    apiKeys: getApiKeyStore(),
+    baseUrl: config.baseUrl,
+  };
 }
 
 export function getPasswordReset(): PasswordResetDependencies & { readonly findUserByEmail: (email: string) => Promise<User | undefined> } {
@@ -78,6 +88,7 @@ export function getPasswordReset(): PasswordResetDependencies & { readonly findU
     ...getPasswordChange(),
     links: getStores().resetLinks,
     passkeys: getPasskeyStore(),
+    apiKeys: getApiKeyStore(),
     hasher,
     random,
     baseUrl: config.baseUrl,

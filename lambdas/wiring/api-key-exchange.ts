@@ -9,6 +9,7 @@ import { getApiKeyStore } from './api-keys';
 import { getContainer, perContainer } from './container';
 import { getHasher, getTokenStore } from './repositories';
 import { getSigner } from './signing';
+import { getSite } from './site';
 import { getStorage } from './storage';
 
 const getKeyCache = /* @__PURE__ */ perContainer(() => new VerifiedSecretCache<KeyBinding>());
@@ -27,5 +28,6 @@ export async function getApiKeyExchange(): Promise<ExchangeDependencies> {
     secretCache: getKeyCache(),
     log,
     catalogNames: getStorage().catalogNames,
+    mfaPolicy: () => getSite().tokenMfaPolicy(),
   };
 }

@@ -3,6 +3,7 @@ import type { AdminAuthDependencies } from '../http/admin-auth';
 import type { BearerDependencies } from '../http/bearer';
 import { getContainer } from './container';
 import { getClientRepository, getTokenStore, getUsers } from './repositories';
+import { getSite } from './site';
 import { getVerifier } from './verifier';
 
 export const getBearerDependencies = (): BearerDependencies => ({
@@ -13,4 +14,9 @@ export const getBearerDependencies = (): BearerDependencies => ({
   clients: getClientRepository(),
 });
 
-export const getAdminAuthDependencies = (): AdminAuthDependencies => ({ bearer: getBearerDependencies(), users: getUsers() });
+export const getAdminAuthDependencies = (): AdminAuthDependencies => ({
+  bearer: getBearerDependencies(),
+  users: getUsers(),
+  // As the token endpoint reads it (at most a second old): behaviour MFA-11 holds tokens to it as REFRESH-6 does.
+  mfaPolicy: () => getSite().tokenMfaPolicy(),
+});

@@ -8,7 +8,7 @@ import { mintAccessToken } from '../../lambdas/core/tokens';
 import { attemptOf } from '../support/tokens';
 import type { Client, User } from '../../lambdas/core/model';
 import { getContainer } from '../../lambdas/wiring/container';
-import { getTokenStore } from '../../lambdas/wiring/repositories';
+import { getHasher, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
 import {
@@ -180,5 +180,41 @@ describe('RFC 7662 2.1: the caller must authenticate as a confidential client', 
     );
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_request');
+  });
+});
+
+describe('behaviour INTRO-5: the cost of a call is bounded', () => {
+  it('a repeated secret is verified from the cache the token endpoint uses, without Argon2id; a wrong one never is', async () => {
+    const caller = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const tokens = await signedIn(app, user);
+    const call = (secret: string) =>
+      introspect(
+        formEvent(
+          '/api/token/introspect',
+          { token: String(tokens.access_token) },
+          { headers: { Authorization: basic(caller.client.clientId, secret) } },
+        ),
+        lambdaContext,
+      );
+    const verify = jest.spyOn(getHasher(), 'verify');
+    try {
+      for (let i = 0; i < 3; i++) expect((await call(caller.secret!)).statusCode).toBe(200);
+      expect(verify).toHaveBeenCalledTimes(1);
+      // The token endpoint shares the container's cache: the secret verified here costs it nothing.
+      expect(
+        (
+          await postToken(
+            { grant_type: 'client_credentials' },
+            { headers: { Authorization: basic(caller.client.clientId, caller.secret!) } },
+          )
+        ).status,
+      ).toBe(200);
+      expect(verify).toHaveBeenCalledTimes(1);
+      expect((await call('wrong')).statusCode).toBe(401);
+      expect((await call('wrong')).statusCode).toBe(401);
+      expect(verify).toHaveBeenCalledTimes(3);
+    } finally {
+      verify.mockRestore();
+    }
   });
 });

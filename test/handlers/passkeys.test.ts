@@ -14,7 +14,6 @@ import { handler as registerHandler } from '../../lambdas/handlers/passkey-regis
 import { handler as removeHandler } from '../../lambdas/handlers/passkey-remove';
 import { handler as optionsHandler } from '../../lambdas/handlers/passkey-sign-in-options';
 import { handler as signInHandler } from '../../lambdas/handlers/passkey-sign-in';
-import { handler as pageHandler } from '../../lambdas/handlers/passkeys-page';
 import { handler as passwordSignIn } from '../../lambdas/handlers/sign-in';
 import { handler as authorizeSignIn } from '../../lambdas/handlers/authorize-sign-in';
 import { deleteUser } from '../../lambdas/core/admin/users';
@@ -26,10 +25,21 @@ import { getSessions } from '../../lambdas/wiring/repositories';
 import { callAdmin, testAdminActor } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { createAccountUser, ephemeralItems, mailsTo, sessionsOf, type AccountUser } from '../support/account';
-import { authorizeQuery, browserHeaders, createClient, form, hiddenField, unique } from '../support/authorization';
+import { authorizeQuery, browserHeaders, createClient, hiddenField, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { adminClientToken } from '../support/tokens';
 import { SoftAuthenticator } from '../support/webauthn';
+import {
+  creationOptionsOf,
+  passkeysPage,
+  postForm,
+  postRegistration,
+  postSignIn,
+  registrationChallenge,
+  signedIn,
+  signInChallenge,
+  withCookie,
+} from '../support/passkeys';
 import { grantTestEnvironment } from '../support/environments';
 
 const outbox = useOutbox();
@@ -37,61 +47,8 @@ const issuer = process.env.BASE_URL!;
 const rpId = new URL(issuer).hostname;
 const nowEpoch = () => Math.floor(Date.now() / 1000);
 
-/** A session as a sign-in `ageSeconds` ago would have left it; the cookie to send. */
-async function signedIn(who: AccountUser, ageSeconds = 0): Promise<string> {
-  const id = randomBytes(32).toString('base64url');
-  const authTime = nowEpoch() - ageSeconds;
-  await getSessions().createSession(
-    id,
-    { userId: who.user.id, authTime, amr: ['pwd'], expiresAtEpoch: authTime + 3600 },
-    new Date().toISOString(),
-  );
-  return `__Host-session=${id}`;
-}
-
-const withCookie = (cookie?: string) => browserHeaders(cookie ? { Cookie: cookie } : {});
-const post = (handler: typeof signInHandler, path: string, fields: Record<string, string>, headers = browserHeaders()) =>
-  handler(apiGatewayEvent({ method: 'POST', path, headers, body: form(fields) }), lambdaContext);
-
-const getPage = (cookie?: string) =>
-  pageHandler(apiGatewayEvent({ path: '/api/users/passkey', headers: withCookie(cookie) }), lambdaContext);
-
-const unescapeHtml = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-interface CreationOptions {
-  challenge: string;
-  rp: { id: string };
-  user: { id: string };
-  excludeCredentials: { id: string }[];
-  authenticatorSelection: { residentKey: string; userVerification: string };
-  attestation: string;
-}
-
-function creationOptionsOf(page: APIGatewayProxyResult): CreationOptions {
-  const match = /id="passkey-add" data-options="([^"]*)"/.exec(page.body);
-  if (!match) throw new Error('no passkey-add button');
-  return JSON.parse(unescapeHtml(match[1]!)) as CreationOptions;
-}
-
-async function registrationChallenge(cookie: string): Promise<string> {
-  const page = await getPage(cookie);
-  expect(page.statusCode).toBe(200);
-  return creationOptionsOf(page).challenge;
-}
-
-const postRegistration = (cookie: string, credential: unknown, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
-  post(
-    registerHandler,
-    '/api/users/passkey/verify',
-    { credential: JSON.stringify(credential), ...extra },
-    { ...withCookie(cookie), ...headers },
-  );
+const post = postForm;
+const getPage = passkeysPage;
 
 /** A user with a registered passkey on a software authenticator. */
 async function userWithPasskey(): Promise<{ who: AccountUser; cookie: string; authenticator: SoftAuthenticator }> {
@@ -103,22 +60,6 @@ async function userWithPasskey(): Promise<{ who: AccountUser; cookie: string; au
   expect(headerOf(added, 'location')).toBe('/api/users/passkey?done=added');
   return { who, cookie, authenticator };
 }
-
-async function signInChallenge(): Promise<string> {
-  const result = await optionsHandler(
-    apiGatewayEvent({
-      method: 'POST',
-      path: '/api/auth/passkey/options',
-      headers: { Accept: 'application/json', 'Sec-Fetch-Site': 'same-origin' },
-    }),
-    lambdaContext,
-  );
-  expect(result.statusCode).toBe(200);
-  return String(jsonBody(result).challenge);
-}
-
-const postSignIn = (credential: unknown, extra: Record<string, string> = {}, headers = browserHeaders()) =>
-  post(signInHandler, '/api/auth/passkey/verify', { credential: JSON.stringify(credential), ...extra }, headers);
 
 const passkeysOf = (who: AccountUser) => getPasskeyStore().listOf(who.user.id);
 

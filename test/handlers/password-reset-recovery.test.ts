@@ -3,29 +3,25 @@
  * behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
  * passkeys that still sign in (or says none can) and how to remove them; the reset completion
  * lists them and removes them all with its own short-lived, single-use proof (a cookie scoped to
- * that form's path), same-origin only; an admin-sent link removes nothing by itself.
+ * that form's path), same-origin only; an admin-sent link removes nothing by itself. The races of
+ * the removal with an intruder's registration or sign-in: test/handlers/recovery-races.test.ts.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { Passkey } from '../../lambdas/core/account/passkeys';
 import { resetTokenDigest } from '../../lambdas/core/account/password-reset';
 import { handler as sendLinkHandler } from '../../lambdas/handlers/admin/users-password-reset';
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
-import { handler as forgotHandler } from '../../lambdas/handlers/forgot-password';
-import { handler as removeAllHandler } from '../../lambdas/handlers/reset-passkeys-remove';
-import { handler as resetPageHandler } from '../../lambdas/handlers/reset-password-page';
-import { handler as resetHandler } from '../../lambdas/handlers/reset-password';
-import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getPasskeyStore } from '../../lambdas/wiring/passkeys';
-import { getSessions } from '../../lambdas/wiring/repositories';
+import { getSessions, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { createAccountUser, ephemeralItems, latestResetToken, mailsTo, sessionsOf, type AccountUser } from '../support/account';
-import { browserHeaders, form } from '../support/authorization';
-import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { browserHeaders } from '../support/authorization';
+import { headerOf, jsonBody } from '../support/events';
 import { adminClientToken } from '../support/tokens';
+import { completeReset, mailedLink as recoveryLink, removeAll, setCookies } from '../support/recovery';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;
@@ -44,7 +40,9 @@ async function addPasskey(who: AccountUser, name: string): Promise<Passkey> {
     createdAt: new Date().toISOString(),
     name,
   };
-  expect(await getPasskeyStore().add(passkey)).toBe(true);
+  const user = await getUsers().current(who.user.id);
+  const owner = { credentialVersion: user?.credentialVersion ?? 0, passkeyGeneration: user?.passkeyGeneration ?? 0 };
+  expect(await getPasskeyStore().add({ ...passkey, generation: owner.passkeyGeneration }, owner)).toBe('added');
   return passkey;
 }
 
@@ -58,53 +56,7 @@ async function passkeySession(who: AccountUser): Promise<void> {
   );
 }
 
-async function mailedLink(who: AccountUser): Promise<string> {
-  const result = await forgotHandler(
-    apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: browserHeaders(), body: form({ email: who.user.email! }) }),
-    lambdaContext,
-  );
-  expect(result.statusCode).toBe(200);
-  await settleBackgroundJobs();
-  return latestResetToken(outbox, who.user.email!);
-}
-
-const setCookies = (result: APIGatewayProxyResult): string[] => {
-  const many = Object.entries(result.multiValueHeaders ?? {}).find(([name]) => name.toLowerCase() === 'set-cookie')?.[1];
-  const one = headerOf(result, 'set-cookie');
-  return [...(many ?? []).map(String), ...(one ? [one] : [])];
-};
-
-/** Opens the link and sets the password as a browser does: the token in the link's cookie. */
-async function completeReset(token: string, password = 'the new password 1'): Promise<{ page: APIGatewayProxyResult; recovery: string }> {
-  const opened = await resetPageHandler(
-    apiGatewayEvent({ path: '/reset-password', query: { token }, headers: { Accept: 'text/html' } }),
-    lambdaContext,
-  );
-  const linkCookie = headerOf(opened, 'set-cookie')!.split(';')[0]!;
-  const page = await resetHandler(
-    apiGatewayEvent({
-      method: 'POST',
-      path: '/reset-password',
-      headers: browserHeaders({ Cookie: linkCookie }),
-      body: form({ password, password_confirmation: password }),
-    }),
-    lambdaContext,
-  );
-  expect(page.statusCode).toBe(200);
-  const recovery = setCookies(page).find((c) => c.startsWith('__Secure-recovery='));
-  return { page, recovery: recovery?.split(';')[0] ?? '' };
-}
-
-const removeAll = (cookie: string | undefined, headers = browserHeaders()) =>
-  removeAllHandler(
-    apiGatewayEvent({
-      method: 'POST',
-      path: '/reset-password/passkeys/remove',
-      headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
-      body: form({ remove: 'all' }),
-    }),
-    lambdaContext,
-  );
+const mailedLink = (who: AccountUser) => recoveryLink(outbox, who);
 
 /** An admin password change (behaviour ADMIN-6, RESET-7). */
 const adminSetsPassword = (who: AccountUser, password: string) =>

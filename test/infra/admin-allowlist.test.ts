@@ -12,7 +12,8 @@
  * must be blocked.
  */
 import { routes, type Route } from '../../lambdas/routes';
-import { resources, synthesize, type Synthesized } from './synthesize';
+import { logicalId, resources, synthesize, type Synthesized } from './synthesize';
+import { matches, transform } from './waf-evaluator';
 
 let full: Synthesized;
 beforeAll(() => {
@@ -27,52 +28,6 @@ interface Request {
 
 const webAcl = () => Object.values(resources(full.template, 'AWS::WAFv2::WebACL'))[0]!.Properties;
 const allowlistRule = () => webAcl().Rules.find((r: { Name: string }) => r.Name === 'AdminAllowlist');
-
-/** AWS WAF's text transformations used by the rule (AWS WAF developer guide, text transformation options). */
-function transform(value: string, type: string): string {
-  switch (type) {
-    case 'NONE':
-      return value;
-    case 'URL_DECODE':
-      return value.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    case 'LOWERCASE':
-      return value.toLowerCase();
-    case 'NORMALIZE_PATH': {
-      // Multiple slashes, self-references and back-references not at the beginning are removed.
-      const segments = value.replace(/\/{2,}/g, '/').split('/');
-      const out: string[] = [];
-      for (const segment of segments) {
-        if (segment === '.') continue;
-        if (segment === '..' && out.length > 1 && out[out.length - 1] !== '..') out.pop();
-        else out.push(segment);
-      }
-      return out.join('/');
-    }
-    default:
-      throw new Error(`transformation ${type} not emulated`);
-  }
-}
-
-/** One WAF statement, evaluated for a request. */
-function matches(statement: any, request: Request): boolean {
-  if (statement.AndStatement) return statement.AndStatement.Statements.every((s: unknown) => matches(s, request));
-  if (statement.OrStatement) return statement.OrStatement.Statements.some((s: unknown) => matches(s, request));
-  if (statement.NotStatement) return !matches(statement.NotStatement.Statement, request);
-  if (statement.IPSetReferenceStatement) return request.inAllowlist;
-  const field = (s: { FieldToMatch: Record<string, unknown>; TextTransformations: { Priority: number; Type: string }[] }) => {
-    const raw = s.FieldToMatch.Method ? request.method : s.FieldToMatch.UriPath ? request.path : undefined;
-    if (raw === undefined) throw new Error(`field ${JSON.stringify(s.FieldToMatch)} not emulated`);
-    return [...s.TextTransformations].sort((a, b) => a.Priority - b.Priority).reduce((v, t) => transform(v, t.Type), raw);
-  };
-  if (statement.RegexMatchStatement)
-    return new RegExp(statement.RegexMatchStatement.RegexString).test(field(statement.RegexMatchStatement));
-  if (statement.ByteMatchStatement) {
-    const s = statement.ByteMatchStatement;
-    if (s.PositionalConstraint !== 'EXACTLY') throw new Error('byte match not emulated');
-    return field(s) === s.SearchString;
-  }
-  throw new Error(`statement ${Object.keys(statement)} not emulated`);
-}
 
 const blocked = (request: Request) => matches(allowlistRule().Statement, request);
 
@@ -213,5 +168,25 @@ describe('the admin allowlist lets the self-service key routes through, and noth
       '/API/admin/clients/tgc_a/api-keys',
     ])
       expect(blocked({ method: 'GET', path, inAllowlist: false })).toBe(true);
+  });
+});
+
+describe('the functions of the self-service rows get the allowlist, to hold admin callers to it themselves (behaviour EDGE-4)', () => {
+  test('ADMIN_ALLOWED_CIDRS reaches exactly the self-service rows, as deployed', () => {
+    const functions = resources(full.template, 'AWS::Lambda::Function');
+    for (const route of routes) {
+      const variables = functions[logicalId(full.stack.server.functions[route.name]!)]!.Properties.Environment.Variables;
+      expect([route.name, variables.ADMIN_ALLOWED_CIDRS]).toEqual([
+        route.name,
+        route.selfService ? '203.0.113.0/24,2001:db8::/32' : undefined,
+      ]);
+    }
+  });
+
+  test('without an allowlist no function gets one (nothing to hold admin callers to)', () => {
+    const open = synthesize({});
+    for (const fn of Object.values(resources(open.template, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment?.Variables?.ADMIN_ALLOWED_CIDRS).toBeUndefined();
+    }
   });
 });

@@ -77,11 +77,17 @@ describe('JWKS on CloudFront', () => {
 });
 
 describe('key rotation', () => {
-  test('a daily EventBridge schedule runs the rotation function with the rotation period and cache TTL', () => {
+  test('a daily EventBridge schedule runs the rotation function with the rotation period and cache TTL; undeliverable runs go to the failures queue (behaviour OPS-4)', () => {
     const fnId = logicalId(minimal.stack.server.keyRotation.function);
     minimal.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'cron(41 3 * * ? *)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [logicalId(minimal.stack.server.asyncFailures.queue), 'Arn'] } },
+        }),
+      ],
     });
     const env = resources(minimal.template, 'AWS::Lambda::Function')[fnId]!.Properties.Environment.Variables;
     expect(env).toMatchObject({ KEY_ROTATION_DAYS: '30', JWKS_MAX_AGE_SECONDS: '300', JWKS_OBJECT_KEY: 'jwks.json', SIGNING_ALG: 'RS256' });
@@ -90,7 +96,7 @@ describe('key rotation', () => {
     expect(fullEnv).toMatchObject({ KEY_ROTATION_DAYS: '45', SIGNING_ALG: 'ES256' });
   });
 
-  test('it may read and write the signing secret, read and put jwks.json, and invalidate the distribution; nothing else', () => {
+  test('it may read and write the signing secret, read and put jwks.json, invalidate the distribution and send its failures to the queue; nothing else', () => {
     const statements = roleStatements(minimal.template, logicalId(minimal.stack.server.keyRotation.function));
     const actions = statements.flatMap(actionsOf);
     expect(actions).toEqual(
@@ -189,7 +195,7 @@ describe('operations', () => {
     minimal.template.hasResource('AWS::ApiGateway::Account', { DeletionPolicy: 'Retain' });
   });
 
-  test('alarms: API 5xx, function errors and throttles (every function), key rotation, WAF blocks; actions only with a topic', () => {
+  test('alarms: API 5xx, function errors and throttles (every function), key rotation, WAF blocks; each notifies the stack’s topic, or ALARM_TOPIC_ARN (behaviour OPS-1)', () => {
     const alarms = Object.values(resources(minimal.template, 'AWS::CloudWatch::Alarm'));
     expect(alarms.some((a) => a.Properties.MetricName === '5XXError' && a.Properties.Namespace === 'AWS/ApiGateway')).toBe(true);
     expect(alarms.some((a) => a.Properties.MetricName === 'BlockedRequests' && a.Properties.Namespace === 'AWS/WAFV2')).toBe(true);
@@ -199,7 +205,8 @@ describe('operations', () => {
     const watched = Object.keys(server.functions).length + 1 + Object.keys(server.jobFunctions).length;
     expect(functionsWatched('Errors')).toBe(watched);
     expect(functionsWatched('Throttles')).toBe(watched);
-    expect(alarms.every((a) => a.Properties.AlarmActions === undefined)).toBe(true);
+    const topic = { Ref: logicalId(minimal.stack.server.alarms.topic) };
+    expect(alarms.every((a) => JSON.stringify(a.Properties.AlarmActions) === JSON.stringify([topic]))).toBe(true);
     const fullAlarms = Object.values(resources(full.template, 'AWS::CloudWatch::Alarm'));
     expect(fullAlarms.every((a) => JSON.stringify(a.Properties.AlarmActions) === JSON.stringify([fullContext.ALARM_TOPIC_ARN]))).toBe(true);
   });
@@ -220,7 +227,9 @@ describe('operations', () => {
 
 describe('deploy-time options', () => {
   const read = (context: Record<string, string>) => () =>
-    stackPropsFromContext(new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ...context } }));
+    stackPropsFromContext(
+      new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ALARM_EMAIL: 'ops@example.org', ...context } }),
+    );
 
   test('invalid values are reported together, each naming the option', () => {
     try {

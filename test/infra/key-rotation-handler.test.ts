@@ -53,9 +53,13 @@ function world(secretValue: string, published: string | undefined) {
       return {};
     },
   };
+  const counted: string[] = [];
+  const metrics = { count: (metric: string) => void counted.push(metric) };
   return {
     state,
-    run: (now: number, event?: unknown) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now } as never)(event),
+    counted,
+    run: (now: number, event?: unknown) =>
+      createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now, metrics } as never)(event),
   };
 }
 
@@ -217,4 +221,49 @@ describe('behaviour CUSTODY-3: every write or delete of jwks.json runs the job, 
     await expect(run(t0 + 30 * day + 60_000, objectEvent('Object Created'))).resolves.toMatchObject({ published: false, swapped: [] });
     expect(state.writes).toEqual([]);
   });
+});
+
+test('behaviour OPS-3: every completed run counts one KeyRotationSucceeded heartbeat, whatever it did; a failed run counts none', async () => {
+  const initial = await generateKeySet('ES256');
+  const { counted, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+  await run(t0);
+  await run(t0 + day); // nothing due
+  await run(t0 + 30 * day); // prepare
+  expect(counted).toEqual(['KeyRotationSucceeded', 'KeyRotationSucceeded', 'KeyRotationSucceeded']);
+
+  const broken = world('placeholder', undefined);
+  await expect(broken.run(t0)).rejects.toThrow();
+  expect(broken.counted).toEqual([]);
+});
+
+test('behaviour OPS-3: the heartbeat reaches the logs as an embedded metric under the deployment’s namespace and service', async () => {
+  const initial = await generateKeySet('ES256');
+  const lines: string[] = [];
+  (process.stdout.write as unknown as jest.Mock).mockImplementation((chunk: string) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  const { createEmfMetrics } = await import('../../lambdas/adapters/emf-metrics');
+  const { state } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+  const metrics = createEmfMetrics({ namespace: 'Acme/Auth', service: 'ServerA1B2' });
+  const handler = createHandler({
+    secrets: { send: async () => ({ SecretString: state.secret }) },
+    s3: { send: async () => ({ Body: { transformToString: async () => state.object } }) },
+    cloudfront: { send: async () => ({}) },
+    env: env as never,
+    now: () => Date.parse('2026-03-01T03:41:00Z'),
+    metrics,
+  } as never);
+  await handler();
+  const documents = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));
+  expect(documents).toEqual([
+    expect.objectContaining({
+      KeyRotationSucceeded: 1,
+      service: 'ServerA1B2',
+      _aws: expect.objectContaining({
+        CloudWatchMetrics: [expect.objectContaining({ Namespace: 'Acme/Auth', Dimensions: [['service']] })],
+      }),
+    }),
+  ]);
 });

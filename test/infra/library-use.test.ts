@@ -29,6 +29,7 @@ beforeAll(() => {
     dcrEnabled: false,
     mfaOtpMaxAttempts: 3,
     adminAllowlist: ['203.0.113.0/24'],
+    alarmEmail: 'identity-oncall@internal.example.org',
   });
   // The API Gateway logging role is account-wide: one instance sets it.
   partnerStack = new Stack(app, 'PlatformIdentityPartners', { env: { account: '123456789012', region: 'eu-west-1' } });
@@ -36,6 +37,7 @@ beforeAll(() => {
     mailFrom: 'auth@partners.example.org',
     apiGatewayCloudWatchRole: false,
     adminOpenToInternet: true,
+    alarmsNotifyNobody: true,
   });
   const assembly = app.synth();
   expect(assembly.getStackByName('PlatformIdentity').stackName).toBe('PlatformIdentity');
@@ -109,6 +111,9 @@ test('no fixed physical name is used twice in the app (two instances would colli
     'AWS::WAFv2::IPSet': 'Name',
     'AWS::CloudWatch::Alarm': 'AlarmName',
     'AWS::CloudWatch::Dashboard': 'DashboardName',
+    'AWS::Backup::BackupVault': 'BackupVaultName',
+    'AWS::SNS::Topic': 'TopicName',
+    'AWS::SQS::Queue': 'QueueName',
   };
   const names = templates.flatMap((template) =>
     Object.entries(nameProperty).flatMap(([type, property]) =>
@@ -153,16 +158,25 @@ describe('invalid props fail at synth, every problem at once, naming the prop', 
 
   test('a number given as a token (resolved at deploy time) is passed through, not refused', () => {
     expect(
-      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }) }),
+      build({
+        mailFrom: 'a@example.org',
+        adminOpenToInternet: true,
+        alarmEmail: 'ops@example.org',
+        dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }),
+      }),
     ).not.toThrow();
   });
 
   test('behaviour PASSKEY-7: a passkey RP ID that is not the issuer host or a parent of it fails at synth, not at the first cold start', () => {
-    expect(
-      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, baseUrl: 'https://auth.example.org', passkeyRpId: 'example.com' }),
-    ).toThrow(/PASSKEY_RP_ID must be the host of BASE_URL \(auth\.example\.org\) or a parent domain of it/);
-    expect(
-      build({ mailFrom: 'a@example.org', adminOpenToInternet: true, baseUrl: 'https://auth.example.org', passkeyRpId: 'example.org' }),
-    ).not.toThrow();
+    const given = {
+      mailFrom: 'a@example.org',
+      adminOpenToInternet: true,
+      alarmEmail: 'ops@example.org',
+      baseUrl: 'https://auth.example.org',
+    };
+    expect(build({ ...given, passkeyRpId: 'example.com' })).toThrow(
+      /PASSKEY_RP_ID must be the host of BASE_URL \(auth\.example\.org\) or a parent domain of it/,
+    );
+    expect(build({ ...given, passkeyRpId: 'example.org' })).not.toThrow();
   });
 });

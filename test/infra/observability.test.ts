@@ -19,7 +19,12 @@ beforeAll(() => {
   plain = synthesize({ ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
   const app = new App({
     outdir: assemblyDir(),
-    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true' },
+    context: {
+      'aws:cdk:bundling-stacks': [],
+      MAIL_FROM: 'no-reply@example.org',
+      ADMIN_OPEN_TO_INTERNET: 'true',
+      ALARM_EMAIL: 'ops@example.org',
+    },
   });
   const stack = new AuthorizationServerStack(app, 'Traced', {
     ...stackPropsFromContext(app),
@@ -90,7 +95,8 @@ describe('alarms on the service’s own metrics', () => {
     expect(alarmOn(traced.template, metricNames.tokenRefused)).toMatchObject({ Namespace: 'Acme/Auth', Threshold: 7 });
     expect(alarmOn(traced.template, metricNames.registrationCapHit)).toMatchObject({ Threshold: 3 });
     expect(alarmOn(traced.template, metricNames.signInFailed)).toMatchObject({ Threshold: 50 });
-    expect(alarmOn(traced.template, metricNames.tokenRefused).AlarmActions).toBeUndefined();
+    // Behaviour OPS-1: without ALARM_TOPIC_ARN, the stack's own topic.
+    expect(alarmOn(traced.template, metricNames.tokenRefused).AlarmActions).toEqual([{ Ref: logicalId(traced.stack.server.alarms.topic) }]);
   });
 });
 
@@ -153,7 +159,7 @@ describe('X-Ray tracing (the tracing prop, TRACING in context)', () => {
   });
 
   test('TRACING=true in context turns it on', () => {
-    const context = { MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true' };
+    const context = { MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true', ALARM_EMAIL: 'ops@example.org' };
     expect(stackPropsFromContext(new App({ context: { ...context, TRACING: 'true' } })).tracing).toBe(true);
     expect(stackPropsFromContext(new App({ context })).tracing).toBe(false);
   });

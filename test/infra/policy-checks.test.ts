@@ -21,10 +21,10 @@ function synthWithChecks(context: Record<string, string>, controlTower: boolean)
 }
 
 test('minimal configuration: no unacknowledged AwsSolutions or Control Tower finding', () => {
-  expect(() => synthWithChecks({}, true)).not.toThrow();
+  expect(() => synthWithChecks({ ALARM_EMAIL: 'ops@example.org' }, true)).not.toThrow();
 }, 120_000);
 
-test('full configuration (allowlist, Bot Control, custom domains for the API and the JWKS, alarm topic, tracing, customer-managed key, key operators): no unacknowledged AwsSolutions finding', () => {
+test('full configuration (allowlist, Bot Control, custom domains for the API and the JWKS, alarm topic, tracing, mail domain, backup copies, customer-managed key, key operators): no unacknowledged AwsSolutions or Control Tower finding', () => {
   expect(() =>
     synthWithChecks(
       {
@@ -38,8 +38,11 @@ test('full configuration (allowlist, Bot Control, custom domains for the API and
         JWKS_CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:123456789012:certificate/9f8e7d6c-1111-2222-3333-444455556666',
         CUSTOMER_MANAGED_KEY: 'true',
         KEY_OPERATOR_ARNS: 'arn:aws:iam::123456789012:role/platform-security',
+        MAIL_FROM: 'auth@example.org',
+        MAIL_DOMAIN: 'example.org',
+        BACKUP_COPY_VAULT_ARNS: 'arn:aws:backup:eu-central-1:210987654321:backup-vault:tollgate-copies',
       },
-      false,
+      true,
     ),
   ).not.toThrow();
-}, 60_000);
+}, 120_000);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { settingNames } from '../../lambdas/config/settings';
+import { type ConfigError, settingNames } from '../../lambdas/config/settings';
 import { deploymentOptions } from '../../lib/deployment-options';
 import { logicalId, resources, synthesize } from './synthesize';
 
@@ -58,15 +58,32 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
   });
 
-  test('cdk.json lists every setting and deploy-time option; its defaults synthesize once the admin plane is restricted or declared open (behaviour EXPOSURE-3)', () => {
+  test('cdk.json lists every setting and deploy-time option; its defaults are refused only for want of an admin allowlist (behaviour EXPOSURE-3) and an alarm recipient (behaviour OPS-1), and synthesize with them', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
     expect(Object.keys(context).sort()).toEqual([...settingNames, ...Object.keys(deploymentOptions)].sort());
-    expect(() => synthesize(context)).toThrow(/ADMIN_ALLOWED_CIDRS is empty/);
-    // `npm run synth` says it for a development synth; a deployer gives ADMIN_ALLOWED_CIDRS.
-    const script = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
-    expect(script).toBe('cdk synth -c ADMIN_OPEN_TO_INTERNET=true');
-    expect(() => synthesize({ ...context, ADMIN_OPEN_TO_INTERNET: 'true' })).not.toThrow();
-    expect(() => synthesize({ ...context, ADMIN_ALLOWED_CIDRS: '203.0.113.0/24' })).not.toThrow();
+    try {
+      synthesize(context);
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(2);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/ADMIN_ALLOWED_CIDRS is empty/),
+          expect.stringMatching(/^ALARM_EMAIL or ALARM_TOPIC_ARN must be set/),
+        ]),
+      );
+    }
+    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org', ADMIN_ALLOWED_CIDRS: '203.0.113.0/24' })).not.toThrow();
+    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org', ADMIN_OPEN_TO_INTERNET: 'true' })).not.toThrow();
+  });
+
+  test('`npm run synth` (the offline check) declares the admin plane open and waives the alarm recipient explicitly, and synthesizes cdk.json’s defaults (behaviour EXPOSURE-3, OPS-1)', () => {
+    const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
+    const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
+    const given = Object.fromEntries([...script.matchAll(/-c ([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
+    expect(given).toMatchObject({ ADMIN_OPEN_TO_INTERNET: 'true', ALARMS_NOTIFY_NOBODY: 'true' });
+    expect(() => synthesize({ ...context, ...given })).not.toThrow();
   });
 
   test('bin/app.ts exits non-zero and prints the invalid variable', () => {

@@ -10,6 +10,8 @@ const properties: SigningKeyProperties = {
   ObjectKey: 'jwks.json',
   Alg: 'ES256',
   MaxAgeSeconds: '300',
+  MetricsNamespace: 'Tollgate',
+  MetricsService: 'TestServer',
 };
 
 const event = (requestType: 'Create' | 'Update' | 'Delete') =>
@@ -40,7 +42,11 @@ function fakes(secretString: string) {
       return {};
     },
   };
-  return { handler: createHandler({ secrets, s3 } as never), secret, objects };
+  const counted: string[][] = [];
+  const metricsFor = (namespace: string, service: string) => ({
+    count: (metric: string) => void counted.push([namespace, service, metric]),
+  });
+  return { handler: createHandler({ secrets, s3, metricsFor } as never), secret, objects, counted };
 }
 
 describe('signing-key custom resource', () => {
@@ -73,6 +79,18 @@ describe('signing-key custom resource', () => {
     await handler(event('Update'));
     expect(secret.puts).toBe(0);
     expect(JSON.parse(String(objects[0]!.Body)).keys[0].kid).toBe(existing.currentKid);
+  });
+
+  test('behaviour OPS-3: Create and Update count one KeyRotationSucceeded where the heartbeat alarm looks; Delete counts none', async () => {
+    const { handler, counted } = fakes('placeholder-generated-by-secrets-manager');
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    await handler(event('Create'));
+    await handler(event('Update'));
+    await handler(event('Delete'));
+    expect(counted).toEqual([
+      ['Tollgate', 'TestServer', 'KeyRotationSucceeded'],
+      ['Tollgate', 'TestServer', 'KeyRotationSucceeded'],
+    ]);
   });
 
   test('Delete leaves the retained secret and bucket alone', async () => {

@@ -59,9 +59,11 @@ export const testAdminPlane = (context: Record<string, unknown>): Record<string,
 export function synthesize(context: Record<string, unknown> = {}, { bundle = false, outdir, routes }: SynthesizeOptions = {}): Synthesized {
   const app = new App({
     outdir: outdir ?? assemblyDir(),
+    // An alarm recipient, as every deploy needs one (behaviour OPS-1); a test of the refusal sets it empty.
     context: {
       ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       MAIL_FROM: 'no-reply@example.org',
+      ALARM_EMAIL: 'ops@example.org',
       ...testAdminPlane(context),
       ...context,
     },

@@ -1,12 +1,13 @@
 /**
  * Behaviour EDGE-1 at the edge: every WAF rule against the route rows it derives from, the admin
  * allowlist, the never-blocked paths, the managed groups, logging redaction, and how a
- * rate outside WAF's bounds is fitted (lib/edge-rules.ts).
+ * rate outside WAF's bounds is fitted (lib/edge-rules.ts). The web ACL as a whole (its capacity,
+ * the order of evaluation, every spelling of every path): test/infra/edge-evidence.test.ts.
  */
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { maxLogoBytes } from '../../lambdas/core/site/logo';
 import { routes, type Route } from '../../lambdas/routes';
-import { edgeRateRules, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
+import { edgeRateRules, edgeRowRates, edgeRuleOf, fitRate, pathPattern, wafMinimumLimit, wafWindows } from '../../lib/edge-rules';
 import {
   accessDeniedBody,
   binaryBodyRuleLabels,
@@ -16,6 +17,7 @@ import {
   tooManyRequestsBody,
 } from '../../lib/web-acl';
 import { resources, synthesize, type Synthesized } from './synthesize';
+import { matches } from './waf-evaluator';
 
 const allowlist = '203.0.113.0/24,198.51.100.7/32,2001:db8::/32';
 let minimal: Synthesized;
@@ -73,8 +75,9 @@ describe('edge rates are representable in AWS WAF', () => {
       path: '/api/users/email-verification/request',
       edge: { limit: 5, windowSeconds: 300 as never, action: 'block', rationale: 'EDGE-1: about 5 / 5 minutes' },
     };
-    const [fitted] = edgeRateRules([row], 'prod');
+    const [fitted] = edgeRowRates([row]);
     expect(fitted).toMatchObject({ limit: 10, windowSeconds: 600, requested: { limit: 5, windowSeconds: 300, looser: false } });
+    expect(edgeRateRules([row], 'prod')).toMatchObject([{ limit: 10, windowSeconds: 600, routes: ['EmailVerificationRequest'] }]);
   });
 });
 
@@ -92,29 +95,57 @@ describe('path patterns', () => {
   });
 });
 
-describe('rate rules in the web ACL', () => {
-  test('one rate-based rule per row with `edge` (and a ceiling per challenge row): method, path, limit, window, per client IP', () => {
-    const rateRules = webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement);
-    const expected = edgeRows.flatMap((r) =>
-      r.edge.action === 'challenge' ? [`Rate-${r.name}`, `Rate-${r.name}-Ceiling`] : [`Rate-${r.name}`],
-    );
-    expect(rateRules.map((r: any) => r.Name)).toEqual(expected);
+describe('rate rules in the web ACL (behaviour EDGE-1, EDGE-7)', () => {
+  const deployed = edgeRateRules(routes, 'prod');
+  const rateRules = () => webAcl(minimal).Rules.filter((r: any) => r.Statement.RateBasedStatement);
+
+  test('the catch-all, then one rule per limit, window and action of the rows counted on their own, then one per group', () => {
+    expect(rateRules().map((r: any) => r.Name)).toEqual(['Rate-AnyRequest', ...deployed.map((rule) => rule.name)]);
+  });
+
+  test('every row is counted by its rule at its own limit and window, per client IP, scoped to its method and path', () => {
     for (const row of edgeRows) {
-      const statement = rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement;
-      expect(statement).toMatchObject({ Limit: row.edge.limit, EvaluationWindowSec: row.edge.windowSeconds, AggregateKeyType: 'IP' });
-      const [method, path] = statement.ScopeDownStatement.AndStatement.Statements;
-      expect(method.ByteMatchStatement).toMatchObject({
-        FieldToMatch: { Method: {} },
-        PositionalConstraint: 'EXACTLY',
-        SearchString: row.method,
+      const expected = edgeRuleOf(deployed, row.name)!;
+      const rule = webAcl(minimal).Rules.find((r: any) => r.Name === expected.name);
+      const statement = rule.Statement.RateBasedStatement;
+      expect({ row: row.name, limit: statement.Limit, window: statement.EvaluationWindowSec }).toEqual({
+        row: row.name,
+        limit: row.edge.limit,
+        window: row.edge.windowSeconds,
       });
-      expect(path.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });
-      expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
-      const regex = new RegExp(path.RegexMatchStatement.RegexString);
-      expect(regex.test(`/prod${samplePath(row.path)}`)).toBe(true);
-      expect(regex.test(samplePath(row.path))).toBe(true);
-      // The row's own path only: no other routed path with the same method is counted.
-      for (const other of routes.filter((r) => r.path !== row.path)) expect(regex.test(`/prod${samplePath(other.path)}`)).toBe(false);
+      // The connecting address, never a forwarded header; rules of several paths add the path.
+      if (statement.AggregateKeyType === 'CUSTOM_KEYS') {
+        expect(statement.CustomKeys).toEqual([{ IP: {} }, { UriPath: { TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }]);
+        expect(expected.counting).toBe('per-path');
+      } else {
+        expect(statement.AggregateKeyType).toBe('IP');
+      }
+      expect(JSON.stringify(statement)).not.toContain('ForwardedIP');
+      const path = `/prod${samplePath(row.path)}`;
+      const method = { ByteMatchStatement: { FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: row.method } };
+      const scope = JSON.stringify(statement.ScopeDownStatement);
+      if (expected.pathPrefixes) expect(scope).not.toContain('"Method"');
+      else expect(scope).toContain(JSON.stringify(method.ByteMatchStatement.FieldToMatch));
+      const regexes = [...scope.matchAll(/"RegexString":"((?:[^"\\]|\\.)*)"/g)].map(([, r]) => new RegExp(JSON.parse(`"${r}"`)));
+      expect({ row: row.name, matched: regexes.some((regex) => regex.test(path)) }).toEqual({ row: row.name, matched: true });
+    }
+  });
+
+  test('no rule counts a routed path it does not name: a row’s rule matches no other row’s path and method', () => {
+    const acl = webAcl(minimal);
+    for (const rule of deployed.filter((r) => !r.pathPrefixes)) {
+      const scopeDown = acl.Rules.find((r: any) => r.Name === rule.name).Statement.RateBasedStatement.ScopeDownStatement;
+      for (const other of routes.filter((r) => !rule.routes.includes(r.name))) {
+        expect({
+          rule: rule.name,
+          other: other.name,
+          counted: matches(scopeDown, { method: other.method, path: `/prod${samplePath(other.path)}` }),
+        }).toEqual({
+          rule: rule.name,
+          other: other.name,
+          counted: false,
+        });
+      }
     }
   });
 
@@ -122,35 +153,39 @@ describe('rate rules in the web ACL', () => {
     const bodies = webAcl(minimal).CustomResponseBodies;
     expect(bodies[tooManyRequestsBody].ContentType).toBe('APPLICATION_JSON');
     expect(JSON.parse(bodies[tooManyRequestsBody].Content)).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
-    for (const row of edgeRows) {
-      const action = rule(minimal, `Rate-${row.name}`).Action;
-      if (row.edge.action === 'block') {
-        expect(action).toEqual({
-          Block: {
-            CustomResponse: {
-              ResponseCode: 429,
-              CustomResponseBodyKey: tooManyRequestsBody,
-              ResponseHeaders: [{ Name: 'Retry-After', Value: String(row.edge.windowSeconds) }],
-            },
-          },
-        });
-      } else {
-        expect(action).toEqual({ Challenge: {} });
+    for (const rule of rateRules()) {
+      const window = rule.Statement.RateBasedStatement.EvaluationWindowSec;
+      if (rule.Action.Challenge) {
+        expect(rule.Action).toEqual({ Challenge: {} });
+        continue;
       }
+      expect(rule.Action).toEqual({
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            CustomResponseBodyKey: tooManyRequestsBody,
+            ResponseHeaders: [{ Name: 'Retry-After', Value: String(window) }],
+          },
+        },
+      });
+    }
+    for (const row of edgeRows) {
+      const rule = rateRules().find((r: any) => r.Name === edgeRuleOf(deployed, row.name)!.name);
+      expect(Object.keys(rule.Action)).toEqual([row.edge.action === 'block' ? 'Block' : 'Challenge']);
     }
   });
 
-  test('a challenge row also has a Block ceiling: a solved challenge only counts, so without it there is no limit', () => {
+  test('a challenge row is also counted by a Block rule at three times its rate: a solved challenge only counts, so without it there is no limit', () => {
+    const acl = webAcl(minimal);
     for (const row of edgeRows.filter((r) => r.edge.action === 'challenge')) {
-      const ceiling = rule(minimal, `Rate-${row.name}-Ceiling`);
-      expect(ceiling.Statement.RateBasedStatement).toMatchObject({
-        Limit: row.edge.limit * challengeCeilingFactor,
-        EvaluationWindowSec: row.edge.windowSeconds,
+      const ceiling = deployed.find((rule) => rule.ceilingFor?.includes(row.name))!;
+      expect(ceiling).toMatchObject({
+        action: 'block',
+        limit: row.edge.limit * challengeCeilingFactor,
+        windowSeconds: row.edge.windowSeconds,
       });
-      expect(ceiling.Action.Block.CustomResponse.ResponseCode).toBe(429);
-      expect(ceiling.Statement.RateBasedStatement.ScopeDownStatement).toEqual(
-        rule(minimal, `Rate-${row.name}`).Statement.RateBasedStatement.ScopeDownStatement,
-      );
+      const statement = acl.Rules.find((r: any) => r.Name === ceiling.name).Statement.RateBasedStatement;
+      expect(matches(statement.ScopeDownStatement, { method: row.method, path: samplePath(row.path) })).toBe(true);
     }
   });
 
@@ -162,27 +197,28 @@ describe('rate rules in the web ACL', () => {
 });
 
 describe('never blocked, allowlist, managed groups', () => {
-  test('discovery documents and /api/health are allowed by the first rule, before any rule that can block', () => {
-    const first = webAcl(minimal).Rules.reduce((a: any, b: any) => (a.Priority < b.Priority ? a : b));
-    expect(first.Name).toBe('AllowPublicDocuments');
-    expect(first.Action).toEqual({ Allow: {} });
-    const regex = new RegExp(first.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
-    for (const path of publicDocumentPaths) expect(regex.test(`/prod${path}`) && regex.test(path)).toBe(true);
-    expect(regex.test('/prod/api/token')).toBe(false);
-  });
-
-  test('/api/userinfo and /api/token/validate: their light rate rules, then allowed past the managed groups', () => {
-    const allow = rule(minimal, 'AllowTokenChecks');
-    const regex = new RegExp(allow.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
-    for (const path of lightlyLimitedPaths) expect(regex.test(`/prod${path}`)).toBe(true);
+  test('discovery documents and /api/health, then userinfo and validate, are allowed past the rule groups after every rate rule (behaviour EDGE-2)', () => {
     const priorities = (names: string[]) => names.map((n) => rule(minimal, n).Priority);
-    const managed = priorities([
-      'AWSManagedRulesAmazonIpReputationList',
-      'AWSManagedRulesKnownBadInputsRuleSet',
-      'AWSManagedRulesCommonRuleSet',
-    ]);
-    expect(Math.max(...priorities(['Rate-UserInfo', 'Rate-ValidateToken']))).toBeLessThan(allow.Priority);
-    expect(allow.Priority).toBeLessThan(Math.min(...managed));
+    const lastRate = Math.max(
+      ...webAcl(minimal)
+        .Rules.filter((r: any) => r.Statement.RateBasedStatement)
+        .map((r: any) => r.Priority),
+    );
+    for (const [name, paths] of [
+      ['AllowPublicDocuments', publicDocumentPaths],
+      ['AllowTokenChecks', lightlyLimitedPaths],
+    ] as const) {
+      const allow = rule(minimal, name);
+      expect(allow.Action).toEqual({ Allow: {} });
+      expect(allow.Priority).toBeGreaterThan(lastRate);
+      expect(allow.Priority).toBeLessThan(rule(minimal, 'AWSManagedRulesCommonRuleSet').Priority);
+      const regex = new RegExp(allow.Statement.AndStatement.Statements[1].RegexMatchStatement.RegexString);
+      for (const path of paths) expect(regex.test(`/prod${path}`) && regex.test(path)).toBe(true);
+      expect(regex.test('/prod/api/token')).toBe(false);
+    }
+    // The IP reputation list and known bad inputs come first (behaviour EDGE-9).
+    const [reputation, badInputs] = priorities(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet']);
+    expect([reputation, badInputs]).toEqual([0, 1]);
   });
 
   test('AWS managed groups: IP reputation, known bad inputs, common rule set; Bot Control only when enabled, on browser paths', () => {
@@ -194,10 +230,11 @@ describe('never blocked, allowlist, managed groups', () => {
     }
     expect(rule(minimal, 'AWSManagedRulesBotControlRuleSet')).toBeUndefined();
     const bot = rule(full, 'AWSManagedRulesBotControlRuleSet').Statement.ManagedRuleGroupStatement;
-    const scope = new RegExp(bot.ScopeDownStatement.RegexMatchStatement.RegexString);
-    expect(scope.test('/prod/api/auth/signin')).toBe(true);
-    expect(scope.test('/prod/api/token')).toBe(false);
-    expect(scope.test('/prod/api/token/api-key')).toBe(false);
+    const scoped = (path: string) => matches(bot.ScopeDownStatement, { method: 'POST', path });
+    expect(scoped('/prod/api/auth/signin')).toBe(true);
+    expect(scoped('/prod/dashboard/users')).toBe(true);
+    expect(scoped('/prod/api/token')).toBe(false);
+    expect(scoped('/prod/api/token/api-key')).toBe(false);
   });
 
   test('with an allowlist: IPv4 and IPv6 IP sets, and /dashboard* and /api/admin/* (but the self-service key routes) blocked from elsewhere with 403 JSON', () => {
@@ -208,7 +245,8 @@ describe('never blocked, allowlist, managed groups', () => {
     });
     full.template.hasResourceProperties('AWS::WAFv2::IPSet', { IPAddressVersion: 'IPV6', Addresses: ['2001:db8::/32'], Scope: 'REGIONAL' });
     const admin = rule(full, 'AdminAllowlist');
-    expect(admin.Priority).toBe(1);
+    // After the IP reputation list and known bad inputs (behaviour EDGE-9), before every other rule.
+    expect(admin.Priority).toBe(2);
     expect(admin.Action).toEqual({ Block: { CustomResponse: { ResponseCode: 403, CustomResponseBodyKey: accessDeniedBody } } });
     // Admin paths, less the self-service key routes (test/infra/admin-allowlist.test.ts), from outside the IP sets.
     const [paths, selfService, notAllowed] = admin.Statement.AndStatement.Statements;
@@ -242,6 +280,18 @@ describe('never blocked, allowlist, managed groups', () => {
     );
     expect(JSON.stringify(logGroup!.Properties.LogGroupName)).toMatch(/^\{"Fn::Join":\["",\["aws-waf-logs-Test-/);
     expect(JSON.stringify(logging!.Properties.LogDestinationConfigs)).not.toContain(':*');
+  });
+
+  test('sampled requests and rule-match details keep no token, cookie, password or query string either: data protection on the web ACL (behaviour RESET-8, EDGE-4)', () => {
+    // The logging configuration's redaction does not reach sampled requests (kept ~3 hours, shown in the console).
+    expect(webAcl(minimal).DataProtectionConfig.DataProtections).toEqual([
+      { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['authorization'] }, Action: 'SUBSTITUTION' },
+      { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['cookie'] }, Action: 'SUBSTITUTION' },
+      { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['referer'] }, Action: 'SUBSTITUTION' },
+      { Field: { FieldType: 'SINGLE_COOKIE' }, Action: 'SUBSTITUTION' },
+      { Field: { FieldType: 'QUERY_STRING' }, Action: 'SUBSTITUTION' },
+      { Field: { FieldType: 'BODY' }, Action: 'SUBSTITUTION' },
+    ]);
   });
 });
 
@@ -293,7 +343,8 @@ describe('bodies over 8 KB: only the logo upload passes SizeRestrictions_BODY (b
       .Statements;
     expect(method.ByteMatchStatement).toMatchObject({ SearchString: 'PUT', FieldToMatch: { Method: {} } });
     const regex = new RegExp(path.RegexMatchStatement.RegexString);
-    expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'URL_DECODE' }]);
+    // The path as sent: a spelling that needs decoding is not excepted (behaviour EDGE-8).
+    expect(path.RegexMatchStatement.TextTransformations).toEqual([{ Priority: 0, Type: 'NONE' }]);
     for (const p of ['/prod/api/admin/site-logo', '/api/admin/site-logo']) expect(regex.test(p)).toBe(true);
     for (const p of ['/prod/api/admin/site-logo/x', '/prod/api/admin/settings', '/prod/api/token', '/prod/api/admin/site-logox'])
       expect(regex.test(p)).toBe(false);

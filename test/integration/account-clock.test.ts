@@ -6,6 +6,7 @@
  * exactly under parallel guesses, the failed-password window ends (and the owner is told once
  * per window), a device's failures outlast windows, a reset link lives 30 minutes.
  */
+import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { DynamoChallengeStore } from '../../lambdas/adapters/dynamodb/one-time-code-store';
 import { DynamoDeviceStanding, DynamoPasswordAttempts, DynamoSendRate } from '../../lambdas/adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../../lambdas/adapters/dynamodb/reset-link-store';
@@ -226,7 +227,15 @@ describe('reset link lifetime (behaviour RESET-3)', () => {
     now = start;
     const { user } = await createAccountUser();
     const { db, tables } = getStorage();
-    const base = { sessions: getSessions(), tokens: getTokenStore(), mailer, clock, log: getContainer().log, passkeys: getPasskeyStore() };
+    const base = {
+      sessions: getSessions(),
+      tokens: getTokenStore(),
+      mailer,
+      clock,
+      log: getContainer().log,
+      passkeys: getPasskeyStore(),
+      apiKeys: getApiKeyStore(),
+    };
     const resetDeps = {
       ...base,
       links: new DynamoResetLinkStore(db, tables),

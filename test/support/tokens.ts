@@ -4,6 +4,7 @@
  * row), so lambdas/http/bearer.ts accepts them. Records are made through the real
  * repositories, with unique ids, so test files can share one DynamoDB Local.
  */
+import { passwordAndCodeAmr } from '../../lambdas/core/account/second-factor';
 import { randomUUID } from 'node:crypto';
 import { adminScope } from '../../lambdas/core/scope';
 import { newId } from '../../lambdas/core/ids';
@@ -81,13 +82,22 @@ export interface TestTokenRequest {
   readonly resource?: string;
   readonly apiKeyId?: string;
   readonly familyId?: string;
+  /** RFC 8176 methods of the sign-in behind a user's token (behaviour MFA-11); absent counts as a password alone. */
+  readonly amr?: readonly string[];
 }
 
 /** Mints an access token and writes its issued-token record, as a successful token request does. */
 export async function issueTestToken(request: TestTokenRequest): Promise<{ token: string; jti: string }> {
   const { config, clock, random } = getContainer();
   const minted = await mintAccessToken(
-    { clientId: request.clientId, sub: request.sub, scopes: request.scopes ?? [], resource: request.resource, apiKeyId: request.apiKeyId },
+    {
+      clientId: request.clientId,
+      sub: request.sub,
+      scopes: request.scopes ?? [],
+      resource: request.resource,
+      apiKeyId: request.apiKeyId,
+      amr: request.amr,
+    },
     { issuer: config.baseUrl, signer: await getSigner(), clock, random },
   );
   await getTokenStore().recordIssued({
@@ -125,7 +135,10 @@ export async function adminClientToken(): Promise<{ token: string; client: Clien
   return { token, client };
 }
 
-/** An admin user signed in to an ordinary client, with the admin scope granted. */
+/**
+ * An admin user signed in to an ordinary client, with the admin scope granted: with the mailed
+ * code, as the default MFA policy (`admins`) asks of an admin (behaviour MFA-1, MFA-11).
+ */
 export async function adminUserToken(): Promise<{ token: string; user: User; client: Client }> {
   const user = await createTestUser({ admin: true });
   const client = await createTestClient({
@@ -134,7 +147,12 @@ export async function adminUserToken(): Promise<{ token: string; user: User; cli
     redirectUris: ['https://app.example.test/cb'],
     scopes: ['openid', adminScope],
   });
-  const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', adminScope] });
+  const { token } = await issueTestToken({
+    clientId: client.clientId,
+    sub: user.id,
+    scopes: ['openid', adminScope],
+    amr: passwordAndCodeAmr,
+  });
   return { token, user, client };
 }
 

@@ -427,6 +427,27 @@ export class DynamoApiKeyStore {
     );
   }
 
+  /**
+   * Behaviour RESET-13: every self-service key of the user not yet revoked, pending ones included
+   * (a create in flight), found through the index items in the user's own partition, read
+   * strongly consistently (never a lagging index), then their records, also strongly consistent.
+   */
+  async selfServiceKeysOf(userId: string): Promise<(ApiKey & { readonly pending?: true })[]> {
+    const index = await queryAll(this.db, {
+      TableName: this.tables.main,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
+      ConsistentRead: true,
+    });
+    const records = await this.getConsistent(index.map((item) => apiKeyKey(String(item.keyId))));
+    const now = this.nowEpoch();
+    return records
+      .map((item) => live(item, now))
+      .filter((item): item is Record<string, unknown> => item !== undefined)
+      .map((item) => withoutKeys<ApiKey & { pending?: true }>(item))
+      .filter((key) => key.userId === userId && key.createdBy?.kind === 'user' && key.revokedAt === undefined);
+  }
+
   /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */
   async deleteKeysOfUser(userId: string): Promise<void> {
     const index = await queryAll(this.db, {

@@ -27,6 +27,16 @@ export function isConditionFailure(error: unknown): boolean {
   return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';
 }
 
+/** `name` still equals `value`, absent counting as 0 (how credentialVersion and passkeyGeneration are stored). */
+export const isStill = (name: string, placeholder: string, value: number): string =>
+  value === 0 ? `(attribute_not_exists(${name}) OR ${name} = ${placeholder})` : `${name} = ${placeholder}`;
+
+/** The per-item codes of a cancelled transaction (`ConditionalCheckFailed`, `TransactionConflict`, `None`), in item order. */
+export const cancellationCodes = (error: unknown): string[] =>
+  (error as { name?: string }).name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None')
+    : [];
+
 /**
  * Whether a conditional write failed against this very request's earlier attempt: the AWS SDK
  * resends a write whose reply was lost, and the resend fails its condition against the first

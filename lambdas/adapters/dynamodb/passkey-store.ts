@@ -5,8 +5,17 @@
  */
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { Ceremony, CeremonyStore, Passkey, PasskeyStore } from '../../core/account/passkeys';
-import { digest, isConditionFailure, keyFits, withoutKeys } from './items';
+import {
+  isOfCurrentGeneration,
+  type Ceremony,
+  type CeremonyStore,
+  type Passkey,
+  type PasskeyOwnerState,
+  type PasskeyStore,
+} from '../../core/account/passkeys';
+import type { User } from '../../core/model';
+import { retry, tryAgain } from '../../core/retry';
+import { cancellationCodes, digest, isConditionFailure, isStill, keyFits, withoutKeys } from './items';
 import { keys, partitions } from './keys';
 import { queryAll } from './pages';
 import { claimOnce } from './claim';
@@ -23,36 +32,58 @@ export class DynamoPasskeyStore implements PasskeyStore {
     private readonly table: string,
   ) {}
 
-  async add(passkey: Passkey): Promise<boolean> {
+  async add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'> {
     const hash = digest(passkey.credentialId);
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // Idempotent for 10 minutes: the DynamoDB client's resend of a transaction that went through succeeds again.
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...keys.passkey(hash), ...passkey },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...keys.passkeyOfUser(passkey.userId, hash), credentialId: passkey.credentialId, createdAt: passkey.createdAt },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    const outcome = await retry(
+      async (attempt) => {
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              // Idempotent for 10 minutes: the DynamoDB client's resend of a transaction that went through succeeds again.
+              ClientRequestToken: randomUUID(),
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: this.table,
+                    Item: { ...keys.passkey(hash), ...passkey },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                {
+                  Put: {
+                    TableName: this.table,
+                    Item: { ...keys.passkeyOfUser(passkey.userId, hash), credentialId: passkey.credentialId, createdAt: passkey.createdAt },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                // Behaviour PASSKEY-14: only while the adding session is still live, so a registration
+                // that lands after a password change or the reset's "Remove all passkeys" (which
+                // moves both values first, RESET-9) stores nothing.
+                {
+                  ConditionCheck: {
+                    TableName: this.table,
+                    Key: keys.user(passkey.userId),
+                    ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':version', owner.credentialVersion)} AND ${isStill('passkeyGeneration', ':generation', owner.passkeyGeneration)}`,
+                    ExpressionAttributeValues: { ':version': owner.credentialVersion, ':generation': owner.passkeyGeneration },
+                  },
+                },
+              ],
+            }),
+          );
+          return 'added' as const;
+        } catch (error) {
+          const codes = cancellationCodes(error);
+          // Another transaction on one of these items (the removal's own write): nothing was written, so try again.
+          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
+          if (codes[2] === 'ConditionalCheckFailed') return 'outdated' as const;
+          if (isConditionFailure(error)) return 'duplicate' as const;
+          throw error;
+        }
+      },
+      { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
+    );
+    if (!outcome) throw new Error('DynamoDB kept cancelling the passkey write for conflicting transactions');
+    return outcome;
   }
 
   async get(credentialId: string): Promise<Passkey | undefined> {
@@ -62,7 +93,23 @@ export class DynamoPasskeyStore implements PasskeyStore {
     return Item ? toPasskey(Item) : undefined;
   }
 
+  /**
+   * Behaviour PASSKEY-13: only the passkeys of the owner's current generation, read with the owner.
+   * Older ones sign no one in; their records outlive the reset's removal only when it failed
+   * half-way, and no list shows them.
+   */
   async listOf(userId: string): Promise<Passkey[]> {
+    const [all, owner] = await Promise.all([
+      this.allOf(userId),
+      this.db.send(new GetCommand({ TableName: this.table, Key: keys.user(userId), ConsistentRead: true })),
+    ]);
+    if (!owner.Item) return [];
+    const user = owner.Item as Pick<User, 'passkeyGeneration'>;
+    return all.filter((passkey) => isOfCurrentGeneration(passkey, user));
+  }
+
+  /** Every passkey record of the user, of any generation: the index entries of the user's own partition, read strongly consistently. */
+  private async allOf(userId: string): Promise<Passkey[]> {
     const entries = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -123,15 +170,24 @@ export class DynamoPasskeyStore implements PasskeyStore {
     }
   }
 
-  /** Behaviour PASSKEY-9: deleting a user removes their passkeys (each entry and its passkey). */
-  async removeAllOf(userId: string): Promise<void> {
+  /**
+   * Behaviour PASSKEY-9, RESET-9: deleting a user, and the reset's "Remove all passkeys", remove
+   * every passkey (each entry and its passkey), found in the user's partition with a strongly
+   * consistent query, so one written a moment ago is found.
+   */
+  async removeAllOf(userId: string): Promise<Passkey[]> {
     const entries = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.passkeyPrefix },
       ConsistentRead: true,
     });
-    for (const entry of entries) await this.remove(userId, String(entry.credentialId));
+    const removed: Passkey[] = [];
+    for (const entry of entries) {
+      const passkey = await this.get(String(entry.credentialId));
+      if ((await this.remove(userId, String(entry.credentialId))) && passkey) removed.push(passkey);
+    }
+    return removed.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 }
 

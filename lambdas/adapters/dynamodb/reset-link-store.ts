@@ -6,11 +6,11 @@
  */
 import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { RecoveryProof, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
+import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
+import { retry, tryAgain } from '../../core/retry';
 import type { PhysicalTableNames } from './client';
-import { claimOnce } from './claim';
-import { isConditionFailure, withoutKeys } from './items';
+import { cancellationCodes, isConditionFailure, isStill, withoutKeys } from './items';
 
 const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
 const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });
@@ -122,14 +122,75 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     }
   }
 
-  /** A claim (claim.ts): one caller uses the proof, the DynamoDB client's resend of that call included. */
-  async claimRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined> {
-    const claimed = await claimOnce(this.db, this.tables.ephemeral, recoveryKey(digest), nowEpoch);
-    if (!claimed) return undefined;
-    return {
-      userId: String(claimed.userId),
-      credentialVersion: Number(claimed.credentialVersion),
-      expiresAtEpoch: Number(claimed.expiresAtEpoch),
-    };
+  async findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: recoveryKey(digest), ConsistentRead: true }),
+    );
+    // TTL deletes late: a proof past its time is gone; a used one is gone too.
+    if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch || Item.consumedBy !== undefined) return undefined;
+    return { userId: String(Item.userId), credentialVersion: Number(Item.credentialVersion), expiresAtEpoch: Number(Item.expiresAtEpoch) };
+  }
+
+  /**
+   * Behaviour RESET-9: one transaction uses the proof up and moves the user's credentialVersion and
+   * passkeyGeneration, on the version the proof was issued for; so the proof is spent exactly when
+   * the removal took effect, and a failure leaves both as they were (the proof still works). The
+   * ClientRequestToken makes the DynamoDB client's resend after a lost reply the same use, not a
+   * second one. A transaction that a concurrent one on the user cancelled (a registration's check,
+   * TransactionConflict) wrote nothing and is tried again.
+   */
+  async useRecovery(digest: string, use: RecoveryUse, nowEpoch: number): Promise<boolean> {
+    const outcome = await retry(
+      async (attempt) => {
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              ClientRequestToken: randomUUID(),
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: this.tables.ephemeral,
+                    Key: recoveryKey(digest),
+                    UpdateExpression: 'SET consumedBy = :claim',
+                    ConditionExpression:
+                      'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
+                    ExpressionAttributeValues: { ':claim': randomUUID(), ':now': nowEpoch, ':user': use.userId },
+                  },
+                },
+                {
+                  Update: {
+                    TableName: this.tables.main,
+                    Key: userKey(use.userId),
+                    // Behaviour RESET-13, KEY-17: the self-service keys' generation moves in the same
+                    // write; the conditions on credentialVersion make it move once per proof.
+                    UpdateExpression:
+                      'SET credentialVersion = :version, passkeyGeneration = :generation, apiKeyGeneration = if_not_exists(apiKeyGeneration, :zero) + :one, updatedAt = :at',
+                    ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':seenVersion', use.seen.credentialVersion)} AND ${isStill('passkeyGeneration', ':seenGeneration', use.seen.passkeyGeneration)}`,
+                    ExpressionAttributeValues: {
+                      ':version': use.next.credentialVersion,
+                      ':generation': use.next.passkeyGeneration,
+                      ':at': use.at,
+                      ':zero': 0,
+                      ':one': 1,
+                      ':seenVersion': use.seen.credentialVersion,
+                      ':seenGeneration': use.seen.passkeyGeneration,
+                    },
+                  },
+                },
+              ],
+            }),
+          );
+          return true;
+        } catch (error) {
+          const codes = cancellationCodes(error);
+          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
+          if (isConditionFailure(error)) return false;
+          throw error;
+        }
+      },
+      { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
+    );
+    if (outcome === undefined) throw new Error('DynamoDB kept cancelling the recovery for conflicting transactions');
+    return outcome;
   }
 }

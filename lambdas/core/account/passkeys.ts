@@ -42,6 +42,24 @@ export interface Passkey {
    * (behaviour PASSKEY-11). Absent on passkeys added before names existed.
    */
   readonly name?: string;
+  /**
+   * The owner's passkeyGeneration when it was added (behaviour PASSKEY-13): it signs in only while
+   * the owner's is still this one. Absent means 0.
+   */
+  readonly generation?: number;
+}
+
+/** Behaviour PASSKEY-13: the passkey is of the owner's current generation (absent counts as 0 on both sides). */
+export const isOfCurrentGeneration = (passkey: Pick<Passkey, 'generation'>, owner: Pick<User, 'passkeyGeneration'>): boolean =>
+  (passkey.generation ?? 0) === (owner.passkeyGeneration ?? 0);
+
+/**
+ * What a registration is held to when it is written (behaviour PASSKEY-14): the owner's
+ * credentialVersion as the adding session carries it, and the generation the passkey is given.
+ */
+export interface PasskeyOwnerState {
+  readonly credentialVersion: number;
+  readonly passkeyGeneration: number;
 }
 
 /** `2026-05-01 10:00 UTC`: the minute, in the one zone every reader can place. */
@@ -84,9 +102,16 @@ export function defaultPasskeyName(userAgent: string | undefined): string {
 }
 
 export interface PasskeyStore {
-  /** False when a passkey with this credential id exists already (any user). */
-  add(passkey: Passkey): Promise<boolean>;
+  /**
+   * Writes the passkey only while its owner's credentialVersion and passkeyGeneration are still
+   * `owner` (one transaction with a check of the user record, behaviour PASSKEY-14): `outdated`
+   * when they moved (the adding session ended meanwhile), `duplicate` when a passkey with this
+   * credential id exists already (any user).
+   */
+  add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'>;
+  /** The stored passkey, of whatever generation. */
   get(credentialId: string): Promise<Passkey | undefined>;
+  /** The user's passkeys that still sign in: of the user's current generation (behaviour PASSKEY-13), oldest first. */
   listOf(userId: string): Promise<Passkey[]>;
   /** False when the user has no such passkey. */
   remove(userId: string, credentialId: string): Promise<boolean>;
@@ -95,7 +120,11 @@ export interface PasskeyStore {
    * one); false when another use got there first.
    */
   recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean>;
-  removeAllOf(userId: string): Promise<void>;
+  /**
+   * Removes every passkey record of the user, of any generation, read from the user's own
+   * partition strongly consistently (never an index that lags); answers what it removed.
+   */
+  removeAllOf(userId: string): Promise<Passkey[]>;
 }
 
 export interface Ceremony {
@@ -149,6 +178,8 @@ export interface PasskeyDependencies {
 }
 
 export type Refusal = { readonly kind: 'refused'; readonly reason: string };
+/** The session that was adding the passkey ended while it did (behaviour PASSKEY-14): sign in again. */
+export type Outdated = { readonly kind: 'outdated'; readonly reason: string };
 const refused = (reason: string): Refusal => ({ kind: 'refused', reason });
 
 const epoch = (clock: Clock) => Math.floor(clock.now() / 1000);
@@ -218,6 +249,13 @@ export interface RegistrationResponse {
   readonly response: { readonly clientDataJSON: string };
 }
 
+/**
+ * `user` is the adding session's user as read for this request, of the session's
+ * credentialVersion (lambdas/http/session.ts): the passkey is written only while the stored user
+ * still has that version and generation (behaviour PASSKEY-14), so a registration that lands after
+ * a password change or the reset's "Remove all passkeys" (RESET-9) stores nothing. Checked only
+ * at the start, a registration posted while the removal ran could survive it.
+ */
 export async function finishRegistration(
   deps: PasskeyDependencies,
   verifier: Required<Pick<PasskeyVerifier, 'registration'>>,
@@ -225,7 +263,7 @@ export async function finishRegistration(
   response: RegistrationResponse,
   /** The owner's name for it, or defaultPasskeyName's (behaviour PASSKEY-11). */
   name: string,
-): Promise<{ readonly kind: 'added'; readonly passkey: Passkey } | Refusal> {
+): Promise<{ readonly kind: 'added'; readonly passkey: Passkey } | Refusal | Outdated> {
   const claim = await claimCeremony(deps, response.response.clientDataJSON, 'register');
   if (claim.kind === 'refused') return claim;
   if (claim.ceremony.userId !== user.id) return refused('challenge was made for another user');
@@ -240,8 +278,15 @@ export async function finishRegistration(
     backedUp: verified.backedUp,
     createdAt: new Date(deps.clock.now()).toISOString(),
     name,
+    generation: user.passkeyGeneration ?? 0,
   };
-  if (!(await deps.passkeys.add(passkey))) return refused('credential id registered already');
+  const stored = await deps.passkeys.add(passkey, {
+    credentialVersion: user.credentialVersion ?? 0,
+    passkeyGeneration: user.passkeyGeneration ?? 0,
+  });
+  if (stored === 'outdated')
+    return { kind: 'outdated', reason: 'the session ended (credential version moved) while the passkey was added' };
+  if (stored === 'duplicate') return refused('credential id registered already');
   await notify(deps, user, addedMail(deps, passkey), 'added');
   return { kind: 'added', passkey };
 }
@@ -251,6 +296,14 @@ export interface AssertionResponse {
   readonly response: { readonly clientDataJSON: string; readonly userHandle?: string };
 }
 
+/**
+ * The owner is read (strongly consistent) before the passkey is used, and the session the caller
+ * starts carries that read's credentialVersion (behaviour PASSKEY-3, RESET-9): of a sign-in that
+ * overlaps the reset's "Remove all passkeys", either the read came before the removal's first
+ * write, and the session is of the old version and ends at its first use (RESET-12), or it came
+ * after, and the passkey is of an older generation and signs no one in (PASSKEY-13). Read after
+ * the use, as before, a sign-in in flight could start a session the removal never saw.
+ */
 export async function finishSignIn(
   deps: PasskeyDependencies,
   verifier: Required<Pick<PasskeyVerifier, 'assertion'>>,
@@ -262,13 +315,14 @@ export async function finishSignIn(
   if (!passkey) return refused('unknown or removed credential');
   if (response.response.userHandle !== undefined && response.response.userHandle !== userHandleOf(passkey.userId))
     return refused('user handle differs from the passkey owner');
+  const user = await deps.currentUser(passkey.userId);
+  if (!user) return refused('passkey owner no longer exists');
+  if (!isOfCurrentGeneration(passkey, user)) return refused('passkey of an older generation (all passkeys were removed since)');
   const verified = await verifier.assertion(response, claim.expected, passkey);
   if (!verified) return refused('assertion failed verification');
   // WebAuthn 7.2 step 21: a counter that does not move forwards suggests a cloned authenticator.
   if (!(await deps.passkeys.recordUse(passkey.credentialId, verified.counter, new Date(deps.clock.now()).toISOString())))
     return refused('signature counter did not move forwards');
-  const user = await deps.currentUser(passkey.userId);
-  if (!user) return refused('passkey owner no longer exists');
   return { kind: 'signed-in', user };
 }
 

@@ -5,7 +5,8 @@
  * pending sign-in challenges die by themselves: they remember the credentialVersion they
  * were issued under, and the change incremented it.
  */
-import type { User } from '../model';
+import { keyStatus } from '../api-keys/status';
+import type { ApiKey, User } from '../model';
 import type { Clock, Logger, Mailer } from '../ports';
 import { type Passkey, passkeyLine, utcMinute } from './passkeys';
 import { accountPaths } from './paths';
@@ -18,9 +19,35 @@ export interface PasswordChangeDependencies {
   readonly log: Logger;
   /** Read for the mail: which passkeys still sign in (behaviour RESET-10). */
   readonly passkeys: { listOf(userId: string): Promise<Passkey[]> };
+  /** Read for the mail: which self-service API keys still exchange (behaviour RESET-10, RESET-13). */
+  readonly apiKeys: SelfServiceKeyReader;
   /** The issuer: the mail links to the passkeys page and the forgot-password page under it. */
   readonly baseUrl: string;
 }
+
+/** A self-service key as the user's partition holds it; `pending` while its create is in flight (behaviour KEY-15). */
+export type SelfServiceKey = ApiKey & { readonly pending?: true };
+
+export interface SelfServiceKeyReader {
+  /** Every self-service key of the user not yet revoked, pending ones included, read strongly consistently. */
+  selfServiceKeysOf(userId: string): Promise<SelfServiceKey[]>;
+}
+
+/**
+ * Behaviour RESET-13: the self-service keys that can still exchange (or will, once their create
+ * finishes): not expired, and of the user's current key generation (KEY-17).
+ */
+export async function liveSelfServiceKeys(
+  deps: { readonly apiKeys: SelfServiceKeyReader; readonly clock: Clock },
+  user: User,
+): Promise<SelfServiceKey[]> {
+  const keys = await deps.apiKeys.selfServiceKeysOf(user.id);
+  return keys.filter((key) => keyStatus(key, deps.clock.now()) === 'active' && (key.generation ?? 0) === (user.apiKeyGeneration ?? 0));
+}
+
+/** One line of a mail's or page's list: never the secret, which is not stored anyway (behaviour KEY-2). */
+export const apiKeyLine = (key: SelfServiceKey) =>
+  `- ${key.name ? `"${key.name}"` : 'unnamed key'} (key id ${key.keyId}, client ${key.clientId}), created ${utcMinute(key.createdAt)}, last used ${key.lastUsedAt ? utcMinute(key.lastUsedAt) : 'never'}${key.pending ? ', still being created' : ''}`;
 
 /** How the password changed, as the mail tells it (behaviour RESET-10). */
 export type PasswordChangeWay = 'reset-link' | 'admin';
@@ -37,6 +64,7 @@ export function passwordChangedMail(
   way: PasswordChangeWay,
   at: string,
   passkeys: readonly Passkey[] | undefined,
+  apiKeys: readonly SelfServiceKey[] | undefined = [],
 ): { subject: string; text: string } {
   const how = way === 'reset-link' ? 'with a reset link mailed to this address' : 'by an administrator';
   const passkeysPage = `${deps.baseUrl}${accountPaths.passkeys}`;
@@ -48,6 +76,16 @@ export function passwordChangedMail(
         : `These passkeys can still sign in to your account without the password, as a password change does not end them:\n${passkeys.map(passkeyLine).join('\n')}\n\nTo remove one, sign in, open ${passkeysPage} and press Remove next to it, or ask your administrator to remove it.${
             way === 'reset-link' ? ' The page shown after the reset offers removing them all at once, for 10 minutes.' : ''
           }`;
+  const keysPart =
+    apiKeys === undefined
+      ? 'API keys you created in an application are not ended by a password change either: any such key still gets access tokens that act as you. Check them in the applications you use, and revoke any you do not recognise.'
+      : apiKeys.length === 0
+        ? 'No API key you created in an application can get tokens for your account.'
+        : `These API keys, created in an application with your account, still get access tokens that act as you, as a password change does not end them:\n${apiKeys.map(apiKeyLine).join('\n')}\n\nTo revoke one, sign in to the application named and revoke the key there, or ask your administrator to revoke it by its key id.${
+            way === 'reset-link'
+              ? ' The page shown after the reset offers revoking them all at once, with the passkeys, for 10 minutes.'
+              : ''
+          }`;
   return {
     subject: 'Your password was changed',
     text: `The password of your account was just changed ${how}, on ${utcMinute(at)}.
@@ -56,7 +94,9 @@ Every session signed in to your account was ended, on every device, and the refr
 
 ${passkeyPart}
 
-If you did not change your password, reset it at once at ${deps.baseUrl}${accountPaths.forgotPassword}, remove any passkey you do not recognise, and tell your administrator.
+${keysPart}
+
+If you did not change your password, reset it at once at ${deps.baseUrl}${accountPaths.forgotPassword}, remove any passkey and revoke any API key you do not recognise, and tell your administrator.
 `,
   };
 }
@@ -86,7 +126,7 @@ export async function endSignIns(deps: Pick<PasswordChangeDependencies, 'session
 }
 
 export async function notifyPasswordChanged(
-  deps: Pick<PasswordChangeDependencies, 'mailer' | 'log' | 'passkeys' | 'baseUrl' | 'clock'>,
+  deps: Pick<PasswordChangeDependencies, 'mailer' | 'log' | 'passkeys' | 'apiKeys' | 'baseUrl' | 'clock'>,
   user: User,
   notify: readonly string[],
   way: PasswordChangeWay,
@@ -98,7 +138,14 @@ export async function notifyPasswordChanged(
     // The mail still goes, saying passkeys survive without naming them.
     deps.log.warn('passkeys not listed for the password-change mail', { userId: user.id, error: (error as Error).name });
   }
-  const mail = passwordChangedMail(deps, way, new Date(deps.clock.now()).toISOString(), passkeys);
+  let apiKeys: SelfServiceKey[] | undefined;
+  try {
+    apiKeys = await liveSelfServiceKeys(deps, user);
+  } catch (error) {
+    // The mail still goes, saying keys survive without naming them.
+    deps.log.warn('API keys not listed for the password-change mail', { userId: user.id, error: (error as Error).name });
+  }
+  const mail = passwordChangedMail(deps, way, new Date(deps.clock.now()).toISOString(), passkeys, apiKeys);
   for (const to of new Set(notify)) {
     try {
       await deps.mailer.send({ to, ...mail });

@@ -17,7 +17,16 @@ import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import { type Passkey, passkeyLine, utcMinute } from './passkeys';
-import { afterPasswordChange, endSignIns, nextCredentialVersion, type PasswordChangeDependencies } from './password-change';
+import type { AuditEntry } from '../model';
+import {
+  afterPasswordChange,
+  apiKeyLine,
+  endSignIns,
+  liveSelfServiceKeys,
+  nextCredentialVersion,
+  type PasswordChangeDependencies,
+  type SelfServiceKey,
+} from './password-change';
 import { accountPaths } from './paths';
 
 /**
@@ -52,6 +61,15 @@ export interface RecoveryProof {
   readonly expiresAtEpoch: number;
 }
 
+/** Behaviour RESET-9: what the removal's first write checks and sets on the user. */
+export interface RecoveryUse {
+  readonly userId: string;
+  /** The user's credentialVersion and passkeyGeneration as read: still those, or nothing is written. */
+  readonly seen: { readonly credentialVersion: number; readonly passkeyGeneration: number };
+  readonly next: { readonly credentialVersion: number; readonly passkeyGeneration: number };
+  readonly at: string;
+}
+
 export interface ResetLinkStore {
   /** Stores the link and makes it the user's only live one (replacing the pointer). */
   issue(digest: string, link: ResetLink): Promise<void>;
@@ -70,14 +88,29 @@ export interface ResetLinkStore {
     nowEpoch: number,
     recovery: { readonly digest: string; readonly proof: RecoveryProof },
   ): Promise<boolean>;
-  /** Uses the proof up (once, the DynamoDB client's resend included); undefined when absent, expired or used. */
-  claimRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
+  /** The proof, when it is live and unused; nothing is consumed. */
+  findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
+  /**
+   * One transaction: uses the proof up (still live and unused) and moves the user's
+   * credentialVersion and passkeyGeneration from `seen` to `next`; false when any condition
+   * failed (the proof used or expired meanwhile, the password changed). The DynamoDB client's
+   * resend of it is the same use.
+   */
+  useRecovery(digest: string, use: RecoveryUse, nowEpoch: number): Promise<boolean>;
 }
 
 export interface PasswordResetDependencies extends PasswordChangeDependencies {
   readonly links: ResetLinkStore;
   /** Behaviour RESET-9: the completion's "remove every passkey". */
-  readonly passkeys: PasswordChangeDependencies['passkeys'] & { removeAllOf(userId: string): Promise<void> };
+  readonly passkeys: PasswordChangeDependencies['passkeys'] & { removeAllOf(userId: string): Promise<Passkey[]> };
+  /**
+   * Behaviour RESET-13: the completion's "Remove all" revokes every self-service key too, each as
+   * the key routes revoke one (one transaction with its `api_key.revoke` entry; false when already
+   * revoked or gone).
+   */
+  readonly apiKeys: PasswordChangeDependencies['apiKeys'] & {
+    revoke(key: SelfServiceKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;
+  };
   readonly hasher: Hasher;
   readonly mailer: Mailer;
   readonly clock: Clock;
@@ -144,6 +177,8 @@ export interface CompletedReset {
   readonly recovery: string;
   /** The passkeys that still sign in, as the completion page lists them. */
   readonly passkeys: readonly Passkey[];
+  /** The self-service API keys that still exchange (behaviour RESET-13), as the page lists them. */
+  readonly apiKeys: readonly SelfServiceKey[];
 }
 
 /** Sets the new password once; undefined when the link is not (or no longer) good. */
@@ -173,49 +208,116 @@ export async function resetPassword(deps: PasswordResetDependencies, token: stri
   // The mail above already listed them (behaviour RESET-10); a failed read here must not turn a
   // completed reset into an error page, so the page then shows the passkeys page's address.
   const passkeys = await deps.passkeys.listOf(found.user.id).catch(() => undefined);
-  return { user: found.user, recovery, passkeys: passkeys ?? [] };
+  const apiKeys = await liveSelfServiceKeys(deps, found.user).catch(() => undefined);
+  return { user: found.user, recovery, passkeys: passkeys ?? [], apiKeys: apiKeys ?? [] };
 }
 
 /**
- * Behaviour RESET-9: the completion's "remove every passkey". The proof is used up first (a
- * second post finds nothing), then the user must still hold the password the reset set; every
- * passkey the user has now is removed (one added since the page was shown too), every session
- * and refresh family ends again (one started with a passkey since the reset too), and one mail
- * names what was removed. Undefined when the proof is absent, expired, used or outlived.
+ * Behaviour RESET-9: the completion's "remove every passkey", against an intruder whose passkey
+ * still signs in and who acts while it runs. The first write, one transaction, uses the proof up
+ * (on the password the reset set: any later change has outlived it) and moves the user's
+ * credentialVersion and passkeyGeneration. From that write on:
+ * - every session, code and refresh token of every factor started before it is dead at its next
+ *   use (RESET-12), one a passkey sign-in in flight is starting included (PASSKEY-3);
+ * - every passkey added before it signs no one in (PASSKEY-13), whether or not its record is
+ *   deleted yet;
+ * - a registration from any session started before it stores nothing (PASSKEY-14).
+ * Then every passkey record is deleted, found in the user's own partition strongly consistently
+ * (one a registration wrote just before the first write too), the sessions and refresh families
+ * the index shows are ended, and one mail names what was removed. Listing and deleting one by
+ * one with nothing moved first, as before, let a registration or a sign-in landing in between
+ * survive. The proof's own check comes before the write, so the version the write moves cannot end
+ * the step it belongs to. Undefined when the proof is absent, expired, used or outlived.
  */
-export async function removePasskeysAfterReset(
+export async function removeAllAfterReset(
   deps: PasswordResetDependencies,
   recovery: string,
-): Promise<{ readonly user: User; readonly removed: readonly Passkey[] } | undefined> {
-  const proof = await deps.links.claimRecovery(resetTokenDigest(recovery), epoch(deps.clock));
-  if (!proof || proof.expiresAtEpoch <= epoch(deps.clock)) return undefined;
+): Promise<{ readonly user: User; readonly removed: readonly Passkey[]; readonly revokedKeys: readonly SelfServiceKey[] } | undefined> {
+  const digest = resetTokenDigest(recovery);
+  const proof = await deps.links.findRecovery(digest, epoch(deps.clock));
+  if (!proof) return undefined;
   const user = await deps.links.currentUser(proof.userId);
   if (!user || (user.credentialVersion ?? 0) !== proof.credentialVersion) return undefined;
-  const removed = await deps.passkeys.listOf(user.id);
-  await deps.passkeys.removeAllOf(user.id);
+  const seen = { credentialVersion: user.credentialVersion ?? 0, passkeyGeneration: user.passkeyGeneration ?? 0 };
+  const used = await deps.links.useRecovery(
+    digest,
+    {
+      userId: user.id,
+      seen,
+      next: { credentialVersion: seen.credentialVersion + 1, passkeyGeneration: seen.passkeyGeneration + 1 },
+      at: new Date(deps.clock.now()).toISOString(),
+    },
+    epoch(deps.clock),
+  );
+  if (!used) return undefined;
+  const removed = await deps.passkeys.removeAllOf(user.id);
+  const revokedKeys = await revokeSelfServiceKeys(deps, user.id);
   await endSignIns(deps, user.id);
   if (user.email) {
     try {
-      await deps.mailer.send({ to: user.email, ...passkeysRemovedMail(deps, removed) });
+      await deps.mailer.send({ to: user.email, ...passkeysRemovedMail(deps, removed, revokedKeys) });
     } catch (error) {
       deps.log.warn('passkeys-removed mail not sent', { userId: user.id, error: (error as Error).name });
     }
   }
-  return { user, removed };
+  return { user, removed, revokedKeys };
+}
+
+/** Why the audit log says these keys were revoked (behaviour RESET-13, LOG-4). */
+export const recoveryRevocationReason = 'revoked by the owner with every self-service key after a password reset';
+
+/**
+ * Behaviour RESET-13: after the first write (the keys' generation moved, so none of them exchanges
+ * any more, KEY-17), every self-service key not yet revoked, pending ones included, is revoked as
+ * a DELETE of the key routes would: one transaction each with its `api_key.revoke` entry, the
+ * owner as actor. Already revoked (a concurrent DELETE): left as it is, no second entry. Found in
+ * the user's own partition strongly consistently, so a create whose pending write landed before
+ * this read is revoked too and its activation fails; one landing after it stays of the old
+ * generation and never exchanges.
+ */
+async function revokeSelfServiceKeys(deps: PasswordResetDependencies, userId: string): Promise<SelfServiceKey[]> {
+  const keys = await deps.apiKeys.selfServiceKeysOf(userId);
+  const revokedAt = new Date(deps.clock.now()).toISOString();
+  const revoked = await Promise.all(
+    keys.map(async (key) => {
+      const audit: AuditEntry = {
+        type: 'api_key.revoke',
+        clientId: key.clientId,
+        keyId: key.keyId,
+        userId,
+        actor: { kind: 'user', userId },
+        reason: recoveryRevocationReason,
+        at: revokedAt,
+      };
+      return (await deps.apiKeys.revoke(key, revokedAt, audit)) ? key : undefined;
+    }),
+  );
+  return revoked.filter((key): key is SelfServiceKey => key !== undefined);
 }
 
 /** Behaviour PASSKEY-12, RESET-9: one mail naming every passkey removed. */
-function passkeysRemovedMail(deps: Pick<PasswordResetDependencies, 'baseUrl' | 'clock'>, removed: readonly Passkey[]) {
+function passkeysRemovedMail(
+  deps: Pick<PasswordResetDependencies, 'baseUrl' | 'clock'>,
+  removed: readonly Passkey[],
+  revokedKeys: readonly SelfServiceKey[],
+) {
   const when = utcMinute(new Date(deps.clock.now()).toISOString());
   const what =
     removed.length === 0
       ? `Your account had no passkey left to remove on ${when}.`
       : `Every passkey of your account was removed on ${when}:\n${removed.map(passkeyLine).join('\n')}\n\nThey no longer sign you in, and every session was ended again.`;
+  const keys =
+    revokedKeys.length === 0
+      ? 'No API key created in an application with your account was left to revoke.'
+      : `Every API key created in an application with your account was revoked:\n${revokedKeys.map(apiKeyLine).join('\n')}\n\nThey no longer get tokens; tokens they already got stay valid for at most one hour. Create new keys in the applications that need them.`;
   return {
-    subject: 'The passkeys of your account were removed',
-    text: `After your password was reset, you asked on the page shown after the reset to remove every passkey of your account.
+    subject:
+      revokedKeys.length === 0 ? 'The passkeys of your account were removed' : 'The passkeys and API keys of your account were removed',
+    text: `After your password was reset, you asked on the page shown after the reset to remove every passkey and revoke every API key of your account.
 
 ${what}
+
+${keys}
 
 To add your own passkeys again, sign in with your new password and open ${deps.baseUrl}${accountPaths.passkeys}. If you did not do this, reset your password at ${deps.baseUrl}${accountPaths.forgotPassword} and tell your administrator.
 `,

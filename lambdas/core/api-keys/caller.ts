@@ -11,6 +11,8 @@ export type KeyManager =
       readonly userId: string;
       /** The scopes of the caller's own token: the most its keys may carry. */
       readonly scopes: readonly string[];
+      /** RFC 8176 methods of the sign-in behind the caller's token: kept with its keys (behaviour MFA-12). */
+      readonly amr?: readonly string[];
     };
 
 export const actorOf = (manager: KeyManager): ApiKeyCreator =>

@@ -81,6 +81,12 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
     createdAt: isoNow(deps.clock),
     createdBy: actorOf(manager),
     ...(expiresAt ? { expiresAt } : {}),
+    // Behaviour KEY-17: a self-service key belongs to the user's current key generation, which
+    // the reset's "Remove all" moves (RESET-13); a create in flight across that move makes a key
+    // of the old generation, which never exchanges.
+    ...(manager.kind === 'self-service' && (user.apiKeyGeneration ?? 0) > 0 ? { generation: user.apiKeyGeneration } : {}),
+    // Behaviour MFA-12: a self-service key is as strong as the sign-in that made it.
+    ...(manager.kind === 'self-service' && manager.amr?.length ? { amr: [...manager.amr] } : {}),
   };
   return { key, apiKey: created.key, secret: created.secret };
 }

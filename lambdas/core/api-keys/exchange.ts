@@ -15,6 +15,8 @@
  * round trips (one read of three records, one batch) and two writes, no transaction; see
  * docs/storage-schema.md for what that costs and why it suffices.
  */
+import { lacksRequiredFactor } from '../account/second-factor';
+import { InvalidClientError } from '../errors';
 import type { TokenRequestActivity } from '../grants/activity';
 import { tokenResponse, type TokenResponse } from '../grants/response';
 import { lifetimes } from '../lifetimes';
@@ -52,11 +54,32 @@ function requireParties(key: ApiKey, { client, user, environment }: KeyParties):
     throw invalidApiKey(`key ${keyId} was self-served for client ${client.clientId}, which registered itself`);
   }
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
+  // Behaviour KEY-17, RESET-13: the owner ended every self-service key after a password reset;
+  // the generation moved in the step's first write, before each key's revocation is stored.
+  if (key.createdBy.kind === 'user' && (key.generation ?? 0) !== (user.apiKeyGeneration ?? 0))
+    throw invalidApiKey(`key ${keyId} was self-served before its user revoked every self-service key after a password reset`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
   if (user.test && !client.test)
     throw invalidApiKey(`the user of key ${keyId} is now a test user, and client ${client.clientId} is not a test client`);
   return { client, user };
+}
+
+/**
+ * Behaviour MFA-12: a self-service key stands for the sign-in that created it. While the MFA policy
+ * asks its user for a second factor that sign-in lacked, it mints nothing; it is not revoked (a
+ * loosened policy lets it work again, as REFRESH-6 does for refresh tokens). Only the holder of
+ * the whole key reaches this check (the secret matched), so the answer says what to do.
+ */
+async function requireFactorOfPolicy(key: ApiKey, user: User, deps: ExchangeDependencies): Promise<void> {
+  if (key.createdBy.kind !== 'user') return;
+  if (await lacksRequiredFactor(user, key.amr, deps.mfaPolicy)) {
+    throw new InvalidClientError(
+      'This API key was created from a sign-in without the second factor the MFA policy now requires. Sign in with the emailed code (or a passkey) and create a new key.',
+      `self-service key ${key.keyId} created with amr ${(key.amr ?? ['none']).join(' ')}; the mfa policy now requires a second factor`,
+      { headers: { 'WWW-Authenticate': 'Bearer realm="api-key"' } },
+    );
+  }
 }
 
 export async function exchangeApiKey(
@@ -69,7 +92,8 @@ export async function exchangeApiKey(
   if (parties.client) activity.forClient(parties.client);
   const requested = parseScope(request.scope);
   const resource = parseResource(request.resource);
-  const { client } = requireParties(key, parties);
+  const { client, user } = requireParties(key, parties);
+  await requireFactorOfPolicy(key, user, deps);
   // Behaviour KEY-12: intersected with the client's scopes as read now, so a removal whose
   // per-key clean-up has not reached this key yet still never mints the scope.
   // And with the catalog: a scope deleted from it is minted by no key (behaviour ADMIN-18).

@@ -9,6 +9,7 @@ import type { Clock, Hasher, Logger, Mailer, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
 import type { CatalogNames } from '../scope';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
+import type { MfaPolicy } from '../../config/settings';
 
 /** The immutable facts of a key that let a repeat exchange read its client and user with it. */
 export interface KeyBinding {
@@ -85,6 +86,8 @@ export interface ExchangeDependencies extends TokenDependencies {
   readonly log: Logger;
   /** The scope catalog: a key never mints a scope deleted from it (behaviour ADMIN-18). */
   readonly catalogNames: CatalogNames;
+  /** The MFA policy in force: a self-service key is held to it as its creating sign-in would be (behaviour MFA-12). */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
 }
 
 export interface ApiKeyAdminDependencies {

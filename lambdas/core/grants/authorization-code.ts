@@ -17,7 +17,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
-import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
+import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -68,6 +68,8 @@ export async function authorizationCodeGrant(
   const nowEpoch = epochSeconds(deps.clock.now());
   const found = await loadCode(request.code, nowEpoch, deps);
   activity.forUser(found.userId);
+  // Behaviour OPS-7: before the restore's cutoff, as if the code did not exist; nothing revoked.
+  if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidCode('sign-in before SIGN_INS_NOT_BEFORE');
   await refuseReuse(found, nowEpoch, deps);
   checkBinding(found, client, request);
   const resource = confirmResource(request.resource, found.resource);
@@ -82,7 +84,8 @@ export async function authorizationCodeGrant(
   const familyId = newId('fam_', deps.random);
   // The family ends a fixed time after sign-in, however often it rotates (lifetimes.refreshFamily).
   const familyExpiresAtEpoch = found.authTime + lifetimes.refreshFamily;
-  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource }, deps);
+  // Behaviour MFA-11: the sign-in's methods travel in the access token, for this server's admin API.
+  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource, amr: found.amr }, deps);
   const idToken = scopes.includes('openid')
     ? await mintIdToken(
         {

@@ -46,6 +46,8 @@ export interface GrantDependencies extends TokenDependencies {
   readonly environments: EnvironmentAccess;
   /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
   readonly dcrEnvironmentId?: string;
+  /** Epoch seconds before which a sign-in counts for nothing (SIGN_INS_NOT_BEFORE, behaviour OPS-7). */
+  readonly signInsNotBefore?: number;
   /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
   /**

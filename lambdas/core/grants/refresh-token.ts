@@ -16,7 +16,7 @@ import { formField, type Grant } from './grant';
 import type { GrantDependencies } from './ports';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
-import { passwordChangedSince, requireSecondFactorIfAsked } from './sign-in-checks';
+import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
 
@@ -81,6 +81,8 @@ export async function refreshTokenGrant(
   const found = await loadRefreshToken(request.refreshToken, nowEpoch, deps);
   activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
+  // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
+  if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidRefresh('sign-in before SIGN_INS_NOT_BEFORE');
   if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
   const scopes = narrowScopes(requested, stillGranted(found.scopes, client));
   const resource = confirmResource(request.resource, found.resource);
@@ -88,7 +90,8 @@ export async function refreshTokenGrant(
   // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
   await requireSecondFactorIfAsked(found, user, deps);
 
-  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource }, deps);
+  // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
+  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
   const successor = newRefreshToken(
     {
       clientId: found.clientId,

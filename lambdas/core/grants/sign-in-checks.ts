@@ -1,7 +1,8 @@
 /**
  * What a user's token request holds the sign-in behind its code or refresh token to, on every use
- * (issue 26): the password it was made with is still the user's (behaviour RESET-12), and it meets
- * the MFA policy in force now (behaviour MFA-9). Both grants call these after the user was read.
+ * (issue 26): the password it was made with is still the user's (behaviour RESET-12), it meets
+ * the MFA policy in force now (behaviour MFA-9), and it is not older than SIGN_INS_NOT_BEFORE
+ * (behaviour OPS-7). Both grants call these.
  */
 import { lacksRequiredFactor } from '../account/second-factor';
 import { InvalidGrantError } from '../errors';
@@ -11,6 +12,14 @@ import type { GrantDependencies } from './ports';
 /** The password changed since the sign-in (credentialVersion moved): a fact, not a failed read. */
 export const passwordChangedSince = (grant: Pick<Grant, 'credentialVersion'>, user: Pick<User, 'credentialVersion'>): boolean =>
   (grant.credentialVersion ?? 0) !== (user.credentialVersion ?? 0);
+
+/**
+ * Behaviour OPS-7: the sign-in happened before SIGN_INS_NOT_BEFORE, which an operator sets after
+ * restoring a table: a session, code or refresh token of that time may be one revoked since, and
+ * the restored data cannot tell which, so none of them counts.
+ */
+export const signedInBeforeCutoff = (grant: Pick<Grant, 'authTime'>, notBefore: number | undefined): boolean =>
+  notBefore !== undefined && grant.authTime < notBefore;
 
 /**
  * Behaviour MFA-9, REFRESH-6, CODE-4: the policy now asks this user for a second factor the

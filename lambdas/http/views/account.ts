@@ -5,6 +5,7 @@
  */
 import { accountPaths } from '../../core/account/paths';
 import { type Passkey, passkeyLabel, utcMinute } from '../../core/account/passkeys';
+import type { SelfServiceKey } from '../../core/account/password-change';
 import { endpointPaths } from '../../core/paths';
 import { html, page, type Html } from '../html';
 
@@ -108,11 +109,20 @@ const passkeyItems = (passkeys: readonly Passkey[]) =>
       html`<li><strong>${passkeyLabel(p)}</strong>: added ${utcMinute(p.createdAt)}, last used ${p.lastUsedAt ? utcMinute(p.lastUsedAt) : 'never'}</li>`,
   )}</ul>`;
 
+const apiKeyItems = (keys: readonly SelfServiceKey[]) =>
+  html`<ul id="api-keys">${keys.map(
+    (k) =>
+      html`<li><strong>${k.name ?? 'Unnamed key'}</strong> (key id ${k.keyId}, client ${k.clientId}): created ${utcMinute(k.createdAt)}, last used ${k.lastUsedAt ? utcMinute(k.lastUsedAt) : 'never'}${k.pending ? ', still being created' : ''}</li>`,
+  )}</ul>`;
+
 /**
- * The reset completion (behaviour RESET-9): what the reset ended, the passkeys that still sign
- * in, and removing them all in the same step. The form's proof travels in its own cookie.
+ * The reset completion (behaviour RESET-9, RESET-13): what the reset ended, the passkeys and the
+ * self-service API keys that survive it, and ending them all in the same step, one button for
+ * both: the owner cannot tell which of them an intruder set up. The form's proof travels in its
+ * own cookie.
  */
-export function passwordChangedPage(view: { readonly passkeys: readonly Passkey[] }): Html {
+export function passwordChangedPage(view: { readonly passkeys: readonly Passkey[]; readonly apiKeys: readonly SelfServiceKey[] }): Html {
+  const any = view.passkeys.length > 0 || view.apiKeys.length > 0;
   return page(
     'Password changed',
     html`<p>Your password was changed. Every session signed in to your account was ended, on every device, and every application must sign in again. We have sent you a mail about it.</p>
@@ -121,26 +131,42 @@ ${
     ? html`<p id="no-passkeys">No passkey can sign in to your account.</p>`
     : html`<h2>Passkeys that still sign in</h2>
 <p>A password change does not end passkeys: these still sign in to your account without the password.</p>
-${passkeyItems(view.passkeys)}
-<p>If you do not recognise one of them, or someone else may have had your password, remove them all. You can add your own again after signing in.</p>
+${passkeyItems(view.passkeys)}`
+}
+${
+  view.apiKeys.length === 0
+    ? html`<p id="no-api-keys">No API key created in an application with your account can get tokens.</p>`
+    : html`<h2>API keys that still get tokens</h2>
+<p>A password change does not end API keys: these were created in an application with your account, and each still gets access tokens that act as you.</p>
+${apiKeyItems(view.apiKeys)}`
+}
+${
+  any
+    ? html`<p>If you do not recognise one of them, or someone else may have had your password, end them all: every passkey is removed and every API key revoked, at once. You can add your own passkeys again after signing in, and create new keys in the applications that need them.</p>
 <form method="post" action="${accountPaths.resetPasskeysRemove}">
 <input type="hidden" name="remove" value="all">
-<button type="submit" id="remove-all-passkeys">Remove all passkeys</button>
+<button type="submit" id="remove-all-passkeys">${view.apiKeys.length === 0 ? 'Remove all passkeys' : view.passkeys.length === 0 ? 'Revoke all API keys' : 'Remove all passkeys and revoke all API keys'}</button>
 </form>
-<p>This works for 10 minutes. Later, sign in and remove them on <a href="${accountPaths.passkeys}">your passkeys page</a>.</p>`
+<p>This works for 10 minutes. Later, sign in and remove passkeys on <a href="${accountPaths.passkeys}">your passkeys page</a>, and revoke keys in the application that created them.</p>`
+    : html``
 }
 <p><a href="${endpointPaths.signIn}">Sign in</a> with the new password.</p>`,
   );
 }
 
-export function passkeysRemovedPage(view: { readonly removed: readonly Passkey[] }): Html {
+export function passkeysRemovedPage(view: { readonly removed: readonly Passkey[]; readonly revokedKeys: readonly SelfServiceKey[] }): Html {
   return page(
-    'Passkeys removed',
+    view.revokedKeys.length === 0 ? 'Passkeys removed' : 'Passkeys and API keys removed',
     html`${
       view.removed.length === 0
         ? html`<p>Your account had no passkey left to remove.</p>`
         : html`<p>These passkeys were removed and no longer sign in to your account:</p>${passkeyItems(view.removed)}`
     }
+${
+  view.revokedKeys.length === 0
+    ? html`<p>No API key created in an application with your account was left to revoke.</p>`
+    : html`<p>These API keys were revoked and no longer get tokens (tokens they already got stay valid for at most an hour):</p>${apiKeyItems(view.revokedKeys)}`
+}
 <p>Every session was ended again. We have sent you a mail about it.</p>
 <p><a href="${endpointPaths.signIn}">Sign in</a> with the new password.</p>`,
   );

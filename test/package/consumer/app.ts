@@ -29,6 +29,7 @@ const first: AuthorizationServerProps = {
   signingAlgorithm: 'ES256',
   mfaPolicy: 'everyone',
   adminAllowlist: ['203.0.113.0/24'],
+  alarmEmail: 'identity-oncall@first.example.org',
 };
 const servers = [
   new AuthorizationServer(new Stack(app, 'ConsumerIdentity'), 'First', first),
@@ -36,6 +37,7 @@ const servers = [
     mailFrom: 'auth@second.example.org',
     apiGatewayCloudWatchRole: false,
     adminOpenToInternet: true,
+    alarmsNotifyNobody: true,
   }),
 ];
 if (bundledRoutesFile) {
@@ -43,6 +45,7 @@ if (bundledRoutesFile) {
   new AuthorizationServer(new Stack(app, 'ConsumerBundled'), 'Server', {
     mailFrom: 'auth@bundled.example.org',
     adminOpenToInternet: true,
+    alarmsNotifyNobody: true,
     routes,
   });
 }
@@ -51,6 +54,7 @@ try {
   new AuthorizationServer(new Stack(new App(), 'Invalid'), 'Server', {
     mailFrom: 'auth@example.org',
     adminOpenToInternet: true,
+    alarmEmail: 'ops@example.org',
     mfaPolicy: 'sometimes' as never,
   });
 } catch (error) {

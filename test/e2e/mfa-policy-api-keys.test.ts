@@ -1,0 +1,147 @@
+/**
+ * Issue 26, re-test finding N3, driven over HTTP against the local server (behaviour MFA-9,
+ * MFA-11, MFA-12; RFC 9470 3): after the policy tightens, the refresh token of a password-only
+ * sign-in is refused, and so is its access token at the self-service key routes, so it cannot
+ * turn into an API key (which never expires) that keeps minting tokens under the new policy.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+
+const outbox = join(mkdtempSync(join(tmpdir(), 'mfa-keys-')), 'outbox');
+const redirectUri = 'http://localhost:9999/cb';
+let app: LocalApp;
+let adminToken: string;
+
+beforeAll(async () => {
+  app = await startLocalApp({
+    port: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tablePrefix: `mfakeys-${randomUUID().slice(0, 8)}-`,
+    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox },
+  });
+  const { clientId, clientSecret } = app.bootstrap.adminClient;
+  const response = await fetch(`${app.url}/api/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials&scope=admin',
+  });
+  adminToken = ((await response.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the admin API's JSON, read as the tests need it
+async function admin(method: string, path: string, body?: unknown, token = adminToken): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : {} };
+}
+
+/** A browser: a cookie jar, same-origin form posts, no redirects followed. */
+class Browser {
+  readonly cookies = new Map<string, string>();
+  async request(method: string, path: string, fields?: Record<string, string>) {
+    const headers: Record<string, string> = { accept: 'text/html', origin: app.url, 'sec-fetch-site': 'same-origin' };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (fields) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(`${app.url}${path}`, {
+      method,
+      headers,
+      body: fields ? new URLSearchParams(fields).toString() : undefined,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const [name, value] = [pair!.slice(0, at), pair!.slice(at + 1)];
+      if (value === '' || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, location: response.headers.get('location') ?? undefined, text: await response.text() };
+  }
+}
+
+async function newUser(): Promise<{ id: string; email: string; password: string }> {
+  const email = `u-${randomUUID()}@example.test`;
+  const password = `pw-${randomUUID()}`;
+  const created = await admin('POST', '/api/admin/users', { name: 'User', email, password });
+  expect(created.status).toBe(201);
+  return { id: created.json.id, email, password };
+}
+
+describe('MFA-9: a stricter policy reaches what a password-only sign-in can still create', () => {
+  afterEach(async () => {
+    await admin('PATCH', '/api/admin/settings', { mfa_policy: null });
+  });
+
+  test('its access token creates no API key once the policy asks for a second factor: 401 insufficient_user_authentication (behaviour MFA-11)', async () => {
+    expect((await admin('PATCH', '/api/admin/settings', { mfa_policy: 'off' })).status).toBe(200);
+    const user = await newUser();
+    await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
+    const client = await admin('POST', '/api/admin/clients', {
+      type: 'public',
+      name: 'App',
+      environment_id: app.bootstrap.environments.defaultId,
+      redirect_uris: [redirectUri],
+      scopes: ['openid', 'profile'],
+    });
+    const clientId = client.json.client_id as string;
+
+    // A password-only sign-in (policy off) and its tokens.
+    const browser = new Browser();
+    expect((await browser.request('POST', '/api/auth/signin', { email: user.email, password: user.password })).status).toBe(200);
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid profile',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const authorized = await browser.request('GET', `/api/authorize?${query}`);
+    const code = new URL(authorized.location!).searchParams.get('code')!;
+    const tokenResponse = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+      }),
+    });
+    const tokens = (await tokenResponse.json()) as { access_token: string; refresh_token: string };
+
+    // The policy now asks everyone for a second factor: the refresh is refused (holds).
+    expect((await admin('PATCH', '/api/admin/settings', { mfa_policy: 'everyone' })).status).toBe(200);
+    const refreshed = await fetch(`${app.url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: tokens.refresh_token }),
+    });
+    expect(refreshed.status).toBe(400);
+
+    // But the same sign-in's access token still turns into a key that never expires.
+    const key = await admin('POST', `/api/admin/clients/${clientId}/api-keys`, { name: 'made without the factor' }, tokens.access_token);
+    const exchanged = key.json.api_key
+      ? await fetch(`${app.url}/api/token/api-key`, { method: 'POST', headers: { authorization: `Bearer ${key.json.api_key}` } })
+      : undefined;
+    expect({ create: key.status, exchange: exchanged?.status }).toEqual({ create: 401, exchange: undefined });
+    expect(key.json).toEqual({ error: 'insufficient_user_authentication', error_description: expect.stringMatching(/second factor/) });
+  });
+});
