@@ -510,6 +510,7 @@ export class AuthorizationServer extends Construct {
       publishers: [this.keyRotation.function, signingKey.handler],
       verifier: this.keyRotation.function,
       logRetention,
+      failures: this.asyncFailures,
     });
 
     this.mail = new Mail(this, 'Mail', {

@@ -22,6 +22,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import type { AsyncFailures } from './async-failures';
 
 /** Secrets Manager calls that change a secret's value, which version is current, its key or its policy. */
 export const secretChangeEvents = [
@@ -49,6 +50,8 @@ export interface KeyChangeWatchProps {
   /** The rotation job, invoked on every S3 write or delete of the object to verify it (behaviour CUSTODY-5). */
   readonly verifier: lambda.IFunction;
   readonly logRetention: logs.RetentionDays;
+  /** Where an S3 event that cannot reach the rotation job is kept (behaviour OPS-4). */
+  readonly failures: AsyncFailures;
 }
 
 export class KeyChangeWatch extends Construct {
@@ -143,8 +146,9 @@ export class KeyChangeWatch extends Construct {
         detailType: ['Object Created', 'Object Deleted'],
         detail: { bucket: { name: [props.bucket.bucketName] }, object: { key: [props.objectKey] } },
       },
-      // Lambda retries a failed run twice on its own; the first failure already raised the alarm.
-      targets: [new targets.LambdaFunction(props.verifier, { retryAttempts: 0 })],
+      // Undeliverable events go to the failures queue as the schedule's do; a failed run is retried by
+      // Lambda (the verifier is watched there already), and its first failure raised the alarm.
+      targets: [new targets.LambdaFunction(props.verifier, props.failures.targetOptions())],
     });
   }
 }

@@ -92,7 +92,9 @@ const problemsOf = (build: () => unknown): string => {
   throw new Error('expected a ConfigError');
 };
 const fromContext = (context: Record<string, string>) => () =>
-  stackPropsFromContext(new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ...context } }));
+  stackPropsFromContext(
+    new App({ outdir: assemblyDir(), context: { MAIL_FROM: 'a@example.org', ALARM_EMAIL: 'ops@example.org', ...context } }),
+  );
 
 describe('behaviour EXPOSURE-3: the admin plane is open to any address only when the deployer says so', () => {
   test('no ADMIN_ALLOWED_CIDRS and no ADMIN_OPEN_TO_INTERNET: synth fails, naming both ways out', () => {
@@ -122,6 +124,7 @@ describe('behaviour EXPOSURE-3: the admin plane is open to any address only when
     const build = (props: Partial<ConstructorParameters<typeof AuthorizationServer>[2]>) => () =>
       new AuthorizationServer(new Stack(new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [] } }), 'S'), 'Server', {
         mailFrom: 'a@example.org',
+        alarmEmail: 'ops@example.org',
         ...props,
       });
     expect(problemsOf(build({}))).toMatch(/adminAllowlist is empty.*adminOpenToInternet: true/s);
