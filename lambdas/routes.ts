@@ -409,7 +409,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.validate,
     handler: 'validate-token',
     auth: 'bearer',
-    tables: { ephemeral: 'read' },
+    // main: the user of a sign-in's token, against whose password version its family is checked (behaviour BEARER-1).
+    tables: { main: 'read', ephemeral: 'read' },
     verifiesTokens: true,
     edge: lightEdge,
   },

@@ -116,6 +116,26 @@ export interface RefreshToken extends Grant {
   readonly rotatedAtEpoch?: number;
 }
 
+/** A refresh family as a code redemption starts it: one sign-in's tokens, ended together. */
+export interface NewFamily {
+  readonly familyId: string;
+  /** Epoch seconds: a fixed time after the sign-in, however often it rotates. */
+  readonly expiresAtEpoch: number;
+  /** The user's credentialVersion at that sign-in (behaviour RESET-12), fixed for the family's life. */
+  readonly credentialVersion: number;
+}
+
+/**
+ * A refresh family as a bearer check reads it (behaviour BEARER-1): revoked, and the password
+ * version of its sign-in, which the check compares with the user's as stored now (RESET-12).
+ */
+export interface FamilyState {
+  readonly userId: string;
+  readonly revoked: boolean;
+  /** Absent on families stored before it was kept: 0, as everywhere credentialVersion is kept. */
+  readonly credentialVersion: number;
+}
+
 export interface Session {
   readonly userId: string;
   readonly authTime: number;

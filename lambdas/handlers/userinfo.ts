@@ -6,10 +6,9 @@
 import { InsufficientScopeError, InvalidTokenError } from '../core/errors';
 import { parseScope } from '../core/scope';
 import { userClaims } from '../core/user-claims';
-import { requireBearer } from '../http/bearer';
+import { requireVerifiedBearer } from '../http/bearer';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getUsers } from '../wiring/repositories';
 import { getBearerDependencies } from '../wiring/bearer';
 
 const invalidToken = (description: string, reason: string) =>
@@ -17,7 +16,9 @@ const invalidToken = (description: string, reason: string) =>
 
 export const handler = httpHandler(
   async (event) => {
-    const claims = await requireBearer(event, getBearerDependencies());
+    // The bearer check refuses a token of a sign-in from before a password change (behaviour BEARER-1, BEARER-2).
+    const verified = await requireVerifiedBearer(event, getBearerDependencies());
+    const { claims } = verified;
     if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
     const scopes = parseScope(claims.scope);
     if (!scopes.includes('openid')) {
@@ -25,7 +26,8 @@ export const handler = httpHandler(
         headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="openid"' },
       });
     }
-    const user = await getUsers().get(claims.sub);
+    // The bearer check's strongly consistent read (a key-minted token's user is read here).
+    const user = await verified.user();
     if (!user) throw invalidToken('The access token does not identify a user.', `user ${claims.sub} no longer exists`);
     return jsonResponse(200, { sub: user.id, ...userClaims(user, scopes) });
   },

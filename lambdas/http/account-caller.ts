@@ -3,14 +3,15 @@
  * (the session cookie, with the same-origin check of a cookie-authenticated post), or a
  * user's own bearer token. A token must identify a user (`sub`) and must not have been
  * minted by an API key (as condition 3 of behaviour KEYM-2: a key cannot act for the account
- * beyond its scopes). A bearer header, when present, decides; the cookie is not consulted.
+ * beyond its scopes). A bearer header, when present, decides; the cookie is not consulted. Either
+ * way the user is held to the password the sign-in was made with (behaviour RESET-12, BEARER-1).
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError, InvalidTokenError } from '../core/errors';
 import type { User } from '../core/model';
 import type { Container } from '../core/ports';
 import { header } from './body';
-import { requireBearer, type BearerDependencies } from './bearer';
+import { requireVerifiedBearer, type BearerDependencies } from './bearer';
 import { assertSameOrigin } from './same-origin';
 import { currentSession, type SessionReaders } from './session';
 
@@ -34,12 +35,15 @@ export async function requireAccountUser(
     assertSameOrigin(event, container.config.baseUrl);
     return current.user;
   }
-  const claims = await requireBearer(event, deps.bearer);
+  // The bearer check refuses a token whose sign-in's password version is no longer the user's
+  // (behaviour BEARER-1, RESET-12), as the cookie path drops such a session.
+  const verified = await requireVerifiedBearer(event, deps.bearer);
+  const { claims } = verified;
   if (!claims.sub) throw new AccessDeniedError('This token does not act for a user.', `token of client ${claims.client_id} has no sub`);
   if (claims.api_key_id)
     throw new AccessDeniedError('A token minted by an API key cannot manage its account.', `api key ${claims.api_key_id}`);
-  // Strongly consistent: the address may have changed a moment ago.
-  const user = await deps.currentUser(claims.sub);
+  // The bearer check's read, strongly consistent: the address may have changed a moment ago.
+  const user = await verified.user();
   if (!user) throw unauthenticated(`user ${claims.sub} no longer exists`);
   return user;
 }

@@ -11,11 +11,11 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { MfaPolicy } from '../config/settings';
-import { hasSecondFactor, lacksRequiredFactor } from '../core/account/second-factor';
+import { lacksRequiredFactor } from '../core/account/second-factor';
 import { AccessDeniedError, InsufficientUserAuthenticationError } from '../core/errors';
 import { adminScope, parseScope } from '../core/scope';
 import type { User } from '../core/model';
-import { bearerToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
+import { bearerToken, invalidToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
 
 export type AdminCaller =
   | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
@@ -29,10 +29,9 @@ export interface AdminAuthOptions {
   readonly selfServiceClientId?: string;
 }
 
-/** What deciding an admin caller reads: the bearer check (which reads the token's client too) and the user. */
+/** What deciding an admin caller reads: the bearer check (which reads the token's client and user too). */
 export interface AdminAuthDependencies {
   readonly bearer: BearerDependencies;
-  readonly users: { get(id: string): Promise<User | undefined> };
   /** The MFA policy in force (the site setting, else MFA_POLICY): behaviour MFA-11. */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
 }
@@ -65,27 +64,31 @@ export async function requireAdmin(
   deps: AdminAuthDependencies,
   options: AdminAuthOptions = {},
 ): Promise<AdminCaller> {
-  // The bearer check reads the token's client (strongly consistent): its record decides below.
-  const { claims, client } = await verifyWithClient(bearerToken(event), deps.bearer);
+  // The bearer check reads the token's client and, for a token of a sign-in, its user (both strongly
+  // consistent), and refuses a token whose family's password version is not the user's (behaviour
+  // BEARER-1, RESET-12): their records decide below.
+  const { claims, client, user: userOf } = await verifyWithClient(bearerToken(event), deps.bearer);
   const hasAdminScope = parseScope(claims.scope).includes(adminScope);
   if (!claims.sub) {
     if (hasAdminScope && client.admin) return { kind: 'admin-client', clientId: client.clientId, claims };
     throw adminRefusal();
   }
-  const user = hasAdminScope ? await deps.users.get(claims.sub) : undefined;
-  if (user?.admin) {
+  const selfService = options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id;
+  // Read when the answer may depend on it; for a token of a sign-in it is the bearer check's read.
+  const user = hasAdminScope || selfService ? await userOf() : undefined;
+  if (user?.admin && hasAdminScope) {
     await requireFactorOfPolicy(claims, user, deps);
     return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
   }
   // Behaviour KEYM-2: issued by the client in the path, carries a sub, not minted by an API key.
-  if (options.selfServiceClientId !== undefined && claims.client_id === options.selfServiceClientId && !claims.api_key_id) {
+  if (selfService) {
     // Self-service is for clients an administrator created. Anyone can register a dynamic
     // client (or publish a metadata document): one consent to such a client must not become
     // a key that outlives it, so its tokens get the plain refusal, probing nothing.
     if (client.registrationType === 'static') {
-      // The user is read only when the answer depends on it (a sign-in with a second factor meets every policy).
-      if (!hasSecondFactor(claims.amr))
-        await requireFactorOfPolicy(claims, user ?? (await deps.users.get(claims.sub)) ?? { admin: false }, deps);
+      // A user who no longer exists creates and lists nothing: the answer userinfo gives (BEARER-2).
+      if (!user) throw invalidToken(`user ${claims.sub} of token ${claims.jti} no longer exists`);
+      await requireFactorOfPolicy(claims, user, deps);
       return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
     }
   }

@@ -3,11 +3,15 @@
  * issuer, expiry and `typ: at+jwt`, the audience (the issuer itself unless the endpoint
  * says otherwise), and no revocation: the issued-token record, its client and its refresh
  * family are checked, so a revoked family's or a deleted client's tokens stop here at once.
+ * A token of a sign-in (one with a family) is also held to its user as stored now: the
+ * family's password version must still be the user's (behaviour BEARER-1, RESET-12), so a
+ * password change ends its access tokens here at once, even when the change's sweep of the
+ * user's families went through an index that had not shown this family yet.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidRequestError, InvalidTokenError } from '../core/errors';
 import type { AccessTokenVerifier } from '../adapters/signing/verifier';
-import type { Client, IssuedToken } from '../core/model';
+import type { Client, FamilyState, IssuedToken, User } from '../core/model';
 import type { Clock } from '../core/ports';
 import { header } from './body';
 import { labelClient } from './request-context';
@@ -25,7 +29,8 @@ export interface AccessTokenClaims {
   readonly amr?: readonly string[];
 }
 
-const invalidToken = (reason: string, cause?: unknown) =>
+/** The one refusal of an unusable token: the reason goes to the log only. */
+export const invalidToken = (reason: string, cause?: unknown) =>
   new InvalidTokenError('The access token is missing, invalid, expired or revoked.', reason, {
     headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     ...(cause !== undefined ? { cause } : {}),
@@ -54,16 +59,30 @@ export function bearerToken(event: Pick<APIGatewayProxyEvent, 'headers'>): strin
  */
 export const anyAudience: unique symbol = Symbol('anyAudience');
 
-/** What a bearer check reads: the verifier, the issued-token records and the clients. */
+/** What a bearer check reads: the verifier, the issued-token records and families, the clients and the users. */
 export interface BearerDependencies {
   readonly issuer: string;
   readonly clock: Clock;
   readonly verifier: () => Promise<AccessTokenVerifier>;
   readonly tokens: {
     getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined>;
-    isFamilyRevoked(familyId: string): Promise<boolean>;
+    familyState(familyId: string): Promise<FamilyState | undefined>;
   };
   readonly clients: { get(clientId: string): Promise<Client | undefined> };
+  /** The user as stored now (strongly consistent: a password change a moment ago counts, behaviour RESET-12). */
+  readonly users: { current(id: string): Promise<User | undefined> };
+}
+
+/** What a bearer check hands back: the claims, the token's client and its user, each read once. */
+export interface VerifiedToken {
+  readonly claims: AccessTokenClaims;
+  readonly client: Client;
+  /**
+   * The token's user (`sub`) as stored now, read strongly consistently at most once per check:
+   * already read for a token of a sign-in, read on first call for a key-minted one; undefined
+   * for a token without `sub` or whose user no longer exists.
+   */
+  readonly user: () => Promise<User | undefined>;
 }
 
 /** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
@@ -75,12 +94,12 @@ export async function verifyAccessToken(
   return (await verifyWithClient(token, deps, audience)).claims;
 }
 
-/** verifyAccessToken, also handing back the token's client as this check read it (no second read). */
+/** verifyAccessToken, also handing back the token's client and user as this check read them (no second read). */
 export async function verifyWithClient(
   token: string,
   deps: BearerDependencies,
   audience?: string | typeof anyAudience,
-): Promise<{ readonly claims: AccessTokenClaims; readonly client: Client }> {
+): Promise<VerifiedToken> {
   const { issuer, clock, tokens } = deps;
   let claims: AccessTokenClaims;
   try {
@@ -94,13 +113,51 @@ export async function verifyWithClient(
   }
   labelClient(claims.client_id);
   const nowEpoch = Math.floor(clock.now() / 1000);
+  const { sub } = claims;
+  // A token of a sign-in (a user's, not minted by an API key) is held to its user as stored now
+  // (behaviour BEARER-1, RESET-12): the user is read with the token record and the client, in
+  // parallel, so the check costs one more read and no more time. Key-minted tokens have no
+  // family: KEY-17's key generation governs them, and their user is read only if a caller asks.
+  const ofSignIn = sub !== undefined && claims.api_key_id === undefined;
   // A deleted client's tokens stop at once, whatever their kind (client_credentials tokens
-  // have no family to revoke): the client is read with the token record, in parallel.
-  const [record, client] = await Promise.all([tokens.getTokenRecord(claims.jti, nowEpoch), deps.clients.get(claims.client_id)]);
+  // have no family to revoke).
+  const [record, client, signedInUser] = await Promise.all([
+    tokens.getTokenRecord(claims.jti, nowEpoch),
+    deps.clients.get(claims.client_id),
+    ofSignIn ? deps.users.current(sub) : undefined,
+  ]);
   if (!record) throw invalidToken(`no record of token ${claims.jti}`);
   if (!client) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
-  if (record.familyId && (await tokens.isFamilyRevoked(record.familyId))) throw invalidToken(`family ${record.familyId} revoked`);
-  return { claims, client };
+  if (record.familyId) {
+    const family = await tokens.familyState(record.familyId);
+    if (!family || family.revoked) throw invalidToken(`family ${record.familyId} revoked`);
+    // The same answer as a revoked family: a password change (or RESET-9's "Remove all") since
+    // the sign-in is a fact read from the user record, which the family sweep of RESET-7 may
+    // have missed through its lagging index.
+    if (!signedInUser || signedInUser.id !== family.userId)
+      throw invalidToken(`user ${sub ?? '(none)'} of family ${record.familyId} no longer exists`);
+    if ((signedInUser.credentialVersion ?? 0) !== family.credentialVersion)
+      throw invalidToken(
+        `password changed since the sign-in of family ${record.familyId} (credential version ${family.credentialVersion}, now ${signedInUser.credentialVersion ?? 0})`,
+      );
+  }
+  let keyUser: Promise<User | undefined> | undefined;
+  const user = () => {
+    if (ofSignIn) return Promise.resolve(signedInUser);
+    if (sub === undefined) return Promise.resolve(undefined);
+    keyUser ??= deps.users.current(sub);
+    return keyUser;
+  };
+  return { claims, client, user };
+}
+
+/** requireBearer, handing back the client and user the check read (userinfo, the account endpoints). */
+export async function requireVerifiedBearer(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  deps: BearerDependencies,
+  audience?: string,
+): Promise<VerifiedToken> {
+  return verifyWithClient(bearerToken(event), deps, audience);
 }
 
 export async function requireBearer(

@@ -12,11 +12,11 @@ export const getBearerDependencies = (): BearerDependencies => ({
   verifier: getVerifier,
   tokens: getTokenStore(),
   clients: getClientRepository(),
+  users: getUsers(),
 });
 
 export const getAdminAuthDependencies = (): AdminAuthDependencies => ({
   bearer: getBearerDependencies(),
-  users: getUsers(),
   // As the token endpoint reads it (at most a second old): behaviour MFA-11 holds tokens to it as REFRESH-6 does.
   mfaPolicy: () => getSite().tokenMfaPolicy(),
 });

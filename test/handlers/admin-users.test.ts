@@ -165,18 +165,22 @@ async function signedInEverywhere(userId: string): Promise<{ sessionId: string; 
   const familyId = `fam_${uniqueSuffix()}`;
   const grant = { clientId: client.clientId, userId, scopes: ['openid'], authTime: nowEpoch };
   await tokens.saveCode(code, { ...grant, redirectUri: 'https://a.example.test/cb', codeChallenge: 'x', expiresAtEpoch: nowEpoch + 300 });
-  await tokens.redeemCode(code, familyId, nowEpoch + 3600, {
-    token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: userId, familyId, expiresAtEpoch: nowEpoch + 3600 },
-    activity: {
-      requestType: 'authorization_code',
-      clientId: client.clientId,
-      ip: '203.0.113.7',
-      success: true,
-      durationMs: 1,
-      ...attemptOf(),
+  await tokens.redeemCode(
+    code,
+    { familyId, expiresAtEpoch: nowEpoch + 3600, credentialVersion: 0 },
+    {
+      token: { jti: `at_${uniqueSuffix()}`, clientId: client.clientId, sub: userId, familyId, expiresAtEpoch: nowEpoch + 3600 },
+      activity: {
+        requestType: 'authorization_code',
+        clientId: client.clientId,
+        ip: '203.0.113.7',
+        success: true,
+        durationMs: 1,
+        ...attemptOf(),
+      },
+      refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
     },
-    refresh: { token: `rt-${uniqueSuffix()}`, value: { ...grant, familyId, expiresAtEpoch: nowEpoch + 3600 } },
-  });
+  );
   return { sessionId, familyId, clientId: client.clientId, nowEpoch };
 }
 

@@ -4,7 +4,7 @@
  * shared so one transaction can write several kinds (a code redemption writes the
  * code, the refresh family, the refresh token, the token record and the activity row).
  */
-import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, Session } from '../../core/model';
+import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, Session } from '../../core/model';
 import { lifetimes } from '../../core/lifetimes';
 import { activityPartition, activityShard } from './activity-shards';
 import { digest } from './items';
@@ -41,16 +41,18 @@ export function refreshItem(token: string, value: RefreshToken) {
   };
 }
 
-export function familyItem(familyId: string, userId: string, clientId: string, expiresAtEpoch: number) {
+/** `credentialVersion`: that of the sign-in, so a bearer check compares it with the user's (behaviour BEARER-1, RESET-12). */
+export function familyItem(family: NewFamily, userId: string, clientId: string) {
   return {
-    ...familyKey(familyId),
+    ...familyKey(family.familyId),
     gsi1pk: partitions.familiesOfUser(userId),
-    gsi1sk: familyId,
-    familyId,
+    gsi1sk: family.familyId,
+    familyId: family.familyId,
     userId,
     clientId,
-    expiresAtEpoch,
-    ttl: expiresAtEpoch,
+    credentialVersion: family.credentialVersion,
+    expiresAtEpoch: family.expiresAtEpoch,
+    ttl: family.expiresAtEpoch,
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
-import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken } from '../../core/model';
+import type { ActivityRow, AuthorizationCode, FamilyState, IssuedToken, NewFamily, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
 import {
   activityItem,
@@ -62,8 +62,9 @@ export class DynamoTokenStore {
    * Consumes the code and writes what it issues, atomically. The condition makes the
    * second of two redemptions fail; it learns the first one's family so it can revoke it.
    */
-  async redeemCode(code: string, familyId: string, familyExpiresAtEpoch: number, issuance: Issuance): Promise<RedeemOutcome> {
+  async redeemCode(code: string, family: NewFamily, issuance: Issuance): Promise<RedeemOutcome> {
     const { sub: userId, clientId } = issuance.token;
+    const { familyId } = family;
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -77,7 +78,7 @@ export class DynamoTokenStore {
                 ExpressionAttributeValues: { ':family': familyId },
               },
             },
-            { Put: { TableName: this.tables.ephemeral, Item: familyItem(familyId, userId!, clientId, familyExpiresAtEpoch) } },
+            { Put: { TableName: this.tables.ephemeral, Item: familyItem(family, userId!, clientId) } },
             ...this.issuanceItems(issuance),
           ],
         }),
@@ -97,10 +98,21 @@ export class DynamoTokenStore {
   }
 
   async isFamilyRevoked(familyId: string): Promise<boolean> {
+    const family = await this.familyState(familyId);
+    return !family || family.revoked;
+  }
+
+  /** Strongly consistent: a revocation or a redemption a moment ago counts. Absent when no such family is stored. */
+  async familyState(familyId: string): Promise<FamilyState | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }),
     );
-    return !Item || Item.revokedAtEpoch !== undefined;
+    if (!Item) return undefined;
+    return {
+      userId: String(Item.userId),
+      revoked: Item.revokedAtEpoch !== undefined,
+      credentialVersion: typeof Item.credentialVersion === 'number' ? Item.credentialVersion : 0,
+    };
   }
 
   /** Marks `oldToken` rotated and writes its successor, only if neither it nor its family was used up. */

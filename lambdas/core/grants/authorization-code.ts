@@ -117,7 +117,9 @@ export async function authorizationCodeGrant(
       )
     : undefined;
 
-  const outcome = await deps.store.redeemCode(request.code, familyId, familyExpiresAtEpoch, {
+  // The family keeps the sign-in's password version: this server's bearer endpoints compare it with the user's (BEARER-1, RESET-12).
+  const family = { familyId, expiresAtEpoch: familyExpiresAtEpoch, credentialVersion: user.credentialVersion ?? 0 };
+  const outcome = await deps.store.redeemCode(request.code, family, {
     token: { jti: access.jti, clientId: client.clientId, sub: user.id, familyId, expiresAtEpoch: access.expiresAtEpoch },
     activity: activity.row(true),
     ...(refresh ? { refresh } : {}),

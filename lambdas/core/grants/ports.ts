@@ -4,7 +4,7 @@
  * DynamoEnvironmentRepository satisfy them structurally.
  */
 import type { MfaPolicy } from '../../config/settings';
-import type { ActivityRow, AuthorizationCode, IssuedToken, RefreshToken, User } from '../model';
+import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, User } from '../model';
 import type { TokenDependencies } from '../tokens';
 
 /** What one successful token request writes besides its grant-specific changes. */
@@ -21,7 +21,7 @@ export type RotateOutcome = { readonly kind: 'rotated' } | { readonly kind: 'reu
 export interface GrantStore {
   getCode(code: string, nowEpoch: number): Promise<AuthorizationCode | undefined>;
   /** One transaction: consume the code, create the family, write the issuance. */
-  redeemCode(code: string, familyId: string, familyExpiresAtEpoch: number, issuance: Issuance): Promise<RedeemOutcome>;
+  redeemCode(code: string, family: NewFamily, issuance: Issuance): Promise<RedeemOutcome>;
   getRefreshToken(token: string, nowEpoch: number): Promise<RefreshToken | undefined>;
   isFamilyRevoked(familyId: string): Promise<boolean>;
   /** One transaction: mark the old token rotated (only once), check the family, write the issuance. */
