@@ -26,15 +26,7 @@ export interface PolicyCheckOptions {
 
 export function addPolicyChecks(app: App, { controlTower = true }: PolicyCheckOptions = {}): void {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  // CT.CLOUDWATCH.PR.3 (log groups under a KMS key) cannot follow a key that reaches a nested stack as a
-  // parameter, and cdk-validator-cfnguard then crashes instead of reporting; with CUSTOMER_MANAGED_KEY
-  // every log group carries the key (behaviour CUSTODY-2, test/infra/custody.test.ts checks each one),
-  // without it none does (AWS-owned encryption, documented in docs/behaviour/custody.md).
-  if (controlTower) {
-    Validations.of(app).addPlugins(
-      new WithNestedTemplates(new CfnGuardValidator({ disabledRules: ['cloudwatch_log_group_encrypted_check'] })),
-    );
-  }
+  if (controlTower) Validations.of(app).addPlugins(new WithNestedTemplates(new CfnGuardValidator()));
 }
 
 /**

@@ -43,6 +43,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudwatch_log_group_retention_period_check',
     'CT.CLOUDWATCH.PR.2: retention is the logRetention prop, one month by default (the logs hold client IPs: kept no longer than operations need); set it to a year or more where this control applies.',
   );
+  if (!server.encryptionKey) {
+    guard(
+      server,
+      'cloudwatch_log_group_encrypted_check',
+      'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption by default; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions). CUSTOMER_MANAGED_KEY (the customerManagedKey prop) puts them under a customer-managed key (behaviour CUSTODY-2).',
+    );
+  }
   if (!server.tracing) {
     guard(
       server,
