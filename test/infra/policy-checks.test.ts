@@ -24,7 +24,7 @@ test('minimal configuration: no unacknowledged AwsSolutions or Control Tower fin
   expect(() => synthWithChecks({ ALARM_EMAIL: 'ops@example.org' }, true)).not.toThrow();
 }, 120_000);
 
-test('full configuration (allowlist, Bot Control, custom domains for the API and the JWKS, alarm topic, tracing, mail domain, backup copies, customer-managed key, key operators): no unacknowledged AwsSolutions or Control Tower finding', () => {
+test('full configuration (allowlist, Bot Control, custom domains for the API and the JWKS, alarm topic, tracing, mail domain, backup copies, key operators): no unacknowledged AwsSolutions or Control Tower finding', () => {
   expect(() =>
     synthWithChecks(
       {
@@ -36,7 +36,6 @@ test('full configuration (allowlist, Bot Control, custom domains for the API and
         CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1111-2222-3333-444455556666',
         JWKS_DOMAIN_NAME: 'keys.example.net',
         JWKS_CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:123456789012:certificate/9f8e7d6c-1111-2222-3333-444455556666',
-        CUSTOMER_MANAGED_KEY: 'true',
         KEY_OPERATOR_ARNS: 'arn:aws:iam::123456789012:role/platform-security',
         MAIL_FROM: 'auth@example.org',
         MAIL_DOMAIN: 'example.org',
