@@ -43,11 +43,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudwatch_log_group_retention_period_check',
     'CT.CLOUDWATCH.PR.2: retention is the logRetention prop, one month by default (the logs hold client IPs: kept no longer than operations need); set it to a year or more where this control applies.',
   );
-  guard(
-    server,
-    'cloudwatch_log_group_encrypted_check',
-    'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.',
-  );
+  if (!server.encryptionKey) {
+    guard(
+      server,
+      'cloudwatch_log_group_encrypted_check',
+      'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption by default; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions). CUSTOMER_MANAGED_KEY (the customerManagedKey prop) puts them under a customer-managed key (behaviour CUSTODY-2).',
+    );
+  }
   if (!server.tracing) {
     guard(
       server,
@@ -78,12 +80,14 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudfront_origin_failover_enabled_check',
     'CT.CLOUDFRONT.PR.3: one regional S3 origin, as for the rest of the stack; resource servers cache the JWKS, so a short origin outage does not stop token validation.',
   );
-  for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
-    guard(
-      distribution,
-      rule,
-      'CT.CLOUDFRONT.PR.6/7/8: the default *.cloudfront.net certificate is used unless JWKS_CDN_BASE_URL names a custom domain; the JWKS is public data.',
-    );
+  if (!server.jwks.domainName) {
+    for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
+      guard(
+        distribution,
+        rule,
+        'CT.CLOUDFRONT.PR.6/7/8: no JWKS_DOMAIN_NAME was given, so the default *.cloudfront.net certificate serves the public JWKS (its minimum protocol is TLSv1, documented); give JWKS_DOMAIN_NAME and JWKS_CERTIFICATE_ARN (the jwksDomain prop) for an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+      );
+    }
   }
   const bucket = server.jwks.bucket;
   guard(
@@ -95,11 +99,6 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     bucket,
     's3_bucket_logging_enabled_check',
     'CT.S3.PR.2: one public object written only by the signing-key functions (same reason as AwsSolutions-S1).',
-  );
-  guard(
-    bucket,
-    's3_event_notifications_enabled_check',
-    'CT.S3.PR.4: no consumer of bucket events; publications are logged by the functions that make them.',
   );
   guard(
     bucket,
@@ -185,11 +184,13 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'CFR3',
     'Requests for the public JWKS carry no credentials; CloudFront metrics show its use, and an access-log bucket would be the only ACL-enabled bucket of the stack.',
   );
-  ack(
-    distribution,
-    'CFR4',
-    'The default *.cloudfront.net certificate fixes the viewer TLS policy; the document is public (no confidentiality need). Front it with a custom domain (JWKS_CDN_BASE_URL) to choose a TLS 1.2+ policy.',
-  );
+  if (!server.jwks.domainName) {
+    ack(
+      distribution,
+      'CFR4',
+      'No JWKS_DOMAIN_NAME was given: the default *.cloudfront.net certificate fixes the viewer TLS policy at TLSv1 (documented); the document is public (no confidentiality need). The jwksDomain prop (JWKS_DOMAIN_NAME, JWKS_CERTIFICATE_ARN) serves it on an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+    );
+  }
   ack(
     server.jwks.bucket,
     'S1',
@@ -228,7 +229,7 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   ack(
     server.adminBootstrap.secret,
     'SMG4',
-    'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',
+    'One-time bootstrap credentials: the hashes live in DynamoDB, so Secrets Manager rotation cannot change them. They are handed over and revoked through the admin API (a successor admin client, the bootstrap client deleted), then the value is replaced by a handedOver marker that stops any later seed; the secret itself stays, as the stack\'s resource (behaviour CUSTODY-4, docs/deployment.md "Handing over the first admin").',
   );
 
   // Function roles: the AWS managed basic execution policy. DynamoDB grants name each table or

@@ -27,6 +27,14 @@ export const storageActions: Readonly<Record<StorageVerb, string>> = {
   'batch-write': 'dynamodb:BatchWriteItem',
 };
 
+/** The actions that only read: a function holding no other needs no encrypting use of a table's key. */
+export const readActions: ReadonlySet<string> = new Set([
+  storageActions.get,
+  storageActions['batch-get'],
+  storageActions.query,
+  storageActions.check,
+]);
+
 /** What one declaration grants: per table or index, per leading-key pattern, the actions. */
 export interface StorageGrant {
   readonly table: TableName;

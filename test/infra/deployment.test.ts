@@ -249,8 +249,9 @@ describe('deploy-time options', () => {
   });
 
   test('empty values mean unset; defaults apply', () => {
-    expect(read({ ADMIN_ALLOWED_CIDRS: '', WAF_BOT_CONTROL: '', KEY_ROTATION_DAYS: '' })()).toMatchObject({
+    expect(read({ ADMIN_ALLOWED_CIDRS: '', ADMIN_OPEN_TO_INTERNET: 'true', WAF_BOT_CONTROL: '', KEY_ROTATION_DAYS: '' })()).toMatchObject({
       adminAllowlist: [],
+      adminOpenToInternet: true,
       botControl: false,
       keyRotationDays: 30,
     });
