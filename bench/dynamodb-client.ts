@@ -4,13 +4,18 @@
  * document client as the functions build it (lambdas/adapters/dynamodb/client.ts: the SDK with
  * our bounds and the invocation deadline), the SDK with its defaults, and, for scale, the same
  * bodies sent with Node's own `http.request()` over a keep-alive Agent, unsigned and without
- * retries: the bare cost of one Node.js HTTP call. The calls are the token endpoint's: a strongly
+ * retries: the bare cost of one Node.js HTTP call; and the SDK's client-dynamodb commands with the
+ * values marshalled beforehand (lib-dynamodb's share). The calls are the token endpoint's: a strongly
  * consistent GetItem (the client record) and a BatchWriteItem of two items (the token record and
  * the activity row).
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { Sha256Node } from '@smithy/core/checksum';
+import { HttpRequest } from '@smithy/core/protocols';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createDocumentClient } from '../lambdas/adapters/dynamodb/client';
 import { startDynamoDbLocal } from '../lambdas/local/dynamodb-local';
@@ -76,6 +81,82 @@ function plainHttpClient(endpoint: string): Client & { destroy(): void } {
   };
 }
 
+/**
+ * The same calls as client-dynamodb commands with the values marshalled beforehand (the SDK
+ * without lib-dynamodb's layer): what the document client's marshalling middleware costs.
+ */
+function preMarshalled(client: DynamoDBClient): Client & { destroy(): void } {
+  return {
+    destroy: () => client.destroy(),
+    send: (command) => {
+      if (command instanceof GetCommand) {
+        const { Key, ...rest } = command.input;
+        return client.send(new GetItemCommand({ ...rest, Key: marshall(Key) }));
+      }
+      const { RequestItems } = (command as BatchWriteCommand).input;
+      return client.send(
+        new BatchWriteItemCommand({
+          RequestItems: Object.fromEntries(
+            Object.entries(RequestItems ?? {}).map(([table, requests]) => [
+              table,
+              requests.map((r) => ({ PutRequest: { Item: marshall(r.PutRequest?.Item ?? {}) } })),
+            ]),
+          ),
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * Two parts of every call, timed alone (microseconds of CPU per operation): the SigV4 signature
+ * of a GetItem request as the SDK makes it (a new SignatureV4 per request, as
+ * @aws-sdk/core's signer does when no signer is configured), and one HMAC-SHA256 with the key as
+ * bytes (as the SDK's Sha256Node passes the signing key) against the same key as a KeyObject:
+ * on Node.js 24.21 a key given as bytes makes node:crypto throw and catch an error inside
+ * createHmac (its KeyObject check), which a KeyObject avoids.
+ */
+async function signingParts(): Promise<string[]> {
+  const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+  const body = JSON.stringify({ TableName: 'main', Key: { pk: { S: 'CLIENT#tgc_x' }, sk: { S: 'CLIENT' } }, ConsistentRead: true });
+  const host = 'dynamodb.eu-west-1.amazonaws.com';
+  const sign = () =>
+    new SignatureV4({ credentials, region: 'eu-west-1', service: 'dynamodb', sha256: Sha256Node, uriEscapePath: true }).sign(
+      new HttpRequest({
+        method: 'POST',
+        protocol: 'https:',
+        hostname: host,
+        path: '/',
+        headers: {
+          host,
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': 'DynamoDB_20120810.GetItem',
+          'content-length': String(body.length),
+        },
+        body,
+      }),
+    );
+  const key = Buffer.alloc(32, 7);
+  const keyObject = createSecretKey(key);
+  const message = 'AWS4-HMAC-SHA256\n20261126T000000Z\n20261126/eu-west-1/dynamodb/aws4_request\n' + 'f'.repeat(64);
+  const parts: [string, () => unknown][] = [
+    ['SigV4 signature of one request (SDK SignatureV4)', sign],
+    ['HMAC-SHA256, key as bytes (as the SDK passes it)', () => createHmac('sha256', key).update(message).digest()],
+    ['HMAC-SHA256, key as a KeyObject', () => createHmac('sha256', keyObject).update(message).digest()],
+  ];
+  const perOp = async (operation: () => unknown, count: number) => {
+    const start = process.cpuUsage();
+    for (let i = 0; i < count; i++) await operation();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / count;
+  };
+  const results = parts.map(() => [] as number[]);
+  for (const [, operation] of parts) await perOp(operation, 2000);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, [, operation]] of parts.entries()) results[i]!.push(await perOp(operation, 5000));
+  return parts.map(([label], i) => `${label.padEnd(52)}${median(results[i]!).toFixed(1).padStart(6)} µs`);
+}
+
 /** Microseconds of process CPU per call of `call`, over `callsPerRound` sequential calls. */
 async function cpuPerCall(call: (i: number) => Promise<unknown>): Promise<number> {
   const start = process.cpuUsage();
@@ -100,6 +181,7 @@ export async function dynamodbClientBench(): Promise<string> {
           marshallOptions: { removeUndefinedValues: true },
         }) as Client,
       },
+      { label: 'SDK, pre-marshalled (no lib-dynamodb)', client: preMarshalled(createDynamoClient({ endpoint: dynamo.endpoint })) },
       { label: 'plain http.request (unsigned)', client: plainHttpClient(dynamo.endpoint) },
     ];
     const get = ({ client }: (typeof clients)[number]) =>
@@ -141,6 +223,7 @@ export async function dynamodbClientBench(): Promise<string> {
       }
     }
     for (const c of clients) (c.client as { destroy?: () => void }).destroy?.();
+    const plain = clients.length - 1;
     const rows = clients.map(
       (c, i) =>
         `${c.label.padEnd(38)}  ${median(results[i]!.get).toFixed(3).padStart(9)}  ${median(results[i]!.write).toFixed(3).padStart(17)}`,
@@ -153,7 +236,10 @@ export async function dynamodbClientBench(): Promise<string> {
       ...rows,
       '',
       `functions' client / SDK defaults: GetItem ${ratio('get')}, BatchWrite ${ratio('write')}`,
-      `functions' client / plain http.request: GetItem ${ratio('get', 0, 2)}, BatchWrite ${ratio('write', 0, 2)}`,
+      `functions' client / plain http.request: GetItem ${ratio('get', 0, plain)}, BatchWrite ${ratio('write', 0, plain)}`,
+      '',
+      `Parts of every SDK call, alone (CPU per operation, ${rounds} rounds of 5,000, medians; Node.js ${process.version})`,
+      ...(await signingParts()),
     ].join('\n');
   } finally {
     await dynamo.stop();

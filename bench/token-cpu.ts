@@ -18,7 +18,8 @@ import { median } from './load';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const perRound = Number(process.env.BENCH_CALLS ?? 2000);
-const inFlight = 10;
+/** Operations in flight at once: 10 by default; 1 as a Lambda function serves requests (BENCH_IN_FLIGHT=1). */
+const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 10);
 
 /** Milliseconds of this process's CPU per operation, `perRound` operations, `inFlight` at a time. */
 async function cpuPerOperation(operation: () => Promise<unknown>): Promise<number> {
