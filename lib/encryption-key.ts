@@ -43,6 +43,19 @@ export function customerManagedKey(scope: Construct): kms.Key {
       },
     }),
   );
+  // Grants on the key only through AWS services acting for a resource (DynamoDB and AWS Backup
+  // create theirs so): nobody can hand a standing use of the key to a principal of their choice
+  // (Control Tower CT.KMS.PR.3).
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: 'GrantsOnlyThroughAwsServices',
+      effect: iam.Effect.DENY,
+      principals: [new iam.AnyPrincipal()],
+      actions: ['kms:CreateGrant'],
+      resources: ['*'],
+      conditions: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
+    }),
+  );
   Aspects.of(scope).add({
     visit(node: IConstruct) {
       if (node instanceof logs.CfnLogGroup && node.kmsKeyId === undefined) node.kmsKeyId = key.keyArn;

@@ -45,3 +45,7 @@ test('full configuration (allowlist, Bot Control, custom domains for the API and
     ),
   ).not.toThrow();
 }, 120_000);
+
+test('customer-managed key (behaviour CUSTODY-2): no unacknowledged AwsSolutions or Control Tower finding, the log groups in nested stacks included', () => {
+  expect(() => synthWithChecks({ ALARM_EMAIL: 'ops@example.org', CUSTOMER_MANAGED_KEY: 'true' }, true)).not.toThrow();
+}, 240_000);
