@@ -699,15 +699,16 @@ export const routes: readonly Route[] = [
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
     selfService: true,
   }),
-  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one handler for every page and form below
-  // /dashboard; the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read;
+  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one router for every page and form below
+  // /dashboard, in three functions so each bundles only the clients its rows call (lambdas/wiring/dashboard.ts);
+  // the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read (dashboard-pages);
   // forms write (with the audit entry), hash (new client secrets, passwords, API keys) and mail
-  // (reset links, passkey removal).
+  // (reset links, passkey removal) (dashboard); the logo row writes branding/* (dashboard-logo).
   {
     name: 'DashboardHome',
     method: 'GET',
     path: '/dashboard',
-    handler: 'dashboard',
+    handler: 'dashboard-pages',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },
     edge: adminPlaneEdge,
@@ -716,7 +717,7 @@ export const routes: readonly Route[] = [
     name: 'DashboardPage',
     method: 'GET',
     path: '/dashboard/{proxy+}',
-    handler: 'dashboard',
+    handler: 'dashboard-pages',
     auth: 'session',
     tables: { main: 'read', ephemeral: 'read', activity: 'read' },
     edge: adminPlaneEdge,
@@ -740,7 +741,7 @@ export const routes: readonly Route[] = [
     // Not below /dashboard/settings: API Gateway would create that resource without a method, so
     // GET /dashboard/settings would no longer reach {proxy+} (lib/gateway-responses.ts: a 404).
     path: '/dashboard/logo',
-    handler: 'dashboard',
+    handler: 'dashboard-logo',
     auth: 'session',
     tables: { main: 'write', ephemeral: 'read', activity: 'write' },
     writesSiteAssets: true,
