@@ -17,6 +17,9 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // Behaviour IAM-3: every DynamoDB request a route sends is checked against its row's declared storage access.
+  setupFilesAfterEnv: ['<rootDir>/test/support/record-storage-access.ts'],
+  reporters: ['default', '<rootDir>/test/support/storage-access-reporter.js'],
   maxWorkers: 2,
   testTimeout: 30000,
 };

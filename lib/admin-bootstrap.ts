@@ -9,13 +9,16 @@
  */
 import { CustomResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { AdminBootstrapProperties } from '../lambdas/custom-resources/admin-bootstrap';
-import type { TableName } from '../lambdas/routes';
+import { adminSeed, type TableName } from '../lambdas/routes';
 import { serviceFunction } from './functions';
+import { grantSecretPut } from './narrow-grants';
+import { storageStatements } from './storage-grants';
 
 export interface AdminBootstrapProps {
   readonly tables: Readonly<Record<TableName, dynamodb.ITableV2>>;
@@ -33,6 +36,8 @@ export interface AdminBootstrapProps {
 export class AdminBootstrap extends Construct {
   /** JSON `{ issuer, admin: { email, password, … }, adminClient: { clientId, clientSecret }, environments }`. */
   readonly secret: secretsmanager.Secret;
+  /** The deploy-time function that seeds and writes the credentials (behaviour CUSTODY-1 names its role). */
+  readonly handler: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: AdminBootstrapProps) {
     super(scope, id);
@@ -42,7 +47,7 @@ export class AdminBootstrap extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const onEvent = serviceFunction(this, 'Handler', {
+    const onEvent = (this.handler = serviceFunction(this, 'Handler', {
       entry: 'lambdas/custom-resources/admin-bootstrap.ts',
       description: 'Seeds the first admin once and stores the credentials in Secrets Manager',
       // Argon2id (19 MiB, t=2) twice: CPU scales with memory.
@@ -50,10 +55,13 @@ export class AdminBootstrap extends Construct {
       timeout: Duration.minutes(2),
       logRetention: props.logRetention,
       hashes: true,
-    });
+    }));
     this.secret.grantRead(onEvent);
-    this.secret.grantWrite(onEvent);
-    props.tables.main.grantWriteData(onEvent);
+    grantSecretPut(this.secret, onEvent);
+    // The seed's one transaction of puts (lambdas/bootstrap/seed.ts; behaviour IAM-1).
+    for (const statement of storageStatements(adminSeed.storage, props.tables)) {
+      onEvent.addToRolePolicy(statement);
+    }
 
     const provider = new cr.Provider(this, 'Provider', {
       onEventHandler: onEvent,

@@ -14,6 +14,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -65,6 +66,12 @@ export interface AlarmsProps {
   readonly functions: readonly lambda.IFunction[];
   /** The key-rotation function: one failure is worth an alarm of its own. */
   readonly keyRotation: lambda.IFunction;
+  /**
+   * Where changes to the signing key or jwks.json by anyone but their publishers are logged
+   * (lib/key-change-watch.ts): one line is one alarm (behaviour CUSTODY-3).
+   * @default - no KeyMaterialChanged alarm
+   */
+  readonly keyChanges?: logs.ILogGroup;
   /** The WAF web ACL's name (metric dimension) and region. */
   readonly webAclName: string;
   readonly region: string;
@@ -139,7 +146,8 @@ export class Alarms extends Construct {
     this.add('KeyRotationErrors', {
       metric: props.keyRotation.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
       threshold: 1,
-      alarmDescription: 'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds.',
+      alarmDescription:
+        'The signing-key rotation job failed; it retries daily, but rotation is stalled until it succeeds. Its log also says when it found jwks.json publishing another key under a kid of the key set (behaviour CUSTODY-5): republished, but something else wrote jwks.json.',
     });
     // Behaviour OPS-3: a heartbeat, so a job that never starts (a disabled schedule, a deleted
     // rule or function, a broken deploy) is heard of too, not only a run that throws.
@@ -151,6 +159,20 @@ export class Alarms extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
       alarmDescription: `No successful signing-key rotation run in ${keyRotationHeartbeatHours} hours (it runs daily): the schedule, the function or its permissions are broken, and keys stop rotating.`,
     });
+
+    if (props.keyChanges) {
+      this.add('KeyMaterialChanged', {
+        metric: new cloudwatch.Metric({
+          namespace: 'AWS/Logs',
+          metricName: 'IncomingLogEvents',
+          dimensionsMap: { LogGroupName: props.keyChanges.logGroupName },
+          period,
+          statistic: 'Sum',
+        }),
+        threshold: 1,
+        alarmDescription: `Behaviour CUSTODY-3: the signing-key secret or jwks.json was changed by someone other than the rotation job and its deploy-time creator. The log group ${props.keyChanges.logGroupName} holds the CloudTrail record (who, when, from where). Expected once after a deploy that changes the secret's policy or description; otherwise treat the signing key as compromised (docs/deployment.md, Key custody).`,
+      });
+    }
 
     this.add('WafBlocked', {
       metric: new cloudwatch.Metric({

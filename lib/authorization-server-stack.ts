@@ -69,6 +69,12 @@ export class AuthorizationServerStack extends Stack {
       description: 'CloudWatch log group of the API Gateway access logs',
       value: this.server.accessLogs.logGroupName,
     });
+    if (this.server.jwks.domainName) {
+      new CfnOutput(this, 'JwksDomainTarget', {
+        description: `Point a DNS alias (or CNAME) for ${this.server.jwks.domainName} at this CloudFront name`,
+        value: this.server.jwks.distribution.distributionDomainName,
+      });
+    }
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic every alarm and its recovery go to: subscribe on-call tooling here',
       value: this.server.alarms.topic.topicArn,

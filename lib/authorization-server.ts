@@ -18,6 +18,8 @@
  *   (lib/key-rotation.ts); changing SIGNING_ALG later applies to the next rotated key.
  * - The first deploy seeds the admin user and admin API client (lib/admin-bootstrap.ts);
  *   their generated credentials are only in a Secrets Manager secret the outputs name.
+ * - The admin paths are restricted to `adminAllowlist` at the WAF; without one, synth fails unless
+ *   `adminOpenToInternet` says the admin plane is open on purpose (behaviour EXPOSURE-3).
  * - DCR_ENVIRONMENT_ID names the DCR environment the seed creates: the given value, or
  *   `env_dcr` when unset, so DCR works after one deploy; DCR_ENABLED=false turns it off.
  * - Alarms always notify a topic (this construct's, or `alarmTopic`); synth refuses a server
@@ -31,6 +33,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -45,6 +48,7 @@ import { ConfigError } from '../lambdas/config/settings';
 import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
+import { AuditArchive, type AuditArchiveOptions } from './audit-archive';
 import { AsyncFailures } from './async-failures';
 import { type BackupOptions, TableBackups } from './backups';
 import { DeviceCookieKey } from './device-cookie-key';
@@ -65,13 +69,18 @@ import {
 import { serviceFunction } from './functions';
 import { addGatewayResponses } from './gateway-responses';
 import { JwksDistribution, jwksObjectKey, siteAssetKeyPattern } from './jwks';
+import { KeyChangeWatch } from './key-change-watch';
+import { customerManagedKey, encryptSecrets, tableKeyUse } from './encryption-key';
+import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
 import { Mail, mailDomainProblems } from './mail';
+import { grantObjects } from './narrow-grants';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { propLabel, type ServiceSettingsProps, settingsEnvironment, settingsProblems, settingValues } from './service-settings';
 import type { ServiceMetricsSource } from './service-metrics';
 import { SigningKey } from './signing-key';
+import { readActions, storageStatements } from './storage-grants';
 import { createTables } from './tables';
 import type { WafRate } from './edge-rules';
 import { ApiWebAcl } from './web-acl';
@@ -110,10 +119,32 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly keyRotationDays?: number;
   /**
-   * CIDRs allowed to reach /dashboard* and /api/admin/* through the WAF.
-   * @default - none: not restricted, and synth warns
+   * CIDRs allowed to reach /dashboard* and /api/admin/* through the WAF. Required unless
+   * `adminOpenToInternet` is true (behaviour EXPOSURE-3).
+   * @default - none: synth fails unless adminOpenToInternet is true
    */
   readonly adminAllowlist?: readonly string[];
+  /**
+   * Deploy without an admin allowlist on purpose: /dashboard* and /api/admin/* reachable from any
+   * address (admin tokens and sessions still required). Must not be combined with `adminAllowlist`.
+   * @default false: an empty adminAllowlist fails synth
+   */
+  readonly adminOpenToInternet?: boolean;
+  /**
+   * IAM principal ARNs (roles or users of this account, `*` wildcards allowed, e.g. an IAM Identity
+   * Center role) of the people or automation that read, rotate and remove the bootstrap admin
+   * credentials and rotate the device-cookie key by hand. Named, they are the only principals besides
+   * the functions that use those secrets (behaviour CUSTODY-1). The signing key is never theirs.
+   * @default - none: IAM decides who may read the bootstrap credentials and write the device-cookie key
+   */
+  readonly keyOperators?: readonly string[];
+  /**
+   * One customer-managed KMS key (annual rotation, retained) for the tables, the secrets and every
+   * log group, instead of the AWS managed keys: its key policy, and so CloudTrail's record of every
+   * use, is the deployer's (behaviour CUSTODY-2). Costs $1 a month plus requests.
+   * @default false: AWS managed keys
+   */
+  readonly customerManagedKey?: boolean;
   /**
    * AWS WAF Bot Control on the browser paths (costs extra).
    * @default false
@@ -163,6 +194,14 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    */
   readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
   /**
+   * An alias of the JWKS CloudFront distribution with its ACM certificate, which must be in
+   * us-east-1 whatever the stack's region. Served with TLS 1.2 or newer (TLSv1.2_2021), and the
+   * default JWKS_CDN_BASE_URL becomes `https://<domainName>`. Point a DNS alias or CNAME at the
+   * `JwksDomainTarget` output (behaviour EXPOSURE-2).
+   * @default - none: the *.cloudfront.net name with CloudFront's default certificate, which accepts TLSv1
+   */
+  readonly jwksDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /**
    * Set the account-wide API Gateway CloudWatch role, which access and execution logs
    * need. Turn off only when the account already has one.
    * @default true
@@ -205,6 +244,12 @@ export interface AuthorizationServerProps extends ServiceSettingsProps {
    * @default false
    */
   readonly tracing?: boolean;
+  /**
+   * The append-only copy of the admin audit log (behaviour IAM-4): every audit entry, as written,
+   * changed or removed, copied from the activity table's stream to an S3 bucket under Object Lock.
+   * @default { retentionDays: 365, mode: 'COMPLIANCE' }
+   */
+  readonly auditArchive?: AuditArchiveOptions;
   /**
    * Lambda reserved concurrency of each route function, by route family (lib/route-families.ts),
    * and of the fallback: each function always has that many executions and never runs more, so
@@ -280,12 +325,20 @@ export class AuthorizationServer extends Construct {
   readonly fallbackFunction: NodejsFunction;
   readonly jwks: JwksDistribution;
   readonly signingKeySecret: secretsmanager.ISecret;
+  /** The deploy-time function that creates the signing key set and publishes jwks.json. */
+  readonly signingKeyHandler: NodejsFunction;
   /** The device cookies' HMAC key (behaviour PWFAIL-6), read by the rows that say `deviceCookies`. */
   readonly deviceCookieKeySecret: secretsmanager.ISecret;
   readonly keyRotation: KeyRotation;
+  /** Behaviour CUSTODY-3: who changed the signing key or jwks.json, and the verification of every jwks.json write. */
+  readonly keyChangeWatch: KeyChangeWatch;
+  /** The customer-managed key of behaviour CUSTODY-2, when `customerManagedKey` is on. */
+  readonly encryptionKey?: kms.IKey;
   readonly mail: Mail;
   readonly adminBootstrap: AdminBootstrap;
   readonly webAcl: ApiWebAcl;
+  /** The audit log's append-only copy (behaviour IAM-4). */
+  readonly auditArchive: AuditArchive;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
   /** Async invocations and scheduled deliveries that failed after their retries (behaviour OPS-4). */
@@ -334,7 +387,8 @@ export class AuthorizationServer extends Construct {
     const apiThrottle = props.apiThrottle ?? defaultApiThrottle;
     this.methodThrottles = methodThrottles(routes, apiThrottle, props.mailThrottleCallers);
 
-    this.tables = createTables(this);
+    this.encryptionKey = props.customerManagedKey ? customerManagedKey(this) : undefined;
+    this.tables = createTables(this, this.encryptionKey);
     this.asyncFailures = new AsyncFailures(this, 'AsyncFailures');
     if (props.backup?.enabled !== false) {
       this.backups = new TableBackups(this, 'Backups', { ...props.backup, tables: [this.tables.main, this.tables.activity] });
@@ -385,10 +439,18 @@ export class AuthorizationServer extends Construct {
       // the logo upload (behaviour SITE-3) and the dashboard's multipart form.
       binaryMediaTypes: [...siteLogoMediaTypes, 'multipart/form-data'],
       cloudWatchRole: apiGatewayCloudWatchRole,
+      // Behaviour EXPOSURE-1: with a custom domain the issuer is there, and the execute-api endpoint
+      // would be a second address outside the domain's settings.
+      ...(props.customDomain ? { disableExecuteApiEndpoint: true } : {}),
       // Account-wide: other APIs of the account may log through it after this stack is gone.
       // (RestApi refuses a removal policy without the role, so `false` did not synthesize.)
       ...(apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
     });
+    // Behaviour EXPOSURE-1: a Regional API's default endpoint accepts TLS 1.0 unless the API itself has a
+    // policy (no RestApi prop for it in this CDK version). API Gateway negotiates with the API's policy on
+    // the custom domain too. TLS_1_2: TLS 1.2 and 1.3; the enhanced SecurityPolicy_* ones also need an
+    // endpoint access mode and buy nothing this service needs.
+    (this.api.node.defaultChild as apigateway.CfnRestApi).securityPolicy = apigateway.SecurityPolicy.TLS_1_2;
     // Created here with a retention, before API Gateway would create it without one.
     const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
@@ -396,7 +458,7 @@ export class AuthorizationServer extends Construct {
     });
     this.api.deploymentStage.node.addDependency(executionLogs);
     addGatewayResponses(this.api);
-    this.jwks = new JwksDistribution(this, 'Jwks', { cacheTtl: jwksCacheTtl });
+    this.jwks = new JwksDistribution(this, 'Jwks', { cacheTtl: jwksCacheTtl, domain: props.jwksDomain });
 
     if (props.customDomain) {
       this.domainName = this.api.addDomainName('CustomDomain', {
@@ -436,6 +498,7 @@ export class AuthorizationServer extends Construct {
       serviceMetrics: this.serviceMetrics,
     });
     this.signingKeySecret = signingKey.secret;
+    this.signingKeyHandler = signingKey.handler;
     this.deviceCookieKeySecret = new DeviceCookieKey(this, 'DeviceCookieKey').secret;
 
     this.keyRotation = new KeyRotation(this, 'KeyRotation', {
@@ -448,6 +511,16 @@ export class AuthorizationServer extends Construct {
       rotationDays: props.keyRotationDays,
       logRetention,
       serviceMetrics: this.serviceMetrics,
+      failures: this.asyncFailures,
+    });
+
+    this.keyChangeWatch = new KeyChangeWatch(this, 'KeyChangeWatch', {
+      signingKeySecret: signingKey.secret,
+      bucket: this.jwks.bucket,
+      objectKey: jwksObjectKey,
+      publishers: [this.keyRotation.function, signingKey.handler],
+      verifier: this.keyRotation.function,
+      logRetention,
       failures: this.asyncFailures,
     });
 
@@ -563,7 +636,7 @@ export class AuthorizationServer extends Construct {
         logRetention,
         tracing: this.tracing,
       });
-      this.grantTables(fn, job.tables);
+      this.grantStorage(fn, job.storage);
       this.asyncFailures.watch(fn);
       new events.Rule(this, `${job.name}Schedule`, {
         schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
@@ -572,6 +645,13 @@ export class AuthorizationServer extends Construct {
       jobFunctions[job.name] = fn;
     }
     this.jobFunctions = jobFunctions;
+
+    // A nested stack of its own, as the monitoring below: the stack keeps its resources for the
+    // API's methods (CloudFormation's 500 per template).
+    const audit = new NestedStack(this, 'Audit', { description: 'The audit log’s append-only copy (behaviour IAM-4)' });
+    this.auditArchive = new AuditArchive(audit, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
+    // Behaviour CUSTODY-2: the stream's records are the activity table's, under its key.
+    if (this.encryptionKey) this.auditArchive.function.addToRolePolicy(tableKeyUse(this.encryptionKey, false));
 
     this.webAcl = new ApiWebAcl(this, 'Waf', {
       stageArn: this.api.deploymentStage.stageArn,
@@ -592,8 +672,9 @@ export class AuthorizationServer extends Construct {
     if (props.alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
-      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions)],
+      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions), this.auditArchive.function],
       keyRotation: this.keyRotation.function,
+      keyChanges: this.keyChangeWatch.log,
       webAclName: this.webAcl.webAclName,
       region: stack.region,
       topic: alarmTopic,
@@ -610,20 +691,49 @@ export class AuthorizationServer extends Construct {
       alarms: this.alarms.alarms,
     });
 
+    restrictKeyAccess({
+      signingKey: {
+        secret: signingKey.secret,
+        users: [...routes.filter((r) => r.signs).map((r) => functions[r.name]!), this.keyRotation.function, signingKey.handler],
+      },
+      deviceCookieKey: {
+        secret: this.deviceCookieKeySecret,
+        readers: routes.filter((r) => r.deviceCookies).map((r) => functions[r.name]!),
+      },
+      adminCredentials: { secret: this.adminBootstrap.secret, writer: this.adminBootstrap.handler },
+      jwks: {
+        bucket: this.jwks.bucket,
+        objectKey: jwksObjectKey,
+        writers: [this.keyRotation.function, signingKey.handler],
+        siteAssetKeyPattern,
+        siteAssetWriters: this.siteAssetFunctions,
+      },
+      operators: props.keyOperators ?? [],
+    });
+
+    if (this.encryptionKey) {
+      const signers = routes.filter((r) => r.signs).map((r) => functions[r.name]!);
+      encryptSecrets(this.encryptionKey, [
+        { secret: signingKey.secret, readers: signers, writers: [this.keyRotation.function, signingKey.handler] },
+        { secret: this.deviceCookieKeySecret, readers: routes.filter((r) => r.deviceCookies).map((r) => functions[r.name]!), writers: [] },
+        { secret: this.adminBootstrap.secret, readers: [], writers: [this.adminBootstrap.handler] },
+      ]);
+      this.adminBootstrap.handler.addToRolePolicy(tableKeyUse(this.encryptionKey, true));
+    }
+
     acknowledgeNagFindings(this);
   }
 
-  /** Least privilege: exactly the tables, secret and mail identity the row names. */
+  /** Least privilege: exactly the storage access, secrets and mail identity the row names. */
   private grant(fn: NodejsFunction, route: Route, signingKeySecret: secretsmanager.ISecret): void {
-    this.grantTables(fn, route.tables);
+    this.grantStorage(fn, route.storage);
     // Verifiers read the public JWKS from the CDN (wiring/signing.ts): only signers hold the private key.
     if (route.signs) signingKeySecret.grantRead(fn);
     if (route.deviceCookies) this.deviceCookieKeySecret.grantRead(fn);
     if (route.sendsMail) this.mail.grantSend(fn);
     // The logo (behaviour SITE-3): objects under branding/ only, never jwks.json beside them.
     if (route.writesSiteAssets) {
-      this.jwks.bucket.grantPut(fn, siteAssetKeyPattern);
-      this.jwks.bucket.grantDelete(fn, siteAssetKeyPattern);
+      grantObjects(this.jwks.bucket, fn, ['s3:PutObject', 's3:DeleteObject'], siteAssetKeyPattern);
     }
     // Background work (lambdas/wiring/background.ts). A policy of its own: the function's default
     // policy naming the function's ARN would make the function depend on itself.
@@ -635,10 +745,16 @@ export class AuthorizationServer extends Construct {
     }
   }
 
-  private grantTables(fn: NodejsFunction, tables: Route['tables']): void {
-    for (const [name, access] of Object.entries(tables) as [TableName, 'read' | 'write'][]) {
-      if (access === 'write') this.tables[name].grantReadWriteData(fn);
-      else this.tables[name].grantReadData(fn);
+  /** Item-level DynamoDB grants (behaviour IAM-1, IAM-2): the actions and key families the row declares. */
+  private grantStorage(fn: NodejsFunction, access: Route['storage']): void {
+    const statements = storageStatements(access, this.tables);
+    for (const statement of statements) fn.addToRolePolicy(statement);
+    // Behaviour CUSTODY-2 (lib/tables.ts sets the key outside the L2 table, which cannot grant it).
+    // In the role's own policy: Key.grant would name roles of the nested stacks in the key policy,
+    // a dependency cycle; the key policy lets the account's IAM decide.
+    if (this.encryptionKey && statements.length > 0) {
+      const writes = statements.some((statement) => statement.actions.some((action) => !readActions.has(action)));
+      fn.addToRolePolicy(tableKeyUse(this.encryptionKey, writes));
     }
   }
 }

@@ -64,7 +64,14 @@ export const deploymentOptions = {
   ADMIN_ALLOWED_CIDRS: {
     schema: z._default(z.pipe(list, z.array(z.string().check(z.refine((cidr) => ipv4Cidr.test(cidr) || ipv6Cidr.test(cidr))))), []),
     accepts: 'comma-separated CIDRs such as 203.0.113.0/24,2001:db8::/32',
-    description: 'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: not restricted, synth warns.',
+    description:
+      'Networks allowed to reach /dashboard* and /api/admin/* (WAF IP sets). Unset: synth fails unless ADMIN_OPEN_TO_INTERNET=true.',
+  },
+  ADMIN_OPEN_TO_INTERNET: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'Set "true" to deploy without ADMIN_ALLOWED_CIDRS on purpose: /dashboard* and /api/admin/* reachable from any address (admin tokens and sessions still required). Behaviour EXPOSURE-3.',
   },
   WAF_BOT_CONTROL: {
     schema: z._default(booleanFlag, false),
@@ -113,6 +120,33 @@ export const deploymentOptions = {
     schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/))),
     accepts: 'an ACM certificate ARN in the stack region',
     description: 'ACM certificate covering DOMAIN_NAME, in the same region as the stack (regional API).',
+  },
+  JWKS_DOMAIN_NAME: {
+    schema: z.optional(z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/))),
+    accepts: 'a lower-case DNS name such as keys.example.org',
+    description:
+      'Alias of the JWKS CloudFront distribution, served with JWKS_CERTIFICATE_ARN and TLS 1.2 or newer (TLSv1.2_2021). With it, JWKS_CDN_BASE_URL defaults to https://<JWKS_DOMAIN_NAME>. Needs JWKS_CERTIFICATE_ARN.',
+  },
+  JWKS_CERTIFICATE_ARN: {
+    schema: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]+$/))),
+    accepts: 'an ACM certificate ARN in us-east-1 (CloudFront reads certificates there only)',
+    description: 'ACM certificate covering JWKS_DOMAIN_NAME, in us-east-1 whatever the stack region.',
+  },
+  KEY_OPERATOR_ARNS: {
+    schema: z._default(
+      z.pipe(list, z.array(z.string().check(z.regex(/^arn:aws[a-z-]*:iam::\d{12}:(root|(role|user)\/[\x21-\x7e]+)$/)))),
+      [],
+    ),
+    accepts:
+      'comma-separated IAM role or user ARNs (or the account root), * allowed, such as arn:aws:iam::123456789012:role/platform-security',
+    description:
+      'The people or automation that hand over, rotate and remove the bootstrap admin credentials and rotate the device-cookie key; with it, nobody else may read or write them. Unset: IAM decides for people (behaviour CUSTODY-1).',
+  },
+  CUSTOMER_MANAGED_KEY: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'Set "true" to encrypt the tables, the secrets and every log group with one customer-managed KMS key of the stack (annual rotation, retained) instead of AWS managed keys. Behaviour CUSTODY-2.',
   },
   KEY_ROTATION_DAYS: {
     schema: z._default(z.coerce.number().check(z.int(), z.minimum(2), z.maximum(365)), 30),
@@ -217,6 +251,17 @@ export function deploymentOptionsFromContext(scope: Construct): DeploymentOption
   if ((values.DOMAIN_NAME === undefined) !== (values.CERTIFICATE_ARN === undefined)) {
     problems.push('DOMAIN_NAME and CERTIFICATE_ARN must be set together (or neither)');
   }
+  if ((values.JWKS_DOMAIN_NAME === undefined) !== (values.JWKS_CERTIFICATE_ARN === undefined)) {
+    problems.push('JWKS_DOMAIN_NAME and JWKS_CERTIFICATE_ARN must be set together (or neither)');
+  }
+  if ('ADMIN_ALLOWED_CIDRS' in values && 'ADMIN_OPEN_TO_INTERNET' in values) {
+    problems.push(
+      ...adminPlaneProblems((values.ADMIN_ALLOWED_CIDRS as string[]).length > 0, values.ADMIN_OPEN_TO_INTERNET === true, {
+        allowlist: 'ADMIN_ALLOWED_CIDRS',
+        open: 'ADMIN_OPEN_TO_INTERNET=true',
+      }),
+    );
+  }
   // Behaviour OPS-1: said here too, so it comes with every other problem of the context at once.
   if (values.ALARM_EMAIL === undefined && values.ALARM_TOPIC_ARN === undefined && values.ALARMS_NOTIFY_NOBODY !== true) {
     problems.push(
@@ -252,9 +297,12 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
   return {
     ...settings,
     adminAllowlist: options.ADMIN_ALLOWED_CIDRS,
+    adminOpenToInternet: options.ADMIN_OPEN_TO_INTERNET,
     botControl: options.WAF_BOT_CONTROL,
     ...(options.WAF_RATE_LIMIT_PER_IP ? { wafRateLimitPerAddress: options.WAF_RATE_LIMIT_PER_IP } : {}),
     keyRotationDays: options.KEY_ROTATION_DAYS,
+    keyOperators: options.KEY_OPERATOR_ARNS,
+    customerManagedKey: options.CUSTOMER_MANAGED_KEY,
     tracing: options.TRACING,
     accountConcurrencyLimit: options.ACCOUNT_CONCURRENCY_LIMIT,
     ...(options.RESERVED_CONCURRENCY !== undefined ? { reservedConcurrency: options.RESERVED_CONCURRENCY } : {}),
@@ -262,6 +310,9 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
     ...(options.MAIL_CONFIGURATION_SET ? { mailConfigurationSetName: options.MAIL_CONFIGURATION_SET } : {}),
     ...(options.DOMAIN_NAME && options.CERTIFICATE_ARN
       ? { customDomain: { domainName: options.DOMAIN_NAME, certificateArn: options.CERTIFICATE_ARN } }
+      : {}),
+    ...(options.JWKS_DOMAIN_NAME && options.JWKS_CERTIFICATE_ARN
+      ? { jwksDomain: { domainName: options.JWKS_DOMAIN_NAME, certificateArn: options.JWKS_CERTIFICATE_ARN } }
       : {}),
     ...(options.ALARM_TOPIC_ARN ? { alarmTopicArn: options.ALARM_TOPIC_ARN } : {}),
     ...(options.ALARM_EMAIL ? { alarmEmail: options.ALARM_EMAIL } : {}),
@@ -288,10 +339,13 @@ export function stackPropsFromContext(scope: Construct): AuthorizationServerStac
 type InfrastructureProps = Pick<
   AuthorizationServerProps,
   | 'adminAllowlist'
+  | 'adminOpenToInternet'
   | 'keyRotationDays'
+  | 'keyOperators'
   | 'adminEmail'
   | 'mailConfigurationSetName'
   | 'customDomain'
+  | 'jwksDomain'
   | 'memorySize'
   | 'stageName'
   | 'reservedConcurrency'
@@ -319,11 +373,20 @@ export function infrastructureProblems(props: InfrastructureProps): string[] {
     if (!schema.safeParse(String(value)).success) problems.push(`${prop} must be ${accepts} (got ${JSON.stringify(value)})`);
   };
   for (const cidr of props.adminAllowlist ?? []) check('adminAllowlist', 'ADMIN_ALLOWED_CIDRS', cidr);
+  problems.push(
+    ...adminPlaneProblems((props.adminAllowlist ?? []).length > 0, props.adminOpenToInternet === true, {
+      allowlist: 'adminAllowlist',
+      open: 'adminOpenToInternet: true',
+    }),
+  );
   check('keyRotationDays', 'KEY_ROTATION_DAYS', props.keyRotationDays);
+  for (const arn of props.keyOperators ?? []) check('keyOperators', 'KEY_OPERATOR_ARNS', arn);
   check('adminEmail', 'ADMIN_EMAIL', props.adminEmail);
   check('mailConfigurationSetName', 'MAIL_CONFIGURATION_SET', props.mailConfigurationSetName);
   check('customDomain.domainName', 'DOMAIN_NAME', props.customDomain?.domainName);
   check('customDomain.certificateArn', 'CERTIFICATE_ARN', props.customDomain?.certificateArn);
+  check('jwksDomain.domainName', 'JWKS_DOMAIN_NAME', props.jwksDomain?.domainName);
+  check('jwksDomain.certificateArn', 'JWKS_CERTIFICATE_ARN', props.jwksDomain?.certificateArn);
   check('alarmEmail', 'ALARM_EMAIL', props.alarmEmail);
   check('mailDomain', 'MAIL_DOMAIN', props.mailDomain);
   check('mailFromDomain', 'MAIL_FROM_DOMAIN', props.mailFromDomain);
@@ -382,4 +445,20 @@ function isolationProblems(props: InfrastructureProps): string[] {
     problems.push(...concurrencyProblems(concurrencyPlan(props.routes ?? routeTable, reservedConcurrency, accountConcurrencyLimit)));
   }
   return problems;
+}
+
+/**
+ * Behaviour EXPOSURE-3: an admin plane without an allowlist is a deployer's explicit choice, never
+ * a default that synth merely warns about; an allowlist with the open flag is a contradiction.
+ */
+function adminPlaneProblems(restricted: boolean, open: boolean, words: { allowlist: string; open: string }): string[] {
+  if (restricted && open)
+    return [`${words.open} and ${words.allowlist} contradict each other: an allowlist restricts the admin plane; set one of them`];
+  if (!restricted && !open) {
+    return [
+      `${words.allowlist} is empty: /dashboard* and /api/admin/* would be reachable from any address. ` +
+        `Set ${words.allowlist} to your administrators' networks, or ${words.open} to deploy them open to the internet on purpose (behaviour EXPOSURE-3)`,
+    ];
+  }
+  return [];
 }

@@ -1,11 +1,13 @@
 /**
  * Where resource servers fetch the public keys: `jwks.json` in a private bucket,
  * served only through CloudFront (origin access control), so token validation
- * never calls the service and survives its outages. HTTPS only (HTTP redirects),
+ * never calls the service and survives its outages. HTTPS only (HTTP redirects; TLS 1.2 or newer
+ * with an alias, behaviour EXPOSURE-2),
  * GET/HEAD only, a short cache (the rotation job waits it out and invalidates on
  * every publish), and security headers on every response.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -19,6 +21,12 @@ export const siteAssetKeyPattern = `${siteAssetPrefix}*`;
 export interface JwksDistributionProps {
   /** How long CloudFront and clients may cache `jwks.json`. */
   readonly cacheTtl: Duration;
+  /**
+   * An alias of the distribution with its ACM certificate (in us-east-1, where CloudFront reads
+   * certificates), served with TLS 1.2 or newer only (TLSv1.2_2021; behaviour EXPOSURE-2).
+   * @default - none: the *.cloudfront.net name and CloudFront's default certificate, whose minimum protocol is TLSv1
+   */
+  readonly domain?: { readonly domainName: string; readonly certificateArn: string };
 }
 
 export class JwksDistribution extends Construct {
@@ -26,8 +34,10 @@ export class JwksDistribution extends Construct {
   readonly distribution: cloudfront.Distribution;
   /** Response headers of `branding/*` (the site logo): `X-Content-Type-Options: nosniff` among them. */
   readonly siteAssetHeaders: cloudfront.ResponseHeadersPolicy;
-  /** `https://<distribution domain>`: the default JWKS_CDN_BASE_URL. */
+  /** `https://<alias>`, or `https://<distribution domain>` without one: the default JWKS_CDN_BASE_URL. */
   readonly baseUrl: string;
+  /** The alias, when one is configured (behaviour EXPOSURE-2). */
+  readonly domainName?: string;
 
   constructor(scope: Construct, id: string, props: JwksDistributionProps) {
     super(scope, id);
@@ -114,7 +124,18 @@ export class JwksDistribution extends Construct {
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       // Resource servers run anywhere; all edge locations.
       priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
+      // Behaviour EXPOSURE-2. CloudFront's default certificate cannot be given a minimum protocol (it
+      // stays TLSv1): only an alias with a certificate of its own gets TLS 1.2 or newer.
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.domainName],
+            certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+            sslSupportMethod: cloudfront.SSLMethod.SNI,
+          }
+        : {}),
     });
-    this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+    this.domainName = props.domain?.domainName;
+    this.baseUrl = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
   }
 }

@@ -25,6 +25,7 @@ import type { RotationEnvironment } from '../lambdas/jobs/rotate-signing-keys';
 import { serviceFunction } from './functions';
 import type { AsyncFailures } from './async-failures';
 import type { ServiceMetricsSource } from './service-metrics';
+import { grantObjects, grantSecretPut } from './narrow-grants';
 
 export interface KeyRotationProps {
   readonly secret: secretsmanager.ISecret;
@@ -86,9 +87,8 @@ export class KeyRotation extends Construct {
       logRetention: props.logRetention,
     });
     props.secret.grantRead(this.function);
-    props.secret.grantWrite(this.function);
-    props.bucket.grantRead(this.function, props.objectKey);
-    props.bucket.grantPut(this.function, props.objectKey);
+    grantSecretPut(props.secret, this.function);
+    grantObjects(props.bucket, this.function, ['s3:GetObject', 's3:PutObject'], props.objectKey);
     props.distribution.grantCreateInvalidation(this.function);
 
     // A failed run is retried by Lambda, then kept in the failures queue (AsyncWorkFailed); the next

@@ -129,16 +129,19 @@ export class Mail extends Construct {
 
   /**
    * Send permission for the identity and its configuration set: SES authorizes a
-   * message against both resources when a configuration set applies.
+   * message against both resources when a configuration set applies. `ses:SendEmail` only: the
+   * mailer calls SES v1 SendEmail, never SendRawEmail (behaviour IAM-5).
    */
   grantSend(grantee: iam.IGrantable): iam.Grant {
-    return this.identity.grantSendEmail(grantee).combine(
-      iam.Grant.addToPrincipal({
-        grantee,
-        actions: ['ses:SendEmail', 'ses:SendRawEmail'],
-        resourceArns: [this.configurationSetArn()],
-      }),
-    );
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['ses:SendEmail'],
+      resourceArns: [this.identityArn(), this.configurationSetArn()],
+    });
+  }
+
+  private identityArn(): string {
+    return this.identity.stack.formatArn({ service: 'ses', resource: 'identity', resourceName: this.identity.emailIdentityName });
   }
 
   private configurationSetArn(): string {

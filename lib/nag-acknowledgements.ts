@@ -43,11 +43,13 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudwatch_log_group_retention_period_check',
     'CT.CLOUDWATCH.PR.2: retention is the logRetention prop, one month by default (the logs hold client IPs: kept no longer than operations need); set it to a year or more where this control applies.',
   );
-  guard(
-    server,
-    'cloudwatch_log_group_encrypted_check',
-    'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions), so a customer KMS key adds cost and no protection.',
-  );
+  if (!server.encryptionKey) {
+    guard(
+      server,
+      'cloudwatch_log_group_encrypted_check',
+      'CT.CLOUDWATCH.PR.3: log groups use CloudWatch Logs service-side encryption by default; logs never carry secrets, tokens or passwords (redacted at the WAF, never logged by the functions). CUSTOMER_MANAGED_KEY (the customerManagedKey prop) puts them under a customer-managed key (behaviour CUSTODY-2).',
+    );
+  }
   if (!server.tracing) {
     guard(
       server,
@@ -78,12 +80,14 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
     'cloudfront_origin_failover_enabled_check',
     'CT.CLOUDFRONT.PR.3: one regional S3 origin, as for the rest of the stack; resource servers cache the JWKS, so a short origin outage does not stop token validation.',
   );
-  for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
-    guard(
-      distribution,
-      rule,
-      'CT.CLOUDFRONT.PR.6/7/8: the default *.cloudfront.net certificate is used unless JWKS_CDN_BASE_URL names a custom domain; the JWKS is public data.',
-    );
+  if (!server.jwks.domainName) {
+    for (const rule of ['cloudfront_custom_ssl_certificate_check', 'cloudfront_sni_enabled_check', 'cloudfront_security_policy_check']) {
+      guard(
+        distribution,
+        rule,
+        'CT.CLOUDFRONT.PR.6/7/8: no JWKS_DOMAIN_NAME was given, so the default *.cloudfront.net certificate serves the public JWKS (its minimum protocol is TLSv1, documented); give JWKS_DOMAIN_NAME and JWKS_CERTIFICATE_ARN (the jwksDomain prop) for an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+      );
+    }
   }
   const bucket = server.jwks.bucket;
   guard(
@@ -98,11 +102,6 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
   );
   guard(
     bucket,
-    's3_event_notifications_enabled_check',
-    'CT.S3.PR.4: no consumer of bucket events; publications are logged by the functions that make them.',
-  );
-  guard(
-    bucket,
     's3_bucket_object_lock_enabled_check',
     'CT.S3.PR.9: jwks.json is rewritten on every rotation; versioning keeps the history, object lock would only block that.',
   );
@@ -113,6 +112,36 @@ function acknowledgeControlTower(server: AuthorizationServer): void {
       'CT.S3.PR.3/6: a few kilobytes per rotation; every past key set is kept on purpose as the audit trail of published keys.',
     );
   }
+
+  // The audit archive (behaviour IAM-4): Object Lock evidence, written by one function.
+  const archive = server.auditArchive;
+  guard(
+    archive.bucket,
+    's3_bucket_default_encryption_kms_check',
+    'CT.S3.PR.10: SSE-S3 at rest; the objects are admin audit entries (no secret, token or password: behaviour LOG-9), and integrity comes from Object Lock, not from a key.',
+  );
+  guard(
+    archive.bucket,
+    's3_bucket_logging_enabled_check',
+    'CT.S3.PR.2: written only by the exporter function, under audit/, and locked; no one can change an object, so an access log would record reads only (same reason as AwsSolutions-S1).',
+  );
+  guard(
+    archive.bucket,
+    's3_event_notifications_enabled_check',
+    'CT.S3.PR.4: no consumer of bucket events; a batch that could not be exported is named on the Failures queue.',
+  );
+  for (const rule of ['s3_lifecycle_policy_check', 's3_version_lifecycle_policy_check']) {
+    guard(
+      archive.bucket,
+      rule,
+      'CT.S3.PR.3/6: versioned; audit evidence is kept past its lock on purpose (a few kilobytes per admin change), and how long beyond is the operator’s policy to add, not ours to expire.',
+    );
+  }
+  guard(
+    archive.failures,
+    'sqs_dlq_check',
+    'CT.SQS.PR.1: this queue is itself the dead-letter destination of the audit stream’s event source mapping (it names failed batches); a queue behind it would hold nothing.',
+  );
 }
 
 function acknowledgeAwsSolutions(server: AuthorizationServer): void {
@@ -155,15 +184,35 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     'CFR3',
     'Requests for the public JWKS carry no credentials; CloudFront metrics show its use, and an access-log bucket would be the only ACL-enabled bucket of the stack.',
   );
-  ack(
-    distribution,
-    'CFR4',
-    'The default *.cloudfront.net certificate fixes the viewer TLS policy; the document is public (no confidentiality need). Front it with a custom domain (JWKS_CDN_BASE_URL) to choose a TLS 1.2+ policy.',
-  );
+  if (!server.jwks.domainName) {
+    ack(
+      distribution,
+      'CFR4',
+      'No JWKS_DOMAIN_NAME was given: the default *.cloudfront.net certificate fixes the viewer TLS policy at TLSv1 (documented); the document is public (no confidentiality need). The jwksDomain prop (JWKS_DOMAIN_NAME, JWKS_CERTIFICATE_ARN) serves it on an alias with TLSv1.2_2021 (behaviour EXPOSURE-2).',
+    );
+  }
   ack(
     server.jwks.bucket,
     'S1',
     'A private bucket holding one public object, read only by CloudFront through origin access control and written only by the signing-key functions; versioning keeps every published key set.',
+  );
+
+  // The audit archive (behaviour IAM-4).
+  const archive = server.auditArchive;
+  ack(
+    archive.bucket,
+    'S1',
+    'The audit log’s Object Lock copy, written only by the exporter function under audit/ and locked: no object can be changed or deleted, so an access log would record reads only.',
+  );
+  ack(
+    archive.failures,
+    'SQS3',
+    'This queue is the dead-letter destination of the audit stream’s event source mapping (it names the batches that could not be exported); cdk-nag does not see an event source mapping’s destination as a DLQ use.',
+  );
+  ack(
+    archive.function.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
+    `IAM5[Resource::<${Stack.of(archive.bucket).getLogicalId(archive.bucket.node.defaultChild as CfnElement)}.Arn>/audit/*]`,
+    'The exporter puts one object per stream record under audit/ (audit/<day>/<event id>.json, behaviour IAM-4); s3:PutObject only, on that prefix only.',
   );
 
   // Secrets
@@ -180,32 +229,18 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   ack(
     server.adminBootstrap.secret,
     'SMG4',
-    'One-time bootstrap credentials: the hashes live in DynamoDB, so they are changed through the admin API (then this secret is deleted); Secrets Manager rotation cannot change them.',
+    'One-time bootstrap credentials: the hashes live in DynamoDB, so Secrets Manager rotation cannot change them. They are handed over and revoked through the admin API (a successor admin client, the bootstrap client deleted), then the value is replaced by a handedOver marker that stops any later seed; the secret itself stays, as the stack\'s resource (behaviour CUSTODY-4, docs/deployment.md "Handing over the first admin").',
   );
 
-  // Function roles: the AWS managed basic execution policy and the tables' index ARNs. In a
-  // nested stack (the route families) a table's ARN arrives as the parameter CDK names
-  // `reference-to-<unique id of the table resource>Arn` (aws-cdk-lib core/private/refs).
-  const tables = Object.values(server.tables);
-  const rootIndexes = tables.map((table) => `Resource::${arnOf(table)}/index/*`);
-  const nestedIndexes = tables.map((table) => `Resource::<referenceto${Names.nodeUniqueId(table.node.defaultChild!.node)}Arn>/index/*`);
+  // Function roles: the AWS managed basic execution policy. DynamoDB grants name each table or
+  // its gsi1 index and the partition keys (behaviour IAM-1, IAM-2): no wildcard resource.
   for (const child of server.node.findAll()) {
     if (child.node.id !== 'ServiceRole') continue;
-    const tableIndexes = Stack.of(child) === stack ? rootIndexes : nestedIndexes;
     ack(
       child,
       'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
       'Lambda functions log through the AWS managed basic execution policy: only logs:CreateLogGroup, CreateLogStream and PutLogEvents.',
     );
-    const policy = child.node.tryFindChild('DefaultPolicy');
-    if (!policy) continue;
-    for (const index of tableIndexes) {
-      ack(
-        policy,
-        `IAM5[${index}]`,
-        'Table grants include the table’s own global secondary indexes (table/<name>/index/*), which the repositories query; no other table.',
-      );
-    }
   }
 
   // Operations (behaviour OPS-4, OPS-6)
@@ -236,8 +271,7 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
     }
   }
 
-  // Custom-resource providers invoke their handler's versions; the signing-key functions
-  // read and write only jwks.json (grantRead/grantPut add the S3 action wildcards).
+  // Custom-resource providers invoke their handler's versions.
   for (const handlerOwner of [server.node.findChild('SigningKey'), server.adminBootstrap]) {
     const handler = handlerOwner.node.findChild('Handler');
     const framework = handlerOwner.node.findChild('Provider').node.findChild('framework-onEvent');
@@ -247,32 +281,15 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
       'The CDK custom-resource provider may invoke any version of its own handler function, and nothing else.',
     );
   }
-  // The logo rows (behaviour SITE-3): grantPut/grantDelete on branding/* of the JWKS bucket. The
-  // bucket ARN arrives in their nested stack as a parameter (see the table indexes above).
+  // The logo rows (behaviour SITE-3): s3:PutObject and s3:DeleteObject on branding/* of the JWKS
+  // bucket (behaviour IAM-5). The bucket ARN arrives in their nested stack as the parameter CDK names
+  // `reference-to-<unique id of the bucket resource>Arn` (aws-cdk-lib core/private/refs).
   const bucketArn = `<referenceto${Names.nodeUniqueId(server.jwks.bucket.node.defaultChild!.node)}Arn>`;
   for (const fn of server.siteAssetFunctions) {
-    const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
     ack(
-      policy,
+      fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
       `IAM5[Resource::${bucketArn}/branding/*]`,
       'The site logo: content-addressed objects under branding/ (server-chosen keys), never jwks.json beside them.',
     );
-    for (const finding of ['Action::s3:Abort*', 'Action::s3:DeleteObject*']) {
-      ack(policy, `IAM5[${finding}]`, 'CDK bucket grants (grantPut/grantDelete) expand to these S3 action groups; on branding/* only.');
-    }
-  }
-  const s3Wildcards: [IConstruct, string[]][] = [
-    [server.node.findChild('SigningKey').node.findChild('Handler'), ['Action::s3:Abort*']],
-    [server.keyRotation.function, ['Action::s3:Abort*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*']],
-  ];
-  for (const [fn, findings] of s3Wildcards) {
-    const policy = fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy');
-    for (const finding of findings) {
-      ack(
-        policy,
-        `IAM5[${finding}]`,
-        'CDK bucket grants (grantRead/grantPut) expand to these S3 action groups; the resource is jwks.json of the JWKS bucket only.',
-      );
-    }
   }
 }

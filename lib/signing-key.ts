@@ -4,6 +4,7 @@
  * stack signs and serves a valid JWKS with no manual step.
  */
 import { CustomResource, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -12,6 +13,7 @@ import { Construct } from 'constructs';
 import type { SigningKeyProperties } from '../lambdas/custom-resources/signing-key';
 import { serviceFunction } from './functions';
 import type { ServiceMetricsSource } from './service-metrics';
+import { grantObjects, grantSecretPut } from './narrow-grants';
 
 export interface SigningKeyProps {
   /** Bucket `jwks.json` is written to. */
@@ -28,6 +30,8 @@ export interface SigningKeyProps {
 
 export class SigningKey extends Construct {
   readonly secret: secretsmanager.Secret;
+  /** The deploy-time function that creates the key set and publishes jwks.json (behaviour CUSTODY-1 names its role). */
+  readonly handler: NodejsFunction;
   /** The key set's creation and check at deploy; it also counts the first rotation heartbeat. */
   readonly resource: CustomResource;
 
@@ -39,16 +43,16 @@ export class SigningKey extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const onEvent = serviceFunction(this, 'Handler', {
+    const onEvent = (this.handler = serviceFunction(this, 'Handler', {
       entry: 'lambdas/custom-resources/signing-key.ts',
       description: 'Creates the signing key set once and publishes jwks.json',
       memorySize: 512,
       timeout: Duration.minutes(1),
       logRetention: props.logRetention,
-    });
+    }));
     this.secret.grantRead(onEvent);
-    this.secret.grantWrite(onEvent);
-    props.bucket.grantPut(onEvent, props.objectKey);
+    grantSecretPut(this.secret, onEvent);
+    grantObjects(props.bucket, onEvent, ['s3:PutObject'], props.objectKey);
 
     const provider = new cr.Provider(this, 'Provider', {
       onEventHandler: onEvent,

@@ -5,6 +5,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { tableDefinitions, tableNames } from '../lambdas/adapters/dynamodb/table-definitions';
 import type { TableName } from '../lambdas/routes';
@@ -14,7 +15,8 @@ const key = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.Attrib
 /** Logical table name as used in construct ids and output names: `main` → `Main`. */
 export const tableId = (name: TableName): string => name.charAt(0).toUpperCase() + name.slice(1);
 
-export function createTables(scope: Construct): Record<TableName, dynamodb.TableV2> {
+/** `encryptionKey`: behaviour CUSTODY-2's customer-managed key; without it, DynamoDB's AWS managed key. */
+export function createTables(scope: Construct, encryptionKey?: kms.IKey): Record<TableName, dynamodb.TableV2> {
   const entries = tableNames.map((name) => {
     const definition = tableDefinitions[name];
     const table = new dynamodb.TableV2(scope, `${tableId(name)}Table`, {
@@ -22,6 +24,8 @@ export function createTables(scope: Construct): Record<TableName, dynamodb.Table
       sortKey: key(definition.sortKey),
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: definition.ttlAttribute,
+      // The audit entries' append-only copy reads the activity table's stream (lib/audit-archive.ts, behaviour IAM-4).
+      ...(name === 'activity' ? { dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES } : {}),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
@@ -34,6 +38,14 @@ export function createTables(scope: Construct): Record<TableName, dynamodb.Table
         projectionType: dynamodb.ProjectionType.ALL,
       })),
     });
+    if (encryptionKey) {
+      // TableEncryptionV2.customerManagedKey needs the stack's region at synth, and synth must work
+      // without one: the one replica (this region) names the key itself. Grants add the key's use
+      // (AuthorizationServer.grantTables), which the L2 table no longer knows about.
+      (table.node.defaultChild as dynamodb.CfnGlobalTable).addPropertyOverride('Replicas.0.SSESpecification', {
+        KMSMasterKeyId: encryptionKey.keyArn,
+      });
+    }
     return [name, table] as const;
   });
   return Object.fromEntries(entries) as Record<TableName, dynamodb.TableV2>;

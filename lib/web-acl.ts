@@ -6,7 +6,8 @@
  *   0  AWS IP reputation list  known-bad addresses, and
  *   1  AWS known bad inputs    exploit patterns: first, before any rule can allow (behaviour EDGE-9).
  *   2  AdminAllowlist          /dashboard* and /api/admin/* from outside the allowlist: 403
- *                              (only when an allowlist is configured; synth warns otherwise),
+ *                              (only when an allowlist is configured; without one the deployer
+ *                              declared the admin plane open, behaviour EXPOSURE-3),
  *                              except the self-service rows (API keys, which end users call),
  *                              each by its method and strict path (behaviour EDGE-4).
  *   3  BlockNonCanonicalPaths  a path no rule below would read as its route: doubled slashes,

@@ -4,8 +4,9 @@
  * seed the local server runs (lambdas/bootstrap/seed.ts), hashing with the production
  * Argon2id policy, and stores the generated credentials in a Secrets Manager secret.
  *
- * Seeds once: when the secret already holds credentials, or the data already exists
- * (the seed is one conditional transaction), nothing is written. Update and Delete do
+ * Seeds once: when the secret already holds credentials, or says they were handed over and
+ * removed (behaviour CUSTODY-4), or the data already exists (the seed is one conditional
+ * transaction), nothing is written. Update and Delete do
  * nothing; the tables and the secret are retained. Passwords and secrets are random
  * (256 bits each); they go only to the secret, never to the response, outputs or logs.
  */
@@ -19,6 +20,8 @@ import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { createDocumentClient } from '../adapters/dynamodb/client';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeedDependencies } from '../bootstrap/seed';
+import { runInRequest } from '../http/request-context';
+import { adminSeed } from '../routes';
 import { parseSettings } from '../config/settings';
 import { awsClientSettings } from '../wiring/aws';
 
@@ -70,25 +73,35 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
       log.info('admin bootstrap skipped: the secret already holds credentials');
       return { PhysicalResourceId: physicalResourceId };
     }
+    // Behaviour CUSTODY-4: once handed over, a replaced resource or a restore into new tables must
+    // not bring back an admin with credentials nobody asked for.
+    if (handedOver(current.SecretString)) {
+      log.info('admin bootstrap skipped: the credentials were handed over and removed');
+      return { PhysicalResourceId: physicalResourceId };
+    }
     const { HASH_METHOD, CLIENT_ID_PREFIX } = parseSettings({ HASH_METHOD: props.HashMethod, CLIENT_ID_PREFIX: props.ClientIdPrefix }, [
       'HASH_METHOD',
       'CLIENT_ID_PREFIX',
     ]);
     let seeded: Awaited<ReturnType<typeof seed>>;
     try {
-      seeded = await seed(
-        {
-          db,
-          tables: { main: props.MainTable, ephemeral: props.EphemeralTable, activity: props.ActivityTable },
-          hasher: createHasher(HASH_METHOD),
-          random,
-          clock,
-        },
-        {
-          clientIdPrefix: CLIENT_ID_PREFIX,
-          adminEmail: props.AdminEmail,
-          environmentIds: { defaultId: props.DefaultEnvironmentId, dcrId: props.DcrEnvironmentId },
-        },
+      // Labelled with the declaration it is granted by (lambdas/routes.ts adminSeed), so the tests
+      // check each request the seed sends against it (behaviour IAM-3).
+      seeded = await runInRequest({ job: adminSeed.name }, () =>
+        seed(
+          {
+            db,
+            tables: { main: props.MainTable, ephemeral: props.EphemeralTable, activity: props.ActivityTable },
+            hasher: createHasher(HASH_METHOD),
+            random,
+            clock,
+          },
+          {
+            clientIdPrefix: CLIENT_ID_PREFIX,
+            adminEmail: props.AdminEmail,
+            environmentIds: { defaultId: props.DefaultEnvironmentId, dcrId: props.DcrEnvironmentId },
+          },
+        ),
       );
     } catch (error) {
       // The seed's conditions failed: the data exists (a replaced resource over the same
@@ -108,6 +121,21 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
     log.info('admin bootstrap seeded', { userId: seeded.admin.userId, clientId: seeded.adminClient.clientId });
     return { PhysicalResourceId: physicalResourceId };
   };
+}
+
+/** What the secret holds once its credentials were revoked and removed (docs/deployment.md). */
+export interface HandedOverMarker {
+  /** When (ISO 8601), as the operator wrote it. */
+  readonly handedOver: string;
+}
+
+function handedOver(text: string | undefined): boolean {
+  try {
+    const value = JSON.parse(text ?? '') as Partial<HandedOverMarker>;
+    return typeof value?.handedOver === 'string' && value.handedOver.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 function holdsCredentials(text: string | undefined): boolean {

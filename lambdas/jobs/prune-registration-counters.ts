@@ -4,13 +4,19 @@
  */
 import { withinDeadline } from '../adapters/aws/invocation-deadline';
 import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
+import { runInRequest } from '../http/request-context';
 import { getContainer } from '../wiring/container';
 import { getStorage } from '../wiring/storage';
 
-export const handler = withinDeadline(async (): Promise<{ deleted: number }> => {
-  const { clock, log } = getContainer();
-  const { db, tables } = getStorage();
-  const deleted = await new DynamoRegistrationCounter(db, tables.ephemeral).pruneBefore(clock.now());
-  log.info('pruned registration counters', { deleted });
-  return { deleted };
-});
+// Labelled with its job's name: its log lines carry it, and the tests check each request it sends
+// against the job's declaration (lambdas/routes.ts `jobs`, behaviour IAM-3).
+export const handler = withinDeadline(
+  (): Promise<{ deleted: number }> =>
+    runInRequest({ job: 'PruneRegistrationCounters' }, async () => {
+      const { clock, log } = getContainer();
+      const { db, tables } = getStorage();
+      const deleted = await new DynamoRegistrationCounter(db, tables.ephemeral).pruneBefore(clock.now());
+      log.info('pruned registration counters', { deleted });
+      return { deleted };
+    }),
+);

@@ -7,6 +7,12 @@
  * Write order: the secret first, then jwks.json. If the upload fails after the secret
  * was written, the next run finds the new key missing from jwks.json, republishes it and
  * restarts its publication clock, so a key never signs before it was really published.
+ * A key in jwks.json that is not the set's key under the same kid (behaviour CUSTODY-5) is
+ * repaired the same way, and then the run fails: something other than this job wrote
+ * jwks.json, and the failure raises the KeyRotationErrors alarm.
+ * Invoked by S3's event for a write or delete of jwks.json (behaviour CUSTODY-3, lib/key-change-watch.ts)
+ * rather than by the schedule, any difference at all from the key set fails the run once repaired: this
+ * job and the deploy-time function write jwks.json only after the secret, so their own writes agree.
  * Logs name kids and steps only, never key material. Every run that completes counts one
  * KeyRotationSucceeded, the heartbeat of the KeyRotationMissed alarm (behaviour OPS-3): a job
  * that stops running is heard of, not only one that throws.
@@ -25,6 +31,7 @@ import {
   planRotation,
   rotationPolicy,
   type RotationStep,
+  verifyPublishedKeys,
 } from '../adapters/signing/rotation';
 import { parseSettings } from '../config/settings';
 import { createEmfMetrics } from '../adapters/emf-metrics';
@@ -53,6 +60,8 @@ export interface RotationResult {
   readonly kids: readonly string[];
   readonly steps: readonly RotationStep['kind'][];
   readonly published: boolean;
+  /** Kids under which jwks.json published another key before this run republished it (behaviour CUSTODY-5). */
+  readonly swapped: readonly string[];
 }
 
 interface Dependencies {
@@ -64,8 +73,13 @@ interface Dependencies {
   readonly metrics: Metrics;
 }
 
+/** The S3 event (through EventBridge) for a write or delete of jwks.json; the schedule's event is anything else. */
+function isObjectEvent(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'aws.s3';
+}
+
 export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics }: Dependencies) {
-  return async (): Promise<RotationResult> => {
+  return async (event?: unknown): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
     const now = clock();
     const alg = parseSettings({ SIGNING_ALG: e.SIGNING_ALG }, ['SIGNING_ALG']).SIGNING_ALG;
@@ -76,7 +90,11 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock, metric
     const stored = parseRotatingKeySet(secret.SecretString);
     // The deploy-time custom resource creates the set; without it there is nothing to rotate.
     if (!stored) throw new Error('the signing key secret holds no valid key set');
-    const publishedKids = await readPublishedKids(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY);
+    const check = await verifyPublishedKeys(stored, await readPublishedKeys(s3, e.JWKS_BUCKET, e.JWKS_OBJECT_KEY));
+    // A swapped kid is not among check.kids: it is republished and, if pending, waits a full lead again.
+    const publishedKids = check.kids;
+    // Behaviour CUSTODY-3: compared with the key set as stored, before this run changes anything.
+    const disagreed = check.swapped.length > 0 || check.foreign > 0 || needsPublishing(stored, publishedKids);
 
     const plan = planRotation(stored, { now, publishedKids, policy });
     const set = plan.prepareNext ? addNextKey(plan.set, await generateSigningKey(alg), now) : plan.set;
@@ -84,7 +102,7 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock, metric
     if (plan.steps.length > 0 || set !== plan.set) {
       await secrets.send(new PutSecretValueCommand({ SecretId: e.SIGNING_KEY_SECRET_ARN, SecretString: JSON.stringify(set) }));
     }
-    const published = needsPublishing(set, publishedKids);
+    const published = needsPublishing(set, publishedKids) || check.foreign > 0 || check.swapped.length > 0;
     if (published) {
       await publishJwks(s3, { bucket: e.JWKS_BUCKET, key: e.JWKS_OBJECT_KEY, maxAgeSeconds }, set);
       // Not relied on for safety (the publication lead assumes none), but it makes
@@ -101,21 +119,36 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock, metric
       kids: set.keys.map((key) => key.kid!),
       steps: plan.steps.map((step) => step.kind),
       published,
+      swapped: check.swapped,
     };
+    if (check.swapped.length > 0) {
+      log.error('jwks.json published a different key under a kid of the key set; republished from the key set', { ...result });
+      throw new Error(
+        `jwks.json published a different key under kid ${check.swapped.join(', ')} than the signing key set holds; ` +
+          'republished from the key set. Something other than this job wrote jwks.json: find out what (CloudTrail, the KeyMaterialChanged alarm).',
+      );
+    }
+    if (isObjectEvent(event) && disagreed) {
+      log.error('jwks.json was changed to publish other keys than the signing key set; republished from the key set', { ...result });
+      throw new Error(
+        'jwks.json was written or deleted and then published other keys than the signing key set holds; republished from the key set. ' +
+          'Something other than this job and the deploy-time function wrote it: find out what (CloudTrail, the KeyMaterialChanged alarm).',
+      );
+    }
     log.info('signing key rotation', { ...result });
     metrics.count(metricNames.keyRotationSucceeded);
     return result;
   };
 }
 
-async function readPublishedKids(s3: Dependencies['s3'], bucket: string, key: string): Promise<Set<string>> {
+/** The entries of the published jwks.json; none when it is missing or unreadable, so everything is republished. */
+async function readPublishedKeys(s3: Dependencies['s3'], bucket: string, key: string): Promise<unknown[]> {
   try {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    const document = JSON.parse((await object.Body?.transformToString()) ?? '{}') as { keys?: { kid?: unknown }[] };
-    return new Set((document.keys ?? []).map((k) => k.kid).filter((kid): kid is string => typeof kid === 'string'));
+    const document = JSON.parse((await object.Body?.transformToString()) ?? '{}') as { keys?: unknown };
+    return Array.isArray(document?.keys) ? document.keys : [];
   } catch (error) {
-    // Missing (never published) or unreadable: treat as empty, so everything is republished.
-    if ((error as { name?: string }).name === 'NoSuchKey' || error instanceof SyntaxError) return new Set();
+    if ((error as { name?: string }).name === 'NoSuchKey' || error instanceof SyntaxError) return [];
     throw error;
   }
 }

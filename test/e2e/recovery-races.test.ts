@@ -123,7 +123,8 @@ async function mailedResetToken(email: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
     let names: string[] = [];
     try {
-      names = readdirSync(outbox).sort();
+      // Only finished mails: the outbox writes `.<name>.partial` first and renames it.
+      names = readdirSync(outbox).filter((name) => name.endsWith('.json')).sort();
     } catch {}
     for (const name of names.reverse()) {
       const mail = JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string };

@@ -4,12 +4,21 @@
  * admin configuration cannot be probed; no or a bad token is 401 invalid_token.
  */
 import { mintAccessToken } from '../../lambdas/core/tokens';
+import { handler as createClient } from '../../lambdas/handlers/admin/clients-create';
+import { handler as deleteClient } from '../../lambdas/handlers/admin/clients-delete';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody, headerOf } from '../support/events';
-import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import {
+  adminClientToken,
+  adminUserToken,
+  createTestClient,
+  createTestEnvironment,
+  createTestUser,
+  issueTestToken,
+} from '../support/tokens';
 
 beforeAll(() => ensureScopes('openid', 'admin'));
 
@@ -22,6 +31,14 @@ describe('admin API callers', () => {
   it('accepts an admin user token with the admin scope', async () => {
     const { token } = await adminUserToken();
     expect((await callAdmin(listUsers, { token })).statusCode).toBe(200);
+  });
+
+  it("answers an admin user's token whose refresh-token family is gone with 401 invalid_token (behaviour BEARER-1)", async () => {
+    const { user, client } = await adminUserToken();
+    const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', 'admin'], familyId: 'fam_gone' });
+    const result = await callAdmin(listUsers, { token });
+    expect(result.statusCode).toBe(401);
+    expect(jsonBody(result).error).toBe('invalid_token');
   });
 
   it('refuses a plain user, a non-admin client and an admin user without the admin scope with the identical 403', async () => {
@@ -71,5 +88,33 @@ describe('admin API callers', () => {
     );
     const result = await callAdmin(listUsers, { token: minted.accessToken });
     expect(result.statusCode).toBe(401);
+  });
+});
+
+describe('behaviour CUSTODY-4: handing over the bootstrap admin client (docs/deployment.md, "Handing over the first admin")', () => {
+  it('a successor admin client made through the API works, and deleting the bootstrap client refuses its live token at once', async () => {
+    const bootstrap = await adminClientToken();
+    const environmentId = await createTestEnvironment('Handover');
+    const created = await callAdmin(createClient, {
+      token: bootstrap.token,
+      method: 'POST',
+      body: { name: 'platform automation', environment_id: environmentId, type: 'confidential', admin: true, scopes: ['admin'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const successor = jsonBody(created) as { client_id: string; client_secret: string; admin: boolean };
+    expect(successor.admin).toBe(true);
+    expect(successor.client_secret).toBeTruthy();
+    const successorToken = (await issueTestToken({ clientId: successor.client_id, scopes: ['admin'] })).token;
+
+    const deleted = await callAdmin(deleteClient, {
+      token: successorToken,
+      method: 'DELETE',
+      pathParameters: { client_id: bootstrap.client.clientId },
+    });
+    expect(deleted.statusCode).toBe(204);
+    // The bootstrap token has not expired: the admin check reads the client record on every call.
+    const refused = await callAdmin(listUsers, { token: bootstrap.token });
+    expect({ status: refused.statusCode, error: jsonBody(refused).error }).toEqual({ status: 401, error: 'invalid_token' });
+    expect((await callAdmin(listUsers, { token: successorToken })).statusCode).toBe(200);
   });
 });

@@ -115,9 +115,12 @@ describe('environment grants (users_environments)', () => {
   it('answers an unknown user or an unknown environment with 404, and writes no grant', async () => {
     const user = await createTestUser();
     const environmentId = await createTestEnvironment();
-    for (const handler of [grant, revoke]) {
-      expect((await callAdmin(handler, { token, method: 'PUT', pathParameters: path('usr_nobody', environmentId) })).statusCode).toBe(404);
-      expect((await callAdmin(handler, { token, method: 'PUT', pathParameters: path(user.id, 'env_nowhere') })).statusCode).toBe(404);
+    for (const [handler, method] of [
+      [grant, 'PUT'],
+      [revoke, 'DELETE'],
+    ] as const) {
+      expect((await callAdmin(handler, { token, method, pathParameters: path('usr_nobody', environmentId) })).statusCode).toBe(404);
+      expect((await callAdmin(handler, { token, method, pathParameters: path(user.id, 'env_nowhere') })).statusCode).toBe(404);
     }
     expect((await callAdmin(listGrants, { token, pathParameters: { user_id: 'usr_nobody' } })).statusCode).toBe(404);
     expect(await getEnvironments().hasAccess(user.id, 'env_nowhere')).toBe(false);

@@ -102,3 +102,21 @@ test('data already seeded but the secret empty: skipped without overwriting anyt
   await expect(handler(event('Create'))).resolves.toEqual({ PhysicalResourceId: properties.SecretId });
   expect(secret.value).toBe('placeholder');
 });
+
+test('behaviour CUSTODY-4: a secret marked handed over is never seeded again, even over empty tables (a restore, a replaced resource)', async () => {
+  const emptyTables = physicalTableNames(`boot-${randomUUID().slice(0, 8)}-`);
+  await ensureTables(client, emptyTables);
+  const marker = JSON.stringify({ handedOver: '2026-11-26T06:00:00Z', note: 'credentials revoked through the admin API' });
+  secret.value = marker;
+  const puts = secret.puts;
+  const replaced = customResourceEvent(
+    'Create',
+    { logicalResourceId: 'AdminBootstrap', resourceType: 'Custom::AdminBootstrap', physicalResourceId: properties.SecretId },
+    { ...properties, MainTable: emptyTables.main, EphemeralTable: emptyTables.ephemeral, ActivityTable: emptyTables.activity },
+  );
+  await expect(handler(replaced)).resolves.toEqual({ PhysicalResourceId: properties.SecretId });
+  expect(secret.value).toBe(marker);
+  expect(secret.puts).toBe(puts);
+  const environment = await db.send(new GetCommand({ TableName: emptyTables.main, Key: { pk: 'ENV#env_default', sk: 'ENV' } }));
+  expect(environment.Item).toBeUndefined();
+});

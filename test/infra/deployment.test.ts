@@ -205,7 +205,8 @@ describe('operations', () => {
     const functionsWatched = (metricName: string) =>
       alarms.flatMap((a) => (a.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric.MetricName === metricName)).length;
     const server = minimal.stack.server;
-    const watched = Object.keys(server.functions).length + 1 + Object.keys(server.jobFunctions).length;
+    // Route functions, the fallback, the jobs and the audit archive's exporter (behaviour IAM-4).
+    const watched = Object.keys(server.functions).length + 1 + Object.keys(server.jobFunctions).length + 1;
     expect(functionsWatched('Errors')).toBe(watched);
     expect(functionsWatched('Throttles')).toBe(watched);
     const topic = { Ref: logicalId(minimal.stack.server.alarms.topic) };
@@ -249,8 +250,9 @@ describe('deploy-time options', () => {
   });
 
   test('empty values mean unset; defaults apply', () => {
-    expect(read({ ADMIN_ALLOWED_CIDRS: '', WAF_BOT_CONTROL: '', KEY_ROTATION_DAYS: '' })()).toMatchObject({
+    expect(read({ ADMIN_ALLOWED_CIDRS: '', ADMIN_OPEN_TO_INTERNET: 'true', WAF_BOT_CONTROL: '', KEY_ROTATION_DAYS: '' })()).toMatchObject({
       adminAllowlist: [],
+      adminOpenToInternet: true,
       botControl: false,
       keyRotationDays: 30,
     });

@@ -1,8 +1,9 @@
 import { CreateInvalidationCommand } from '@aws-sdk/client-cloudfront';
 import { GetSecretValueCommand, PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { generateKeySet, publicJwks } from '../../lambdas/adapters/signing/key-set';
-import { parseRotatingKeySet } from '../../lambdas/adapters/signing/rotation';
+import { parseRotatingKeySet, rotationPolicy } from '../../lambdas/adapters/signing/rotation';
 import { createHandler, type RotationEnvironment } from '../../lambdas/jobs/rotate-signing-keys';
 
 const env: RotationEnvironment = {
@@ -57,7 +58,8 @@ function world(secretValue: string, published: string | undefined) {
   return {
     state,
     counted,
-    run: (now: number) => createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now, metrics } as never)(),
+    run: (now: number, event?: unknown) =>
+      createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now, metrics } as never)(event),
   };
 }
 
@@ -105,6 +107,120 @@ test('jwks.json missing: republished at once, and a pending key waits a full lea
 test('a secret without a key set fails the run (the deploy-time custom resource creates it)', async () => {
   const { run } = world('placeholder', undefined);
   await expect(run(Date.now())).rejects.toThrow(/no valid key set/);
+});
+
+describe('a key swapped under an existing kid in jwks.json (behaviour CUSTODY-5)', () => {
+  /** jwks.json as published, with the key under `kid` replaced by another key that keeps the kid. */
+  async function withSwappedKey(set: { keys: readonly JWK[] }, kid: string): Promise<string> {
+    const impostor = (await generateKeySet('ES256')).keys[0]!;
+    const keys = set.keys.map((key) => (key.kid === kid ? { ...impostor, kid } : key));
+    return JSON.stringify(publicJwks({ currentKid: kid, keys }));
+  }
+  const thumbprints = async (document: string) =>
+    Promise.all(
+      (JSON.parse(document) as { keys: JWK[] }).keys.map(
+        async (key): Promise<[string | undefined, string]> => [key.kid, await calculateJwkThumbprint(key)],
+      ),
+    );
+
+  test('the current key: jwks.json is republished from the private set and invalidated, then the run fails so the alarm fires', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(Date.parse('2026-03-01T03:41:00Z')); // records the legacy set's times
+    state.object = await withSwappedKey(initial, initial.currentKid);
+    state.writes = [];
+
+    await expect(run(Date.parse('2026-03-02T03:41:00Z'))).rejects.toThrow(
+      new RegExp(`jwks.json published a different key under kid ${initial.currentKid}.*republished`),
+    );
+    expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+    expect(await thumbprints(state.object!)).toEqual([[initial.currentKid, initial.currentKid]]);
+    expect(state.object).not.toContain('"d"');
+  });
+
+  test('a pending key: republished, and it signs only a full publication lead after the repair', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    const t0 = Date.parse('2026-03-01T03:41:00Z');
+    await run(t0);
+    const prepared = await run(t0 + 30 * day);
+    const nextKid = prepared.kids.find((k) => k !== initial.currentKid)!;
+    const set = parseRotatingKeySet(state.secret)!;
+    state.object = await withSwappedKey(set, nextKid);
+
+    const repairedAt = t0 + 30 * day + 12 * 3600_000;
+    await expect(run(repairedAt)).rejects.toThrow(new RegExp(`under kid ${nextKid}`));
+    expect(parseRotatingKeySet(state.secret)!.keyTimes[nextKid]!.publishedAt).toBe(new Date(repairedAt).toISOString());
+    expect(new Map(await thumbprints(state.object!)).get(nextKid)).toBe(nextKid);
+    // Long after its first publication, but less than a lead after the repair: not signing yet.
+    const lead = rotationPolicy(30, 300_000).publishLeadMs;
+    expect((await run(repairedAt + lead - 60_000)).currentKid).toBe(initial.currentKid);
+    expect((await run(repairedAt + lead)).currentKid).toBe(nextKid);
+  });
+
+  test('a published kid the key set lacks, or an entry without a kid, is removed without failing the run', async () => {
+    const initial = await generateKeySet('ES256');
+    const extra = (await generateKeySet('ES256')).keys[0]!;
+    const published = publicJwks({ currentKid: initial.currentKid, keys: [...initial.keys, extra] });
+    published.keys.push({ kty: 'EC' });
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(published));
+    const result = await run(Date.parse('2026-03-01T03:41:00Z'));
+    expect(result.published).toBe(true);
+    expect(await thumbprints(state.object!)).toEqual([[initial.currentKid, initial.currentKid]]);
+  });
+});
+
+/** What EventBridge delivers for S3's own event on jwks.json (lib/key-change-watch.ts). */
+const objectEvent = (detailType: 'Object Created' | 'Object Deleted') => ({
+  source: 'aws.s3',
+  'detail-type': detailType,
+  detail: { bucket: { name: env.JWKS_BUCKET }, object: { key: env.JWKS_OBJECT_KEY } },
+});
+
+describe('behaviour CUSTODY-3: every write or delete of jwks.json runs the job, which fails on any difference from the key set', () => {
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+
+  test('a key added beside the real ones: republished without it, and the run fails so the alarm fires (the schedule alone repairs it quietly)', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    const intruder = (await generateKeySet('ES256')).keys[0]!;
+    const tampered = JSON.stringify({
+      keys: [...publicJwks(initial).keys, ...publicJwks({ currentKid: intruder.kid!, keys: [intruder] }).keys],
+    });
+
+    state.object = tampered;
+    state.writes = [];
+    await expect(run(t0 + 3600_000, objectEvent('Object Created'))).rejects.toThrow(/jwks.json was written or deleted.*republished/);
+    expect(state.writes).toEqual(['jwks', 'invalidate']);
+    expect((JSON.parse(state.object!) as { keys: JWK[] }).keys.map((key) => key.kid)).toEqual([initial.currentKid]);
+
+    state.object = tampered;
+    await expect(run(t0 + 2 * 3600_000)).resolves.toMatchObject({ published: true });
+  });
+
+  test('jwks.json deleted: republished from the key set, and the run fails', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    state.object = undefined;
+    state.writes = [];
+    await expect(run(t0 + 3600_000, objectEvent('Object Deleted'))).rejects.toThrow(/jwks.json was written or deleted/);
+    // The secret too: a key found unpublished restarts its publication clock (behaviour CUSTODY-5).
+    expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+    expect(JSON.parse(state.object!)).toEqual(publicJwks(initial));
+  });
+
+  test('the publishers’ own writes agree with the key set: the run they trigger passes and writes nothing', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    await run(t0);
+    const prepared = await run(t0 + 30 * day);
+    expect(prepared.published).toBe(true);
+    state.writes = [];
+    await expect(run(t0 + 30 * day + 60_000, objectEvent('Object Created'))).resolves.toMatchObject({ published: false, swapped: [] });
+    expect(state.writes).toEqual([]);
+  });
 });
 
 test('behaviour OPS-3: every completed run counts one KeyRotationSucceeded heartbeat, whatever it did; a failed run counts none', async () => {

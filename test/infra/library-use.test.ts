@@ -36,6 +36,7 @@ beforeAll(() => {
   partners = new AuthorizationServer(partnerStack, 'Partners', {
     mailFrom: 'auth@partners.example.org',
     apiGatewayCloudWatchRole: false,
+    adminOpenToInternet: true,
     alarmsNotifyNobody: true,
   });
   const assembly = app.synth();
@@ -157,12 +158,22 @@ describe('invalid props fail at synth, every problem at once, naming the prop', 
 
   test('a number given as a token (resolved at deploy time) is passed through, not refused', () => {
     expect(
-      build({ mailFrom: 'a@example.org', alarmEmail: 'ops@example.org', dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }) }),
+      build({
+        mailFrom: 'a@example.org',
+        adminOpenToInternet: true,
+        alarmEmail: 'ops@example.org',
+        dcrRateLimitPerDay: Token.asNumber({ Ref: 'RateLimit' }),
+      }),
     ).not.toThrow();
   });
 
   test('behaviour PASSKEY-7: a passkey RP ID that is not the issuer host or a parent of it fails at synth, not at the first cold start', () => {
-    const given = { mailFrom: 'a@example.org', alarmEmail: 'ops@example.org', baseUrl: 'https://auth.example.org' };
+    const given = {
+      mailFrom: 'a@example.org',
+      adminOpenToInternet: true,
+      alarmEmail: 'ops@example.org',
+      baseUrl: 'https://auth.example.org',
+    };
     expect(build({ ...given, passkeyRpId: 'example.com' })).toThrow(
       /PASSKEY_RP_ID must be the host of BASE_URL \(auth\.example\.org\) or a parent domain of it/,
     );

@@ -19,7 +19,12 @@ beforeAll(() => {
   plain = synthesize({ ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms' });
   const app = new App({
     outdir: assemblyDir(),
-    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org' },
+    context: {
+      'aws:cdk:bundling-stacks': [],
+      MAIL_FROM: 'no-reply@example.org',
+      ADMIN_OPEN_TO_INTERNET: 'true',
+      ALARM_EMAIL: 'ops@example.org',
+    },
   });
   const stack = new AuthorizationServerStack(app, 'Traced', {
     ...stackPropsFromContext(app),
@@ -154,10 +159,8 @@ describe('X-Ray tracing (the tracing prop, TRACING in context)', () => {
   });
 
   test('TRACING=true in context turns it on', () => {
-    const app = new App({ context: { MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org', TRACING: 'true' } });
-    expect(stackPropsFromContext(app).tracing).toBe(true);
-    expect(stackPropsFromContext(new App({ context: { MAIL_FROM: 'no-reply@example.org', ALARM_EMAIL: 'ops@example.org' } })).tracing).toBe(
-      false,
-    );
+    const context = { MAIL_FROM: 'no-reply@example.org', ADMIN_OPEN_TO_INTERNET: 'true', ALARM_EMAIL: 'ops@example.org' };
+    expect(stackPropsFromContext(new App({ context: { ...context, TRACING: 'true' } })).tracing).toBe(true);
+    expect(stackPropsFromContext(new App({ context })).tracing).toBe(false);
   });
 });

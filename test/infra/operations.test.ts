@@ -102,7 +102,9 @@ describe('alarms reach someone (behaviour OPS-1)', () => {
 
   test('the construct refuses the same in its props’ words, before creating anything', () => {
     const stack = new Stack(new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [] } }), 'Library');
-    const problems = problemsOf(() => new AuthorizationServer(stack, 'Server', { mailFrom: 'auth@example.org' }));
+    const problems = problemsOf(
+      () => new AuthorizationServer(stack, 'Server', { mailFrom: 'auth@example.org', adminOpenToInternet: true }),
+    );
     expect(problems).toEqual([expect.stringMatching(/^the alarms would notify nobody: set alarmEmail \(ALARM_EMAIL\) or alarmTopic/)]);
     expect(stack.node.findChild('Server').node.children.map((c) => c.node.path)).toEqual([]);
   });
@@ -214,6 +216,7 @@ describe('alarms on what breaks quietly', () => {
     const stack = new AuthorizationServerStack(app, 'Tuned', {
       mailFrom: 'auth@example.org',
       alarmEmail: 'ops@example.org',
+      adminOpenToInternet: true,
       alarmThresholds: {
         mailBounceRate: 0.02,
         mailComplaintRate: 0.0005,
@@ -261,9 +264,12 @@ describe('background work that fails for good is kept and alarmed on (behaviour 
     }
   });
 
-  test('the daily schedules retry delivery, then put the event in the same queue, which lets EventBridge send only for those rules', () => {
-    const rules = Object.entries(resources(minimal.template, 'AWS::Events::Rule'));
-    expect(rules).toHaveLength(jobs.length + 1);
+  test('the daily schedules (and the jwks.json check, behaviour CUSTODY-3) retry delivery, then put the event in the same queue, which lets EventBridge send only for those rules', () => {
+    // The rules writing key changes to their log group (behaviour CUSTODY-3) invoke no function.
+    const rules = Object.entries(resources(minimal.template, 'AWS::Events::Rule')).filter(
+      ([, rule]) => !JSON.stringify(rule.Properties.Targets).includes(':log-group:'),
+    );
+    expect(rules).toHaveLength(jobs.length + 2);
     for (const [, rule] of rules) {
       expect(rule.Properties.Targets).toEqual([
         expect.objectContaining({
@@ -369,6 +375,7 @@ describe('mail (behaviour OPS-2, OPS-5)', () => {
       mailFromDomain: 'mail.login.example.org',
       mailHostedZone: zone,
       alarmEmail: 'ops@example.org',
+      adminOpenToInternet: true,
     });
     const template = Template.fromStack(stack);
     const records = Object.values(resources(template, 'AWS::Route53::RecordSet')).map((r) => r.Properties);
@@ -401,6 +408,7 @@ describe('mail (behaviour OPS-2, OPS-5)', () => {
     const props: AuthorizationServerProps = {
       mailFrom: 'a@example.org',
       alarmEmail: 'ops@example.org',
+      adminOpenToInternet: true,
       mailDomain: 'example.org',
       mailHostedZone: zone,
     };
@@ -498,7 +506,11 @@ describe('tags and termination protection (behaviour OPS-6)', () => {
     expect(minimal.stack.terminationProtection).toBe(true);
     expect(full.stack.terminationProtection).toBe(false);
     const app = new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [] } });
-    const built = new AuthorizationServerStack(app, 'InCode', { mailFrom: 'auth@example.org', alarmEmail: 'ops@example.org' });
+    const built = new AuthorizationServerStack(app, 'InCode', {
+      mailFrom: 'auth@example.org',
+      alarmEmail: 'ops@example.org',
+      adminOpenToInternet: true,
+    });
     expect(built.terminationProtection).toBe(true);
     expect(app.synth().getStackByName('InCode').terminationProtection).toBe(true);
   });

@@ -7,10 +7,13 @@ import { App } from 'aws-cdk-lib';
 import { AuthorizationServerStack } from '../../lib/authorization-server-stack';
 import { addPolicyChecks } from '../../lib/checks';
 import { stackPropsFromContext } from '../../lib/deployment-options';
-import { assemblyDir } from './synthesize';
+import { assemblyDir, testAdminPlane } from './synthesize';
 
 function synthWithChecks(context: Record<string, string>, controlTower: boolean): void {
-  const app = new App({ outdir: assemblyDir(), context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ...context } });
+  const app = new App({
+    outdir: assemblyDir(),
+    context: { 'aws:cdk:bundling-stacks': [], MAIL_FROM: 'no-reply@example.org', ...testAdminPlane(context), ...context },
+  });
   new AuthorizationServerStack(app, 'Checked', stackPropsFromContext(app));
   addPolicyChecks(app, { controlTower });
   // A validation failure throws "Validation failed" and prints each finding.
@@ -21,7 +24,7 @@ test('minimal configuration: no unacknowledged AwsSolutions or Control Tower fin
   expect(() => synthWithChecks({ ALARM_EMAIL: 'ops@example.org' }, true)).not.toThrow();
 }, 120_000);
 
-test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tracing, mail domain, backup copies): no unacknowledged AwsSolutions or Control Tower finding', () => {
+test('full configuration (allowlist, Bot Control, custom domains for the API and the JWKS, alarm topic, tracing, mail domain, backup copies, key operators): no unacknowledged AwsSolutions or Control Tower finding', () => {
   expect(() =>
     synthWithChecks(
       {
@@ -31,6 +34,9 @@ test('full configuration (allowlist, Bot Control, custom domain, alarm topic, tr
         ALARM_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ops-alarms',
         DOMAIN_NAME: 'auth.example.net',
         CERTIFICATE_ARN: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1111-2222-3333-444455556666',
+        JWKS_DOMAIN_NAME: 'keys.example.net',
+        JWKS_CERTIFICATE_ARN: 'arn:aws:acm:us-east-1:123456789012:certificate/9f8e7d6c-1111-2222-3333-444455556666',
+        KEY_OPERATOR_ARNS: 'arn:aws:iam::123456789012:role/platform-security',
         MAIL_FROM: 'auth@example.org',
         MAIL_DOMAIN: 'example.org',
         BACKUP_COPY_VAULT_ARNS: 'arn:aws:backup:eu-central-1:210987654321:backup-vault:tollgate-copies',

@@ -60,7 +60,7 @@ async function bundledPackages(handler: string): Promise<Packages> {
 }
 
 const serviceClients = {
-  '@aws-sdk/client-dynamodb': (route: Route) => Object.keys(route.tables).length > 0,
+  '@aws-sdk/client-dynamodb': (route: Route) => Object.keys(route.storage).length > 0,
   '@aws-sdk/client-ses': (route: Route) => route.sendsMail === true,
   '@aws-sdk/client-secrets-manager': (route: Route) => route.signs === true || route.deviceCookies === true,
   '@aws-sdk/client-lambda': (route: Route) => route.invokesSelf === true,
@@ -78,7 +78,7 @@ const loadedOnFirstUse = (name: string, rows: readonly Route[]) =>
   (name === '@aws-sdk/client-secrets-manager' && !rows.some((row) => row.signs));
 
 /** The fallback function answers unknown paths; it calls nothing. */
-const fallbackRow = { name: 'Fallback', handler: fallbackHandler, tables: {} } as unknown as Route;
+const fallbackRow = { name: 'Fallback', handler: fallbackHandler, storage: {} } as unknown as Route;
 const rowsByHandler = new Map<string, Route[]>();
 for (const route of [...routes, fallbackRow]) rowsByHandler.set(route.handler, [...(rowsByHandler.get(route.handler) ?? []), route]);
 

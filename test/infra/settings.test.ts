@@ -58,23 +58,31 @@ describe('settings from CDK context', () => {
     expect(() => synthesize({ MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an email address/);
   });
 
-  test('cdk.json lists every setting and deploy-time option; its defaults are refused only for want of an alarm recipient (behaviour OPS-1), and synthesize with one', () => {
+  test('cdk.json lists every setting and deploy-time option; its defaults are refused only for want of an admin allowlist (behaviour EXPOSURE-3) and an alarm recipient (behaviour OPS-1), and synthesize with them', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
     expect(Object.keys(context).sort()).toEqual([...settingNames, ...Object.keys(deploymentOptions)].sort());
     try {
       synthesize(context);
       throw new Error('expected a ConfigError');
     } catch (error) {
-      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^ALARM_EMAIL or ALARM_TOPIC_ARN must be set/)]);
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(2);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/ADMIN_ALLOWED_CIDRS is empty/),
+          expect.stringMatching(/^ALARM_EMAIL or ALARM_TOPIC_ARN must be set/),
+        ]),
+      );
     }
-    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org' })).not.toThrow();
+    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org', ADMIN_ALLOWED_CIDRS: '203.0.113.0/24' })).not.toThrow();
+    expect(() => synthesize({ ...context, ALARM_EMAIL: 'ops@example.org', ADMIN_OPEN_TO_INTERNET: 'true' })).not.toThrow();
   });
 
-  test('`npm run synth` (the offline check) waives the alarm recipient explicitly and synthesizes cdk.json’s defaults (behaviour OPS-1)', () => {
+  test('`npm run synth` (the offline check) declares the admin plane open and waives the alarm recipient explicitly, and synthesizes cdk.json’s defaults (behaviour EXPOSURE-3, OPS-1)', () => {
     const context = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')).context;
     const script: string = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.synth;
     const given = Object.fromEntries([...script.matchAll(/-c ([A-Z_]+)=(\S+)/g)].map(([, name, value]) => [name, value]));
-    expect(given).toMatchObject({ ALARMS_NOTIFY_NOBODY: 'true' });
+    expect(given).toMatchObject({ ADMIN_OPEN_TO_INTERNET: 'true', ALARMS_NOTIFY_NOBODY: 'true' });
     expect(() => synthesize({ ...context, ...given })).not.toThrow();
   });
 

@@ -49,6 +49,13 @@ export function assemblyDir(): string {
   return dir;
 }
 
+/**
+ * Behaviour EXPOSURE-3 makes a deployment name its admin allowlist or say the admin plane is open.
+ * Tests that give no allowlist mean today's template without one: they say so, as a deployer would.
+ */
+export const testAdminPlane = (context: Record<string, unknown>): Record<string, unknown> =>
+  context.ADMIN_ALLOWED_CIDRS || 'ADMIN_OPEN_TO_INTERNET' in context ? {} : { ADMIN_OPEN_TO_INTERNET: 'true' };
+
 export function synthesize(context: Record<string, unknown> = {}, { bundle = false, outdir, routes }: SynthesizeOptions = {}): Synthesized {
   const app = new App({
     outdir: outdir ?? assemblyDir(),
@@ -57,6 +64,7 @@ export function synthesize(context: Record<string, unknown> = {}, { bundle = fal
       ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
       MAIL_FROM: 'no-reply@example.org',
       ALARM_EMAIL: 'ops@example.org',
+      ...testAdminPlane(context),
       ...context,
     },
   });

@@ -2,6 +2,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { LambdaHandler } from '../../lambdas/http/handler';
+import { routes } from '../../lambdas/routes';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, lambdaContext } from './events';
 
@@ -15,14 +16,31 @@ export interface AdminCall {
   readonly body?: unknown;
 }
 
+/**
+ * The admin row whose handler this is, with the call's method: the event's `resource` is then the
+ * row's path template, as API Gateway sends it, so the request is told apart from the other rows
+ * (its log line, and the storage access recorded for it: test/support/record-storage-access.ts).
+ */
+function adminRowOf(handler: LambdaHandler, method: string) {
+  return routes.find(
+    (route) =>
+      route.method === method &&
+      route.handler.startsWith('admin/') &&
+      (require(`../../lambdas/handlers/${route.handler}`) as { handler: unknown }).handler === handler,
+  );
+}
+
 export function callAdmin(handler: LambdaHandler, call: AdminCall = {}): Promise<APIGatewayProxyResult> {
+  const method = call.method ?? 'GET';
+  const row = adminRowOf(handler, method);
   const headers: Record<string, string> = {};
   if (call.token) headers.Authorization = `Bearer ${call.token}`;
   if (call.body !== undefined) headers['Content-Type'] = 'application/json';
   return handler(
     apiGatewayEvent({
-      method: call.method ?? 'GET',
-      path: call.path ?? '/api/admin/x',
+      method,
+      path: call.path ?? row?.path ?? '/api/admin/x',
+      ...(row ? { resource: row.path } : {}),
       headers,
       ...(call.pathParameters ? { pathParameters: call.pathParameters } : {}),
       ...(call.query ? { query: call.query } : {}),

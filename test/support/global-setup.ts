@@ -43,6 +43,8 @@ export default async function globalSetup(): Promise<void> {
     // The logo's objects, as the local server keeps them (lambdas/wiring/site-assets.ts).
     SITE_ASSETS_DIR: join(dir, 'assets'),
     TEST_TMP_DIR: dir,
+    // What each test file's requests used of the storage its routes declare (behaviour IAM-3).
+    STORAGE_ACCESS_DIR: join(dir, 'storage-access'),
     TMPDIR: scratch,
     BASE_URL: 'https://auth.example.test',
     JWKS_CDN_BASE_URL: 'https://jwks.example.test',

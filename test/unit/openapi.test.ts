@@ -41,7 +41,7 @@ describe('OpenAPI document (issue 15)', () => {
       path: '/api/undocumented',
       handler: 'health',
       auth: 'none',
-      tables: {},
+      storage: {},
     };
     expect(() => openApiDocument([...routes, undocumented])).toThrow(/Undocumented \(GET \/api\/undocumented\)/);
   });

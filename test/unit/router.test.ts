@@ -7,7 +7,7 @@ const row = (method: Route['method'], path: string): Route => ({
   path,
   handler: 'x',
   auth: 'none',
-  tables: {},
+  storage: {},
 });
 
 describe('router (the local server resolves requests as API Gateway does)', () => {

@@ -90,3 +90,84 @@ export const mainItems = {
     ...client,
   }),
 };
+
+/**
+ * Every family of partition keys, with where it lives (a table, or a table's index) and the
+ * `dynamodb:LeadingKeys` patterns (IAM `StringLike`: `*` any run, `?` one character) that match
+ * its keys and no other family's there. A route row declares its storage access by these names
+ * (lambdas/routes.ts `storage`), and the stack grants exactly that (behaviour IAM-1, IAM-2);
+ * test/support/record-storage-access.ts checks that every key the code sends matches one family.
+ * One partition can hold several kinds of record (a user's record, environment grants, passkey and
+ * API-key index entries all live under `USER#<id>`): IAM tells partitions apart, not sort keys.
+ */
+export const keyFamilies = {
+  // main table
+  /** A client record and its 7 read copies (client-copies.ts). */
+  client: { table: 'main', leadingKeys: ['CLIENT#*', 'COPY?#*'] },
+  /** A user's partition: the user, their environment grants, passkey and API-key index entries. */
+  user: { table: 'main', leadingKeys: ['USER#*'] },
+  email: { table: 'main', leadingKeys: ['EMAIL#*'] },
+  environment: { table: 'main', leadingKeys: ['ENV#*'] },
+  scope: { table: 'main', leadingKeys: ['SCOPE#*'] },
+  scopeCatalogVersion: { table: 'main', leadingKeys: ['SCOPECATALOG'] },
+  apiKey: { table: 'main', leadingKeys: ['APIKEY#*'] },
+  passkey: { table: 'main', leadingKeys: ['PASSKEY#*'] },
+  siteSettings: { table: 'main', leadingKeys: ['SITE'] },
+  // main table, gsi1 lists
+  userList: { table: 'main', index: 'gsi1', leadingKeys: ['USERS'] },
+  environmentList: { table: 'main', index: 'gsi1', leadingKeys: ['ENVS'] },
+  scopeList: { table: 'main', index: 'gsi1', leadingKeys: ['SCOPES'] },
+  clientList: { table: 'main', index: 'gsi1', leadingKeys: ['CLIENTS#*'] },
+  apiKeysOfClient: { table: 'main', index: 'gsi1', leadingKeys: ['CLIENT#*#APIKEYS'] },
+  usersOfEnvironment: { table: 'main', index: 'gsi1', leadingKeys: ['ENV#*#USERS'] },
+  // ephemeral table
+  session: { table: 'ephemeral', leadingKeys: ['SESSION#*'] },
+  authorizationRequest: { table: 'ephemeral', leadingKeys: ['AUTHREQ#*'] },
+  authorizationCode: { table: 'ephemeral', leadingKeys: ['CODE#*'] },
+  refreshToken: { table: 'ephemeral', leadingKeys: ['RT#*'] },
+  tokenFamily: { table: 'ephemeral', leadingKeys: ['FAMILY#*'] },
+  /** The issued-token record of an access token (by jti). */
+  tokenRecord: { table: 'ephemeral', leadingKeys: ['JTI#*'] },
+  /** A pending sign-in code (second factor). */
+  signInChallenge: { table: 'ephemeral', leadingKeys: ['MFA#*'] },
+  verificationCode: { table: 'ephemeral', leadingKeys: ['EMAILVERIFY#*'] },
+  resetLink: { table: 'ephemeral', leadingKeys: ['PWRESET#*'] },
+  resetLinkOfUser: { table: 'ephemeral', leadingKeys: ['PWRESETUSER#*'] },
+  recoveryProof: { table: 'ephemeral', leadingKeys: ['PWRECOVER#*'] },
+  /** A WebAuthn ceremony (its challenge). */
+  passkeyCeremony: { table: 'ephemeral', leadingKeys: ['WEBAUTHN#*'] },
+  /** Mail send counters (sign-in codes, verification codes, reset links). */
+  sendRate: { table: 'ephemeral', leadingKeys: ['SENDRATE#*'] },
+  passwordFailures: { table: 'ephemeral', leadingKeys: ['PWFAIL#*'] },
+  device: { table: 'ephemeral', leadingKeys: ['DEVICE#*'] },
+  registrationCounter: { table: 'ephemeral', leadingKeys: ['DCRRATE#*'] },
+  // ephemeral table, gsi1 lists
+  sessionsOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#SESSIONS'] },
+  refreshTokensOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#REFRESH'] },
+  familiesOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#FAMILIES'] },
+  registrationCountersOfDay: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['DCRRATE#*'] },
+  // activity table
+  /** Token activity rows (sharded, and the partitions from before sharding). */
+  tokenActivity: { table: 'activity', leadingKeys: ['ACTIVITY#*'] },
+  /** Admin audit entries: appended, never changed or deleted by a function (behaviour IAM-4). */
+  auditEntry: { table: 'activity', leadingKeys: ['AUDIT#*'] },
+  auditDay: { table: 'activity', index: 'gsi1', leadingKeys: ['AUDITDAY#*'] },
+} as const satisfies Record<string, KeyFamily>;
+
+export interface KeyFamily {
+  readonly table: 'main' | 'ephemeral' | 'activity';
+  /** The index whose partition key these are; absent: the table's own `pk`. */
+  readonly index?: 'gsi1';
+  readonly leadingKeys: readonly string[];
+}
+
+export type KeyFamilyName = keyof typeof keyFamilies;
+
+/** Whether `key` matches an IAM `StringLike` pattern (`*` any run of characters, `?` exactly one). */
+export function matchesLeadingKey(pattern: string, key: string): boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`, 's').test(key);
+}

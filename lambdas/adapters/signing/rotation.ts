@@ -20,8 +20,11 @@
  * So a resource server never meets a token signed by a key its cached JWKS lacks: a key
  * signs only after every cache has had time to pick it up, and stays published until
  * every token it signed has expired.
+ *
+ * "Published" means published as it is in the set: a kid whose key in jwks.json is another key
+ * (swapped under an existing kid, behaviour CUSTODY-5) counts as missing (verifyPublishedKeys).
  */
-import type { JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import { lifetimes, longestSignedTokenLifetime } from '../../core/lifetimes';
 import { parseKeySet, type SigningKeySet } from './key-set';
 
@@ -186,4 +189,40 @@ export function addNextKey(set: RotatingKeySet, key: JWK, now: number): Rotating
 /** True when jwks.json must be rewritten: its kids differ from the set's. */
 export function needsPublishing(set: SigningKeySet, publishedKids: ReadonlySet<string>): boolean {
   return set.keys.length !== publishedKids.size || set.keys.some((key) => !publishedKids.has(key.kid!));
+}
+
+/** What the published jwks.json holds, checked against the key set (verifyPublishedKeys). */
+export interface PublishedKeysCheck {
+  /** Kids of the set whose key jwks.json publishes unchanged: the `publishedKids` of planRotation. */
+  readonly kids: ReadonlySet<string>;
+  /** Kids of the set under which jwks.json publishes another key. */
+  readonly swapped: readonly string[];
+  /** Entries that publish no key of the set: kids the set lacks, entries without a kid or key, repeats. */
+  readonly foreign: number;
+}
+
+/**
+ * Compares each key of the published jwks.json with the public half of the private key under
+ * the same kid, by RFC 7638 thumbprint (behaviour CUSTODY-5): comparing kids alone would take a
+ * key swapped under an existing kid for the real one, and a resource server would accept tokens
+ * signed by whoever holds the swapped key's private half.
+ */
+export async function verifyPublishedKeys(set: SigningKeySet, published: readonly unknown[]): Promise<PublishedKeysCheck> {
+  const expected = new Map<string, string>();
+  for (const key of set.keys) expected.set(key.kid!, await calculateJwkThumbprint(key));
+  const kids = new Set<string>();
+  const swapped: string[] = [];
+  let foreign = 0;
+  for (const entry of published) {
+    const kid = typeof entry === 'object' && entry !== null ? (entry as { kid?: unknown }).kid : undefined;
+    const want = typeof kid === 'string' ? expected.get(kid) : undefined;
+    if (want === undefined || kids.has(kid as string)) {
+      foreign += 1;
+      continue;
+    }
+    const found = await calculateJwkThumbprint(entry as JWK).catch(() => undefined);
+    if (found === want) kids.add(kid as string);
+    else swapped.push(kid as string);
+  }
+  return { kids, swapped, foreign };
 }

@@ -28,6 +28,7 @@ const first: AuthorizationServerProps = {
   mailFrom: 'auth@first.example.org',
   signingAlgorithm: 'ES256',
   mfaPolicy: 'everyone',
+  adminAllowlist: ['203.0.113.0/24'],
   alarmEmail: 'identity-oncall@first.example.org',
 };
 const servers = [
@@ -35,6 +36,7 @@ const servers = [
   new AuthorizationServer(new Stack(app, 'ConsumerIdentitySecond'), 'Second', {
     mailFrom: 'auth@second.example.org',
     apiGatewayCloudWatchRole: false,
+    adminOpenToInternet: true,
     alarmsNotifyNobody: true,
   }),
 ];
@@ -42,6 +44,7 @@ if (bundledRoutesFile) {
   const routes: AuthorizationServerProps['routes'] = JSON.parse(readFileSync(bundledRoutesFile, 'utf8'));
   new AuthorizationServer(new Stack(app, 'ConsumerBundled'), 'Server', {
     mailFrom: 'auth@bundled.example.org',
+    adminOpenToInternet: true,
     alarmsNotifyNobody: true,
     routes,
   });
@@ -50,6 +53,7 @@ let invalid: string | undefined;
 try {
   new AuthorizationServer(new Stack(new App(), 'Invalid'), 'Server', {
     mailFrom: 'auth@example.org',
+    adminOpenToInternet: true,
     alarmEmail: 'ops@example.org',
     mfaPolicy: 'sometimes' as never,
   });

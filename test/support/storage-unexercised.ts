@@ -1,0 +1,210 @@
+/**
+ * Declared storage access that no handler test exercises (behaviour IAM-3): each entry names the
+ * code path that uses it and why no test reaches it on that route. test/support/storage-access-reporter.js
+ * fails a full run on a declared family and verb that no test used and that is not listed here,
+ * and on an entry here that a test did use (the entry is then stale: remove it).
+ */
+import type { KeyFamilyName } from '../../lambdas/adapters/dynamodb/keys';
+import { routes, type StorageVerb } from '../../lambdas/routes';
+
+export interface Unexercised {
+  readonly route: string;
+  readonly family: KeyFamilyName;
+  readonly verb: StorageVerb;
+  /** The code path, and why no test reaches it on this route. */
+  readonly why: string;
+  /**
+   * Reached or not depending on what an earlier request of the same container cached (and which
+   * worker ran which file): not held stale when a test happens to use it.
+   */
+  readonly cached?: true;
+}
+
+const each = (names: readonly string[], family: KeyFamilyName, verb: StorageVerb, why: string): Unexercised[] =>
+  names.map((route) => ({ route, family, verb, why }));
+const cached = (names: readonly string[], family: KeyFamilyName, verb: StorageVerb, why: string): Unexercised[] =>
+  names.map((route) => ({ route, family, verb, why, cached: true }));
+
+const adminRows = routes.filter((route) => route.auth === 'admin').map((route) => route.name);
+
+/** The routes that find clients through lambdas/wiring/repositories.ts `findClient` (or client authentication). */
+const clientFinders = [
+  'Authorize',
+  'AuthorizeSignIn',
+  'AuthorizeComplete',
+  'Token',
+  'Introspect',
+  'Revoke',
+  'SignInCode',
+  'SignInStepUp',
+  'PasskeySignIn',
+];
+
+/** Admin rows whose tests read a user anyway (the user they are about). */
+const adminRowsReadingUsers = [
+  'AdminGetSettings',
+  'AdminPutSiteLogo',
+  'AdminDeleteSiteLogo',
+  'AdminListUsers',
+  'AdminListUserPasskeys',
+  'AdminRemoveUserPasskey',
+  'AdminSendPasswordReset',
+  'AdminCreateUser',
+  'AdminGetUser',
+  'AdminUpdateUser',
+  'AdminDeleteUser',
+  'AdminListUserEnvironments',
+  'AdminGrantEnvironment',
+  'AdminRevokeEnvironment',
+  'AdminCreateApiKey',
+  'AdminUpdateSettings',
+];
+
+/** Admin rows whose tests present an admin user's token (test/handlers/admin-auth.test.ts, the self-service key tests). */
+const adminRowsWithUserTokens = ['AdminListUsers', 'AdminCreateApiKey', 'AdminListApiKeys', 'AdminRevokeApiKey'];
+
+const mailBrand =
+  'mail carries the site title and logo (lambdas/wiring/mail.ts getBrand); the brand is read once per container, and in these test files an earlier request of the same container read it';
+const bearerFamily =
+  'a user token with a refresh-token family presented as a bearer token (lambdas/http/bearer.ts); these tests present session cookies or tokens without a family';
+const dashboardPages =
+  'a dashboard page or form that mirrors an admin API route (lambdas/http/dashboard); test/handlers/dashboard*.test.ts cover the main pages and forms, not this one';
+
+export const unexercised: readonly Unexercised[] = [
+  ...each(
+    ['OpenIdConfiguration'],
+    'scopeList',
+    'query',
+    'discovery reads the catalog once per container and minute (lambdas/wiring/storage.ts); discovery.test.ts reads it first through OAuthServerMetadata in the same container',
+  ),
+  ...each(
+    ['Authorize'],
+    'scope',
+    'batch-get',
+    'a scope missing from the cached catalog is looked up by name (lambdas/core/cache.ts catalogNames, behaviour ADMIN-18), as at the token endpoint; no authorization test asks for a scope created within the cache minute',
+  ),
+  ...each(
+    ['AuthorizeSignIn'],
+    'session',
+    'delete',
+    'a sign-in over an existing session replaces it (lambdas/http/session.ts), as SignIn does; the authorization sign-in tests start without a session',
+  ),
+  ...each(
+    ['AuthorizeComplete'],
+    'environment',
+    'get',
+    "the environment rule's generation (lambdas/http/authorize-flow.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
+  ),
+  ...each(['SignInCodeResend'], 'siteSettings', 'get', mailBrand),
+  ...each(
+    ['SignInCodeResend'],
+    'signInChallenge',
+    'update',
+    'a resend more than a minute after the last code replaces the code (one-time-code-store.ts replaceCode, behaviour MFA-7); sign-in-code.test.ts covers the refusal within the minute',
+  ),
+  ...each(
+    ['SignInCodeResend'],
+    'sendRate',
+    'put',
+    'as signInChallenge update: the send counter of a resend that is allowed (rate-stores.ts DynamoSendRate.take)',
+  ),
+  ...each(
+    ['SignInCodeResend'],
+    'authorizationRequest',
+    'get',
+    'a resend within an authorization (request_id, behaviour MFA-7); the resend tests send none',
+  ),
+  ...each(['EmailVerificationVerify'], 'tokenFamily', 'get', bearerFamily),
+  ...each(
+    ['EmailVerificationVerify'],
+    'user',
+    'batch-get',
+    'the browser-session path of lambdas/http/account-caller.ts reads the user as stored now (a strongly consistent BatchGetItem); the tests use bearer tokens, whose check reads the user itself (behaviour BEARER-1)',
+  ),
+  ...each(
+    ['EmailVerificationVerify'],
+    'session',
+    'get',
+    'a verification from a browser session rather than a bearer token (lambdas/http/account-caller.ts); the tests use bearer tokens',
+  ),
+  ...each(
+    ['ResetPasswordPage', 'ResetPassword', 'ResetPasskeysRemove', 'AdminRemoveUserPasskey', 'AdminSendPasswordReset'],
+    'siteSettings',
+    'get',
+    mailBrand,
+  ),
+  ...each(
+    ['ResetPassword', 'ResetPasskeysRemove'],
+    'tokenFamily',
+    'update',
+    "a password change revokes the user's refresh-token families (behaviour RESET-12); these tests' users hold none",
+  ),
+  ...each(
+    ['AdminDeleteUser'],
+    'passkey',
+    'delete',
+    "a deleted user's passkeys are deleted with their index entries (user-repository.ts, behaviour ADMIN-7); admin-users.test.ts deletes users without passkeys",
+  ),
+  ...each(
+    ['AdminDeleteClient'],
+    'user',
+    'put',
+    "a deleted client's API keys are revoked with their users' index entries (api-key-store.ts, behaviour KEY-9); admin-clients.test.ts deletes clients without keys",
+  ),
+  ...each(['AdminDeleteClient'], 'apiKey', 'get', 'as user put: the revocation of the deleted client’s keys'),
+  ...each(['AdminDeleteClient'], 'apiKey', 'update', 'as user put: the revocation of the deleted client’s keys'),
+  ...(
+    [
+      ['DashboardPage', 'tokenActivity', 'query'],
+      ['DashboardPage', 'email', 'get'],
+      ['DashboardPage', 'environment', 'get'],
+      ['DashboardPage', 'passkey', 'get'],
+      ['DashboardPage', 'apiKey', 'get'],
+      ['DashboardPage', 'apiKey', 'batch-get'],
+      ['DashboardPage', 'usersOfEnvironment', 'query'],
+      ['DashboardAction', 'user', 'update'],
+      ['DashboardAction', 'userList', 'query'],
+      ['DashboardAction', 'environmentList', 'query'],
+      ['DashboardAction', 'auditDay', 'query'],
+      ['DashboardAction', 'tokenActivity', 'query'],
+      ['DashboardAction', 'environment', 'delete'],
+      ['DashboardAction', 'passkey', 'delete'],
+      ['DashboardAction', 'apiKey', 'batch-get'],
+      ['DashboardAction', 'apiKey', 'delete'],
+      ['DashboardAction', 'usersOfEnvironment', 'query'],
+      ['DashboardAction', 'tokenFamily', 'update'],
+      ['DashboardAction', 'resetLink', 'put'],
+      ['DashboardAction', 'resetLinkOfUser', 'put'],
+    ] as const
+  ).map(([route, family, verb]) => ({ route, family, verb, why: dashboardPages })),
+  ...each(
+    clientFinders,
+    'client',
+    'put',
+    'a Client ID Metadata Document client stored on first use (lambdas/core/client-metadata-document.ts, behaviour CIMD-1); the handler tests run with CLIENT_ID_METADATA_DOCUMENTS off, and test/integration/metadata-document-fetcher.test.ts tests the resolver without a route',
+  ),
+  ...each(
+    clientFinders.filter((name) => !['Authorize', 'AuthorizeSignIn', 'Token'].includes(name)),
+    'scopeList',
+    'query',
+    'the scope catalog a metadata-document client is checked against (behaviour CIMD-1), as for client put',
+  ),
+  ...each(
+    adminRows.filter((name) => !adminRowsWithUserTokens.includes(name)),
+    'tokenFamily',
+    'get',
+    "an admin user's token issued with a refresh-token family: lambdas/http/bearer.ts checks the family, the same code for every admin row; test/handlers/admin-auth.test.ts reaches it through AdminListUsers",
+  ),
+  ...each(
+    adminRows.filter((name) => !adminRowsReadingUsers.includes(name) && !adminRowsWithUserTokens.includes(name)),
+    'user',
+    'get',
+    "an admin user's token: lambdas/http/admin-auth.ts reads the user, the same code for every admin row; test/handlers/admin-auth.test.ts reaches it through AdminListUsers",
+  ),
+  ...cached(
+    adminRows.filter((name) => name !== 'AdminListUsers'),
+    'siteSettings',
+    'get',
+    "the MFA policy in force, read for an admin user's token only (lambdas/http/admin-auth.ts requireFactorOfPolicy, behaviour MFA-11), and kept a second per container (lambdas/wiring/bearer.ts), the same code for every admin row; whether a row's test reaches it depends on the token it presents and on what an earlier request of the same container cached; test/handlers/mfa-policy-access-tokens.test.ts reaches it through AdminListUsers every run",
+  ),
+];
