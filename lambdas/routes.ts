@@ -1013,15 +1013,16 @@ export const routes: readonly Route[] = [
       selfService: true,
     },
   ),
-  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one handler for every page and form below
-  // /dashboard; the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read;
+  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one router for every page and form below
+  // /dashboard, in three functions so each bundles only the clients its rows call (lambdas/wiring/dashboard.ts);
+  // the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read (dashboard-pages);
   // forms write (with the audit entry), hash (new client secrets, passwords, API keys) and mail
-  // (reset links, passkey removal).
+  // (reset links, passkey removal) (dashboard); the logo row writes branding/* (dashboard-logo).
   {
     name: 'DashboardHome',
     method: 'GET',
     path: '/dashboard',
-    handler: 'dashboard',
+    handler: 'dashboard-pages',
     auth: 'session',
     storage: storage(sessionUse, { siteSettings: 'get' }),
     edge: adminPlaneEdge,
@@ -1030,7 +1031,7 @@ export const routes: readonly Route[] = [
     name: 'DashboardPage',
     method: 'GET',
     path: '/dashboard/{proxy+}',
-    handler: 'dashboard',
+    handler: 'dashboard-pages',
     auth: 'session',
     storage: storage(sessionUse, dashboardReads),
     edge: adminPlaneEdge,
@@ -1054,7 +1055,7 @@ export const routes: readonly Route[] = [
     // Not below /dashboard/settings: API Gateway would create that resource without a method, so
     // GET /dashboard/settings would no longer reach {proxy+} (lib/gateway-responses.ts: a 404).
     path: '/dashboard/logo',
-    handler: 'dashboard',
+    handler: 'dashboard-logo',
     auth: 'session',
     storage: storage(sessionUse, { siteSettings: ['get', 'put'], auditEntry: 'put' }),
     writesSiteAssets: true,

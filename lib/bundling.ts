@@ -59,7 +59,14 @@ const nodeHttpStandIn = `./${path
   .relative(projectRoot, path.join(packageRoot, 'lambdas', 'bundling', 'node-http.ts'))
   .split(path.sep)
   .join('/')}`;
-export const builtinAliases: Readonly<Record<string, string>> = { 'node:http': nodeHttpStandIn, http: nodeHttpStandIn };
+const nodeProcessStandIn = nodeHttpStandIn.replace(/node-http\.ts$/, 'node-process.ts');
+export const builtinAliases: Readonly<Record<string, string>> = {
+  'node:http': nodeHttpStandIn,
+  http: nodeHttpStandIn,
+  // Only the `node:` spelling, the one the SDK's ES modules use: a CommonJS `require('process')`
+  // must keep getting `process` itself, not this module's namespace.
+  'node:process': nodeProcessStandIn,
+};
 
 /** Native modules: never bundled, installed into the function package instead. */
 export const nativeModules = ['argon2'] as const;

@@ -14,7 +14,12 @@ import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenS
 import { getStorage } from './storage';
 import { getPasskeyStore } from './passkeys';
 
-export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
+/**
+ * The admin dependencies but the mail an admin's password change sends: for the functions that
+ * send no mail (the dashboard's pages and logo row), which then bundle no SES client
+ * (lambdas/wiring/dashboard.ts).
+ */
+export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDependencies, 'notifyPasswordChanged'> => {
   const { config, clock, random } = getContainer();
   const { db, tables } = getStorage();
   return {
@@ -33,9 +38,15 @@ export const getAdmin = /* @__PURE__ */ perContainer((): AdminDependencies => {
     // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
     passkeys: getPasskeyStore(),
+  };
+});
+
+export const getAdmin = /* @__PURE__ */ perContainer(
+  (): AdminDependencies => ({
+    ...getAdminWithoutMail(),
     // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
     notifyPasswordChanged: async (user, addresses) => {
       await notifyPasswordChanged(getPasswordChange(), user, addresses, 'admin');
     },
-  };
-});
+  }),
+);

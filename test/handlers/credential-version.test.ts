@@ -10,7 +10,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Client } from '../../lambdas/core/model';
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import { handler as dashboardHandler } from '../../lambdas/handlers/dashboard';
+import { handler as dashboardHandler } from '../support/dashboard-handler';
 import { handler as forgotHandler } from '../../lambdas/handlers/forgot-password';
 import { handler as resetHandler } from '../../lambdas/handlers/reset-password';
 import { handler as sessionHandler } from '../../lambdas/handlers/session';

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { csrfTokenOf } from '../../lambdas/http/dashboard/guard';
-import { handler } from '../../lambdas/handlers/dashboard';
+import { handler } from '../support/dashboard-handler';
 import type { User } from '../../lambdas/core/model';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getSessions } from '../../lambdas/wiring/repositories';

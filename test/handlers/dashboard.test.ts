@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { csrfTokenOf } from '../../lambdas/http/dashboard/guard';
 import type { User } from '../../lambdas/core/model';
-import { handler } from '../../lambdas/handlers/dashboard';
+import { handler } from '../support/dashboard-handler';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { getClientRepository, getEnvironments, getSessions, getUsers } from '../../lambdas/wiring/repositories';

@@ -76,6 +76,12 @@ test('no function package imports node:http as an ES module (lib/bundling.ts bui
   expect(readFileSync(path.join(packageOf('POST /api/token').dir, 'index.mjs'), 'utf8')).toContain('getBuiltinModule("node:http")');
 });
 
+test('no function package imports node:process as an ES module (lib/bundling.ts builtinAliases: 4-5 ms of each SDK-using cold start on Node 24)', () => {
+  const ours = packages.filter((p) => existsSync(path.join(p.dir, 'index.mjs')));
+  const importing = ours.filter((p) => /\bfrom\s*["']node:process["']/.test(readFileSync(path.join(p.dir, 'index.mjs'), 'utf8')));
+  expect(importing.map((p) => p.description)).toEqual([]);
+});
+
 describe('native modules in the ARM64 function packages', () => {
   const withModule = (name: string) => packages.filter((p) => existsSync(path.join(p.dir, 'node_modules', name)));
 

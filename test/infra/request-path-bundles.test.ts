@@ -19,6 +19,8 @@ interface Packages {
   readonly bundled: Set<string>;
   /** Those the handler's static imports reach: evaluated at import. */
   readonly loaded: Set<string>;
+  /** Those with code in the output (esbuild lists a module it tree-shook to nothing among the inputs too): parsed at import. */
+  readonly emitted: Set<string>;
 }
 
 const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
@@ -47,7 +49,14 @@ async function bundledPackages(handler: string): Promise<Packages> {
     for (const { path: imported, kind } of inputs[path]?.imports ?? []) if (kind !== 'dynamic-import') reached.add(imported);
   }
   const loaded = new Set([...reached].map(packageOf).filter((name) => name !== undefined));
-  return { bundled, loaded };
+  const output = Object.values(outputs).find((o) => o.entryPoint)!;
+  const emitted = new Set(
+    Object.entries(output.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => packageOf(path))
+      .filter((name) => name !== undefined),
+  );
+  return { bundled, loaded, emitted };
 }
 
 const serviceClients = {
@@ -115,3 +124,49 @@ test('the password sign-in bundles Secrets Manager (the device-cookie key) and L
     expect([name, bundled.has(name), loaded.has(name)]).toEqual([name, true, false]);
   }
 });
+
+test('the dashboard pages bundle neither SES nor S3, the form posts no S3, the logo row no SES (lambdas/wiring/dashboard.ts: 20-25 ms of the pages’ import CPU)', async () => {
+  const clients = async (handler: string) => {
+    const { emitted } = await bundledPackages(handler);
+    return ['@aws-sdk/client-ses', '@aws-sdk/client-s3'].filter((name) => emitted.has(name));
+  };
+  expect(await clients('dashboard-pages')).toEqual([]);
+  expect(await clients('dashboard')).toEqual(['@aws-sdk/client-ses']);
+  expect(await clients('dashboard-logo')).toEqual(['@aws-sdk/client-s3']);
+});
+
+test.each(['passkey-sign-in', 'passkey-register'])(
+  'the %s function loads the WebAuthn library on first verification, not at import',
+  async (handler) => {
+    const { loaded, bundled } = await bundledPackages(handler);
+    expect(['@simplewebauthn/server', bundled.has('@simplewebauthn/server'), loaded.has('@simplewebauthn/server')]).toEqual([
+      '@simplewebauthn/server',
+      true,
+      false,
+    ]);
+  },
+);
+
+/**
+ * Functions that still carry SES (about 72 KiB, 6-8 ms of import CPU on Node 24) without a mail
+ * row: their wiring (passkey and account dependencies) holds a mailer they never call. Left for a
+ * later split like wiring/admin.ts getAdminWithoutMail; the list may only shrink.
+ */
+const sesWithoutMail = [
+  'sign-in-code',
+  'email-verification-verify',
+  'reset-password-page',
+  'passkeys-page',
+  'passkey-sign-in-options',
+  'passkey-sign-in',
+];
+
+test.each([...rowsByHandler.keys()])(
+  'the %s function carries the SES client only if one of its rows sends mail (parsed at import even when loaded on first send)',
+  async (handler) => {
+    const { emitted } = await bundledPackages(handler);
+    const rows = rowsByHandler.get(handler)!;
+    const sendsMail = rows.some((row) => row.sendsMail === true);
+    expect([handler, emitted.has('@aws-sdk/client-ses')]).toEqual([handler, sendsMail || sesWithoutMail.includes(handler)]);
+  },
+);

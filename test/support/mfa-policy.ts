@@ -8,7 +8,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { MfaPolicy } from '../../lambdas/config/settings';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import { handler as dashboardHandler } from '../../lambdas/handlers/dashboard';
+import { handler as dashboardHandler } from './dashboard-handler';
 import { callAdmin } from './admin-calls';
 import { apiGatewayEvent, headerOf, lambdaContext } from './events';
 

@@ -10,10 +10,10 @@ import { routes } from '../../lambdas/routes';
 
 const ownRows = routes.filter((r) => r.path.startsWith('/dashboard/') && !r.path.includes('{proxy+}'));
 
-it('every dashboard row of its own is a dashboard form post, served by the dashboard handler', () => {
+it('every dashboard row of its own is a dashboard form post, served by the dashboard logo handler (the one row granted branding/*)', () => {
   expect(ownRows.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /dashboard/logo']);
   for (const row of ownRows) {
-    expect(row.handler).toBe('dashboard');
+    expect(row.handler).toBe('dashboard-logo');
     expect(dashboardRoutePaths).toContainEqual({ method: row.method, path: row.path.replace(/^\/dashboard\//, '') });
   }
 });
@@ -31,5 +31,5 @@ it('no row creates a resource that would shadow a dashboard page (the pages are 
 
 it.each(dashboardRoutePaths.filter((p) => p.method === 'GET').map((p) => p.path))('GET /dashboard/%s reaches a dashboard row', (path) => {
   const found = createRouter()('GET', `/dashboard/${path.replace(/:[^/]+/g, 'x')}`.replace(/\/$/, ''));
-  expect(found.kind === 'match' && found.route.handler).toBe('dashboard');
+  expect(found.kind === 'match' && found.route.handler).toBe('dashboard-pages');
 });

@@ -10,7 +10,7 @@ import { adminActorOf } from '../../http/admin-caller';
 import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z.strictObject({
@@ -28,7 +28,7 @@ export const schema = z.strictObject({
 export const handler = adminHandler(async (event, _container, caller) => {
   const body = jsonInput(event, schema);
   const { client, secret } = await createClient(
-    getAdmin(),
+    getAdminWithoutMail(),
     {
       type: body.type,
       name: body.name,

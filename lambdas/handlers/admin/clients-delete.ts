@@ -3,10 +3,10 @@ import { deleteClient } from '../../core/admin/clients';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _runtime, caller) => {
   const clientId = pathParameter(event, 'client_id');
-  await deleteClient(getAdmin(), clientId, adminActorOf(caller));
+  await deleteClient(getAdminWithoutMail(), clientId, adminActorOf(caller));
   return noContent();
 });

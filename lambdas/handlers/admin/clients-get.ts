@@ -4,8 +4,8 @@ import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) =>
-  jsonResponse(200, clientView(await getClient(getAdmin(), pathParameter(event, 'client_id')))),
+  jsonResponse(200, clientView(await getClient(getAdminWithoutMail(), pathParameter(event, 'client_id')))),
 );

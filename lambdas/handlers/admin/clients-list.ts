@@ -6,7 +6,7 @@ import { adminHandler } from '../../wiring/admin-handler';
 import { clientView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 /** The query; exported for the OpenAPI document (bin/openapi.ts). */
 export const filter = z.object({ registration_type: z._default(z.enum(['static', 'dynamic']), 'static') });
@@ -14,5 +14,5 @@ export const filter = z.object({ registration_type: z._default(z.enum(['static',
 export const handler = adminHandler(async (event) => {
   const { registration_type } = validate(filter, event.queryStringParameters ?? {});
   const { limit, cursor } = pageRequest(event);
-  return jsonResponse(200, pageView(await listClients(getAdmin(), registration_type, limit, cursor), clientView));
+  return jsonResponse(200, pageView(await listClients(getAdminWithoutMail(), registration_type, limit, cursor), clientView));
 });

@@ -11,7 +11,7 @@ import { adminActorOf } from '../../http/admin-caller';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z
@@ -34,7 +34,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const body = jsonInput(event, schema);
   const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
   const client = await updateClient(
-    getAdmin(),
+    getAdminWithoutMail(),
     clientId,
     {
       ...changes,

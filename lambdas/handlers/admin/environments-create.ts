@@ -7,13 +7,13 @@ import { adminActorOf } from '../../http/admin-caller';
 import { displayName, environmentId } from '../../http/admin-schemas';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z.strictObject({ name: displayName, id: z.optional(environmentId) });
 
 export const handler = adminHandler(async (event, container, caller) => {
   const input = jsonInput(event, schema);
-  const environment = await createEnvironment(getAdmin(), input, adminActorOf(caller));
+  const environment = await createEnvironment(getAdminWithoutMail(), input, adminActorOf(caller));
   return jsonResponse(201, environmentView(environment, container.config.dcr.environmentId));
 });

@@ -3,11 +3,11 @@ import { deleteEnvironment } from '../../core/admin/environments';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { recordAdminChange } from '../../wiring/audit';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const environmentId = pathParameter(event, 'environment_id');
-  await deleteEnvironment(getAdmin(), environmentId);
+  await deleteEnvironment(getAdminWithoutMail(), environmentId);
   await recordAdminChange(caller, { type: 'environment.delete', environmentId });
   return noContent();
 });

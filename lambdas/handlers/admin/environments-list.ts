@@ -4,11 +4,11 @@ import { pageRequest } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { environmentView, pageView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, container) => {
   const { limit, cursor } = pageRequest(event);
-  const page = await listEnvironments(getAdmin(), limit, cursor);
+  const page = await listEnvironments(getAdminWithoutMail(), limit, cursor);
   return jsonResponse(
     200,
     pageView(page, (e) => environmentView(e, container.config.dcr.environmentId)),

@@ -7,7 +7,7 @@ import { adminActorOf } from '../../http/admin-caller';
 import { scopeName } from '../../http/admin-schemas';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z.strictObject({
@@ -20,6 +20,6 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  const scope = await createScope(getAdmin(), input, adminActorOf(caller));
+  const scope = await createScope(getAdminWithoutMail(), input, adminActorOf(caller));
   return jsonResponse(201, scopeView(scope));
 });

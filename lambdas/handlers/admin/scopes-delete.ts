@@ -6,13 +6,13 @@ import { scopeName } from '../../http/admin-schemas';
 import { validate } from '../../http/validate';
 import { adminHandler } from '../../wiring/admin-handler';
 import { recordAdminChange } from '../../wiring/audit';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 const path = z.object({ name: scopeName });
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const { name } = validate(path, { name: pathParameter(event, 'name') });
-  await deleteScope(getAdmin(), name);
+  await deleteScope(getAdminWithoutMail(), name);
   await recordAdminChange(caller, { type: 'scope.delete', scope: name });
   return noContent();
 });

@@ -3,6 +3,6 @@ import { listScopes } from '../../core/admin/scopes';
 import { adminHandler } from '../../wiring/admin-handler';
 import { scopeView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
-export const handler = adminHandler(async () => jsonResponse(200, { items: (await listScopes(getAdmin())).map(scopeView) }));
+export const handler = adminHandler(async () => jsonResponse(200, { items: (await listScopes(getAdminWithoutMail())).map(scopeView) }));

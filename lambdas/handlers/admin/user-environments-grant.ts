@@ -4,11 +4,11 @@ import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const grant = await grantEnvironment(
-    getAdmin(),
+    getAdminWithoutMail(),
     pathParameter(event, 'user_id'),
     pathParameter(event, 'environment_id'),
     adminActorOf(caller),

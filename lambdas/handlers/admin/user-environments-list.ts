@@ -4,10 +4,10 @@ import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { environmentView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, container) => {
-  const granted = await listUserEnvironments(getAdmin(), pathParameter(event, 'user_id'));
+  const granted = await listUserEnvironments(getAdminWithoutMail(), pathParameter(event, 'user_id'));
   const dcr = container.config.dcr.environmentId;
   return jsonResponse(200, { items: granted.map((g) => ({ ...environmentView(g.environment, dcr), granted_at: g.grantedAt })) });
 });

@@ -3,10 +3,10 @@ import { revokeEnvironment } from '../../core/admin/environments';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const [userId, environmentId] = [pathParameter(event, 'user_id'), pathParameter(event, 'environment_id')];
-  await revokeEnvironment(getAdmin(), userId, environmentId, adminActorOf(caller));
+  await revokeEnvironment(getAdminWithoutMail(), userId, environmentId, adminActorOf(caller));
   return noContent();
 });

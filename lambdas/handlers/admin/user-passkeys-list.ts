@@ -3,12 +3,12 @@ import { getUser } from '../../core/admin/users';
 import { pathParameter } from '../../http/admin-endpoint';
 import { passkeyView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 import { adminHandler } from '../../wiring/admin-handler';
 import { getPasskeyStore } from '../../wiring/passkeys';
 
 export const handler = adminHandler(async (event) => {
-  const user = await getUser(getAdmin(), pathParameter(event, 'user_id'));
+  const user = await getUser(getAdminWithoutMail(), pathParameter(event, 'user_id'));
   const passkeys = await getPasskeyStore().listOf(user.id);
   return jsonResponse(200, { items: passkeys.map(passkeyView) });
 });

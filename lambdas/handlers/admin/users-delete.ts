@@ -3,10 +3,10 @@ import { deleteUser } from '../../core/admin/users';
 import { noContent, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
-  await deleteUser(getAdmin(), userId, adminActorOf(caller));
+  await deleteUser(getAdminWithoutMail(), userId, adminActorOf(caller));
   return noContent();
 });

@@ -4,8 +4,8 @@ import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) =>
-  jsonResponse(200, userView(await getUser(getAdmin(), pathParameter(event, 'user_id')))),
+  jsonResponse(200, userView(await getUser(getAdminWithoutMail(), pathParameter(event, 'user_id')))),
 );

@@ -4,9 +4,9 @@ import { pageRequest } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { pageView, userView } from '../../http/admin-views';
 import { jsonResponse } from '../../http/response';
-import { getAdmin } from '../../wiring/admin';
+import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event) => {
   const { limit, cursor } = pageRequest(event);
-  return jsonResponse(200, pageView(await listUsers(getAdmin(), limit, cursor), userView));
+  return jsonResponse(200, pageView(await listUsers(getAdminWithoutMail(), limit, cursor), userView));
 });

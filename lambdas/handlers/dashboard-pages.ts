@@ -1,0 +1,7 @@
+/**
+ * GET /dashboard and GET /dashboard/{proxy+}: the dashboard's pages (issue 14; behaviour DASH-1..DASH-6).
+ * Pages read: this function bundles neither SES nor S3 (lambdas/wiring/dashboard.ts).
+ */
+import { dashboardHandler } from '../wiring/dashboard';
+
+export const handler = dashboardHandler({});

@@ -1,0 +1,60 @@
+/**
+ * The dashboard's handlers (issue 14): one router (lambdas/http/dashboard/router.ts) behind three
+ * functions, so each function bundles only the AWS clients its route rows call (lambdas/routes.ts):
+ * the pages (GET) neither SES nor S3, the form posts SES, the logo row S3. What only some rows
+ * use (mail, the logo's storage) is passed in by their handler files; esbuild leaves out of a
+ * bundle the wiring a handler does not name. Parsing those clients cost the pages 20-25 ms of
+ * import CPU on Node 24 when one function served every row (README "Cold start").
+ */
+import type { PasskeyDependencies } from '../core/account/passkeys';
+import type { AdminDependencies } from '../core/admin/ports';
+import type { PasswordResetDependencies } from '../core/account/password-reset';
+import type { Mailer } from '../core/ports';
+import type { LogoDependencies } from '../core/site/logo';
+import { dashboard } from '../http/dashboard/router';
+import { getAdminWithoutMail } from './admin';
+import { getApiKeyAdmin } from './api-keys';
+import { getAuditLog } from './audit';
+import { httpHandler } from './handler';
+import { getSessions, getTokenStore, getUsers } from './repositories';
+import { getBrand, getSite } from './site';
+
+/** What only some of the dashboard's rows call; a row without one never reaches the pages that use it. */
+export interface DashboardRowParts {
+  /** The admin API's dependencies with the mail a password change sends (wiring/admin.ts getAdmin). */
+  readonly admin?: () => AdminDependencies;
+  /** Mail: API key notices, reset links, passkey removal notices (POST /dashboard/{proxy+}). */
+  readonly mailer?: () => Mailer;
+  readonly passkeys?: () => PasskeyDependencies;
+  readonly passwordReset?: () => PasswordResetDependencies;
+  /** The logo's storage (POST /dashboard/logo, the only row granted branding/*). */
+  readonly logo?: () => LogoDependencies;
+}
+
+/** A part this function's rows do not call: reaching it is a routing bug, answered as a 500. */
+const notOnThisRow = (part: string) => (): never => {
+  throw new Error(`The dashboard's ${part} is not wired into this function: its route rows do not call it (lambdas/routes.ts).`);
+};
+
+const mailerOff: Mailer = { send: notOnThisRow('mailer') };
+
+export function dashboardHandler(parts: DashboardRowParts) {
+  return httpHandler((event, container) =>
+    dashboard(event, container, {
+      admin: parts.admin?.() ?? { ...getAdminWithoutMail(), notifyPasswordChanged: notOnThisRow('password-change notice') },
+      sessions: getSessions(),
+      currentUser: (id) => getUsers().current(id),
+      apiKeys: { ...getApiKeyAdmin(), mailer: parts.mailer?.() ?? mailerOff, issuer: container.config.baseUrl },
+      audit: getAuditLog(),
+      activity: getTokenStore(),
+      passkeys: parts.passkeys ?? notOnThisRow('passkey removal'),
+      passwordReset: parts.passwordReset ?? notOnThisRow('password reset'),
+      mfaPolicy: async () => (await getSite().current()).mfaPolicy,
+      site: () => getSite().deps,
+      logo: parts.logo ?? notOnThisRow('logo storage'),
+      forgetSiteDisplay: () => getSite().forget(),
+      brand: getBrand,
+      assetBaseUrl: container.config.jwksCdnBaseUrl,
+    }),
+  );
+}
