@@ -116,9 +116,10 @@ describe('installed in another app', () => {
     const templates = readdirSync(outdir).filter((file) => file.endsWith('.template.json'));
     expect(templates).toEqual(expect.arrayContaining(['ConsumerIdentity.template.json', 'ConsumerIdentitySecond.template.json']));
     const nested = templates.filter((file) => file.endsWith('.nested.template.json'));
-    // Per server: the four route families and Monitoring (alarms and the dashboard).
-    expect(nested.filter((file) => file.startsWith('ConsumerIdentityFirst'))).toHaveLength(5);
-    expect(nested.filter((file) => file.startsWith('ConsumerIdentitySecond'))).toHaveLength(5);
+    // Per server: the four route families, Monitoring (alarms and the dashboard) and Audit (the
+    // audit log's Object Lock archive, behaviour IAM-4).
+    expect(nested.filter((file) => file.startsWith('ConsumerIdentityFirst'))).toHaveLength(6);
+    expect(nested.filter((file) => file.startsWith('ConsumerIdentitySecond'))).toHaveLength(6);
   });
 
   test('typed props are validated at synth in the installed copy, naming the prop', () => {
