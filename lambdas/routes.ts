@@ -592,8 +592,10 @@ export const routes: readonly Route[] = [
       signInChallenge: ['get', 'update'],
       authorizationRequest: ['get', 'update'],
       authorizationCode: 'put',
-      session: 'put',
-      device: 'put',
+      // delete: a code entered over an existing session (a step-up, behaviour MFA-10) replaces that
+      // session and the browser's older device cookie, as a sign-in does.
+      session: ['put', 'delete'],
+      device: ['put', 'delete'],
       user: ['get', 'batch-get'],
     }),
     hashes: true,

@@ -90,6 +90,18 @@ export const unexercised: readonly Unexercised[] = [
     'a sign-in over an existing session replaces it (lambdas/http/session.ts), as SignIn does; the authorization sign-in tests start without a session',
   ),
   ...each(
+    ['SignInCode'],
+    'session',
+    'delete',
+    'a code entered over an existing session (a step-up, behaviour MFA-10) replaces it (lambdas/http/session.ts); the handler tests post the code without the session cookie, test/browser/step-up.test.ts reaches it',
+  ),
+  ...each(
+    ['SignInCode'],
+    'device',
+    'delete',
+    "the completed sign-in replaces the browser's older device cookie (behaviour PWFAIL-3); the handler tests send none, test/browser/step-up.test.ts reaches it",
+  ),
+  ...each(
     ['AuthorizeComplete'],
     'environment',
     'get',
