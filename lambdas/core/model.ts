@@ -184,6 +184,16 @@ export type ApiKeyCreator =
   | { readonly kind: 'user'; readonly userId: string };
 
 /**
+ * A key its own user created: self-served (`user`), or made by an admin user bound to their own
+ * account (`admin-user` with the key's userId). Either stands for that user's sign-in, so both
+ * follow the self-service rules a sign-in's key needs: MFA-12 (as strong as that sign-in), KEY-17
+ * and RESET-13 (ended by the owner's recovery). Keys an administrator made for someone else are
+ * integrations, left to administrators.
+ */
+export const isUsersOwnKey = (key: { readonly createdBy?: ApiKeyCreator; readonly userId: string }): boolean =>
+  key.createdBy?.kind === 'user' || (key.createdBy?.kind === 'admin-user' && key.createdBy.userId === key.userId);
+
+/**
  * A long-lived API key (behaviour KEY-2). The secret exists only as `secretHash` (Argon2id PHC);
  * revocation is a soft delete, so the record outlives it and audit rows keep resolving.
  */

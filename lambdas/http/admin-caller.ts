@@ -13,7 +13,11 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
     case 'admin-client':
       return { kind: 'admin', actor: { kind: 'admin-client', clientId: caller.clientId } };
     case 'admin-user':
-      return { kind: 'admin', actor: { kind: 'admin-user', userId: caller.userId } };
+      return {
+        kind: 'admin',
+        actor: { kind: 'admin-user', userId: caller.userId },
+        ...(caller.claims.amr ? { amr: caller.claims.amr } : {}),
+      };
     case 'self-service':
       return {
         kind: 'self-service',

@@ -148,6 +148,22 @@ describe('self-service key routes and self-service keys under a stricter policy 
     expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
   });
 
+  it("an admin user's password-only key bound to their own account stops exchanging once the policy asks admins for a factor (behaviour MFA-12, issue 26 re-test)", async () => {
+    const { who, accessToken } = await passwordOnlyAccessToken('off', true);
+    // Through the admin path (an admin caller names the user): still the admin's own sign-in.
+    const created = await createKeyAs(accessToken, client.clientId, { userId: who.user.id, name: 'quiet admin key' });
+    expect(created.status).toBe(201);
+    const stored = await storedKey(String(created.body.key_id));
+    expect(stored?.createdBy).toEqual({ kind: 'admin-user', userId: who.user.id });
+    expect(stored?.amr).toEqual(['pwd']);
+    expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
+
+    await setPolicy('admins');
+    const refused = await exchangeKey({ bearer: String(created.body.api_key) });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/second factor/) });
+  });
+
   it('a key created by a sign-in with a second factor, and a key an admin created, keep exchanging under everyone', async () => {
     await setPolicy('everyone');
     const who = await createAccountUser({ admin: false }, [environmentId]);

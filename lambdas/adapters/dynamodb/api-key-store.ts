@@ -10,7 +10,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
-import type { ApiKey, ApiKeyCreator, AuditEntry, User } from '../../core/model';
+import { isUsersOwnKey, type ApiKey, type ApiKeyCreator, type AuditEntry, type User } from '../../core/model';
 import {
   apiKeyKey,
   apiKeyTtl,
@@ -445,7 +445,7 @@ export class DynamoApiKeyStore {
       .map((item) => live(item, now))
       .filter((item): item is Record<string, unknown> => item !== undefined)
       .map((item) => withoutKeys<ApiKey & { pending?: true }>(item))
-      .filter((key) => key.userId === userId && key.createdBy?.kind === 'user' && key.revokedAt === undefined);
+      .filter((key) => key.userId === userId && isUsersOwnKey(key) && key.revokedAt === undefined);
   }
 
   /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */

@@ -5,7 +5,12 @@
 import type { ApiKeyCreator } from '../model';
 
 export type KeyManager =
-  | { readonly kind: 'admin'; readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }> }
+  | {
+      readonly kind: 'admin';
+      readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }>;
+      /** An admin user's sign-in methods: kept with a key bound to their own account (behaviour MFA-12). */
+      readonly amr?: readonly string[];
+    }
   | {
       readonly kind: 'self-service';
       readonly userId: string;

@@ -7,7 +7,7 @@
  */
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
 import { isoNow } from '../admin/ports';
-import type { ApiKey, AuditEntry, Client, User } from '../model';
+import { isUsersOwnKey, type ApiKey, type AuditEntry, type Client, type User } from '../model';
 import { newApiKey } from './format';
 import { actorOf, type KeyManager } from './caller';
 import { keyCreatedMail } from './notification';
@@ -71,6 +71,8 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
   const scopes = snapshotScopes(input.scopes, client, manager.kind === 'self-service' ? manager.scopes : undefined);
   const expiresAt = expiryOf(input.expiresAt, deps.clock.now());
   const created = newApiKey(deps.random);
+  // Self-served, or an admin user's key bound to their own account (isUsersOwnKey).
+  const own = isUsersOwnKey({ createdBy: actorOf(manager), userId: user.id });
   const key: ApiKey = {
     keyId: created.keyId,
     clientId: client.clientId,
@@ -84,9 +86,9 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
     // Behaviour KEY-17: a self-service key belongs to the user's current key generation, which
     // the reset's "Remove all" moves (RESET-13); a create in flight across that move makes a key
     // of the old generation, which never exchanges.
-    ...(manager.kind === 'self-service' && (user.apiKeyGeneration ?? 0) > 0 ? { generation: user.apiKeyGeneration } : {}),
-    // Behaviour MFA-12: a self-service key is as strong as the sign-in that made it.
-    ...(manager.kind === 'self-service' && manager.amr?.length ? { amr: [...manager.amr] } : {}),
+    ...(own && (user.apiKeyGeneration ?? 0) > 0 ? { generation: user.apiKeyGeneration } : {}),
+    // Behaviour MFA-12: a key of the user's own is as strong as the sign-in that made it.
+    ...(own && manager.amr?.length ? { amr: [...manager.amr] } : {}),
   };
   return { key, apiKey: created.key, secret: created.secret };
 }

@@ -20,7 +20,7 @@ import { InvalidClientError } from '../errors';
 import type { TokenRequestActivity } from '../grants/activity';
 import { tokenResponse, type TokenResponse } from '../grants/response';
 import { lifetimes } from '../lifetimes';
-import type { ApiKey, Client, User } from '../model';
+import { isUsersOwnKey, type ApiKey, type Client, type User } from '../model';
 import { parseResource } from '../resource';
 import { parseScope, withCatalogScopes } from '../scope';
 import { mintAccessToken } from '../tokens';
@@ -56,7 +56,7 @@ function requireParties(key: ApiKey, { client, user, environment }: KeyParties):
   if (!user) throw invalidApiKey(`the user of key ${keyId} no longer exists`);
   // Behaviour KEY-17, RESET-13: the owner ended every self-service key after a password reset;
   // the generation moved in the step's first write, before each key's revocation is stored.
-  if (key.createdBy.kind === 'user' && (key.generation ?? 0) !== (user.apiKeyGeneration ?? 0))
+  if (isUsersOwnKey(key) && (key.generation ?? 0) !== (user.apiKeyGeneration ?? 0))
     throw invalidApiKey(`key ${keyId} was self-served before its user revoked every self-service key after a password reset`);
   if (!environment?.granted) throw invalidApiKey(`the user of key ${keyId} no longer holds environment ${environment?.id ?? '(unknown)'}`);
   // Behaviour KEY-3: a test user may be bound only to a test client, also when flagged after the key was issued.
@@ -72,7 +72,7 @@ function requireParties(key: ApiKey, { client, user, environment }: KeyParties):
  * the whole key reaches this check (the secret matched), so the answer says what to do.
  */
 async function requireFactorOfPolicy(key: ApiKey, user: User, deps: ExchangeDependencies): Promise<void> {
-  if (key.createdBy.kind !== 'user') return;
+  if (!isUsersOwnKey(key)) return;
   if (await lacksRequiredFactor(user, key.amr, deps.mfaPolicy)) {
     throw new InvalidClientError(
       'This API key was created from a sign-in without the second factor the MFA policy now requires. Sign in with the emailed code (or a passkey) and create a new key.',
