@@ -514,7 +514,10 @@ export class AuthorizationServer extends Construct {
       failures: this.asyncFailures,
     });
 
-    this.keyChangeWatch = new KeyChangeWatch(this, 'KeyChangeWatch', {
+    // The scheduled jobs and the key-change watch in a nested stack of their own: the stack keeps
+    // its resources for the API's methods (CloudFormation's 500 per template).
+    const jobsStack = new NestedStack(this, 'Jobs', { description: 'Scheduled jobs and the key-change watch' });
+    this.keyChangeWatch = new KeyChangeWatch(jobsStack, 'KeyChangeWatch', {
       signingKeySecret: signingKey.secret,
       bucket: this.jwks.bucket,
       objectKey: jwksObjectKey,
@@ -624,10 +627,11 @@ export class AuthorizationServer extends Construct {
     this.api.root.addMethod('ANY', fallback);
     this.api.root.addResource('{proxy+}').addMethod('ANY', fallback);
 
-    // Scheduled jobs: one function and one daily EventBridge rule each, with only their table grants.
+    // Scheduled jobs: one function and one daily EventBridge rule each, with only their table grants
+    // (in the Jobs nested stack above).
     const jobFunctions: Record<string, NodejsFunction> = {};
     for (const job of jobs) {
-      const fn = serviceFunction(this, job.name, {
+      const fn = serviceFunction(jobsStack, job.name, {
         entry: `lambdas/jobs/${job.handler}.ts`,
         description: `Scheduled: ${job.name}`,
         environment,
@@ -638,7 +642,7 @@ export class AuthorizationServer extends Construct {
       });
       this.grantStorage(fn, job.storage);
       this.asyncFailures.watch(fn);
-      new events.Rule(this, `${job.name}Schedule`, {
+      new events.Rule(jobsStack, `${job.name}Schedule`, {
         schedule: events.Schedule.cron({ hour: String(job.dailyAt.hour), minute: String(job.dailyAt.minute) }),
         targets: [new targets.LambdaFunction(fn, this.asyncFailures.targetOptions())],
       });
