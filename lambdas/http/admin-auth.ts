@@ -19,8 +19,22 @@ import { bearerToken, invalidToken, verifyWithClient, type AccessTokenClaims, ty
 
 export type AdminCaller =
   | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
-  | { readonly kind: 'admin-user'; readonly userId: string; readonly clientId: string; readonly claims: AccessTokenClaims }
-  | { readonly kind: 'self-service'; readonly userId: string; readonly clientId: string; readonly claims: AccessTokenClaims };
+  | UserCaller<'admin-user'>
+  | UserCaller<'self-service'>;
+
+/** A user's caller, with the key generation of its user as the bearer check read it (behaviour KEY-17). */
+interface UserCaller<K extends 'admin-user' | 'self-service'> {
+  readonly kind: K;
+  readonly userId: string;
+  readonly clientId: string;
+  readonly claims: AccessTokenClaims;
+  /**
+   * The user's `apiKeyGeneration` in the same read that held the token to the password
+   * (BEARER-1): a key this caller creates belongs to it, so a reset's "Remove all" landing
+   * between that read and the create's own read still ends the key (RESET-13).
+   */
+  readonly keyGeneration: number;
+}
 
 export const adminRefusal = () => new AccessDeniedError('This token may not use the admin API.');
 
@@ -78,7 +92,7 @@ export async function requireAdmin(
   const user = hasAdminScope || selfService ? await userOf() : undefined;
   if (user?.admin && hasAdminScope) {
     await requireFactorOfPolicy(claims, user, deps);
-    return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims };
+    return { kind: 'admin-user', userId: user.id, clientId: claims.client_id, claims, keyGeneration: user.apiKeyGeneration ?? 0 };
   }
   // Behaviour KEYM-2: issued by the client in the path, carries a sub, not minted by an API key.
   if (selfService) {
@@ -89,7 +103,7 @@ export async function requireAdmin(
       // A user who no longer exists creates and lists nothing: the answer userinfo gives (BEARER-2).
       if (!user) throw invalidToken(`user ${claims.sub} of token ${claims.jti} no longer exists`);
       await requireFactorOfPolicy(claims, user, deps);
-      return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims };
+      return { kind: 'self-service', userId: claims.sub, clientId: claims.client_id, claims, keyGeneration: user.apiKeyGeneration ?? 0 };
     }
   }
   throw adminRefusal();

@@ -17,6 +17,7 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
         kind: 'admin',
         actor: { kind: 'admin-user', userId: caller.userId },
         ...(caller.claims.amr ? { amr: caller.claims.amr } : {}),
+        generation: caller.keyGeneration,
       };
     case 'self-service':
       return {
@@ -24,6 +25,7 @@ export function keyManagerOf(caller: AdminCaller): KeyManager {
         userId: caller.userId,
         scopes: parseScope(caller.claims.scope),
         ...(caller.claims.amr ? { amr: caller.claims.amr } : {}),
+        generation: caller.keyGeneration,
       };
   }
 }

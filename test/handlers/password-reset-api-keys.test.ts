@@ -175,3 +175,23 @@ describe('the step takes effect with its first write, so a failure after it leav
     expect((await listKeysAs(token, client.clientId)).status).toBe(200);
   });
 });
+
+describe('a key create racing the removal (behaviour KEY-17, RESET-13)', () => {
+  it('a self-service create whose token was checked before "Remove all" makes a key of the old generation, which never exchanges (issue 26 re-test)', async () => {
+    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const { recovery } = await completeReset(await mailedLink(outbox, who));
+    // A token the intruder still holds after the reset (say, from a passkey sign-in before the removal).
+    const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
+    // The create's own read of the user waits (its token check read the user first); meanwhile
+    // the owner removes everything.
+    let userReads = 0;
+    const held = faults.hold((attempt) => attempt.operation === 'GetItem' && touches(attempt, `USER#${who.user.id}`) && ++userReads === 2);
+    const creating = createKeyAs(token, client.clientId, { name: 'slipped in' });
+    await held.reached;
+    expect((await removeAll(recovery, json())).statusCode).toBe(200);
+    held.release();
+    const created = await creating;
+    expect(created.status).toBe(201);
+    expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(401);
+  });
+});

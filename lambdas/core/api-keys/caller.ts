@@ -10,6 +10,8 @@ export type KeyManager =
       readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }>;
       /** An admin user's sign-in methods: kept with a key bound to their own account (behaviour MFA-12). */
       readonly amr?: readonly string[];
+      /** An admin user's key generation as their token's check read it (behaviour KEY-17). */
+      readonly generation?: number;
     }
   | {
       readonly kind: 'self-service';
@@ -18,6 +20,8 @@ export type KeyManager =
       readonly scopes: readonly string[];
       /** RFC 8176 methods of the sign-in behind the caller's token: kept with its keys (behaviour MFA-12). */
       readonly amr?: readonly string[];
+      /** The user's key generation as the token's check read it (behaviour KEY-17). */
+      readonly generation?: number;
     };
 
 export const actorOf = (manager: KeyManager): ApiKeyCreator =>

@@ -73,6 +73,9 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
   const created = newApiKey(deps.random);
   // Self-served, or an admin user's key bound to their own account (isUsersOwnKey).
   const own = isUsersOwnKey({ createdBy: actorOf(manager), userId: user.id });
+  // The generation the caller's token check read, not this create's own later read of the user: a
+  // reset's "Remove all" between the two must still end the key (behaviour KEY-17, RESET-13).
+  const generation = manager.generation ?? user.apiKeyGeneration ?? 0;
   const key: ApiKey = {
     keyId: created.keyId,
     clientId: client.clientId,
@@ -86,7 +89,7 @@ async function newKey(deps: ApiKeyAdminDependencies, manager: KeyManager, client
     // Behaviour KEY-17: a self-service key belongs to the user's current key generation, which
     // the reset's "Remove all" moves (RESET-13); a create in flight across that move makes a key
     // of the old generation, which never exchanges.
-    ...(own && (user.apiKeyGeneration ?? 0) > 0 ? { generation: user.apiKeyGeneration } : {}),
+    ...(own && generation > 0 ? { generation } : {}),
     // Behaviour MFA-12: a key of the user's own is as strong as the sign-in that made it.
     ...(own && manager.amr?.length ? { amr: [...manager.amr] } : {}),
   };
