@@ -980,7 +980,13 @@ export const routes: readonly Route[] = [
     'clients-delete',
     // put: deleting a metadata-document client leaves a blocked record and its copies in its place,
     // so the document, still served, does not register it again.
-    storage(adminCaller, { client: ['delete', 'put'], apiKeysOfClient: 'query', apiKey: ['get', 'update'], user: 'put', auditEntry: 'put' }),
+    storage(adminCaller, {
+      client: ['delete', 'put'],
+      apiKeysOfClient: 'query',
+      apiKey: ['get', 'update'],
+      user: 'put',
+      auditEntry: 'put',
+    }),
   ),
   // API keys (behaviour KEYM-1..KEYM-7): admin or self-service callers. Bearer checks read main and
   // ephemeral; create hashes the secret and mails self-service users; create and revoke

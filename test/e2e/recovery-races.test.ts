@@ -124,7 +124,9 @@ async function mailedResetToken(email: string): Promise<string> {
     let names: string[] = [];
     try {
       // Only finished mails: the outbox writes `.<name>.partial` first and renames it.
-      names = readdirSync(outbox).filter((name) => name.endsWith('.json')).sort();
+      names = readdirSync(outbox)
+        .filter((name) => name.endsWith('.json'))
+        .sort();
     } catch {}
     for (const name of names.reverse()) {
       const mail = JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; text: string };
