@@ -64,6 +64,9 @@ export class KeyChangeWatch extends Construct {
   constructor(scope: Construct, id: string, props: KeyChangeWatchProps) {
     super(scope, id);
     const stack = Stack.of(this);
+    // Named after the deployment's stack, not the nested stack that may hold the watch (whose name
+    // CloudFormation generates): operators look for /aws/events/<stack>-key-changes-….
+    const deploymentName = (stack.nestedStackParent ?? stack).stackName;
     const publisherRoles = props.publishers.map((fn) => fn.role!.roleArn);
     // A role session names its role in sessionIssuer; any other identity (a user, the root, a service) is foreign.
     const notAPublisher = {
@@ -75,7 +78,7 @@ export class KeyChangeWatch extends Construct {
 
     // EventBridge writes only to /aws/events/ log groups.
     this.log = new logs.LogGroup(this, 'Changes', {
-      logGroupName: `/aws/events/${stack.stackName}-key-changes-${this.node.addr.slice(0, 8)}`,
+      logGroupName: `/aws/events/${deploymentName}-key-changes-${this.node.addr.slice(0, 8)}`,
       retention: props.logRetention,
     });
 
@@ -119,7 +122,7 @@ export class KeyChangeWatch extends Construct {
     // The account's log resource policy letting EventBridge write this group (what the CDK target
     // would install through a custom resource and a function of its own).
     new logs.CfnResourcePolicy(this, 'EventsMayWrite', {
-      policyName: `${stack.stackName}-key-changes-${this.node.addr.slice(0, 8)}`,
+      policyName: `${deploymentName}-key-changes-${this.node.addr.slice(0, 8)}`,
       policyDocument: stack.toJsonString({
         Version: '2012-10-17',
         Statement: [
