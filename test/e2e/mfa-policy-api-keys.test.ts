@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { call, clientCredentialsToken, CookieBrowser } from '../support/local-http';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'mfa-keys-')), 'outbox');
 const redirectUri = 'http://localhost:9999/cb';
@@ -23,15 +24,7 @@ beforeAll(async () => {
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox },
   });
   const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const response = await fetch(`${app.url}/api/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-    },
-    body: 'grant_type=client_credentials&scope=admin',
-  });
-  adminToken = ((await response.json()) as { access_token: string }).access_token;
+  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
 });
 
 afterAll(async () => {
@@ -39,37 +32,13 @@ afterAll(async () => {
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: the admin API's JSON, read as the tests need it
-async function admin(method: string, path: string, body?: unknown, token = adminToken): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {} };
-}
+const admin = (method: string, path: string, body?: unknown, token = adminToken): Promise<{ status: number; json: any }> =>
+  call(app.url, method, path, { token, ...(body === undefined ? {} : { body }) });
 
-/** A browser: a cookie jar, same-origin form posts, no redirects followed. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  async request(method: string, path: string, fields?: Record<string, string>) {
-    const headers: Record<string, string> = { accept: 'text/html', origin: app.url, 'sec-fetch-site': 'same-origin' };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (fields) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(`${app.url}${path}`, {
-      method,
-      headers,
-      body: fields ? new URLSearchParams(fields).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair!.indexOf('=');
-      const [name, value] = [pair!.slice(0, at), pair!.slice(at + 1)];
-      if (value === '' || /max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return { status: response.status, location: response.headers.get('location') ?? undefined, text: await response.text() };
+/** A browser on this file's server (test/support/local-http.ts). */
+class Browser extends CookieBrowser {
+  constructor() {
+    super(() => app.url);
   }
 }
 

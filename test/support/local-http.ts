@@ -131,3 +131,31 @@ export function adminApi(base: () => string, token: () => string) {
     return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   };
 }
+
+/** A browser against a local server: a cookie jar, same-origin form posts, no redirects followed. */
+export class CookieBrowser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(private readonly base: () => string) {}
+
+  async request(method: string, path: string, fields?: Record<string, string>) {
+    const origin = this.base();
+    const headers: Record<string, string> = { accept: 'text/html', origin, 'sec-fetch-site': 'same-origin' };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (fields) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers,
+      body: fields ? new URLSearchParams(fields).toString() : undefined,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const [name, value] = [pair!.slice(0, at), pair!.slice(at + 1)];
+      if (value === '' || /max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, location: response.headers.get('location') ?? undefined, text: await response.text() };
+  }
+}
