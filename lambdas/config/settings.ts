@@ -8,6 +8,9 @@
 // to every function bundle (npm run bench).
 import * as z from 'zod/mini';
 import { isCidr } from '../core/admin-network';
+import { mfaPolicies, type MfaPolicy } from '../core/model';
+
+export { mfaPolicies, type MfaPolicy };
 
 export const hashMethods = ['argon2id', 'argon2id-fast'] as const;
 export type HashMethod = (typeof hashMethods)[number];
@@ -15,8 +18,6 @@ export const signingAlgorithms = ['RS256', 'ES256'] as const;
 export type SigningAlgorithm = (typeof signingAlgorithms)[number];
 /** `silent` writes nothing: for test runs whose refusals are expected (VERBOSE_TESTS=1 shows them). */
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
-export const mfaPolicies = ['off', 'admins', 'everyone'] as const;
-export type MfaPolicy = (typeof mfaPolicies)[number];
 export type LogLevel = (typeof logLevels)[number];
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);

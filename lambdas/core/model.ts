@@ -287,3 +287,7 @@ export interface AuditEntry extends AdminAuditEntry {
   readonly reason?: string;
   readonly at: string;
 }
+
+/** Which sign-ins need a second factor (behaviour MFA-1); the setting MFA_POLICY and the site settings choose one. */
+export const mfaPolicies = ['off', 'admins', 'everyone'] as const;
+export type MfaPolicy = (typeof mfaPolicies)[number];

@@ -73,7 +73,7 @@ export interface MailMessage {
   readonly subject: string;
   /** Plain text. Never a secret: mail is stored and forwarded by many hands. */
   readonly text: string;
-  /** The same content as HTML, with the site's title and logo (lambdas/http/branded-mail.ts); the text stays the content of record. */
+  /** The same content as HTML, with the site's title and logo (lambdas/presentation/branded-mail.ts); the text stays the content of record. */
   readonly html?: string;
 }
 

@@ -5,14 +5,14 @@
  */
 import type { PendingAuthorization } from '../core/authorization-request';
 import { AccessDeniedError, InvalidRequestError } from '../core/errors';
-import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../http/authorize-flow';
+import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../presentation/authorize-flow';
 import { parseBody } from '../http/body';
 import { consentForm } from '../http/forms';
 import { httpHandler } from '../wiring/handler';
-import { withErrorPages } from '../http/page-errors';
+import { withErrorPages } from '../presentation/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
-import { stepUpResponse } from '../http/step-up';
+import { stepUpResponse } from '../presentation/step-up';
 import { validate } from '../http/validate';
 import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getSite } from '../wiring/site';

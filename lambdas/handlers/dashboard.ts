@@ -1,6 +1,6 @@
 /**
  * POST /dashboard/{proxy+}: the dashboard's forms (issue 14; behaviour DASH-1..DASH-6), server-rendered
- * over the admin API's core functions (lambdas/http/dashboard/router.ts). They write, hash and mail;
+ * over the admin API's core functions (lambdas/presentation/dashboard/router.ts). They write, hash and mail;
  * the logo has its own row and function (dashboard-logo.ts), the pages theirs (dashboard-pages.ts).
  */
 import { getPasswordReset } from '../wiring/account';

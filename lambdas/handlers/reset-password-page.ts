@@ -13,10 +13,10 @@
 import { findResetLink } from '../core/account/password-reset';
 import { InvalidGrantError } from '../core/errors';
 import { resetTokenQuery, secretField } from '../http/account-forms';
-import { htmlResponse, wantsHtml } from '../http/html';
+import { htmlResponse, wantsHtml } from '../presentation/html';
 import { redirect } from '../http/redirect';
 import { clearedResetLinkCookie, readResetLinkCookie, resetLinkCookie } from '../http/reset-cookies';
-import { resetLinkDeadPage, resetPasswordPage } from '../http/views/account';
+import { resetLinkDeadPage, resetPasswordPage } from '../presentation/views/account';
 import { accountPaths } from '../core/account/paths';
 import { httpHandler } from '../wiring/handler';
 import { getPasswordReset } from '../wiring/account';

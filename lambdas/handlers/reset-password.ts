@@ -12,13 +12,13 @@ import { InvalidGrantError, InvalidRequestError } from '../core/errors';
 import { resetPasswordForm, secretField } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
-import { htmlResponse, wantsHtml } from '../http/html';
-import { withErrorPages } from '../http/page-errors';
+import { htmlResponse, wantsHtml } from '../presentation/html';
+import { withErrorPages } from '../presentation/page-errors';
 import { clearedResetLinkCookie, readResetLinkCookie, recoveryCookie } from '../http/reset-cookies';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
-import { passwordChangedPage, resetLinkDeadPage, resetPasswordPage } from '../http/views/account';
+import { passwordChangedPage, resetLinkDeadPage, resetPasswordPage } from '../presentation/views/account';
 import { getPasswordReset } from '../wiring/account';
 
 const deadLink = (reason: string) => new InvalidGrantError('This link has expired or was already used. Ask for a new one.', reason);

@@ -2,8 +2,8 @@
 import { newSecret } from '../core/ids';
 import { safeReturnTo } from '../core/sign-in';
 import { httpHandler } from '../wiring/handler';
-import { htmlResponse } from '../http/html';
-import { signInPage } from '../http/views/sign-in';
+import { htmlResponse } from '../presentation/html';
+import { signInPage } from '../presentation/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { getBrand } from '../wiring/site';
 

@@ -1,10 +1,10 @@
 /** POST /api/auth/signout: deletes the session and clears the cookie; answers the same with or without one. */
 import { httpHandler } from '../wiring/handler';
-import { htmlResponse, wantsHtml } from '../http/html';
-import { withErrorPages } from '../http/page-errors';
+import { htmlResponse, wantsHtml } from '../presentation/html';
+import { withErrorPages } from '../presentation/page-errors';
 import { assertSameOrigin } from '../http/same-origin';
 import { endSession } from '../http/session';
-import { signedOutPage } from '../http/views/messages';
+import { signedOutPage } from '../presentation/views/messages';
 import { getSessions } from '../wiring/repositories';
 
 export const handler = httpHandler(

@@ -13,7 +13,7 @@ export const getAuditLog = /* @__PURE__ */ perContainer(
 
 /**
  * Records an admin API change with its caller as actor (behaviour LOG-9): the same entry the
- * dashboard writes for the same change (lambdas/http/dashboard/context.ts `audit`).
+ * dashboard writes for the same change (lambdas/presentation/dashboard/context.ts `audit`).
  */
 export function recordAdminChange(caller: AdminCaller, change: Omit<AdminAuditEntry, 'actor' | 'at'>): Promise<void> {
   return recordChange({ audit: getAuditLog(), clock: getContainer().clock }, adminActorOf(caller), change);

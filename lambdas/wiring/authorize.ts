@@ -1,5 +1,5 @@
-/** What the authorization steps (lambdas/http/authorize-flow.ts) read and write, from this container. */
-import type { AuthorizeFlowDependencies } from '../http/authorize-flow';
+/** What the authorization steps (lambdas/presentation/authorize-flow.ts) read and write, from this container. */
+import type { AuthorizeFlowDependencies } from '../presentation/authorize-flow';
 import { getEnvironments, getSessions, getTokenStore } from './repositories';
 import { getBrand } from './site';
 import { getStorage } from './storage';

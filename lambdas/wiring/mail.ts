@@ -6,7 +6,7 @@
 import { createOutboxMailer } from '../adapters/outbox-mailer';
 import { createSesMailer } from '../adapters/ses-mailer';
 import type { Mailer } from '../core/ports';
-import { brandedMailer } from '../http/branded-mail';
+import { brandedMailer } from '../presentation/branded-mail';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 import { getBrand } from './site';

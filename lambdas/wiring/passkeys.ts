@@ -3,7 +3,7 @@ import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/pa
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
 import { getMailer } from './mail';
-import type { PasskeySessionReaders } from '../http/passkey-pages';
+import type { PasskeySessionReaders } from '../presentation/passkey-pages';
 import { getSessionReaders, getUsers } from './repositories';
 import { getSite } from './site';
 import { getStorage } from './storage';
@@ -34,7 +34,7 @@ export function getPasskeys(): PasskeyDependencies {
   };
 }
 
-/** The passkey pages' session check (lambdas/http/passkey-pages.ts): the session, its user, the MFA policy in force. */
+/** The passkey pages' session check (lambdas/presentation/passkey-pages.ts): the session, its user, the MFA policy in force. */
 export const getPasskeySessionReaders = (): PasskeySessionReaders => ({
   ...getSessionReaders(),
   mfaPolicy: async () => (await getSite().current()).mfaPolicy,

@@ -13,8 +13,8 @@ import { DynamoSiteSettingsStore } from '../adapters/dynamodb/site-settings-stor
 import type { MfaPolicy } from '../config/settings';
 import { cachedLoader } from '../core/cache';
 import { defaultSiteTitle, getSiteSettings, type SiteSettings, type SiteSettingsDependencies } from '../core/site/settings';
-import type { Brand } from '../http/html';
-import { logoUrl } from '../http/site-views';
+import type { Brand } from '../presentation/html';
+import { logoUrl } from '../presentation/site-views';
 import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
 

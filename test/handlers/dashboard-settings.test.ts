@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { csrfTokenOf } from '../../lambdas/http/dashboard/guard';
+import { csrfTokenOf } from '../../lambdas/presentation/dashboard/guard';
 import { handler } from '../support/dashboard-handler';
 import type { User } from '../../lambdas/core/model';
 import { getAuditLog } from '../../lambdas/wiring/audit';

@@ -68,7 +68,7 @@ const mailBrand =
 const bearerFamily =
   'a user token with a refresh-token family presented as a bearer token (lambdas/http/bearer.ts); these tests present session cookies or tokens without a family';
 const dashboardPages =
-  'a dashboard page or form that mirrors an admin API route (lambdas/http/dashboard); test/handlers/dashboard*.test.ts cover the main pages and forms, not this one';
+  'a dashboard page or form that mirrors an admin API route (lambdas/presentation/dashboard); test/handlers/dashboard*.test.ts cover the main pages and forms, not this one';
 
 export const unexercised: readonly Unexercised[] = [
   ...each(
@@ -111,7 +111,7 @@ export const unexercised: readonly Unexercised[] = [
     ['AuthorizeComplete'],
     'environment',
     'get',
-    "the environment rule's generation (lambdas/http/authorize-flow.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
+    "the environment rule's generation (lambdas/presentation/authorize-flow.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
   ),
   ...each(['SignInCodeResend'], 'siteSettings', 'get', mailBrand),
   ...each(

@@ -2,7 +2,7 @@
 import { redirectWithParameters } from '../../lambdas/core/authorization-response';
 import { safeReturnTo } from '../../lambdas/core/sign-in';
 import { secureCookies, sessionCookie } from '../../lambdas/http/cookies';
-import { escapeHtml, formTarget, html, Html } from '../../lambdas/http/html';
+import { escapeHtml, formTarget, html, Html } from '../../lambdas/presentation/html';
 
 describe('html escaping', () => {
   it('escapes the five HTML-significant characters in every interpolated value', () => {

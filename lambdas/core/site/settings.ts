@@ -5,7 +5,7 @@
  * clearing the stored one (`null`) falls back to it.
  */
 import * as z from 'zod/mini';
-import { mfaPolicies, type MfaPolicy } from '../../config/settings';
+import { mfaPolicies, type MfaPolicy } from '../model';
 import { ConflictRequestError, InvalidRequestError } from '../errors';
 import type { ApiKeyCreator } from '../model';
 import type { Clock } from '../ports';

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { activityRequestTypes, listClientActivity } from '../../core/admin/activity';
 import { pageRequest, pathParameter } from '../../http/admin-endpoint';
-import { activityView, pageView } from '../../http/admin-views';
+import { activityView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
 import { adminHandler } from '../../wiring/admin-handler';

@@ -9,7 +9,7 @@ import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { clientKeysHandler } from '../../wiring/admin-handler';
 import { displayName, scopeName } from '../../http/admin-schemas';
 import { keyManagerOf } from '../../http/admin-caller';
-import { apiKeyView } from '../../http/admin-views';
+import { apiKeyView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
 import { getMailer } from '../../wiring/mail';

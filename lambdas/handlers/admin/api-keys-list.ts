@@ -6,7 +6,7 @@ import { listApiKeys } from '../../core/api-keys/list-and-revoke';
 import { pageRequest, pathParameter } from '../../http/admin-endpoint';
 import { clientKeysHandler } from '../../wiring/admin-handler';
 import { keyManagerOf } from '../../http/admin-caller';
-import { apiKeyView, pageView } from '../../http/admin-views';
+import { apiKeyView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
 

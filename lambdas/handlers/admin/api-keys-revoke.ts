@@ -7,7 +7,7 @@ import { revokeApiKey } from '../../core/api-keys/list-and-revoke';
 import { pathParameter } from '../../http/admin-endpoint';
 import { clientKeysHandler } from '../../wiring/admin-handler';
 import { keyManagerOf } from '../../http/admin-caller';
-import { apiKeyView } from '../../http/admin-views';
+import { apiKeyView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
 

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { listAuditLog } from '../../core/admin/audit';
 import { pageRequest } from '../../http/admin-endpoint';
-import { auditEntryView, pageView } from '../../http/admin-views';
+import { auditEntryView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
 import { adminHandler } from '../../wiring/admin-handler';

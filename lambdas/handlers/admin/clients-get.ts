@@ -2,7 +2,7 @@
 import { getClient } from '../../core/admin/clients';
 import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { clientView } from '../../http/admin-views';
+import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

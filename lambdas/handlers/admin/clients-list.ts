@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { listClients } from '../../core/admin/clients';
 import { pageRequest } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { clientView, pageView } from '../../http/admin-views';
+import { clientView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
 import { getAdminWithoutMail } from '../../wiring/admin';

@@ -9,7 +9,7 @@ import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { displayName, scopeName } from '../../http/admin-schemas';
-import { clientView } from '../../http/admin-views';
+import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -5,7 +5,7 @@ import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { displayName, environmentId } from '../../http/admin-schemas';
-import { environmentView } from '../../http/admin-views';
+import { environmentView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -2,7 +2,7 @@
 import { listEnvironments } from '../../core/admin/environments';
 import { pageRequest } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { environmentView, pageView } from '../../http/admin-views';
+import { environmentView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -5,7 +5,7 @@ import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { scopeName } from '../../http/admin-schemas';
-import { scopeView } from '../../http/admin-views';
+import { scopeView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -1,7 +1,7 @@
 /** GET /api/admin/scopes: the whole catalog (small; no pagination). */
 import { listScopes } from '../../core/admin/scopes';
 import { adminHandler } from '../../wiring/admin-handler';
-import { scopeView } from '../../http/admin-views';
+import { scopeView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

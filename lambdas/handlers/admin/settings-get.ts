@@ -1,7 +1,7 @@
 /** GET /api/admin/settings: the site settings as they apply now (stored values, else the defaults). */
 import { getSiteSettings } from '../../core/site/settings';
 import { jsonResponse } from '../../http/response';
-import { siteSettingsView } from '../../http/site-views';
+import { siteSettingsView } from '../../presentation/site-views';
 import { adminHandler } from '../../wiring/admin-handler';
 import { getSite } from '../../wiring/site';
 

@@ -6,7 +6,7 @@ import { parseSiteSettingsChanges, siteSettingsChangesSchema, updateSiteSettings
 import { adminActorOf } from '../../http/admin-caller';
 import { parseBody } from '../../http/body';
 import { jsonResponse } from '../../http/response';
-import { siteSettingsView } from '../../http/site-views';
+import { siteSettingsView } from '../../presentation/site-views';
 import { adminHandler } from '../../wiring/admin-handler';
 import { getSite } from '../../wiring/site';
 

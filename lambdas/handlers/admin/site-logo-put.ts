@@ -6,7 +6,7 @@ import { checkDeclaredLogoType, maxLogoBytes, replaceLogo } from '../../core/sit
 import { adminActorOf } from '../../http/admin-caller';
 import { binaryBody, mediaTypeOf } from '../../http/binary-body';
 import { jsonResponse } from '../../http/response';
-import { siteSettingsView } from '../../http/site-views';
+import { siteSettingsView } from '../../presentation/site-views';
 import { adminHandler } from '../../wiring/admin-handler';
 import { getSite } from '../../wiring/site';
 import { getLogo } from '../../wiring/site-assets';

@@ -2,7 +2,7 @@
 import { listUserEnvironments } from '../../core/admin/environments';
 import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { environmentView } from '../../http/admin-views';
+import { environmentView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -2,7 +2,7 @@
 import { getUser } from '../../core/admin/users';
 import { pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { userView } from '../../http/admin-views';
+import { userView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -2,7 +2,7 @@
 import { listUsers } from '../../core/admin/users';
 import { pageRequest } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
-import { pageView, userView } from '../../http/admin-views';
+import { pageView, userView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 

@@ -5,7 +5,7 @@ import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
 import { displayName, emailAddress, password } from '../../http/admin-schemas';
-import { userView } from '../../http/admin-views';
+import { userView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdmin } from '../../wiring/admin';
 

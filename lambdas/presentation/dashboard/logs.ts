@@ -9,7 +9,7 @@ import { listAuditLog } from '../../core/admin/audit';
 import { getClient } from '../../core/admin/clients';
 import { auditTypes, type AdminAuditEntry } from '../../core/model';
 import { html, type Html } from '../html';
-import { validate } from '../validate';
+import { validate } from '../../http/validate';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, optionalTime } from './forms';
 import { clientPath, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink } from './layout';

@@ -1,6 +1,6 @@
 /**
  * Asking a signed-in user for the second factor their sign-in lacked (behaviour MFA-10; issue 26):
- * the page with the "Email me a code" button (lambdas/http/views/step-up.ts), shared by the
+ * the page with the "Email me a code" button (lambdas/presentation/views/step-up.ts), shared by the
  * authorization endpoint (behaviour AUTHZ-12) and the dashboard (behaviour DASH-1).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';

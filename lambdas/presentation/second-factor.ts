@@ -9,7 +9,7 @@ import { AccessDeniedError } from '../core/errors';
 import type { User } from '../core/model';
 import type { Container } from '../core/ports';
 import { formTarget, htmlResponse, wantsHtml } from './html';
-import { jsonResponse } from './response';
+import { jsonResponse } from '../http/response';
 import { codePage } from './views/account';
 import { oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
 import { metricNames } from '../core/metrics';

@@ -14,8 +14,8 @@ import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
 import { endpointPaths } from '../../core/paths';
 import type { Container } from '../../core/ports';
-import { redirect } from '../redirect';
-import { currentSession, lacksSecondFactor, type SessionStore } from '../session';
+import { redirect } from '../../http/redirect';
+import { currentSession, lacksSecondFactor, type SessionStore } from '../../http/session';
 import { stepUpResponse } from '../step-up';
 
 export interface DashboardAdmin {

@@ -15,7 +15,7 @@ import type { Client } from '../core/model';
 import type { AuthorizationCode } from '../core/model';
 import type { Container, ScopeDefinition } from '../core/ports';
 import { formTarget, htmlResponse, type Brand } from './html';
-import { redirect } from './redirect';
+import { redirect } from '../http/redirect';
 import { consentPage } from './views/consent';
 
 type Headers = Readonly<Record<string, string>>;

@@ -10,7 +10,7 @@ import type { User } from '../../core/model';
 import type { LogoDependencies } from '../../core/site/logo';
 import type { SiteSettingsDependencies } from '../../core/site/settings';
 import type { Brand } from '../html';
-import type { SessionStore } from '../session';
+import type { SessionStore } from '../../http/session';
 
 export interface DashboardDependencies {
   readonly admin: AdminDependencies;

@@ -13,8 +13,8 @@ import type { User } from '../core/model';
 import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
 import { htmlResponse } from './html';
-import { redirect } from './redirect';
-import { currentSession, lacksSecondFactor, type SessionReaders } from './session';
+import { redirect } from '../http/redirect';
+import { currentSession, lacksSecondFactor, type SessionReaders } from '../http/session';
 import { passkeysPage } from './views/passkeys';
 
 /** The session and its user, and the MFA policy in force (behaviour MFA-9). */

@@ -1,6 +1,6 @@
 /**
  * The passkey pages (issue 13): the list with "Add a passkey", and the passkey part of the
- * sign-in page. The one inline script (nonce'd; lambdas/http/html.ts) uses the browser's own
+ * sign-in page. The one inline script (nonce'd; lambdas/presentation/html.ts) uses the browser's own
  * WebAuthn JSON helpers (WebAuthn L3 5.1.9, 5.1.10) and submits the credential's toJSON() in
  * a plain form post; without them the passkey buttons stay hidden and the pages work as before.
  */

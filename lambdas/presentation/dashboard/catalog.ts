@@ -6,10 +6,10 @@
 import * as z from 'zod/mini';
 import { createEnvironment, deleteEnvironment, listEnvironments } from '../../core/admin/environments';
 import { builtInMeaningOf, createScope, deleteScope, getScope, listScopes } from '../../core/admin/scopes';
-import { displayName, environmentId, scopeName } from '../admin-schemas';
+import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
 import { html } from '../html';
-import { redirect } from '../redirect';
-import { validate } from '../validate';
+import { redirect } from '../../http/redirect';
+import { validate } from '../../http/validate';
 import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink } from './layout';

@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { OAuthError } from '../core/errors';
 import type { Container } from '../core/ports';
-import type { Endpoint } from './handler';
+import type { Endpoint } from '../http/handler';
 import { htmlResponse, wantsHtml } from './html';
 import { errorPage } from './views/messages';
 

@@ -9,7 +9,7 @@ import { InvalidRequestError } from '../../core/errors';
 import { maxLogoBytes, removeLogo, replaceLogo } from '../../core/site/logo';
 import { getSiteSettings, logoContentTypes, parseSiteSettingsChanges, updateSiteSettings } from '../../core/site/settings';
 import { html } from '../html';
-import { redirect } from '../redirect';
+import { redirect } from '../../http/redirect';
 import { logoUrl } from '../site-views';
 import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse } from './layout';

@@ -1,11 +1,11 @@
-/** What one dashboard request's page or action is given (lambdas/http/dashboard/router.ts). */
+/** What one dashboard request's page or action is given (lambdas/presentation/dashboard/router.ts). */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type AdminActor, recordChange } from '../../core/admin/audit';
 import type { AdminAuditEntry } from '../../core/model';
 import type { Container } from '../../core/ports';
-import type { FormFields } from '../body';
+import type { FormFields } from '../../http/body';
 import type { Brand } from '../html';
-import type { FormPart } from '../multipart';
+import type { FormPart } from '../../http/multipart';
 import type { DashboardDependencies } from './deps';
 import type { DashboardAdmin } from './guard';
 import type { Frame } from './layout';

@@ -11,11 +11,11 @@ import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnviron
 import { createUser, deleteUser, getUser, listUsers, signOutEverywhere, updateUser } from '../../core/admin/users';
 import { ConflictRequestError, NotFoundError } from '../../core/errors';
 import type { User } from '../../core/model';
-import { displayName, emailAddress, environmentId, password } from '../admin-schemas';
+import { displayName, emailAddress, environmentId, password } from '../../http/admin-schemas';
 import { html, type Html } from '../html';
-import { passkeyRemoveForm } from '../passkey-forms';
-import { redirect } from '../redirect';
-import { validate } from '../validate';
+import { passkeyRemoveForm } from '../../http/passkey-forms';
+import { redirect } from '../../http/redirect';
+import { validate } from '../../http/validate';
 import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';

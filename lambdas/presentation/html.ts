@@ -7,7 +7,7 @@
  * framing (clickjacking of the consent button, RFC 9700 4.16).
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { header } from './body';
+import { header } from '../http/body';
 
 export class Html {
   constructor(readonly value: string) {}

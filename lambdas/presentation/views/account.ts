@@ -1,6 +1,6 @@
 /**
  * The account pages of issue 12: the sign-in code, forgot password, reset password. Plain
- * HTML forms, no JavaScript (lambdas/http/html.ts sets a CSP without script). Passwords and
+ * HTML forms, no JavaScript (lambdas/presentation/html.ts sets a CSP without script). Passwords and
  * codes are never echoed back.
  */
 import { accountPaths } from '../../core/account/paths';
