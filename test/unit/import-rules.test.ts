@@ -45,8 +45,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 function roomOf(relative: string): string {
-  const [first] = relative.split('/');
-  return first.replace(/\.ts$/, '');
+  return (relative.split('/')[0] ?? '').replace(/\.ts$/, '');
 }
 
 interface ImportEdge {
@@ -62,8 +61,11 @@ function importsOf(file: string): ImportEdge[] {
   const from = path.relative(lambdas, file).split(path.sep).join('/');
   const edges: ImportEdge[] = [];
   for (const match of text.matchAll(importPattern)) {
-    const specifier = match[3] ?? match[4];
-    const target = path.relative(lambdas, path.resolve(path.dirname(file), specifier)).split(path.sep).join('/');
+    const specifier = match[3] ?? match[4] ?? '';
+    const target = path
+      .relative(lambdas, path.resolve(path.dirname(file), specifier))
+      .split(path.sep)
+      .join('/');
     if (target.startsWith('..')) continue;
     edges.push({ from, to: target, typeOnly: Boolean(match[2]) });
   }
