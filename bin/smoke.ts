@@ -1,5 +1,6 @@
 /**
- * `npm run smoke -- <issuer-url> [--resource <url>]`: the post-deploy smoke check (issue 25).
+ * `npm run smoke -- <issuer-url> [--resource <url>]`: the post-deploy smoke check
+ * (docs/deployment.md, "Smoke check after a deploy").
  * Run it after `npx cdk deploy` with the `IssuerUrl` output, or against `npm start`'s URL.
  *
  *   SMOKE_CLIENT_ID, SMOKE_CLIENT_SECRET  a confidential client allowed client_credentials

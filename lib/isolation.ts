@@ -1,6 +1,6 @@
 /**
- * What keeps one route, or one flood, from taking what the others need (issue 27; behaviour
- * LIMIT-5, LIMIT-6): Lambda reserved concurrency per route family and API Gateway throttling per
+ * What keeps one route, or one flood, from taking what the others need (behaviour LIMIT-5,
+ * LIMIT-6): Lambda reserved concurrency per route family and API Gateway throttling per
  * method, as data derived from the route table, so the construct, the tests and the deployment
  * guide read the same numbers.
  *

@@ -1,8 +1,8 @@
 /**
  * Web ACL capacity units (WCU) of a web ACL's rules, as the AWS WAF developer guide prices each
  * statement ("Web ACL capacity units", and the WCUs line of each rule statement's page): AWS WAF
- * refuses a web ACL over 5,000 and bills every 500 above 1,500 per million requests (issue 27
- * item 9). Reads the rules in either spelling, CDK's (`andStatement`) or CloudFormation's
+ * refuses a web ACL over 5,000 and bills every 500 above 1,500 per million requests (behaviour
+ * EDGE-10). Reads the rules in either spelling, CDK's (`andStatement`) or CloudFormation's
  * (`AndStatement`), so the construct and the template tests count the same way. An unknown
  * statement throws: a rule of a new kind must be priced here before it deploys.
  *

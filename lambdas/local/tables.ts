@@ -68,7 +68,7 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
   );
 }
 
-/** E.g. the activity table's gsi1 (the audit log by day, issue 14) on a table made before it existed. */
+/** E.g. the activity table's gsi1 (the audit log by day, behaviour LOG-9) on a table made before it existed. */
 async function addMissingIndexes(client: DynamoDBClient, name: string, def: TableDefinition): Promise<void> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
   const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));

@@ -62,8 +62,8 @@ export interface RotationPolicy {
  * The policy for a JWKS cached `jwksCacheTtlMs` by CloudFront and, per the object's
  * max-age, by clients again after that (2 × TTL of staleness, invalidation aside). A key
  * stays published after it stopped signing for the longest lifetime of any token it signs,
- * key-minted ones included (issue 26: they were left out, so a longer API-key token lifetime
- * would have outlived its key in the JWKS).
+ * key-minted ones included (behaviour CLAIM-10: left out, a longer API-key token lifetime would
+ * outlive its key in the JWKS).
  */
 export function rotationPolicy(rotateAfterDays: number, jwksCacheTtlMs: number): RotationPolicy {
   return {
