@@ -81,8 +81,8 @@ export interface OurServer {
  * `npm start` as a user runs it (the same handlers through the local server, on serverNode),
  * with DynamoDB Local in memory (IN_MEMORY). DynamoDB Local's on-disk mode (SQLite under
  * DATA_DIR) answers several times slower: the server then waits more per token and handles
- * fewer events per wake-up, which raised its CPU per token by 0.3-0.4 ms in alternating runs,
- * a cost of the stand-in, not of the work (see the README's Benchmarks). The in-memory run keeps
+ * fewer events per wake-up, which raises its CPU per token (bench/README.md): a cost of the
+ * stand-in, not of the work. The in-memory run keeps
  * its files in a temporary folder, found through TMPDIR.
  */
 export async function startOurs(env: Record<string, string>): Promise<OurServer> {

@@ -3,7 +3,7 @@
  * deploys, lib/bundling.ts) and the median CPU time to import it in a fresh Node.js process,
  * the part of a Lambda cold start the code controls. Routes first, then the jobs and the custom
  * resources (their budget is larger: they run once a day or once a deploy). Targets: every
- * route ≤ 100 ms, jobs and custom resources ≤ 150 ms (README "Cold start").
+ * route ≤ 100 ms, jobs and custom resources ≤ 150 ms (bench/README.md; results in README "Cold start").
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -70,11 +70,10 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
 /**
  * Alternating warm-up rounds before anything is measured. DynamoDB Local is a Java program whose
- * JIT keeps speeding up for tens of seconds, and each of our servers starts its own: in
- * consecutive 8 s rounds of one server (Node 24, in-memory DynamoDB Local, after 10 s of load)
- * client_credentials ran 420, 550, 610, 650, 640, 680 tokens/s, and the server's CPU per token
- * fell with it, 1.55, 1.38, 1.40, 1.28, 1.29, 1.23 ms (fewer requests per wake-up when each waits
- * longer on the database), level from about 30 s on. The default warms each target for 30 s
+ * JIT keeps speeding up for tens of seconds, and each of our servers starts its own: throughput
+ * rises round after round and the server's CPU per token falls with it (fewer requests per
+ * wake-up when each waits longer on the database), level from about 30 s on (the rounds are in
+ * bench/README.md). The default warms each target for 30 s
  * (BENCH_WARMUP_SECONDS per round, 3 rounds), so what is measured is the steady state.
  */
 export async function warmUp(

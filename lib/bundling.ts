@@ -51,7 +51,8 @@ export const esmRequireBanner = "import { createRequire } from 'module';const re
 
 /**
  * Node built-ins imported through a stand-in module instead (see lambdas/bundling/node-http.ts:
- * `node:http` as an ES module costs every SDK-using function 11-15 ms of cold start on Node 24).
+ * `node:http` as an ES module adds to every SDK-using function's cold start on Node 24;
+ * bench/README.md).
  * Paths relative to `projectRoot`, where esbuild runs (and resolves an alias's target), locally
  * and in the Docker bundling image alike.
  */
@@ -74,7 +75,7 @@ export const nativeModules = ['argon2'] as const;
 /**
  * Powertools Tracer and the X-Ray SDK under it (lambdas/adapters/aws/tracing.ts), imported only
  * when tracing is on. Left out of the bundle when the deployment does not trace: even unevaluated
- * they were 118 KiB and 3-8 ms of every SDK-using function's import CPU (Node 24).
+ * they add to every SDK-using function's size and import CPU (bench/README.md).
  */
 export const tracingModules = ['@aws-lambda-powertools/tracer'] as const;
 

@@ -10,7 +10,7 @@
  * dimensions cannot share one), a count made in a request that then throws is already written,
  * and the local server, which runs several requests at once in one process, cannot mix one
  * request's dimensions or fields into another's document (each count is built and published
- * without an await in between). What a count costs is measured in README "Benchmarks".
+ * without an await in between). What a count costs: README "Benchmarks" (bench/README.md says how to run it).
  */
 import { MetricUnit, Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
 import type { LogFields, Logger, Metrics } from '../core/ports';

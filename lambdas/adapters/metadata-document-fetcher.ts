@@ -50,7 +50,7 @@ export type HostLookup = (hostname: string, callback: (error: NodeJS.ErrnoExcept
 /*
  * node:dns, node:http and node:https are fetched on use (process.getBuiltinModule), not imported:
  * this module is loaded lazily, but esbuild hoists a bundled module's imports of Node built-ins to
- * the top of the bundle, and on Node 24 (Lambda's runtime) node:http alone costs ~25 ms to import.
+ * the top of the bundle, and on Node 24 (Lambda's runtime) node:http is costly to import (bench/README.md).
  */
 const systemLookup: HostLookup = (hostname, callback) => process.getBuiltinModule('node:dns').lookup(hostname, { all: true }, callback);
 

@@ -14,9 +14,9 @@ type S3Module = typeof import('@aws-sdk/client-s3');
 
 /**
  * The S3 client is imported on the first upload or removal, not with the module: it is the
- * largest SDK client these functions hold (about 120 KiB with its checksum and S3 middleware, some
- * 20 ms of import CPU on Node 24), and the dashboard function that carries it serves every page,
- * while a logo changes a few times in a deployment's life (README "Cold start").
+ * largest SDK client these functions hold (with its checksum and S3 middleware; its size and
+ * import CPU are in bench/README.md), and the dashboard function that carries it serves every page,
+ * while a logo changes a few times in a deployment's life.
  */
 export class S3SiteAssetStore implements SiteAssetStore {
   private loaded: Promise<{ s3: Pick<S3Client, 'send'>; commands: S3Module }> | undefined;

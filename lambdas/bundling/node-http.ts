@@ -3,10 +3,9 @@
  * SDK's instance-metadata credential provider imports `node:http` as an ES module; esbuild hoists
  * that import to the top of every bundle holding an SDK client, even though the provider itself
  * is loaded only if ever used. On Node 24 the ES-module view of `node:http` makes Node evaluate
- * its lazy exports, which loads its internal fetch implementation (undici): alone,
- * `import('node:http')` costs 45-56 ms of CPU against 4.6-5.1 ms for
- * `process.getBuiltinModule('node:http')`; in the bundles, 11-15 ms of every cold start (token
- * 93 -> 78 ms, dashboard 107 -> 96 ms of import CPU, medians of 11 alternating imports, Node 24.21).
+ * its lazy exports, which loads its internal fetch implementation (undici), a cost that
+ * `process.getBuiltinModule('node:http')` does not pay: about ten times less CPU alone, and a
+ * measurable share of every SDK-using cold start (figures in bench/README.md).
  * The same module object either way; a named import this file does not export fails the build,
  * not a request.
  */

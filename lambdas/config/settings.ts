@@ -4,8 +4,8 @@
  * `-c NAME=value` or cdk.json), so a value is validated the same way everywhere.
  * This module reads no environment itself: callers pass the variables in.
  */
-// zod/mini: the same validation as `zod`, tree-shakable; the full build alone adds ~440 KiB
-// to every function bundle (npm run bench).
+// zod/mini: the same validation as `zod`, tree-shakable; the full build would add hundreds of KiB
+// to every function bundle (bench/README.md).
 import * as z from 'zod/mini';
 import { isCidr } from '../core/admin-network';
 import { mfaPolicies, type MfaPolicy } from '../core/model';

@@ -94,8 +94,8 @@ const errorMapper = (getContainer: ContainerGetter): MiddlewareObj<APIGatewayPro
 /**
  * A successful request logs at debug level only: API Gateway's access log already records each
  * request's method, path, status, time and id (lib/authorization-server.ts), and on the token
- * endpoint the duplicate line was ~4% of the CPU per token (npm start under client_credentials
- * load, node --cpu-prof). Refusals and failures (status >= 400) still log at info, with the
+ * endpoint the duplicate line was a measurable share of the CPU per token (bench/README.md).
+ * Refusals and failures (status >= 400) still log at info, with the
  * function's own view of them.
  */
 function requestLog(getContainer: ContainerGetter): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {

@@ -79,7 +79,7 @@ export interface JwtSigner {
  * key named ES256) is refused by the import, and an RSA modulus under 2048 bits by jose's
  * signing check, which one trial signature here runs when the signer is made. A bad key set
  * fails at load, not on a request. The header is `{ alg, kid, typ }`; `iat` and `exp` are set
- * from the caller's clock. What this costs per token is measured in README "Benchmarks".
+ * from the caller's clock. What this costs per token: README "Benchmarks" (bench/README.md says how to run it).
  */
 export async function createSigner(set: SigningKeySet): Promise<JwtSigner> {
   const jwk = set.keys.find((k) => k.kid === set.currentKid)!;
