@@ -22,9 +22,10 @@ import { routeFamily, type RouteFamilyKey } from './route-families';
 export type ReservedConcurrency = { readonly [K in RouteFamilyKey | 'fallback']?: number };
 
 export const defaultReservedConcurrency: Readonly<Record<RouteFamilyKey | 'fallback', number>> = {
-  // The token endpoints: ~25 ms each once warm, so 30 serve about a thousand requests a second.
+  // The token endpoints: short requests once warm, so 30 serve about a thousand a second
+  // (docs/deployment.md, "Isolation: reserved concurrency and throttling", gives the timings).
   token: 30,
-  // Sign-in, authorization, the dashboard, and the public routes: an Argon2id check costs ~50 ms, so 5 serve ~100 a second.
+  // Sign-in, authorization, the dashboard, and the public routes: an Argon2id check is slower, so 5 serve about 100 a second.
   browser: 5,
   public: 5,
   // The admin API: a handful of administrators and scripts.
