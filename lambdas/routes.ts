@@ -175,7 +175,7 @@ const bearerCheck: StorageAccess = { tokenRecord: 'get', tokenFamily: 'get', use
 const adminCaller = storage(bearerCheck, { user: 'get', siteSettings: 'get' });
 /** Using a sign-in session: the session, then its user, strongly consistent (behaviour RESET-12). */
 const sessionUse: StorageAccess = { session: 'get', user: 'get' };
-/** Mail carries the site's title and logo (lambdas/presentation/branded-mail.ts). */
+/** Mail carries the site's title and logo (lambdas/presentation/mail/branded.ts). */
 const mail: StorageAccess = { siteSettings: 'get' };
 /**
  * Finding a client: one copy of its record (`get`), or, for a Client ID Metadata Document, the

@@ -4,6 +4,7 @@
  */
 import type { ServiceConfig } from '../config/settings';
 import type { MetricName } from './metrics';
+import type { Notice } from './notices';
 
 /** What every request handler works with: the validated settings, the logger, the metrics, the clock and randomness. */
 export interface Container {
@@ -68,16 +69,25 @@ export interface TokenSigner {
   sign(claims: Record<string, unknown>, options: { expiresIn: number; type?: string; issuedAt: number }): Promise<string>;
 }
 
+/** A mail as written (lambdas/presentation/mail), ready for the mailer. */
 export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   /** Plain text. Never a secret: mail is stored and forwarded by many hands. */
   readonly text: string;
-  /** The same content as HTML, with the site's title and logo (lambdas/presentation/branded-mail.ts); the text stays the content of record. */
+  /** The same content as HTML, with the site's title and logo (behaviour SITE-4); the text stays the content of record. */
   readonly html?: string;
 }
 
 /** Outbound mail (SES in AWS, an outbox folder locally). Rejects when the mail was not accepted. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * Tells a person what happened (notices.ts); the wiring words the notice with its template and
+ * mails it. Rejects when the mail was not accepted.
+ */
+export interface Notifier {
+  notify(to: string, notice: Notice): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * The account flows of a container (issue 12): second factor at sign-in, email verification
+ * The account flows of a container: second factor at sign-in, email verification
  * and password reset, wired to the DynamoDB stores, the hasher, the mailer, the clock and
  * randomness. The failed-password ceiling is in password-sign-in.ts.
  */
@@ -13,7 +13,7 @@ import type { SecondFactorDependencies } from '../core/account/second-factor';
 import type { User } from '../core/model';
 import { accountPaths } from '../core/account/paths';
 import { getContainer, perContainer } from './container';
-import { getMailer } from './mail';
+import { getNotifier } from './mail';
 import { getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
 import { getSite } from './site';
@@ -39,7 +39,7 @@ export function getSecondFactor(): SecondFactorDependencies & { readonly current
     challenges: stores.challenges,
     sendRate: stores.sendRate,
     hasher: getHasher(),
-    mailer: getMailer(),
+    notifier: getNotifier(),
     clock,
     random,
     maxAttempts: config.mfaOtpMaxAttempts,
@@ -57,7 +57,7 @@ export function getEmailVerification(): EmailVerificationDependencies {
     codes: stores.verification,
     sendRate: stores.sendRate,
     hasher: getHasher(),
-    mailer: getMailer(),
+    notifier: getNotifier(),
     clock,
     random,
     maxAttempts: config.mfaOtpMaxAttempts,
@@ -71,7 +71,7 @@ export function getPasswordChange(): PasswordChangeDependencies {
   return {
     sessions,
     tokens,
-    mailer: getMailer(),
+    notifier: getNotifier(),
     clock,
     log,
     passkeys: getPasskeyStore(),

@@ -1,5 +1,5 @@
 /**
- * The dashboard's handlers (issue 14): one router (lambdas/presentation/dashboard/router.ts) behind three
+ * The dashboard's handlers (behaviour DASH-1..DASH-6): one router (lambdas/presentation/dashboard/router.ts) behind three
  * functions, so each function bundles only the AWS clients its route rows call (lambdas/routes.ts):
  * the pages (GET) neither SES nor S3, the form posts SES, the logo row S3. What only some rows
  * use (mail, the logo's storage) is passed in by their handler files; esbuild leaves out of a
@@ -9,7 +9,7 @@
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import type { AdminDependencies } from '../core/admin/ports';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
-import type { Mailer } from '../core/ports';
+import type { Notifier } from '../core/ports';
 import type { LogoDependencies } from '../core/site/logo';
 import { dashboard } from '../presentation/dashboard/router';
 import { getAdminWithoutMail } from './admin';
@@ -24,7 +24,7 @@ export interface DashboardRowParts {
   /** The admin API's dependencies with the mail a password change sends (wiring/admin.ts getAdmin). */
   readonly admin?: () => AdminDependencies;
   /** Mail: API key notices, reset links, passkey removal notices (POST /dashboard/{proxy+}). */
-  readonly mailer?: () => Mailer;
+  readonly notifier?: () => Notifier;
   readonly passkeys?: () => PasskeyDependencies;
   readonly passwordReset?: () => PasswordResetDependencies;
   /** The logo's storage (POST /dashboard/logo, the only row granted branding/*). */
@@ -36,7 +36,7 @@ const notOnThisRow = (part: string) => (): never => {
   throw new Error(`The dashboard's ${part} is not wired into this function: its route rows do not call it (lambdas/routes.ts).`);
 };
 
-const mailerOff: Mailer = { send: notOnThisRow('mailer') };
+const notifierOff: Notifier = { notify: notOnThisRow('notifier') };
 
 export function dashboardHandler(parts: DashboardRowParts) {
   return httpHandler((event, container) =>
@@ -44,7 +44,7 @@ export function dashboardHandler(parts: DashboardRowParts) {
       admin: parts.admin?.() ?? { ...getAdminWithoutMail(), notifyPasswordChanged: notOnThisRow('password-change notice') },
       sessions: getSessions(),
       currentUser: (id) => getUsers().current(id),
-      apiKeys: { ...getApiKeyAdmin(), mailer: parts.mailer?.() ?? mailerOff, issuer: container.config.baseUrl },
+      apiKeys: { ...getApiKeyAdmin(), notifier: parts.notifier?.() ?? notifierOff, issuer: container.config.baseUrl },
       audit: getAuditLog(),
       activity: getTokenStore(),
       passkeys: parts.passkeys ?? notOnThisRow('passkey removal'),

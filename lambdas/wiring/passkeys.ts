@@ -1,8 +1,8 @@
-/** The passkey stores and settings of a container (issue 13; lambdas/core/account/passkeys.ts). */
+/** The passkey stores and settings of a container (lambdas/core/account/passkeys.ts). */
 import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
-import { getMailer } from './mail';
+import { getNotifier } from './mail';
 import type { PasskeySessionReaders } from '../presentation/passkey-pages';
 import { getSessionReaders, getUsers } from './repositories';
 import { getSite } from './site';
@@ -21,7 +21,7 @@ export function getPasskeys(): PasskeyDependencies {
   const origin = new URL(config.baseUrl).origin;
   return {
     ...getStores(),
-    mailer: getMailer(),
+    notifier: getNotifier(),
     clock,
     random,
     log,

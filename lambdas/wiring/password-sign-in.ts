@@ -10,7 +10,7 @@ import { metricNames } from '../core/metrics';
 import { dispatchInBackground, type BackgroundJobOf } from './background';
 import { getContainer, perContainer } from './container';
 import { getDeviceCookies } from './device-cookies';
-import { getMailer } from './mail';
+import { getNotifier } from './mail';
 import { getHasher, getUsers } from './repositories';
 import { getStorage } from './storage';
 
@@ -47,7 +47,7 @@ export async function runCeilingNoticeJob(job: BackgroundJobOf<'password-ceiling
   const users = getUsers();
   const deps = {
     findUserByEmail: (email: string) => users.findByEmail(email),
-    mailer: getMailer(),
+    notifier: getNotifier(),
     forgotPasswordUrl: `${config.baseUrl}${accountPaths.forgotPassword}`,
   };
   // The user id, never the address: which account strangers are guessing at (behaviour PWFAIL-8).

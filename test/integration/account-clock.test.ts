@@ -1,6 +1,6 @@
 /**
  * The time rules of the account flows, with an injected clock against the real DynamoDB
- * stores (issue 12; behaviour MFA-3, MFA-4, MFA-7, MFA-8,
+ * stores (behaviour MFA-3, MFA-4, MFA-7, MFA-8,
  * PWFAIL-1, PWFAIL-3..PWFAIL-5, RESET-3): a code lives exactly 10 minutes, a resend waits a minute and
  * replaces the code, the attempt cap follows MFA_OTP_MAX_ATTEMPTS and counts evaluations
  * exactly under parallel guesses, the failed-password window ends (and the owner is told once
@@ -17,6 +17,7 @@ import { completeChallenge, resendCode, startChallenge, type SecondFactorDepende
 import { TooManyRequestsError } from '../../lambdas/core/errors';
 import type { User } from '../../lambdas/core/model';
 import type { Hasher, MailMessage } from '../../lambdas/core/ports';
+import { mailNotifier } from '../../lambdas/presentation/mail/render';
 import { cryptoRandom } from '../../lambdas/adapters/system';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
@@ -28,7 +29,7 @@ const start = Date.UTC(2031, 0, 1, 12, 0, 0);
 let now = start;
 const clock = { now: () => now };
 const sent: MailMessage[] = [];
-const mailer = { send: async (message: MailMessage) => void sent.push(message) };
+const notifier = mailNotifier({ send: async (message: MailMessage) => void sent.push(message) }, async () => ({ title: 'Tollgate' }));
 let evaluations = 0;
 /** The real hasher, counting verifications: what "evaluated" means for the attempt cap. */
 const countingHasher = (): Hasher => {
@@ -49,7 +50,7 @@ function deps(maxAttempts = 5): SecondFactorDependencies & { currentUser: (id: s
     challenges: new DynamoChallengeStore(db, tables.ephemeral),
     sendRate: new DynamoSendRate(db, tables.ephemeral),
     hasher: countingHasher(),
-    mailer,
+    notifier,
     clock,
     random: cryptoRandom,
     maxAttempts,
@@ -230,7 +231,7 @@ describe('reset link lifetime (behaviour RESET-3)', () => {
     const base = {
       sessions: getSessions(),
       tokens: getTokenStore(),
-      mailer,
+      notifier,
       clock,
       log: getContainer().log,
       passkeys: getPasskeyStore(),

@@ -1,8 +1,8 @@
 /**
  * The attempt cap never takes a code away from a counted attempt still being checked
- * (behaviour MFA-4, VERIFY-4; issue 26 item 5): the real stores on DynamoDB Local and the real
+ * (behaviour MFA-4, VERIFY-4): the real stores on DynamoDB Local and the real
  * Argon2id hasher, whose verification is held until every attempt over the cap has answered,
- * so the race the issue reproduced (an attempt over the cap deleted the challenge while a
+ * so the race once seen (an attempt over the cap deleted the challenge while a
  * counted, correct attempt was still being verified: no session) runs the same way every time.
  */
 import { DynamoChallengeStore, DynamoVerificationStore } from '../../lambdas/adapters/dynamodb/one-time-code-store';
@@ -13,12 +13,13 @@ import { confirmVerification, requestVerification } from '../../lambdas/core/acc
 import { completeChallenge, resendCode, startChallenge, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
 import type { User } from '../../lambdas/core/model';
 import type { Hasher, MailMessage } from '../../lambdas/core/ports';
+import { mailNotifier } from '../../lambdas/presentation/mail/render';
 import { getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createAccountUser } from '../support/account';
 
 const sent: MailMessage[] = [];
-const mailer = { send: async (message: MailMessage) => void sent.push(message) };
+const notifier = mailNotifier({ send: async (message: MailMessage) => void sent.push(message) }, async () => ({ title: 'Tollgate' }));
 const codeIn = (message: MailMessage | undefined) => /\b([0-9]{6})\b/.exec(message?.text ?? '')![1]!;
 const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
@@ -53,7 +54,7 @@ function challengeDeps(
     challenges: new DynamoChallengeStore(db, tables.ephemeral),
     sendRate: new DynamoSendRate(db, tables.ephemeral),
     hasher,
-    mailer,
+    notifier,
     clock: { now: () => Date.now() },
     random: cryptoRandom,
     maxAttempts,
@@ -150,7 +151,7 @@ describe('the same for email verification codes (behaviour VERIFY-4)', () => {
       codes: new DynamoVerificationStore(db, tables),
       sendRate: new DynamoSendRate(db, tables.ephemeral),
       hasher,
-      mailer,
+      notifier,
       clock: { now: () => Date.now() },
       random: cryptoRandom,
       maxAttempts: 5,

@@ -1,5 +1,5 @@
 /**
- * Email verification (behaviour VERIFY-2..VERIFY-6, issue 12): a code mailed to the user's current
+ * Email verification (behaviour VERIFY-2..VERIFY-6): a code mailed to the user's current
  * address, with the one-time code rules of behaviour MFA-3, MFA-4 (ten minutes, attempts capped and
  * counted atomically, single use). The code is bound to the user (one item per user; a new request
  * replaces it) and to the address it went to: confirming it sets `emailVerifiedAt` only while the
@@ -7,8 +7,8 @@
  */
 import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '../errors';
 import type { User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
-import { codeMail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
+import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
+import { newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
 import { verificationCodeRate, type SendRateStore } from './send-rate';
 import { checkStoredCode, type CodeAttemptStore, type StoredCode } from './stored-code';
 
@@ -32,7 +32,7 @@ export interface EmailVerificationDependencies {
   readonly codes: VerificationStore;
   readonly sendRate: SendRateStore;
   readonly hasher: Hasher;
-  readonly mailer: Mailer;
+  readonly notifier: Notifier;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly maxAttempts: number;
@@ -62,7 +62,7 @@ export async function requestVerification(deps: EmailVerificationDependencies, u
     expiresAtEpoch: nowEpoch + oneTimeCodeLifetimeSeconds,
   });
   try {
-    await deps.mailer.send({ to: user.email, ...codeMail(code, 'verification') });
+    await deps.notifier.notify(user.email, { kind: 'email-confirmation-code', code, expiresInMinutes: oneTimeCodeLifetimeSeconds / 60 });
   } catch (error) {
     // A code nobody received must not linger as a target for guesses.
     await deps.codes.delete(user.id);

@@ -1,5 +1,5 @@
 /**
- * Mailed one-time codes (issue 12; behaviour MFA-3, MFA-4): six digits from a CSPRNG, valid ten minutes,
+ * Mailed one-time codes (behaviour MFA-3, MFA-4): six digits from a CSPRNG, valid ten minutes,
  * stored only as an Argon2id hash, a fixed number of attempts counted atomically by the
  * store. A code is good only for the item it was issued into (its challenge, or the user's
  * verification item) and the address it went to (ASVS 6.5.x, 6.6.2).
@@ -39,14 +39,3 @@ export type AttemptCount =
   | { readonly kind: 'exhausted' }
   /** No such code, or it expired or was used. */
   | { readonly kind: 'absent' };
-
-export const codeMail = (code: string, purpose: 'sign-in' | 'verification') =>
-  purpose === 'sign-in'
-    ? {
-        subject: 'Your sign-in code',
-        text: `Your sign-in code is ${code}.\n\nIt works once, for 10 minutes. Nobody from us will ever ask you for it.\nIf you did not just sign in, someone knows your password: reset it now.\n`,
-      }
-    : {
-        subject: 'Confirm your email address',
-        text: `Your confirmation code is ${code}.\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this mail.\n`,
-      };

@@ -1,5 +1,5 @@
 /**
- * Passkeys (behaviour PASSKEY-1..PASSKEY-9, issue 13): WebAuthn registration by a signed-in,
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9): WebAuthn registration by a signed-in,
  * recently authenticated user, and sign-in with a discoverable credential. This module builds
  * the ceremony options and runs the ceremonies; the cryptographic verification is a port
  * (`PasskeyVerifier`), implemented with @simplewebauthn/server only in the two verify handlers,
@@ -11,7 +11,8 @@
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import { accountPaths } from './paths';
-import type { Clock, Logger, Mailer, RandomSource } from '../ports';
+import type { PasskeyAddedNotice, PasskeyRemovedNotice } from '../notices';
+import type { Clock, Logger, Notifier, RandomSource } from '../ports';
 
 /** WebAuthn ceremony lifetime (ASVS 6.7.2 asks for short-lived challenges). */
 export const ceremonyLifetimeSeconds = 300;
@@ -68,10 +69,6 @@ export const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}
 /** How pages and mails name a passkey (behaviour PASSKEY-11). */
 export const passkeyLabel = (passkey: Pick<Passkey, 'name' | 'createdAt'>) =>
   passkey.name ?? `Passkey added ${utcMinute(passkey.createdAt)}`;
-
-/** One line of a mail's list: the name, when it was added and last used. */
-export const passkeyLine = (passkey: Passkey) =>
-  `- "${passkeyLabel(passkey)}", added ${utcMinute(passkey.createdAt)}, last used ${passkey.lastUsedAt ? utcMinute(passkey.lastUsedAt) : 'never'}`;
 
 const browsers: readonly [RegExp, string][] = [
   [/\bEdg(e|A|iOS)?\//, 'Edge'],
@@ -164,7 +161,7 @@ export interface PasskeyVerifier {
 export interface PasskeyDependencies {
   readonly passkeys: PasskeyStore;
   readonly ceremonies: CeremonyStore;
-  readonly mailer: Mailer;
+  readonly notifier: Notifier;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly log: Logger;
@@ -287,7 +284,7 @@ export async function finishRegistration(
   if (stored === 'outdated')
     return { kind: 'outdated', reason: 'the session ended (credential version moved) while the passkey was added' };
   if (stored === 'duplicate') return refused('credential id registered already');
-  await notify(deps, user, addedMail(deps, passkey), 'added');
+  await notify(deps, user, { kind: 'passkey-added', passkey, passkeysPageUrl: passkeysPageUrl(deps) });
   return { kind: 'added', passkey };
 }
 
@@ -329,44 +326,27 @@ export async function finishSignIn(
 export async function removePasskey(deps: PasskeyDependencies, user: User, credentialId: string): Promise<boolean> {
   const passkey = await deps.passkeys.get(credentialId);
   if (passkey?.userId !== user.id || !(await deps.passkeys.remove(user.id, credentialId))) return false;
-  await notify(deps, user, removedMail(deps, passkey), 'removed');
+  await notify(deps, user, {
+    kind: 'passkey-removed',
+    passkey,
+    at: new Date(deps.clock.now()).toISOString(),
+    passkeysPageUrl: passkeysPageUrl(deps),
+  });
   return true;
 }
 
 const passkeysPageUrl = (deps: Pick<PasskeyDependencies, 'baseUrl'>) => `${deps.baseUrl}${accountPaths.passkeys}`;
 
-/** Behaviour PASSKEY-12: the name, when, and how to remove it. */
-function addedMail(deps: PasskeyDependencies, passkey: Passkey) {
-  return {
-    subject: 'A passkey was added to your account',
-    text: `A passkey named "${passkeyLabel(passkey)}" was added to your account on ${utcMinute(passkey.createdAt)}. It can now sign in to your account without your password and without a mailed code.
-
-If you did not add it, remove it at once: sign in at ${passkeysPageUrl(deps)} and press Remove next to "${passkeyLabel(passkey)}" (or ask your administrator to remove it), then reset your password and tell your administrator.
-`,
-  };
-}
-
-function removedMail(deps: PasskeyDependencies, passkey: Passkey) {
-  return {
-    subject: 'A passkey was removed from your account',
-    text: `The passkey "${passkeyLabel(passkey)}" (added ${utcMinute(passkey.createdAt)}) was removed from your account on ${utcMinute(new Date(deps.clock.now()).toISOString())}; it no longer signs you in.
-
-If you did not do this, change your password and tell your administrator. Your passkeys: ${passkeysPageUrl(deps)}
-`,
-  };
-}
-
 /** Best effort, as the password-change mail: the change has happened, and a mail outage must not report it as failed. */
-export async function notify(
-  deps: Pick<PasskeyDependencies, 'mailer' | 'log'>,
+async function notify(
+  deps: Pick<PasskeyDependencies, 'notifier' | 'log'>,
   user: User,
-  mail: { readonly subject: string; readonly text: string },
-  what: string,
+  notice: PasskeyAddedNotice | PasskeyRemovedNotice,
 ): Promise<void> {
   if (!user.email) return;
   try {
-    await deps.mailer.send({ to: user.email, ...mail });
+    await deps.notifier.notify(user.email, notice);
   } catch (error) {
-    deps.log.warn(`passkey-${what} mail not sent`, { userId: user.id, error: (error as Error).name });
+    deps.log.warn(`${notice.kind} mail not sent`, { userId: user.id, error: (error as Error).name });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Failed passwords slow an attacker and never lock out the owner (behaviour PWFAIL-1..PWFAIL-5;
- * issues 12 and 26; ASVS 6.1.1, 6.3.1; OWASP "Slow Down Online Guessing Attacks with Device
+ * ASVS 6.1.1, 6.3.1; OWASP "Slow Down Online Guessing Attacks with Device
  * Cookies").
  *
  * Strangers share one ceiling per address: at most `failuresPerWindow` wrong passwords in a
@@ -20,7 +20,7 @@
 import { TooManyRequestsError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
-import type { Clock, Mailer, MailMessage, RandomSource } from '../ports';
+import type { Clock, Notifier, RandomSource } from '../ports';
 import { verifyCredentials, type SignInDependencies } from '../sign-in';
 import { createHash } from 'node:crypto';
 import { deviceFailuresAllowed, type DeviceClaim, type DeviceStandingStore } from './device-cookies';
@@ -123,33 +123,15 @@ async function tripped(deps: PasswordSignInDependencies, subject: string, window
 
 export interface CeilingNoticeDependencies {
   readonly findUserByEmail: (email: string) => Promise<User | undefined>;
-  readonly mailer: Mailer;
+  readonly notifier: Notifier;
   /** `<BASE_URL>/forgot-password`, from configuration. */
   readonly forgotPasswordUrl: string;
 }
 
 /**
- * The owner's mail when the strangers' ceiling of their address trips (PWFAIL-5): what happened,
- * what still works and what to do. Nothing an attacker could use: no address, count, time of an
- * attempt or way to lift the pause, and no link but the public forgot-password page.
+ * Mails the owner of `email`, if an account with a password has it, and says whose it was: the
+ * owner's notice when the strangers' ceiling of their address trips (PWFAIL-5).
  */
-export function ceilingNoticeMail(to: string, untilEpoch: number, forgotPasswordUrl: string): MailMessage {
-  const until = new Date(untilEpoch * 1000).toUTCString().replace(/:00 GMT$/, ' UTC');
-  return {
-    to,
-    subject: 'Wrong passwords were entered for your account',
-    text: `Someone entered a wrong password for your account many times in a row. None of those attempts signed in.
-
-To slow them down, signing in with a password is paused until ${until} for browsers that have not signed in to your account before. Browsers where you have signed in before, and your passkeys, still work.
-
-If this was you: wait until then, or set a new password at ${forgotPasswordUrl}
-
-If it was not you: nothing is needed now. If your password is short or you use it elsewhere too, set a new one at the same address, and tell your administrator.
-`,
-  };
-}
-
-/** Mails the owner of `email`, if an account with a password has it, and says whose it was. */
 export async function sendCeilingNotice(
   deps: CeilingNoticeDependencies,
   email: string,
@@ -157,6 +139,10 @@ export async function sendCeilingNotice(
 ): Promise<{ readonly outcome: 'sent' | 'no such account'; readonly userId?: string }> {
   const user = await deps.findUserByEmail(email);
   if (!user?.email || !user.passwordHash) return { outcome: 'no such account' };
-  await deps.mailer.send(ceilingNoticeMail(user.email, untilEpoch, deps.forgotPasswordUrl));
+  await deps.notifier.notify(user.email, {
+    kind: 'wrong-passwords',
+    pausedUntilEpoch: untilEpoch,
+    forgotPasswordUrl: deps.forgotPasswordUrl,
+  });
   return { outcome: 'sent', userId: user.id };
 }

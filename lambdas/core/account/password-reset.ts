@@ -1,6 +1,5 @@
 /**
- * Password reset by mailed link (/forgot-password, /reset-password; behaviour RESET-1..RESET-7;
- * issue 12).
+ * Password reset by mailed link (/forgot-password, /reset-password; behaviour RESET-1..RESET-7).
  *
  * - The token is 256 random bits; the store keys it by its SHA-256 digest, so a table dump
  *   holds no usable link. It lives `resetLinkLifetimeSeconds`.
@@ -15,22 +14,21 @@ import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
-import { type Passkey, passkeyLine, utcMinute } from './passkeys';
+import type { Clock, Hasher, RandomSource } from '../ports';
+import type { Passkey } from './passkeys';
 import type { AuditEntry } from '../model';
 import {
+  accountLinks,
   afterPasswordChange,
-  apiKeyLine,
   endSignIns,
   liveSelfServiceKeys,
   nextCredentialVersion,
   type PasswordChangeDependencies,
   type SelfServiceKey,
 } from './password-change';
-import { accountPaths } from './paths';
 
 /**
- * Behaviour RESET-3: issue 12 and OWASP ASVS allow at most an hour; half of that is plenty for
+ * Behaviour RESET-3: OWASP ASVS allows at most an hour; half of that is plenty for
  * a mail round trip.
  */
 export const resetLinkLifetimeSeconds = 1800;
@@ -112,7 +110,6 @@ export interface PasswordResetDependencies extends PasswordChangeDependencies {
     revoke(key: SelfServiceKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;
   };
   readonly hasher: Hasher;
-  readonly mailer: Mailer;
   readonly clock: Clock;
   readonly random: RandomSource;
   /** The issuer: links are built from configuration, never from a request's Host header. */
@@ -136,11 +133,7 @@ export async function sendResetLink(deps: PasswordResetDependencies, user: User)
   });
   // base64url needs no escaping in a query.
   const url = `${deps.baseUrl}${deps.resetPagePath}?token=${token}`;
-  await deps.mailer.send({
-    to: user.email,
-    subject: 'Reset your password',
-    text: `Someone asked to reset the password of your account. To choose a new one, open:\n\n${url}\n\nThe link works once, for 30 minutes. If you did not ask for it, ignore this mail: your password stays as it is.\n`,
-  });
+  await deps.notifier.notify(user.email, { kind: 'password-reset-link', url, expiresInMinutes: resetLinkLifetimeSeconds / 60 });
   return { expiresIn: resetLinkLifetimeSeconds };
 }
 
@@ -255,7 +248,13 @@ export async function removeAllAfterReset(
   await endSignIns(deps, user.id);
   if (user.email) {
     try {
-      await deps.mailer.send({ to: user.email, ...passkeysRemovedMail(deps, removed, revokedKeys) });
+      await deps.notifier.notify(user.email, {
+        kind: 'removed-after-reset',
+        at: new Date(deps.clock.now()).toISOString(),
+        removedPasskeys: removed,
+        revokedKeys,
+        links: accountLinks(deps.baseUrl),
+      });
     } catch (error) {
       deps.log.warn('passkeys-removed mail not sent', { userId: user.id, error: (error as Error).name });
     }
@@ -293,33 +292,4 @@ async function revokeSelfServiceKeys(deps: PasswordResetDependencies, userId: st
     }),
   );
   return revoked.filter((key): key is SelfServiceKey => key !== undefined);
-}
-
-/** Behaviour PASSKEY-12, RESET-9: one mail naming every passkey removed. */
-function passkeysRemovedMail(
-  deps: Pick<PasswordResetDependencies, 'baseUrl' | 'clock'>,
-  removed: readonly Passkey[],
-  revokedKeys: readonly SelfServiceKey[],
-) {
-  const when = utcMinute(new Date(deps.clock.now()).toISOString());
-  const what =
-    removed.length === 0
-      ? `Your account had no passkey left to remove on ${when}.`
-      : `Every passkey of your account was removed on ${when}:\n${removed.map(passkeyLine).join('\n')}\n\nThey no longer sign you in, and every session was ended again.`;
-  const keys =
-    revokedKeys.length === 0
-      ? 'No API key created in an application with your account was left to revoke.'
-      : `Every API key created in an application with your account was revoked:\n${revokedKeys.map(apiKeyLine).join('\n')}\n\nThey no longer get tokens; tokens they already got stay valid for at most one hour. Create new keys in the applications that need them.`;
-  return {
-    subject:
-      revokedKeys.length === 0 ? 'The passkeys of your account were removed' : 'The passkeys and API keys of your account were removed',
-    text: `After your password was reset, you asked on the page shown after the reset to remove every passkey and revoke every API key of your account.
-
-${what}
-
-${keys}
-
-To add your own passkeys again, sign in with your new password and open ${deps.baseUrl}${accountPaths.passkeys}. If you did not do this, reset your password at ${deps.baseUrl}${accountPaths.forgotPassword} and tell your administrator.
-`,
-  };
 }

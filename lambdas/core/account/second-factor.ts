@@ -1,5 +1,5 @@
 /**
- * The emailed second factor at sign-in (behaviour MFA-1..MFA-8, issue 12). After a correct
+ * The emailed second factor at sign-in (behaviour MFA-1..MFA-8). After a correct
  * password, when the policy applies to the user (MFA_POLICY) or their address still needs verifying
  * (REQUIRE_VERIFIED_EMAIL), no session starts: a challenge is stored and a code mailed. The
  * challenge id (256 bits) is the browser's handle; the store keeps only its digest. Only the right
@@ -11,8 +11,8 @@ import type { MfaPolicy } from '../../config/settings';
 import { TooManyRequestsError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
-import { codeMail, maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
+import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
+import { maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
 import { signInCodeRate, signInCodeResendRate, type SendRatePolicy, type SendRateStore } from './send-rate';
 import { checkStoredCode, type CodeAttemptStore, type CodeCheck, type StoredCode } from './stored-code';
 
@@ -47,13 +47,13 @@ export interface SecondFactorDependencies {
   readonly challenges: ChallengeStore;
   readonly sendRate: SendRateStore;
   readonly hasher: Hasher;
-  readonly mailer: Mailer;
+  readonly notifier: Notifier;
   readonly clock: Clock;
   readonly random: RandomSource;
   /** MFA_OTP_MAX_ATTEMPTS */
   readonly maxAttempts: number;
   /**
-   * The MFA policy in force: the stored site setting, else MFA_POLICY (issue 14). Read at each
+   * The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). Read at each
    * sign-in, never cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
    */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
@@ -116,7 +116,11 @@ async function mailCode(deps: SecondFactorDependencies, userId: string, email: s
     );
   }
   const code = newOneTimeCode(deps.random);
-  return { code, codeHash: await deps.hasher.hash(code), send: () => deps.mailer.send({ to: email, ...codeMail(code, 'sign-in') }) };
+  return {
+    code,
+    codeHash: await deps.hasher.hash(code),
+    send: () => deps.notifier.notify(email, { kind: 'sign-in-code', code, expiresInMinutes: oneTimeCodeLifetimeSeconds / 60 }),
+  };
 }
 
 export interface StartedChallenge {

@@ -10,7 +10,7 @@ import { isoNow } from '../admin/ports';
 import { isUsersOwnKey, type ApiKey, type AuditEntry, type Client, type User } from '../model';
 import { newApiKey } from './format';
 import { actorOf, type KeyManager } from './caller';
-import { keyCreatedMail } from './notification';
+import { keyCreatedNotice } from './notification';
 import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies, CreateOutcome } from './ports';
 import { snapshotScopes } from './scopes';
 
@@ -149,7 +149,7 @@ export async function createApiKey(
  */
 async function notify(deps: ApiKeyCreateDependencies, key: ApiKey, client: Client, user: User): Promise<void> {
   try {
-    await deps.mailer.send(keyCreatedMail(key, client, { ...user, email: user.email! }, deps.issuer));
+    await deps.notifier.notify(user.email!, keyCreatedNotice(key, client, user, deps.issuer));
   } catch (cause) {
     const revokedAt = isoNow(deps.clock);
     await deps.keys

@@ -12,7 +12,7 @@ import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
-import { getMailer } from '../../wiring/mail';
+import { getNotifier } from '../../wiring/mail';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
 export const schema = z.strictObject({
@@ -26,7 +26,7 @@ export const handler = clientKeysHandler(async (event, container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const input = jsonInput(event, schema);
   const created = await createApiKey(
-    { ...getApiKeyAdmin(), mailer: getMailer(), issuer: container.config.baseUrl },
+    { ...getApiKeyAdmin(), notifier: getNotifier(), issuer: container.config.baseUrl },
     keyManagerOf(caller),
     clientId,
     input,

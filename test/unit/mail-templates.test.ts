@@ -1,0 +1,107 @@
+/**
+ * Every notice kind (lambdas/core/notices.ts) has its template (lambdas/presentation/mail), and
+ * the mail's HTML alternative escapes what the notice carries (behaviour SITE-4): a passkey name,
+ * a key name or a client name is whatever someone typed.
+ */
+import type { Notice, NoticeKind, NoticeOf } from '../../lambdas/core/notices';
+import type { Mailer, MailMessage } from '../../lambdas/core/ports';
+import { mailNotifier, render } from '../../lambdas/presentation/mail/render';
+import { templates } from '../../lambdas/presentation/mail/templates';
+
+const hostile = `<script>alert("x")</script> & 'y'`;
+const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;';
+const links = { passkeys: 'https://auth.example.org/api/users/passkey', forgotPassword: 'https://auth.example.org/forgot-password' };
+const passkey = { name: hostile, createdAt: '2026-05-01T10:00:00.000Z' };
+const apiKey = { keyId: '0123456789abcdef', clientId: 'cli_1', name: hostile, createdAt: '2026-05-01T10:00:00.000Z' };
+
+/** One notice of each kind, each carrying the hostile string where it can: a kind missing here does not compile. */
+const samples: { readonly [K in NoticeKind]: NoticeOf<K> } = {
+  'sign-in-code': { kind: 'sign-in-code', code: '012345', expiresInMinutes: 10 },
+  'email-confirmation-code': { kind: 'email-confirmation-code', code: '987654', expiresInMinutes: 10 },
+  'password-reset-link': {
+    kind: 'password-reset-link',
+    url: `https://auth.example.org/reset-password?token=${hostile}`,
+    expiresInMinutes: 30,
+  },
+  'password-changed': {
+    kind: 'password-changed',
+    way: 'reset-link',
+    at: '2026-05-06T12:34:56.789Z',
+    passkeys: [passkey],
+    apiKeys: [apiKey],
+    links,
+  },
+  'removed-after-reset': {
+    kind: 'removed-after-reset',
+    at: '2026-05-06T12:34:56.789Z',
+    removedPasskeys: [passkey],
+    revokedKeys: [apiKey],
+    links,
+  },
+  'wrong-passwords': { kind: 'wrong-passwords', pausedUntilEpoch: 1780000200, forgotPasswordUrl: `${links.forgotPassword}?${hostile}` },
+  'passkey-added': { kind: 'passkey-added', passkey, passkeysPageUrl: links.passkeys },
+  'passkey-removed': { kind: 'passkey-removed', passkey, at: '2026-05-06T12:34:56.789Z', passkeysPageUrl: links.passkeys },
+  'api-key-created': {
+    kind: 'api-key-created',
+    key: { keyId: '0123456789abcdef', name: hostile, scopes: ['read'] },
+    client: { clientId: 'cli_1', name: hostile },
+    userName: hostile,
+    issuer: 'https://auth.example.org',
+    revokeUrl: 'https://auth.example.org/api/admin/clients/cli_1/api-keys/0123456789abcdef',
+  },
+};
+const notices: readonly Notice[] = Object.values(samples);
+const brand = { title: 'Acme <Auth>', logoUrl: 'https://cdn.example.org/logo.png?a=1&b=2' };
+
+describe('mail templates (lambdas/presentation/mail)', () => {
+  it('has exactly one template for each notice kind', () => {
+    expect(Object.keys(templates).sort()).toEqual(Object.keys(samples).sort());
+  });
+
+  it.each(notices.map((notice) => [notice.kind, notice] as const))(
+    '%s: a subject, a text with the notice in it, and the brand',
+    (_kind, notice) => {
+      const mail = render(notice, brand);
+      expect(mail.subject).toMatch(/^\S.*\S$/);
+      expect(mail.subject).not.toContain('\n');
+      expect(`${mail.subject}\n${mail.text}`).not.toMatch(/undefined|\[object Object\]|NaN/);
+      expect(mail.text.endsWith('\n\n-- \nAcme <Auth>\n')).toBe(true);
+      expect(mail.html).toContain('<span>Acme &lt;Auth&gt;</span>');
+      expect(mail.html).toContain('src="https://cdn.example.org/logo.png?a=1&amp;b=2"');
+    },
+  );
+
+  it.each(notices.filter((notice) => !notice.kind.endsWith('-code')).map((notice) => [notice.kind, notice] as const))(
+    '%s: the HTML escapes what the notice carries; the text keeps it as typed',
+    (_kind, notice) => {
+      const mail = render(notice, brand);
+      expect(mail.text).toContain(hostile);
+      expect(mail.html).toContain(escaped);
+      expect(mail.html).not.toContain('<script>');
+    },
+  );
+
+  it('the sign-in code mail, byte for byte (behaviour MFA-3)', () => {
+    const mail = render(samples['sign-in-code'], { title: 'Tollgate' });
+    expect(mail.subject).toBe('Your sign-in code');
+    expect(mail.text).toBe(
+      'Your sign-in code is 012345.\n\nIt works once, for 10 minutes. Nobody from us will ever ask you for it.\nIf you did not just sign in, someone knows your password: reset it now.\n\n-- \nTollgate\n',
+    );
+  });
+
+  it('the notifier mails the rendered notice to the address, with the brand as it is when sending', async () => {
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = { send: async (message) => void sent.push(message) };
+    let title = 'Before';
+    const notifier = mailNotifier(mailer, async () => ({ title }));
+    title = 'After';
+    await notifier.notify('ada@example.org', samples['email-confirmation-code']);
+    expect(sent).toEqual([{ to: 'ada@example.org', ...render(samples['email-confirmation-code'], { title: 'After' }) }]);
+    expect(sent[0]!.text).toContain('987654');
+  });
+
+  it('a mailer refusal reaches the caller', async () => {
+    const notifier = mailNotifier({ send: async () => Promise.reject(new Error('MessageRejected')) }, async () => brand);
+    await expect(notifier.notify('ada@example.org', samples['sign-in-code'])).rejects.toThrow('MessageRejected');
+  });
+});
