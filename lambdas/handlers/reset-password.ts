@@ -50,7 +50,11 @@ export const handler = httpHandler(
       if (!wantsHtml(event)) throw deadLink('dead link');
       return htmlResponse(400, resetLinkDeadPage(), { headers: cleared });
     }
-    container.log.info('password reset', { userId: done.user.id, passkeys: done.passkeys.length, apiKeys: done.apiKeys.length });
+    container.log.info('password reset', {
+      userId: done.user.id,
+      passkeys: done.passkeys?.length ?? 'unread',
+      apiKeys: done.apiKeys?.length ?? 'unread',
+    });
     if (!wantsHtml(event)) return jsonResponse(200, { password_changed: true });
     // Behaviour RESET-9: the link's cookie goes, the completion's proof comes, in one answer.
     return {

@@ -106,9 +106,7 @@ export async function notifyPasswordChanged(
     way,
     at: new Date(deps.clock.now()).toISOString(),
     passkeys,
-    // Unreadable keys are mailed as none, as this mail always has; RESET-10 asks for the "any of
-    // them still works" wording instead (the template has it): a behaviour change for its own commit.
-    apiKeys: apiKeys ?? [],
+    apiKeys,
     links: accountLinks(deps.baseUrl),
   };
   for (const to of new Set(notify)) {

@@ -168,10 +168,10 @@ export interface CompletedReset {
   readonly user: User;
   /** The secret of the recovery proof (behaviour RESET-9), for the browser's cookie only. */
   readonly recovery: string;
-  /** The passkeys that still sign in, as the completion page lists them. */
-  readonly passkeys: readonly Passkey[];
-  /** The self-service API keys that still exchange (behaviour RESET-13), as the page lists them. */
-  readonly apiKeys: readonly SelfServiceKey[];
+  /** The passkeys that still sign in, as the completion page lists them; undefined when they could not be read. */
+  readonly passkeys: readonly Passkey[] | undefined;
+  /** The self-service API keys that still exchange (behaviour RESET-13), as the page lists them; undefined when unread. */
+  readonly apiKeys: readonly SelfServiceKey[] | undefined;
 }
 
 /** Sets the new password once; undefined when the link is not (or no longer) good. */
@@ -199,10 +199,11 @@ export async function resetPassword(deps: PasswordResetDependencies, token: stri
   if (!redeemed) return undefined;
   await afterPasswordChange(deps, found.user, [found.link.email], 'reset-link');
   // The mail above already listed them (behaviour RESET-10); a failed read here must not turn a
-  // completed reset into an error page, so the page then shows the passkeys page's address.
+  // completed reset into an error page, and must not show as none: the page then says any of them
+  // still works and where to check them (behaviour RESET-9, RESET-13).
   const passkeys = await deps.passkeys.listOf(found.user.id).catch(() => undefined);
   const apiKeys = await liveSelfServiceKeys(deps, found.user).catch(() => undefined);
-  return { user: found.user, recovery, passkeys: passkeys ?? [], apiKeys: apiKeys ?? [] };
+  return { user: found.user, recovery, passkeys, apiKeys };
 }
 
 /**

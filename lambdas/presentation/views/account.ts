@@ -119,33 +119,42 @@ const apiKeyItems = (keys: readonly SelfServiceKey[]) =>
  * The reset completion (behaviour RESET-9, RESET-13): what the reset ended, the passkeys and the
  * self-service API keys that survive it, and ending them all in the same step, one button for
  * both: the owner cannot tell which of them an intruder set up. The form's proof travels in its
- * own cookie.
+ * own cookie. A list that could not be read (undefined) is never shown as none: the page says any
+ * of them still works, where to check them, and offers the step as for a listed one.
  */
-export function passwordChangedPage(view: { readonly passkeys: readonly Passkey[]; readonly apiKeys: readonly SelfServiceKey[] }): Html {
-  const any = view.passkeys.length > 0 || view.apiKeys.length > 0;
+export function passwordChangedPage(view: {
+  readonly passkeys: readonly Passkey[] | undefined;
+  readonly apiKeys: readonly SelfServiceKey[] | undefined;
+}): Html {
+  const passkeysToEnd = view.passkeys === undefined || view.passkeys.length > 0;
+  const keysToEnd = view.apiKeys === undefined || view.apiKeys.length > 0;
   return page(
     'Password changed',
     html`<p>Your password was changed. Every session signed in to your account was ended, on every device, and every application must sign in again. We have sent you a mail about it.</p>
 ${
-  view.passkeys.length === 0
-    ? html`<p id="no-passkeys">No passkey can sign in to your account.</p>`
-    : html`<h2>Passkeys that still sign in</h2>
+  view.passkeys === undefined
+    ? html`<p id="passkeys-unread">A password change does not end passkeys: any passkey on your account still signs in without the password. They could not be listed just now: after signing in, check them on <a href="${accountPaths.passkeys}">your passkeys page</a>.</p>`
+    : view.passkeys.length === 0
+      ? html`<p id="no-passkeys">No passkey can sign in to your account.</p>`
+      : html`<h2>Passkeys that still sign in</h2>
 <p>A password change does not end passkeys: these still sign in to your account without the password.</p>
 ${passkeyItems(view.passkeys)}`
 }
 ${
-  view.apiKeys.length === 0
-    ? html`<p id="no-api-keys">No API key created in an application with your account can get tokens.</p>`
-    : html`<h2>API keys that still get tokens</h2>
+  view.apiKeys === undefined
+    ? html`<p id="api-keys-unread">A password change does not end API keys: any key created in an application with your account still gets access tokens that act as you. They could not be listed just now: check them in the applications you use.</p>`
+    : view.apiKeys.length === 0
+      ? html`<p id="no-api-keys">No API key created in an application with your account can get tokens.</p>`
+      : html`<h2>API keys that still get tokens</h2>
 <p>A password change does not end API keys: these were created in an application with your account, and each still gets access tokens that act as you.</p>
 ${apiKeyItems(view.apiKeys)}`
 }
 ${
-  any
+  passkeysToEnd || keysToEnd
     ? html`<p>If you do not recognise one of them, or someone else may have had your password, end them all: every passkey is removed and every API key revoked, at once. You can add your own passkeys again after signing in, and create new keys in the applications that need them.</p>
 <form method="post" action="${accountPaths.resetPasskeysRemove}">
 <input type="hidden" name="remove" value="all">
-<button type="submit" id="remove-all-passkeys">${view.apiKeys.length === 0 ? 'Remove all passkeys' : view.passkeys.length === 0 ? 'Revoke all API keys' : 'Remove all passkeys and revoke all API keys'}</button>
+<button type="submit" id="remove-all-passkeys">${!keysToEnd ? 'Remove all passkeys' : !passkeysToEnd ? 'Revoke all API keys' : 'Remove all passkeys and revoke all API keys'}</button>
 </form>
 <p>This works for 10 minutes. Later, sign in and remove passkeys on <a href="${accountPaths.passkeys}">your passkeys page</a>, and revoke keys in the application that created them.</p>`
     : html``
