@@ -10,6 +10,8 @@
  * of the same process, after the response is written; tests can wait for it to settle.
  */
 import { createEventInvoker } from '../adapters/lambda-invoker';
+/** A self-invoked job runs under the invocation's deadline, as a request does (wiring/handler.ts). */
+export { runWithinDeadline } from '../adapters/aws/invocation-deadline';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 
