@@ -25,12 +25,10 @@ import type { PhysicalTableNames } from './client';
 import { clientCopyKey, randomClientCopy } from './client-copies';
 import { clientFromItem, DynamoClientRepository } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
-import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
+import { cancellationCodes, isConditionFailure, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
 import { backoff, pause, retry, tryAgain } from '../../core/retry';
-
-type CancellationCode = string | undefined;
 
 const clientKey = keys.client;
 const userKey = keys.user;
@@ -47,12 +45,6 @@ const partyKeys = (binding: KeyBinding, clientCopy: number) => [
     ? [grantKey(binding.userId, binding.environmentId), keys.environment(binding.environmentId)]
     : []),
 ];
-
-/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
-function cancellationCodes(error: unknown): CancellationCode[] | undefined {
-  if (!isConditionFailure(error)) return undefined;
-  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
-}
 
 /**
  * A key record past its TTL (long after expiry or revocation) is absent, as if deleted; so is a
@@ -136,7 +128,6 @@ export class DynamoApiKeyStore {
       return 'created';
     } catch (error) {
       const codes = cancellationCodes(error);
-      if (!codes) throw error;
       if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
@@ -181,10 +172,10 @@ export class DynamoApiKeyStore {
         return 'created';
       } catch (error) {
         const codes = cancellationCodes(error);
-        if (codes?.[2] === 'ConditionalCheckFailed') return 'user-gone';
-        if (codes?.[3] === 'ConditionalCheckFailed') return 'client-changed';
+        if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
+        if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
         // No longer pending: this activation's own earlier send, or a deletion with the user.
-        if (codes?.[0] === 'ConditionalCheckFailed') return (await this.activatedWith(key.keyId, token)) ? 'created' : 'user-gone';
+        if (codes[0] === 'ConditionalCheckFailed') return (await this.activatedWith(key.keyId, token)) ? 'created' : 'user-gone';
         if (send >= activationSends) throw error;
         await pause(backoff(50)(send - 1));
       }
@@ -225,7 +216,7 @@ export class DynamoApiKeyStore {
       );
       return true;
     } catch (error) {
-      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }
@@ -322,7 +313,7 @@ export class DynamoApiKeyStore {
           return true;
         } catch (error) {
           if (isConditionFailure(error)) return true; // already this second or later, or the key is gone
-          if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
+          if (!isTransactionConflict(error) || attempt >= 4) throw error;
           return tryAgain;
         }
       },
@@ -388,7 +379,7 @@ export class DynamoApiKeyStore {
           );
           return true;
         } catch (error) {
-          if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
+          if (!isConditionFailure(error) && !isTransactionConflict(error)) throw error;
           return tryAgain; // changed since it was read: read it again
         }
       },

@@ -6,7 +6,7 @@ import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditLogItem, auditTableOf } from './audit-log';
 import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
-import { keyFits, live, withoutKeys, type TransactItem } from './items';
+import { cancellationCodes, isOwnWrite, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -16,21 +16,6 @@ type Item = Record<string, unknown>;
 export function clientFromItem(item: Item | undefined, nowEpoch: number): Client | undefined {
   const current = live(item, nowEpoch);
   return current && !current.blocked ? withoutKeys<Client>(current) : undefined;
-}
-
-/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
-function cancellationReasons(error: unknown): { Code?: string; Item?: Item }[] | undefined {
-  if ((error as { name?: string }).name !== 'TransactionCanceledException') return undefined;
-  return (error as { CancellationReasons?: { Code?: string; Item?: Item }[] }).CancellationReasons ?? [];
-}
-
-/** Whether a transaction was cancelled only because another one held one of its items: nothing was written. */
-const isTransactionConflict = (error: unknown) => cancellationReasons(error)?.some((r) => r.Code === 'TransactionConflict') ?? false;
-
-/** The write token of the item a cancelled transaction's first item failed against (wire or plain form). */
-function tokenOfFirstItem(error: unknown): string | undefined {
-  const token = cancellationReasons(error)?.[0]?.Item?.writeToken as { S?: string } | string | undefined;
-  return typeof token === 'string' ? token : token?.S;
 }
 
 /** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
@@ -54,8 +39,7 @@ function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
 
 /** Whether a cancelled transaction that ended with `catalogUnchanged` failed on it. */
 function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): boolean {
-  const reasons = cancellationReasons(error);
-  return catalog !== undefined && reasons !== undefined && reasons[reasons.length - 1]?.Code === 'ConditionalCheckFailed';
+  return catalog !== undefined && cancellationCodes(error).at(-1) === 'ConditionalCheckFailed';
 }
 
 /**
@@ -205,8 +189,8 @@ export class DynamoClientRepository {
         }),
       );
     } catch (error) {
-      if (tokenOfFirstItem(error) === writeToken) return; // this request's own write, landed earlier
-      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, landed earlier
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
       if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
       // never learns the client id, so take back what this request wrote, if anything: all the
@@ -337,7 +321,7 @@ export class DynamoClientRepository {
         } catch (error) {
           if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
           // Changed since it was read, or another transaction held an item: nothing written, read again.
-          const codes = cancellationReasons(error)?.map((reason) => reason.Code) ?? [];
+          const codes = cancellationCodes(error);
           if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return tryAgain;
           throw error;
         }
@@ -426,8 +410,7 @@ export class DynamoClientRepository {
           await this.db.send(removal(true));
           return true;
         } catch (error) {
-          const reasons = cancellationReasons(error);
-          if (reasons?.[0]?.Code === 'ConditionalCheckFailed') {
+          if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') {
             // No client: a tombstone is still written, so a document cannot bring the URL back.
             if (tombstone) await this.db.send(removal(false));
             return false;

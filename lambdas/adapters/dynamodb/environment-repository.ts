@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { AdminAuditEntry, Environment } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
-import { isConditionFailure, type TransactItem, withoutKeys } from './items';
+import { isConditionFailure, isOwnWrite, type TransactItem, withoutKeys } from './items';
 import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
 const envKey = keys.environment;
 const grantKey = keys.environmentGrant;
-
-/** The write token of the item a cancelled transaction's first item failed against (wire or plain form). */
-function firstItemToken(error: unknown): string | undefined {
-  const reasons = (error as { CancellationReasons?: { Item?: { writeToken?: { S?: string } | string } }[] }).CancellationReasons;
-  const token = reasons?.[0]?.Item?.writeToken;
-  return typeof token === 'string' ? token : token?.S;
-}
 
 type Item = Record<string, unknown>;
 
@@ -86,7 +79,7 @@ export class DynamoEnvironmentRepository {
         }),
       );
     } catch (error) {
-      if (firstItemToken(error) === writeToken) return; // this request's own write, resent after a lost reply
+      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent after a lost reply
       if (isConditionFailure(error)) throw new ConflictError(`environment ${environment.id}`);
       throw error;
     }

@@ -1,6 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { retry, tryAgain } from '../../core/retry';
+import { isTransactionConflict } from './items';
 
 type Update = Pick<
   UpdateCommandInput,
@@ -8,11 +9,6 @@ type Update = Pick<
 > & {
   readonly UpdateExpression: string;
 };
-
-const cancellationCode = (error: unknown) =>
-  (error as { name?: string }).name === 'TransactionCanceledException'
-    ? (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.[0]?.Code
-    : undefined;
 
 /**
  * A conditional update applied at most once per call, for updates that are not idempotent
@@ -30,7 +26,7 @@ export async function updateOnce(db: DynamoDBDocumentClient, update: Update): Pr
         await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: [{ Update: update }] }));
         return true;
       } catch (error) {
-        if (cancellationCode(error) !== 'TransactionConflict') throw error;
+        if (!isTransactionConflict(error)) throw error;
         if (attempt >= 9) throw new Error('DynamoDB kept cancelling the update for conflicting transactions', { cause: error });
         return tryAgain;
       }

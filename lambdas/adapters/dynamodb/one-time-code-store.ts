@@ -8,7 +8,6 @@
  * A code with every attempt counted is used up in place (behaviour MFA-4): it reads as absent and
  * cannot be replaced, but is not deleted, since a counted attempt may still be verifying it.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
@@ -17,14 +16,13 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
 import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
 import type { AttemptCount } from '../../core/account/one-time-code';
 import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
-import { digest, isConditionFailure, withoutKeys } from './items';
+import { digest, failedAgainst, isConditionFailure, withoutKeys } from './items';
 import { claimOnce } from './claim';
 
 type Key = { readonly pk: string; readonly sk: string };
@@ -73,9 +71,8 @@ async function countAttempt<T extends StoredCode>(
     );
     return { kind: 'counted', used: (Attributes!.attemptTokens as Set<string>).size, item: toRecord<T>(Attributes!) };
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
-    const old = raw ? unmarshall(raw) : undefined;
+    if (!isConditionFailure(error)) throw error;
+    const old = failedAgainst(error);
     if (!old || old.consumedBy !== undefined || Number(old.expiresAtEpoch) <= nowEpoch) return { kind: 'absent' };
     const tokens = (old.attemptTokens as Set<string> | undefined) ?? new Set<string>();
     // This very update, resent by the DynamoDB client after its reply was lost: it was counted once.
@@ -129,7 +126,7 @@ export class DynamoChallengeStore implements ChallengeStore {
       );
       return true;
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

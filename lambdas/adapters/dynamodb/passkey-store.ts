@@ -15,7 +15,7 @@ import {
 } from '../../core/account/passkeys';
 import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
-import { cancellationCodes, digest, isConditionFailure, isStill, keyFits, withoutKeys } from './items';
+import { cancellationCodes, digest, isConditionFailure, isStill, isTransactionConflict, keyFits, withoutKeys } from './items';
 import { keys, partitions } from './keys';
 import { queryAll } from './pages';
 import { claimOnce } from './claim';
@@ -74,7 +74,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
         } catch (error) {
           const codes = cancellationCodes(error);
           // Another transaction on one of these items (the removal's own write): nothing was written, so try again.
-          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
+          if (isTransactionConflict(error) && attempt < 9) return tryAgain;
           if (codes[2] === 'ConditionalCheckFailed') return 'outdated' as const;
           if (isConditionFailure(error)) return 'duplicate' as const;
           throw error;

@@ -4,12 +4,11 @@
  * and per device (`DEVICE#…`).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
 import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
-import { digest, isOwnWrite } from './items';
+import { digest, failedAgainst, isConditionFailure, isOwnWrite } from './items';
 
 /**
  * The send times of the last hour, in one item per subject, changed by optimistic
@@ -45,7 +44,7 @@ export class DynamoSendRate implements SendRateStore {
         return decision;
       } catch (error) {
         if (isOwnWrite(error, writeToken)) return decision;
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionFailure(error)) throw error;
       }
     }
     // Still contended after several reads: someone is sending to this subject right now.
@@ -85,12 +84,12 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       );
       return { taken: true, full: ((Attributes?.slots as Set<string> | undefined)?.size ?? 0) >= max };
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
       // The DynamoDB client's resend of this very update: the slot is ours.
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      const slots = old?.slots?.SS ?? [];
-      return slots.includes(attemptToken)
-        ? { taken: true, full: slots.length >= max }
+      const old = failedAgainst(error);
+      const slots = (old?.slots as Set<string> | undefined) ?? new Set<string>();
+      return slots.has(attemptToken)
+        ? { taken: true, full: slots.size >= max }
         : { taken: false, full: true, notified: old?.notifiedBy !== undefined };
     }
   }
@@ -106,8 +105,8 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
           ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
         }),
       )
-      .catch((error: Error) => {
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
       });
   }
 
@@ -125,7 +124,7 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       );
       return true;
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
       return false;
     }
   }
@@ -167,13 +166,13 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
       );
       return 'taken';
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      const slots = old?.slots?.SS ?? [];
+      if (!isConditionFailure(error)) throw error;
+      const old = failedAgainst(error);
+      const slots = (old?.slots as Set<string> | undefined) ?? new Set<string>();
       // The DynamoDB client's resend of this very update: the slot is ours.
-      if (slots.includes(attemptToken)) return 'taken';
-      const live = old?.userId?.S === userId && Number(old?.expiresAtEpoch?.N ?? 0) > nowEpoch;
-      return live && slots.length >= max ? 'at-ceiling' : 'no-standing';
+      if (slots.has(attemptToken)) return 'taken';
+      const live = old?.userId === userId && Number(old?.expiresAtEpoch ?? 0) > nowEpoch;
+      return live && slots.size >= max ? 'at-ceiling' : 'no-standing';
     }
   }
 
@@ -188,8 +187,8 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
           ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
         }),
       )
-      .catch((error: Error) => {
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
       });
   }
 

@@ -10,7 +10,7 @@ import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../.
 import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
 import type { PhysicalTableNames } from './client';
-import { cancellationCodes, isConditionFailure, isStill, withoutKeys } from './items';
+import { isConditionFailure, isStill, isTransactionConflict, withoutKeys } from './items';
 
 const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
 const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });
@@ -182,8 +182,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
           );
           return true;
         } catch (error) {
-          const codes = cancellationCodes(error);
-          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
+          if (isTransactionConflict(error) && attempt < 9) return tryAgain;
           if (isConditionFailure(error)) return false;
           throw error;
         }

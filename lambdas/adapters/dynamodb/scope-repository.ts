@@ -5,7 +5,7 @@ import type { AdminAuditEntry } from '../../core/model';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditPut, auditTableOf } from './audit-log';
-import { isOwnWrite } from './items';
+import { cancellationCodes, isConditionFailure, isOwnWrite } from './items';
 import { queryAll } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -45,7 +45,7 @@ export class DynamoScopeRepository implements ScopeCatalog {
     } catch (error) {
       // A resend after a lost reply meets this request's own write: that is a creation, not a conflict.
       if (isOwnWrite(error, writeToken)) return true;
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
@@ -71,9 +71,8 @@ export class DynamoScopeRepository implements ScopeCatalog {
       );
       return true;
     } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: { writeToken?: { S?: string } } }[] }).CancellationReasons;
-      if (reasons?.[0]?.Item?.writeToken?.S === writeToken) return true;
-      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (isOwnWrite(error, writeToken)) return true;
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }

@@ -20,7 +20,7 @@ import {
   tokenRecordItem,
   tokenRecordKey,
 } from './ephemeral-items';
-import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
+import { cancellationCodes, isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll } from './pages';
 import { type ActivityQuery, queryActivityPage } from './activity-shards';
 import { partitions } from './keys';
@@ -144,8 +144,7 @@ export class DynamoTokenStore {
       return { kind: 'rotated' };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') return { kind: 'reused' };
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return { kind: 'reused' };
       return { kind: 'family-revoked' };
     }
   }
