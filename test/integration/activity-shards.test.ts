@@ -3,7 +3,7 @@
  * read back merged in time order with paging that neither skips nor repeats a row, against
  * DynamoDB Local.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { activityPartition, activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
 import type { ActivityRow } from '../../lambdas/core/model';
@@ -84,21 +84,6 @@ it('a failure row written after a half-landed success row of the same attempt re
   await getTokenStore().recordActivity(attempt);
   await getTokenStore().recordActivity({ ...attempt, success: false, reason: 'server_error: lost' });
   expect(await getTokenStore().activityOf(other)).toEqual([expect.objectContaining({ attemptId: 'attempt-replaced', success: false })]);
-});
-
-it('rows written before sharding (one partition per client) are still read, in time order', async () => {
-  const other = `tgc_shards${randomUUID().slice(0, 8)}`;
-  const { db, tables } = getStorage();
-  const legacy = row(5, { clientId: other, attemptId: 'legacy' });
-  await db.send(
-    new PutCommand({
-      TableName: tables.activity,
-      Item: { pk: `ACTIVITY#${other}`, sk: `${legacy.startedAt}#${legacy.attemptId}`, ...legacy },
-    }),
-  );
-  await getTokenStore().recordActivity(row(3, { clientId: other, attemptId: 'earlier' }));
-  await getTokenStore().recordActivity(row(9, { clientId: other, attemptId: 'later' }));
-  expect((await getTokenStore().activityOf(other)).map((r) => r.attemptId)).toEqual(['earlier', 'legacy', 'later']);
 });
 
 it('a cursor position past the range, or a range that ends before it starts, is never a DynamoDB error', async () => {

@@ -23,9 +23,6 @@ export function activityShard(attemptId: string): number {
 export const activityPartition = (clientId: string | undefined, shard: number) =>
   `ACTIVITY#${owner(clientId)}#${String(shard).padStart(2, '0')}`;
 
-/** Rows written before sharding, kept readable until their retention (90 days) runs out. */
-const legacyPartition = (clientId: string) => `ACTIVITY#${owner(clientId)}`;
-
 export interface ActivityQuery {
   /** ISO times bounding the attempt start (inclusive). */
   readonly from?: string;
@@ -66,10 +63,7 @@ export async function queryActivityPage(
   clientId: string,
   query: ActivityQuery,
 ): Promise<{ items: Record<string, unknown>[]; next?: string }> {
-  const partitionKeys = [
-    legacyPartition(clientId),
-    ...Array.from({ length: activityShardCount }, (_, shard) => activityPartition(clientId, shard)),
-  ];
+  const partitionKeys = Array.from({ length: activityShardCount }, (_, shard) => activityPartition(clientId, shard));
   const positions = decodeCursor(query.cursor, partitionKeys);
   // Sort keys begin with the attempt's ISO start time: '0000' sorts before every one (DynamoDB refuses an empty bound).
   const from = query.from ?? '0000';

@@ -23,7 +23,7 @@ import {
 } from './api-key-items';
 import type { PhysicalTableNames } from './client';
 import { clientCopyKey, randomClientCopy } from './client-copies';
-import { clientFromItem, DynamoClientRepository } from './client-repository';
+import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
 import { cancellationCodes, isConditionFailure, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
 import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
@@ -84,8 +84,6 @@ export class DynamoApiKeyStore {
   /** keyId -> the latest lastUsedAt this container sent, and its write (bounded, oldest dropped first). */
   private readonly stampsSent = new Map<string, { readonly usedAt: string; readonly done: Promise<void> }>();
 
-  /** The client records' reader, for the record behind a missing copy. */
-  private readonly clients: DynamoClientRepository;
   private readonly environments: DynamoEnvironmentRepository;
 
   constructor(
@@ -94,7 +92,6 @@ export class DynamoApiKeyStore {
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {
-    this.clients = new DynamoClientRepository(db, tables.main, nowEpoch);
     this.environments = new DynamoEnvironmentRepository(db, tables.main);
   }
 
@@ -247,28 +244,20 @@ export class DynamoApiKeyStore {
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
-    const copy = randomClientCopy();
-    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound, copy)]);
-    return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, copy, parties) };
+    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound, randomClientCopy())]);
+    return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, parties) };
   }
 
   async readParties(binding: KeyBinding): Promise<KeyParties> {
-    const copy = randomClientCopy();
-    return this.partiesFrom(binding, copy, await this.getConsistent(partyKeys(binding, copy)));
+    return this.partiesFrom(binding, await this.getConsistent(partyKeys(binding, randomClientCopy())));
   }
 
-  private async partiesFrom(
-    binding: KeyBinding,
-    copy: number,
-    [copyRead, user, grant]: (Record<string, unknown> | undefined)[],
-  ): Promise<KeyParties> {
-    // A missing copy: no client, or one stored before copies existed; its record answers.
-    const client = copyRead || copy === 0 ? copyRead : await this.clients.readRecord(binding.clientId);
+  private async partiesFrom(binding: KeyBinding, [copyRead, user, grant]: (Record<string, unknown> | undefined)[]): Promise<KeyParties> {
     // A grant counts only for the environment it was made for (behaviour ENV-4).
     const environmentId = binding.environmentId;
     const granted = environmentId !== undefined && (await this.environments.grantGivesAccess(grant, environmentId));
     return {
-      client: clientFromItem(client, this.nowEpoch()),
+      client: clientFromItem(copyRead, this.nowEpoch()),
       user: user && withoutKeys<User>(user),
       ...(environmentId !== undefined ? { environment: { id: environmentId, granted } } : {}),
     };

@@ -49,9 +49,6 @@ function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): bool
  * write returned, and a failed write leaves every one as it was.
  */
 export class DynamoClientRepository {
-  /** Clients whose copies this container already tried to add (once each: read-only functions may not write). */
-  private readonly copiesTried = new Map<string, Promise<void>>();
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -83,73 +80,15 @@ export class DynamoClientRepository {
     return item ? withoutKeys<Client>(item) : undefined;
   }
 
-  /**
-   * One strongly consistent read of a copy picked at random. A missing copy means either no
-   * client, or a record written before copies existed: the record itself answers, and gets
-   * its copies (once per container; see `addCopies`).
-   */
+  /** One strongly consistent read of a copy picked at random: every write writes all of them (client-copies.ts). */
   private async readAnyCopy(clientId: string): Promise<Item | undefined> {
     if (!keyFits(keys.client(clientId).pk)) return undefined;
-    const copy = randomClientCopy();
-    const item = await this.read(clientCopyKey(clientId, copy));
-    return item || copy === 0 ? item : this.readRecord(clientId);
-  }
-
-  /**
-   * The record itself (copy 0), strongly consistent, for a reader whose copy was missing: no
-   * client, or one written before copies existed, which gets its copies here.
-   */
-  async readRecord(clientId: string): Promise<Item | undefined> {
-    const record = await this.read(keys.client(clientId));
-    if (record && clientFromItem(record, this.nowEpoch())) await this.addCopiesOnce(clientId);
-    return record;
+    return this.read(clientCopyKey(clientId, randomClientCopy()));
   }
 
   private async read(Key: { pk: string; sk: string }): Promise<Item | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
     return Item;
-  }
-
-  private addCopiesOnce(clientId: string): Promise<void> {
-    const tried = this.copiesTried.get(clientId);
-    if (tried) return tried;
-    // A function without write access to the table (introspection, userinfo) fails here; the
-    // token endpoint's does not. Either way the read already has its answer.
-    const attempt = this.addCopies(clientId).then(
-      () => undefined,
-      () => undefined,
-    );
-    this.copiesTried.set(clientId, attempt);
-    if (this.copiesTried.size > 1000) this.copiesTried.delete(this.copiesTried.keys().next().value!);
-    return attempt;
-  }
-
-  /**
-   * Migration of a record written before copies existed (or repair of any record): writes
-   * every copy from the record as it is now. Returns false when there is no live client.
-   */
-  async addCopies(clientId: string): Promise<boolean> {
-    return (await this.rewrite(clientId, (record) => record)) !== absent;
-  }
-
-  /**
-   * The one-off migration of an upgraded deployment (`npm run migrate:client-copies`,
-   * docs/deployment.md): writes the copies of every listed client from its record. Idempotent;
-   * returns how many live clients now have them. Readers need not wait for it (a missing copy
-   * falls back to the record); it only restores the per-client read ceiling sooner.
-   */
-  async addCopiesToAll(): Promise<number> {
-    let done = 0;
-    for (const registrationType of ['static', 'dynamic'] as const) {
-      let cursor: string | undefined;
-      do {
-        const page = await this.list(registrationType, 50, cursor);
-        const added = await Promise.all(page.items.map((client) => this.addCopies(client.clientId)));
-        done += added.filter(Boolean).length;
-        cursor = page.next;
-      } while (cursor);
-    }
-    return done;
   }
 
   /**

@@ -16,8 +16,7 @@ type Item = Record<string, unknown>;
  * Whether a stored grant is one of this environment (behaviour ENV-4): the environment exists
  * and is the one the grant was made for. An environment deleted and created again under the same
  * id has a new `generation`, so a grant of the old one that outlived the deletion (the grant
- * sweep reads an index that can lag a grant written a moment before) gives nothing. Items
- * written before generations existed have none on either side, and match.
+ * sweep reads an index that can lag a grant written a moment before) gives nothing.
  */
 export function grantHolds(grant: Item | undefined, environment: Item | undefined): boolean {
   return grant !== undefined && environment !== undefined && grant.generation === environment.generation;
@@ -142,7 +141,7 @@ export class DynamoEnvironmentRepository {
   async grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<boolean> {
     const environment = await this.read(envKey(environmentId));
     if (!environment) return false;
-    const generation = environment.generation as string | undefined;
+    const generation = environment.generation as string;
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -152,9 +151,8 @@ export class DynamoEnvironmentRepository {
               ConditionCheck: {
                 TableName: this.table,
                 Key: envKey(environmentId),
-                ...(generation === undefined
-                  ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(generation)' }
-                  : { ConditionExpression: 'generation = :generation', ExpressionAttributeValues: { ':generation': generation } }),
+                ConditionExpression: 'generation = :generation',
+                ExpressionAttributeValues: { ':generation': generation },
               },
             },
             { Put: { TableName: this.table, Item: mainItems.environmentGrant(userId, environmentId, grantedAt, generation) } },
