@@ -7,8 +7,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { siteAuditPartition } from '../../lambdas/adapters/dynamodb/site-settings-store';
-import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { keys, partitions } from '../../lambdas/adapters/dynamodb/keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createAccountUser, type AccountUser } from '../support/account';
@@ -39,7 +38,7 @@ async function siteAudit(): Promise<Record<string, unknown>[]> {
     new QueryCommand({
       TableName: tables.activity,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': siteAuditPartition },
+      ExpressionAttributeValues: { ':pk': partitions.siteAudit },
       ConsistentRead: true,
     }),
   );

@@ -5,7 +5,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { activityPartition, activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
+import { activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
+import { partitions } from '../../lambdas/adapters/dynamodb/keys';
 import type { ActivityRow } from '../../lambdas/core/model';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -43,7 +44,7 @@ it("one client's rows land on every one of the 16 shards, none holding more than
         new QueryCommand({
           TableName: tables.activity,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': activityPartition(clientId, shard) },
+          ExpressionAttributeValues: { ':pk': partitions.activityShard(clientId, shard) },
           Select: 'COUNT',
         }),
       );
@@ -87,7 +88,7 @@ it('a failure row written after a half-landed success row of the same attempt re
 });
 
 it('a cursor position past the range, or a range that ends before it starts, is never a DynamoDB error', async () => {
-  const past = Buffer.from(JSON.stringify({ [activityPartition(clientId, 0)]: 'zzzz' })).toString('base64url');
+  const past = Buffer.from(JSON.stringify({ [partitions.activityShard(clientId, 0)]: 'zzzz' })).toString('base64url');
   const page = await getTokenStore().activityPage(clientId, { limit: 5, to: rows[10]!.startedAt, cursor: past });
   expect(page.items.every((r) => r.startedAt <= rows[10]!.startedAt)).toBe(true);
   await expect(

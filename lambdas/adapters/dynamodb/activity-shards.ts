@@ -9,19 +9,15 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
+import { partitions } from './keys';
 
 /** 16 × ~1,000 writes/s per partition: room for 10,000 token requests a second from one client. */
 export const activityShardCount = 16;
-
-const owner = (clientId: string | undefined) => clientId ?? 'unknown';
 
 /** The shard of an attempt: stable for its id, spread evenly across the shards. */
 export function activityShard(attemptId: string): number {
   return createHash('sha256').update(attemptId).digest()[0]! % activityShardCount;
 }
-
-export const activityPartition = (clientId: string | undefined, shard: number) =>
-  `ACTIVITY#${owner(clientId)}#${String(shard).padStart(2, '0')}`;
 
 export interface ActivityQuery {
   /** ISO times bounding the attempt start (inclusive). */
@@ -63,7 +59,7 @@ export async function queryActivityPage(
   clientId: string,
   query: ActivityQuery,
 ): Promise<{ items: Record<string, unknown>[]; next?: string }> {
-  const partitionKeys = Array.from({ length: activityShardCount }, (_, shard) => activityPartition(clientId, shard));
+  const partitionKeys = Array.from({ length: activityShardCount }, (_, shard) => partitions.activityShard(clientId, shard));
   const positions = decodeCursor(query.cursor, partitionKeys);
   // Sort keys begin with the attempt's ISO start time: '0000' sorts before every one (DynamoDB refuses an empty bound).
   const from = query.from ?? '0000';

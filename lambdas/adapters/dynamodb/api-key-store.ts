@@ -11,18 +11,10 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import { isUsersOwnKey, type ApiKey, type ApiKeyCreator, type AuditEntry, type User } from '../../core/model';
-import {
-  apiKeyKey,
-  apiKeyTtl,
-  auditItem,
-  clientKeysPartition,
-  isPending,
-  pendingKeyItems,
-  userKeyIndexItem,
-  userKeysPrefix,
-} from './api-key-items';
+import { apiKeyTtl, isPending, pendingKeyItems, userKeyIndexItem } from './api-key-items';
+import { auditLogItem } from './audit-log';
 import type { PhysicalTableNames } from './client';
-import { clientCopyKey, randomClientCopy } from './client-copies';
+import { randomClientCopy } from './client-copies';
 import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
 import { cancellationCodes, isConditionFailure, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
@@ -39,7 +31,7 @@ const grantKey = keys.environmentGrant;
  * only for the environment it was made for, behaviour ENV-4).
  */
 const partyKeys = (binding: KeyBinding, clientCopy: number) => [
-  clientCopyKey(binding.clientId, clientCopy),
+  keys.clientCopy(binding.clientId, clientCopy),
   userKey(binding.userId),
   ...(binding.environmentId !== undefined
     ? [grantKey(binding.userId, binding.environmentId), keys.environment(binding.environmentId)]
@@ -97,7 +89,7 @@ export class DynamoApiKeyStore {
 
   /** Strongly consistent: a revocation that committed is seen by the next exchange. */
   async get(keyId: string): Promise<ApiKey | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
     return keyFromItem(Item, this.nowEpoch());
   }
 
@@ -150,7 +142,7 @@ export class DynamoApiKeyStore {
         {
           Update: {
             TableName: this.tables.main,
-            Key: apiKeyKey(key.keyId),
+            Key: keys.apiKey(key.keyId),
             UpdateExpression: `SET writeToken = :token${ttl !== undefined ? ', #ttl = :ttl REMOVE pending' : ' REMOVE pending, #ttl'}`,
             ConditionExpression: 'attribute_exists(pending) AND attribute_not_exists(revokedAt)',
             ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -160,7 +152,7 @@ export class DynamoApiKeyStore {
         { Put: { TableName: this.tables.main, Item: userKeyIndexItem(key) } },
         { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
         clientGrants(this.tables.main, key.clientId, key.scopes),
-        { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+        { Put: { TableName: this.tables.activity, Item: auditLogItem(audit, this.newRowId()) } },
       ] satisfies TransactItem[],
     };
     for (let send = 1; ; send++) {
@@ -180,7 +172,7 @@ export class DynamoApiKeyStore {
   }
 
   private async activatedWith(keyId: string, token: string): Promise<boolean> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
     return Item !== undefined && !isPending(Item) && Item.writeToken === token;
   }
 
@@ -199,7 +191,7 @@ export class DynamoApiKeyStore {
             {
               Update: {
                 TableName: this.tables.main,
-                Key: apiKeyKey(key.keyId),
+                Key: keys.apiKey(key.keyId),
                 UpdateExpression: 'SET revokedAt = :at, #ttl = :ttl REMOVE pending',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
                 ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -207,7 +199,7 @@ export class DynamoApiKeyStore {
               },
             },
             { Put: { TableName: this.tables.main, Item: userKeyIndexItem(revoked) } },
-            { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+            { Put: { TableName: this.tables.activity, Item: auditLogItem(audit, this.newRowId()) } },
           ],
         }),
       );
@@ -223,7 +215,7 @@ export class DynamoApiKeyStore {
     const page = await queryIndexPage<ApiKey & { pending?: true }>(
       this.db,
       this.tables.main,
-      clientKeysPartition(clientId),
+      partitions.keysOfClient(clientId),
       limit,
       cursor,
       this.nowEpoch(),
@@ -233,9 +225,16 @@ export class DynamoApiKeyStore {
 
   /** A page of the user's index items for the client, then their key records (strongly consistent). */
   async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const page = await queryPartitionPage(this.db, this.tables.main, partitions.user(userId), userKeysPrefix(clientId), limit, cursor);
+    const page = await queryPartitionPage(
+      this.db,
+      this.tables.main,
+      partitions.user(userId),
+      partitions.apiKeysOfUserPrefix(clientId),
+      limit,
+      cursor,
+    );
     const keyIds = page.items.map((item) => String(item.keyId));
-    const records = await this.getConsistent(keyIds.map(apiKeyKey));
+    const records = await this.getConsistent(keyIds.map((keyId) => keys.apiKey(keyId)));
     const now = this.nowEpoch();
     const items = records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
     return { items, ...(page.next ? { next: page.next } : {}) };
@@ -244,7 +243,7 @@ export class DynamoApiKeyStore {
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
-    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound, randomClientCopy())]);
+    const [key, ...parties] = await this.getConsistent([keys.apiKey(keyId), ...partyKeys(bound, randomClientCopy())]);
     return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, parties) };
   }
 
@@ -293,7 +292,7 @@ export class DynamoApiKeyStore {
           await this.db.send(
             new UpdateCommand({
               TableName: this.tables.main,
-              Key: apiKeyKey(keyId),
+              Key: keys.apiKey(keyId),
               UpdateExpression: 'SET lastUsedAt = :at',
               ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
               ExpressionAttributeValues: { ':at': usedAt },
@@ -311,11 +310,11 @@ export class DynamoApiKeyStore {
   }
 
   /** Strongly consistent reads of `keys` (same table), in their order; absent items are undefined. */
-  private async getConsistent(keys: readonly Record<string, string>[]): Promise<(Record<string, unknown> | undefined)[]> {
+  private async getConsistent(itemKeys: readonly Record<string, string>[]): Promise<(Record<string, unknown> | undefined)[]> {
     const found = new Map<string, Record<string, unknown>>();
     const id = (item: Record<string, unknown>) => `${String(item.pk)}\n${String(item.sk)}`;
-    for (let i = 0; i < keys.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+    for (let i = 0; i < itemKeys.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + 100);
       const done = await retry(
         async () => {
           const result: BatchGetCommandOutput = await this.db.send(
@@ -329,7 +328,7 @@ export class DynamoApiKeyStore {
       );
       if (!done) throw new Error('DynamoDB left consistent reads unprocessed');
     }
-    return keys.map((key) => found.get(id(key)));
+    return itemKeys.map((key) => found.get(id(key)));
   }
 
   /**
@@ -343,7 +342,7 @@ export class DynamoApiKeyStore {
       TableName: this.tables.main,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
+      ExpressionAttributeValues: { ':pk': partitions.keysOfClient(clientId) },
     });
     await Promise.all(items.map((item) => this.restrictKey(String(item.keyId), granted)));
   }
@@ -351,7 +350,7 @@ export class DynamoApiKeyStore {
   private async restrictKey(keyId: string, granted: readonly string[]): Promise<void> {
     const done = await retry(
       async () => {
-        const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+        const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
         if (!Item) return true;
         const scopes = (Item.scopes as string[]) ?? [];
         const kept = scopes.filter((s) => granted.includes(s));
@@ -360,7 +359,7 @@ export class DynamoApiKeyStore {
           await this.db.send(
             new UpdateCommand({
               TableName: this.tables.main,
-              Key: apiKeyKey(keyId),
+              Key: keys.apiKey(keyId),
               UpdateExpression: 'SET scopes = :kept',
               ConditionExpression: 'scopes = :seen',
               ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
@@ -388,7 +387,7 @@ export class DynamoApiKeyStore {
       KeyConditionExpression: 'gsi1pk = :pk',
       // A pending key is no key yet (behaviour KEY-15): the client's deletion makes its activation fail instead.
       FilterExpression: 'attribute_not_exists(revokedAt) AND attribute_not_exists(pending)',
-      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
+      ExpressionAttributeValues: { ':pk': partitions.keysOfClient(clientId) },
     });
     await Promise.all(
       items.map((item) => {
@@ -416,10 +415,10 @@ export class DynamoApiKeyStore {
     const index = await queryAll(this.db, {
       TableName: this.tables.main,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.apiKeysOfUserPrefix() },
       ConsistentRead: true,
     });
-    const records = await this.getConsistent(index.map((item) => apiKeyKey(String(item.keyId))));
+    const records = await this.getConsistent(index.map((item) => keys.apiKey(String(item.keyId))));
     const now = this.nowEpoch();
     return records
       .map((item) => live(item, now))
@@ -433,11 +432,11 @@ export class DynamoApiKeyStore {
     const index = await queryAll(this.db, {
       TableName: this.tables.main,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
+      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.apiKeysOfUserPrefix() },
     });
     await Promise.all(
       index.map(async (item) => {
-        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: apiKeyKey(String(item.keyId)) }));
+        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: keys.apiKey(String(item.keyId)) }));
         await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: { pk: item.pk, sk: item.sk } }));
       }),
     );
@@ -448,7 +447,7 @@ export class DynamoApiKeyStore {
     const items = await queryAll(this.db, {
       TableName: this.tables.activity,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#${clientId}` },
+      ExpressionAttributeValues: { ':pk': partitions.auditOf({ clientId }) },
     });
     return items.map((item) => withoutKeys<AuditEntry>(item));
   }

@@ -12,19 +12,9 @@ import { keys } from './keys';
 /** 8 × 3,000 strongly consistent reads a second: 24,000 per client, over twice issue 20's 10,000. */
 export const clientCopyCount = 8;
 
-type Key = { readonly pk: string; readonly sk: string };
-
-/**
- * Copy 0 is the record itself. `COPY<n>#` is one character shorter than `CLIENT#`, so every
- * client id whose record key fits DynamoDB's 2,048 bytes has copies that fit too, and no other
- * item's partition key starts with `COPY`.
- */
-export function clientCopyKey(clientId: string, copy: number): Key {
-  return copy === 0 ? keys.client(clientId) : { pk: `COPY${copy}#${clientId}`, sk: 'CLIENT' };
-}
-
-export function allClientCopyKeys(clientId: string): Key[] {
-  return Array.from({ length: clientCopyCount }, (_, copy) => clientCopyKey(clientId, copy));
+/** The keys of the record (copy 0) and every copy, in copy order (keys.ts `clientCopy`). */
+export function allClientCopyKeys(clientId: string): { readonly pk: string; readonly sk: string }[] {
+  return Array.from({ length: clientCopyCount }, (_, copy) => keys.clientCopy(clientId, copy));
 }
 
 export const randomClientCopy = (): number => Math.floor(Math.random() * clientCopyCount);

@@ -5,7 +5,7 @@ import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditLogItem, auditTableOf } from './audit-log';
-import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
+import { allClientCopyKeys, clientCopyItems, randomClientCopy } from './client-copies';
 import { cancellationCodes, isOwnWrite, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
@@ -83,7 +83,7 @@ export class DynamoClientRepository {
   /** One strongly consistent read of a copy picked at random: every write writes all of them (client-copies.ts). */
   private async readAnyCopy(clientId: string): Promise<Item | undefined> {
     if (!keyFits(keys.client(clientId).pk)) return undefined;
-    return this.read(clientCopyKey(clientId, randomClientCopy()));
+    return this.read(keys.clientCopy(clientId, randomClientCopy()));
   }
 
   private async read(Key: { pk: string; sk: string }): Promise<Item | undefined> {

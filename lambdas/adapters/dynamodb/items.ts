@@ -2,7 +2,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { createHash } from 'node:crypto';
 
 /** One entry of a TransactWriteItems request. */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -12,11 +11,6 @@ const storageAttributes = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'write
 /** Drops the storage keys of an item, leaving the domain record. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
   return Object.fromEntries(Object.entries(item).filter(([name]) => !storageAttributes.has(name))) as T;
-}
-
-/** One-time values (codes, refresh tokens, session ids) are stored only as this digest. */
-export function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
 }
 
 /** DynamoDB refuses partition keys over 2048 bytes (ValidationException); such an id cannot be stored, so it is absent. */

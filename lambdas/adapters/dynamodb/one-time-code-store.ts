@@ -22,14 +22,11 @@ import type { VerificationCode, VerificationStore } from '../../core/account/ema
 import type { AttemptCount } from '../../core/account/one-time-code';
 import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
-import { digest, failedAgainst, isConditionFailure, withoutKeys } from './items';
+import { failedAgainst, isConditionFailure, withoutKeys } from './items';
+import { keys } from './keys';
 import { claimOnce } from './claim';
 
 type Key = { readonly pk: string; readonly sk: string };
-
-const challengeKey = (challengeId: string): Key => ({ pk: `MFA#${digest(challengeId)}`, sk: 'MFA' });
-const verificationKey = (userId: string): Key => ({ pk: `EMAILVERIFY#${userId}`, sk: 'EMAILVERIFY' });
-const userKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' });
 
 const codeAttributes = new Set(['attemptTokens', 'consumedBy']);
 function toRecord<T>(item: Record<string, unknown>): T {
@@ -90,22 +87,22 @@ export class DynamoChallengeStore implements ChallengeStore {
   async save(id: string, challenge: SignInChallenge): Promise<void> {
     // A fresh 256-bit id: no condition needed, and a resend of the put writes the same item.
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...challengeKey(id), ...challenge, ttl: challenge.expiresAtEpoch } }),
+      new PutCommand({ TableName: this.table, Item: { ...keys.signInChallenge(id), ...challenge, ttl: challenge.expiresAtEpoch } }),
     );
   }
 
   async get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: challengeKey(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.signInChallenge(id), ConsistentRead: true }));
     return liveCode<SignInChallenge>(Item, nowEpoch);
   }
 
   countAttempt(id: string, attemptToken: string, nowEpoch: number) {
-    return countAttempt<SignInChallenge>(this.db, this.table, challengeKey(id), attemptToken, nowEpoch);
+    return countAttempt<SignInChallenge>(this.db, this.table, keys.signInChallenge(id), attemptToken, nowEpoch);
   }
 
   /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend. */
   async consume(id: string, nowEpoch: number): Promise<boolean> {
-    return (await claimOnce(this.db, this.table, challengeKey(id), nowEpoch)) !== undefined;
+    return (await claimOnce(this.db, this.table, keys.signInChallenge(id), nowEpoch)) !== undefined;
   }
 
   async replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean> {
@@ -113,7 +110,7 @@ export class DynamoChallengeStore implements ChallengeStore {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: challengeKey(id),
+          Key: keys.signInChallenge(id),
           // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
           // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
           UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
@@ -132,7 +129,7 @@ export class DynamoChallengeStore implements ChallengeStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: challengeKey(id) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.signInChallenge(id) }));
   }
 }
 
@@ -145,16 +142,16 @@ export class DynamoVerificationStore implements VerificationStore {
   async save(userId: string, code: VerificationCode): Promise<void> {
     // Replaces the user's earlier code and its attempts: only the newest code works.
     await this.db.send(
-      new PutCommand({ TableName: this.tables.ephemeral, Item: { ...verificationKey(userId), ...code, ttl: code.expiresAtEpoch } }),
+      new PutCommand({ TableName: this.tables.ephemeral, Item: { ...keys.verificationCode(userId), ...code, ttl: code.expiresAtEpoch } }),
     );
   }
 
   countAttempt(userId: string, attemptToken: string, nowEpoch: number) {
-    return countAttempt<VerificationCode>(this.db, this.tables.ephemeral, verificationKey(userId), attemptToken, nowEpoch);
+    return countAttempt<VerificationCode>(this.db, this.tables.ephemeral, keys.verificationCode(userId), attemptToken, nowEpoch);
   }
 
   async delete(userId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tables.ephemeral, Key: verificationKey(userId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tables.ephemeral, Key: keys.verificationCode(userId) }));
   }
 
   /** Sets emailVerifiedAt (and updatedAt) while the user's address is still `email`. */
@@ -163,7 +160,7 @@ export class DynamoVerificationStore implements VerificationStore {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tables.main,
-          Key: userKey(userId),
+          Key: keys.user(userId),
           UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
           ConditionExpression: 'attribute_exists(pk) AND email = :email',
           ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
@@ -186,7 +183,7 @@ export class DynamoVerificationStore implements VerificationStore {
             {
               Delete: {
                 TableName: this.tables.ephemeral,
-                Key: verificationKey(code.userId),
+                Key: keys.verificationCode(code.userId),
                 ConditionExpression: 'codeHash = :hash AND email = :email',
                 ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
               },
@@ -194,7 +191,7 @@ export class DynamoVerificationStore implements VerificationStore {
             {
               Update: {
                 TableName: this.tables.main,
-                Key: userKey(code.userId),
+                Key: keys.user(code.userId),
                 // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
                 UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
                 ConditionExpression: 'attribute_exists(pk) AND email = :email',

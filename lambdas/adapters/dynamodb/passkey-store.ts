@@ -15,8 +15,8 @@ import {
 } from '../../core/account/passkeys';
 import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
-import { cancellationCodes, digest, isConditionFailure, isStill, isTransactionConflict, keyFits, withoutKeys } from './items';
-import { keys, partitions } from './keys';
+import { cancellationCodes, isConditionFailure, isStill, isTransactionConflict, keyFits, withoutKeys } from './items';
+import { digest, keys, partitions } from './keys';
 import { queryAll } from './pages';
 import { claimOnce } from './claim';
 
@@ -191,8 +191,6 @@ export class DynamoPasskeyStore implements PasskeyStore {
   }
 }
 
-const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}`, sk: 'WEBAUTHN' });
-
 export class DynamoCeremonyStore implements CeremonyStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -202,13 +200,13 @@ export class DynamoCeremonyStore implements CeremonyStore {
   async save(challenge: string, ceremony: Ceremony): Promise<void> {
     // A fresh 256-bit challenge: no condition needed, and a resend of the put writes the same item.
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...ceremonyKey(challenge), ...ceremony, ttl: ceremony.expiresAtEpoch } }),
+      new PutCommand({ TableName: this.table, Item: { ...keys.passkeyCeremony(challenge), ...ceremony, ttl: ceremony.expiresAtEpoch } }),
     );
   }
 
   /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend, lost by any other caller. */
   async consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined> {
-    const claimed = await claimOnce(this.db, this.table, ceremonyKey(challenge), nowEpoch);
+    const claimed = await claimOnce(this.db, this.table, keys.passkeyCeremony(challenge), nowEpoch);
     if (!claimed) return undefined;
     const { consumedBy: _, ...ceremony } = withoutKeys<Ceremony & { consumedBy?: string }>(claimed);
     return ceremony;

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
 import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
-import { digest, failedAgainst, isConditionFailure, isOwnWrite } from './items';
+import { failedAgainst, isConditionFailure, isOwnWrite } from './items';
+import { keys } from './keys';
 
 /**
  * The send times of the last hour, in one item per subject, changed by optimistic
@@ -23,7 +24,7 @@ export class DynamoSendRate implements SendRateStore {
   ) {}
 
   async take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision> {
-    const key = { pk: `SENDRATE#${subject}`, sk: 'SENDRATE' };
+    const key = keys.sendRate(subject);
     for (let attempt = 0; attempt < 8; attempt++) {
       const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
       const history = ((Item?.sends as number[] | undefined) ?? []).filter((at) => at > nowEpoch - 3600);
@@ -64,16 +65,12 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
     private readonly table: string,
   ) {}
 
-  private key(subject: string, window: number) {
-    return { pk: `PWFAIL#${subject}#${window}`, sk: 'PWFAIL' };
-  }
-
   async take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<AttemptSlot> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: this.key(subject, window),
+          Key: keys.passwordFailures(subject, window),
           UpdateExpression: 'ADD slots :token SET #ttl = :ttl',
           ConditionExpression: '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -99,7 +96,7 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       .send(
         new UpdateCommand({
           TableName: this.table,
-          Key: this.key(subject, window),
+          Key: keys.passwordFailures(subject, window),
           UpdateExpression: 'DELETE slots :token',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
@@ -116,7 +113,7 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: this.key(subject, window),
+          Key: keys.passwordFailures(subject, window),
           UpdateExpression: 'SET notifiedBy = :claim',
           ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(notifiedBy) OR notifiedBy = :claim)',
           ExpressionAttributeValues: { ':claim': claimToken },
@@ -141,16 +138,12 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
     private readonly table: string,
   ) {}
 
-  private key(nonce: string) {
-    return { pk: `DEVICE#${digest(nonce)}`, sk: 'DEVICE' };
-  }
-
   async take(nonce: string, userId: string, attemptToken: string, max: number, nowEpoch: number): Promise<DeviceTake> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: this.key(nonce),
+          Key: keys.device(nonce),
           UpdateExpression: 'ADD slots :token',
           ConditionExpression:
             'attribute_exists(pk) AND userId = :user AND expiresAtEpoch > :now AND (attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
@@ -181,7 +174,7 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
       .send(
         new UpdateCommand({
           TableName: this.table,
-          Key: this.key(nonce),
+          Key: keys.device(nonce),
           UpdateExpression: 'DELETE slots :token',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
@@ -195,11 +188,11 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
   async create(nonce: string, userId: string, expiresAtEpoch: number, createdAt: string): Promise<void> {
     // A fresh 256-bit nonce: no other item can hold this key, so a plain put (and its resend) is safe.
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...this.key(nonce), userId, createdAt, expiresAtEpoch, ttl: expiresAtEpoch } }),
+      new PutCommand({ TableName: this.table, Item: { ...keys.device(nonce), userId, createdAt, expiresAtEpoch, ttl: expiresAtEpoch } }),
     );
   }
 
   async remove(nonce: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: this.key(nonce) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.device(nonce) }));
   }
 }

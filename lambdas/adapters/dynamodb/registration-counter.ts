@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
 import { updateOnce } from './idempotent-update';
 import { isConditionFailure } from './items';
+import { keys, partitions } from './keys';
 import { deleteQueried } from './pages';
 
 /**
@@ -50,12 +51,12 @@ export class DynamoRegistrationCounter {
       // Once per request (issue 19): an ADD resent after a lost reply would count twice.
       await updateOnce(this.db, {
         TableName: this.table,
-        Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
+        Key: keys.registrationCounter(today, network),
         UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: {
-          ':day': `DCRRATE#${today}`,
+          ':day': partitions.registrationCountersOfDay(today),
           ':ip': network,
           ':ttl': Math.floor(resetAt / 1000) + 86_400,
           ':one': 1,
@@ -77,7 +78,7 @@ export class DynamoRegistrationCounter {
         TableName: this.table,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `DCRRATE#${day(nowMs - back * 86_400_000)}` },
+        ExpressionAttributeValues: { ':pk': partitions.registrationCountersOfDay(day(nowMs - back * 86_400_000)) },
       });
     }
     return deleted;

@@ -11,11 +11,7 @@ import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
 import type { PhysicalTableNames } from './client';
 import { isConditionFailure, isStill, isTransactionConflict, withoutKeys } from './items';
-
-const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
-const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });
-const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
-const recoveryKey = (digest: string) => ({ pk: `PWRECOVER#${digest}`, sk: 'PWRECOVER' });
+import { keys } from './keys';
 
 export class DynamoResetLinkStore implements ResetLinkStore {
   constructor(
@@ -29,26 +25,28 @@ export class DynamoResetLinkStore implements ResetLinkStore {
       new TransactWriteCommand({
         ClientRequestToken: randomUUID(),
         TransactItems: [
-          { Put: { TableName: table, Item: { ...linkKey(digest), ...link, ttl: link.expiresAtEpoch } } },
-          { Put: { TableName: table, Item: { ...pointerKey(link.userId), digest, ttl: link.expiresAtEpoch } } },
+          { Put: { TableName: table, Item: { ...keys.resetLink(digest), ...link, ttl: link.expiresAtEpoch } } },
+          { Put: { TableName: table, Item: { ...keys.resetLinkOfUser(link.userId), digest, ttl: link.expiresAtEpoch } } },
         ],
       }),
     );
   }
 
   async find(digest: string, nowEpoch: number): Promise<ResetLink | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: linkKey(digest), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.resetLink(digest), ConsistentRead: true }),
+    );
     if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch) return undefined;
     const link = withoutKeys<ResetLink>(Item);
     const pointer = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: pointerKey(link.userId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.resetLinkOfUser(link.userId), ConsistentRead: true }),
     );
     return pointer.Item?.digest === digest ? link : undefined;
   }
 
   async currentUser(userId: string): Promise<User | undefined> {
     const { Responses } = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: [userKey(userId)], ConsistentRead: true } } }),
+      new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: [keys.user(userId)], ConsistentRead: true } } }),
     );
     const item = Responses?.[this.tables.main]?.[0];
     return item ? withoutKeys<User>(item) : undefined;
@@ -71,7 +69,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
             {
               Delete: {
                 TableName: table,
-                Key: linkKey(digest),
+                Key: keys.resetLink(digest),
                 ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
                 ExpressionAttributeValues: { ':now': nowEpoch },
               },
@@ -79,7 +77,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
             {
               Delete: {
                 TableName: table,
-                Key: pointerKey(link.userId),
+                Key: keys.resetLinkOfUser(link.userId),
                 ConditionExpression: 'digest = :digest',
                 ExpressionAttributeValues: { ':digest': digest },
               },
@@ -87,7 +85,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
             {
               Update: {
                 TableName: this.tables.main,
-                Key: userKey(link.userId),
+                Key: keys.user(link.userId),
                 // The link proves the mailbox, so the address counts as verified from now on.
                 UpdateExpression:
                   'SET passwordHash = :hash, credentialVersion = :next, updatedAt = :at, emailVerifiedAt = if_not_exists(emailVerifiedAt, :at)',
@@ -108,7 +106,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
             {
               Put: {
                 TableName: table,
-                Item: { ...recoveryKey(recovery.digest), ...recovery.proof, ttl: recovery.proof.expiresAtEpoch },
+                Item: { ...keys.recoveryProof(recovery.digest), ...recovery.proof, ttl: recovery.proof.expiresAtEpoch },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -124,7 +122,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
 
   async findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: recoveryKey(digest), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.recoveryProof(digest), ConsistentRead: true }),
     );
     // TTL deletes late: a proof past its time is gone; a used one is gone too.
     if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch || Item.consumedBy !== undefined) return undefined;
@@ -150,7 +148,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
                 {
                   Update: {
                     TableName: this.tables.ephemeral,
-                    Key: recoveryKey(digest),
+                    Key: keys.recoveryProof(digest),
                     UpdateExpression: 'SET consumedBy = :claim',
                     ConditionExpression:
                       'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
@@ -160,7 +158,7 @@ export class DynamoResetLinkStore implements ResetLinkStore {
                 {
                   Update: {
                     TableName: this.tables.main,
-                    Key: userKey(use.userId),
+                    Key: keys.user(use.userId),
                     // Behaviour RESET-13, KEY-17: the self-service keys' generation moves in the same
                     // write; the conditions on credentialVersion make it move once per proof.
                     UpdateExpression:

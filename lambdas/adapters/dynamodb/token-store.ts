@@ -9,21 +9,11 @@ import {
 import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, FamilyState, IssuedToken, NewFamily, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
-import {
-  activityItem,
-  codeItem,
-  codeKey,
-  familyItem,
-  familyKey,
-  refreshItem,
-  refreshKey,
-  tokenRecordItem,
-  tokenRecordKey,
-} from './ephemeral-items';
+import { activityItem, codeItem, familyItem, refreshItem, tokenRecordItem } from './ephemeral-items';
 import { cancellationCodes, isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { queryAll } from './pages';
 import { type ActivityQuery, queryActivityPage } from './activity-shards';
-import { partitions } from './keys';
+import { keys, partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
 /**
@@ -53,7 +43,9 @@ export class DynamoTokenStore {
   }
 
   async getCode(code: string, nowEpoch: number): Promise<AuthorizationCode | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.authorizationCode(code), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<AuthorizationCode>(item) : undefined;
   }
@@ -72,7 +64,7 @@ export class DynamoTokenStore {
             {
               Update: {
                 TableName: this.tables.ephemeral,
-                Key: codeKey(code),
+                Key: keys.authorizationCode(code),
                 UpdateExpression: 'SET familyId = :family',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(familyId)',
                 ExpressionAttributeValues: { ':family': familyId },
@@ -86,13 +78,17 @@ export class DynamoTokenStore {
       return { kind: 'redeemed' };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
+      const { Item } = await this.db.send(
+        new GetCommand({ TableName: this.tables.ephemeral, Key: keys.authorizationCode(code), ConsistentRead: true }),
+      );
       return { kind: 'reused', familyId: Item?.familyId as string | undefined };
     }
   }
 
   async getRefreshToken(token: string, nowEpoch: number): Promise<RefreshToken | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: refreshKey(token), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.refreshToken(token), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<RefreshToken>(item) : undefined;
   }
@@ -105,7 +101,7 @@ export class DynamoTokenStore {
   /** Strongly consistent: a revocation or a redemption a moment ago counts. Absent when no such family is stored. */
   async familyState(familyId: string): Promise<FamilyState | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.tokenFamily(familyId), ConsistentRead: true }),
     );
     if (!Item) return undefined;
     return {
@@ -124,7 +120,7 @@ export class DynamoTokenStore {
             {
               Update: {
                 TableName: this.tables.ephemeral,
-                Key: refreshKey(oldToken),
+                Key: keys.refreshToken(oldToken),
                 UpdateExpression: 'SET rotatedAtEpoch = :now',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAtEpoch)',
                 ExpressionAttributeValues: { ':now': nowEpoch },
@@ -133,7 +129,7 @@ export class DynamoTokenStore {
             {
               ConditionCheck: {
                 TableName: this.tables.ephemeral,
-                Key: familyKey(familyId),
+                Key: keys.tokenFamily(familyId),
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
               },
             },
@@ -155,7 +151,7 @@ export class DynamoTokenStore {
       .send(
         new UpdateCommand({
           TableName: this.tables.ephemeral,
-          Key: familyKey(familyId),
+          Key: keys.tokenFamily(familyId),
           UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':now': nowEpoch },
@@ -201,7 +197,7 @@ export class DynamoTokenStore {
   async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {
     // Strongly consistent: a client may call us with a token right after receiving it.
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.tokenRecord(jti), ConsistentRead: true }),
     );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<IssuedToken>(item) : undefined;
