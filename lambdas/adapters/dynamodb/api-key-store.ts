@@ -4,7 +4,6 @@ import {
   DeleteCommand,
   GetCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
@@ -17,8 +16,9 @@ import type { PhysicalTableNames } from './client';
 import { randomClientCopy } from './client-copies';
 import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
-import { cancellationCodes, isConditionFailure, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
-import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
+import { updateIfConditionHolds } from './conditional-writes';
+import { cancellationCodes, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
+import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
 import { backoff, pause, retry, tryAgain } from '../../core/retry';
 
@@ -289,18 +289,16 @@ export class DynamoApiKeyStore {
     await retry(
       async (attempt) => {
         try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.tables.main,
-              Key: keys.apiKey(keyId),
-              UpdateExpression: 'SET lastUsedAt = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
-              ExpressionAttributeValues: { ':at': usedAt },
-            }),
-          );
+          // Refused: already this second or later, or the key is gone; either way done.
+          await updateIfConditionHolds(this.db, {
+            TableName: this.tables.main,
+            Key: keys.apiKey(keyId),
+            UpdateExpression: 'SET lastUsedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
+            ExpressionAttributeValues: { ':at': usedAt },
+          });
           return true;
         } catch (error) {
-          if (isConditionFailure(error)) return true; // already this second or later, or the key is gone
           if (!isTransactionConflict(error) || attempt >= 4) throw error;
           return tryAgain;
         }
@@ -338,12 +336,7 @@ export class DynamoApiKeyStore {
    * the exchange's intersection with the client's scopes covers them.
    */
   async restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void> {
-    const items = await queryAll(this.db, {
-      TableName: this.tables.main,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.keysOfClient(clientId) },
-    });
+    const items = await queryAll(this.db, gsi1Query(this.tables.main, partitions.keysOfClient(clientId)));
     await Promise.all(items.map((item) => this.restrictKey(String(item.keyId), granted)));
   }
 
@@ -355,20 +348,19 @@ export class DynamoApiKeyStore {
         const scopes = (Item.scopes as string[]) ?? [];
         const kept = scopes.filter((s) => granted.includes(s));
         if (kept.length === scopes.length) return true;
+        // Refused, or held by a transaction: changed since it was read, so read it again.
         try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.tables.main,
-              Key: keys.apiKey(keyId),
-              UpdateExpression: 'SET scopes = :kept',
-              ConditionExpression: 'scopes = :seen',
-              ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
-            }),
-          );
-          return true;
+          const written = await updateIfConditionHolds(this.db, {
+            TableName: this.tables.main,
+            Key: keys.apiKey(keyId),
+            UpdateExpression: 'SET scopes = :kept',
+            ConditionExpression: 'scopes = :seen',
+            ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
+          });
+          return written || tryAgain;
         } catch (error) {
-          if (!isConditionFailure(error) && !isTransactionConflict(error)) throw error;
-          return tryAgain; // changed since it was read: read it again
+          if (!isTransactionConflict(error)) throw error;
+          return tryAgain;
         }
       },
       { attempts: 5, delayMs: () => 0 },
@@ -412,12 +404,7 @@ export class DynamoApiKeyStore {
    * strongly consistently (never a lagging index), then their records, also strongly consistent.
    */
   async selfServiceKeysOf(userId: string): Promise<(ApiKey & { readonly pending?: true })[]> {
-    const index = await queryAll(this.db, {
-      TableName: this.tables.main,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.apiKeysOfUserPrefix() },
-      ConsistentRead: true,
-    });
+    const index = await queryAll(this.db, prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix()));
     const records = await this.getConsistent(index.map((item) => keys.apiKey(String(item.keyId))));
     const now = this.nowEpoch();
     return records
@@ -429,11 +416,7 @@ export class DynamoApiKeyStore {
 
   /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */
   async deleteKeysOfUser(userId: string): Promise<void> {
-    const index = await queryAll(this.db, {
-      TableName: this.tables.main,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.apiKeysOfUserPrefix() },
-    });
+    const index = await queryAll(this.db, prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix(), false));
     await Promise.all(
       index.map(async (item) => {
         await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: keys.apiKey(String(item.keyId)) }));

@@ -6,7 +6,8 @@ import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditLogItem, auditTableOf } from './audit-log';
 import { allClientCopyKeys, clientCopyItems, randomClientCopy } from './client-copies';
-import { cancellationCodes, isOwnWrite, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
+import { putNew } from './conditional-writes';
+import { cancellationCodes, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -107,28 +108,19 @@ export class DynamoClientRepository {
     };
     const [first, ...copies] = clientCopyItems(record, client.clientId);
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // The SDK resends a transaction whose reply was lost with this token: DynamoDB applies it once.
-          ClientRequestToken: writeToken,
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: first!,
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
-            ...entry.put,
-            // Last: catalogChanged reads the last cancellation reason.
-            ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
-          ],
-        }),
+      await putNew(
+        this.db,
+        this.table,
+        first!,
+        [
+          ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+          ...entry.put,
+          // Last: catalogChanged reads the last cancellation reason.
+          ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
+        ],
+        writeToken,
       );
     } catch (error) {
-      if (isOwnWrite(error, writeToken)) return; // this request's own write, landed earlier
       if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
       if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and

@@ -3,8 +3,9 @@ import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentC
 import { ConflictError } from '../../core/errors';
 import type { AdminAuditEntry, Environment } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
-import { isConditionFailure, isOwnWrite, type TransactItem, withoutKeys } from './items';
-import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
+import { putNew, transactIfConditionsHold } from './conditional-writes';
+import { isConditionFailure, type TransactItem, withoutKeys } from './items';
+import { deleteQueried, gsi1Query, type Page, prefixQuery, queryAll, queryIndexPage } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
 const envKey = keys.environment;
@@ -58,27 +59,9 @@ export class DynamoEnvironmentRepository {
   }
 
   async create(environment: Environment, audit?: AdminAuditEntry): Promise<void> {
-    const writeToken = randomUUID();
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // DynamoDB answers the client's resend of a landed create as the first: not a conflict with itself.
-          ClientRequestToken: writeToken,
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...mainItems.environment(environment, randomUUID()), writeToken },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            ...this.audited(audit),
-          ],
-        }),
-      );
+      await putNew(this.db, this.table, mainItems.environment(environment, randomUUID()), this.audited(audit));
     } catch (error) {
-      if (isOwnWrite(error, writeToken)) return; // this request's own write, resent after a lost reply
       if (isConditionFailure(error)) throw new ConflictError(`environment ${environment.id}`);
       throw error;
     }
@@ -142,30 +125,19 @@ export class DynamoEnvironmentRepository {
     const environment = await this.read(envKey(environmentId));
     if (!environment) return false;
     const generation = environment.generation as string;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              ConditionCheck: {
-                TableName: this.table,
-                Key: envKey(environmentId),
-                ConditionExpression: 'generation = :generation',
-                ExpressionAttributeValues: { ':generation': generation },
-              },
-            },
-            { Put: { TableName: this.table, Item: mainItems.environmentGrant(userId, environmentId, grantedAt, generation) } },
-            // Behaviour LOG-9: the grant and its audit entry together.
-            ...this.audited(audit),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transactIfConditionsHold(this.db, [
+      {
+        ConditionCheck: {
+          TableName: this.table,
+          Key: envKey(environmentId),
+          ConditionExpression: 'generation = :generation',
+          ExpressionAttributeValues: { ':generation': generation },
+        },
+      },
+      { Put: { TableName: this.table, Item: mainItems.environmentGrant(userId, environmentId, grantedAt, generation) } },
+      // Behaviour LOG-9: the grant and its audit entry together.
+      ...this.audited(audit),
+    ]);
   }
 
   /** With `audit`, the grant's deletion and its entry in one transaction; idempotent (a missing grant is deleted again). */
@@ -190,12 +162,7 @@ export class DynamoEnvironmentRepository {
    * (their environment exists and is the one they were made for, `grantHolds`).
    */
   async grantsOf(userId: string): Promise<{ userId: string; environmentId: string; grantedAt: string }[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':env': partitions.environmentGrantPrefix },
-      ConsistentRead: true,
-    });
+    const items = await queryAll(this.db, prefixQuery(this.table, partitions.user(userId), partitions.environmentGrantPrefix));
     const environments = await Promise.all(items.map((item) => this.read(envKey(String(item.environmentId)))));
     return items
       .filter((item, i) => grantHolds(item, environments[i]))
@@ -204,11 +171,6 @@ export class DynamoEnvironmentRepository {
 
   /** Deletes every grant of the environment (before the environment itself is deleted). */
   async revokeAllGrantsTo(environmentId: string): Promise<void> {
-    await deleteQueried(this.db, {
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.usersOfEnvironment(environmentId) },
-    });
+    await deleteQueried(this.db, gsi1Query(this.table, partitions.usersOfEnvironment(environmentId)));
   }
 }

@@ -7,6 +7,7 @@
 import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, Session } from '../../core/model';
 import { lifetimes } from '../../core/lifetimes';
 import { activityShard } from './activity-shards';
+import { expiringItem } from './items';
 import { keys, partitions } from './keys';
 
 export function sessionItem(sessionId: string, session: Session, createdAt: string) {
@@ -20,7 +21,7 @@ export function sessionItem(sessionId: string, session: Session, createdAt: stri
 }
 
 export function codeItem(code: string, value: AuthorizationCode) {
-  return { ...keys.authorizationCode(code), ...value, ttl: value.expiresAtEpoch };
+  return expiringItem(keys.authorizationCode(code), value);
 }
 
 export function refreshItem(token: string, value: RefreshToken) {
@@ -49,7 +50,7 @@ export function familyItem(family: NewFamily, userId: string, clientId: string) 
 }
 
 export function tokenRecordItem(token: IssuedToken) {
-  return { ...keys.tokenRecord(token.jti), ...token, ttl: token.expiresAtEpoch };
+  return expiringItem(keys.tokenRecord(token.jti), token);
 }
 
 /** Activity rows: partitioned per client so a busy client does not make one hot partition for all. */

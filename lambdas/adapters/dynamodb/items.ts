@@ -1,6 +1,6 @@
 /** Shared item helpers: storage keys stay here, never in domain records. */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** One entry of a TransactWriteItems request. */
@@ -86,6 +86,21 @@ export function failedAgainst(error: unknown): Record<string, unknown> | undefin
  */
 export function isOwnWrite(error: unknown, writeToken: string): boolean {
   return failedAgainst(error)?.writeToken === writeToken;
+}
+
+/** An item that ends when its value expires: TTL removes it then (days late, so readers compare `expiresAtEpoch` too). */
+export function expiringItem<V extends { readonly expiresAtEpoch: number }>(key: { readonly pk: string; readonly sk: string }, value: V) {
+  return { ...key, ...value, ttl: value.expiresAtEpoch };
+}
+
+/** Puts an expiring item under a fresh random key (256 bits): no condition is needed, and a resend writes the same item. */
+export async function putExpiring(
+  db: DynamoDBDocumentClient,
+  table: string,
+  key: { readonly pk: string; readonly sk: string },
+  value: { readonly expiresAtEpoch: number },
+): Promise<void> {
+  await db.send(new PutCommand({ TableName: table, Item: expiringItem(key, value) }));
 }
 
 /** TTL deletes up to days late: an item whose `ttl` has passed is treated as absent. */

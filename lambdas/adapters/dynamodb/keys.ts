@@ -171,6 +171,11 @@ export const mainItems = {
   }),
 };
 
+/** A family of a table's own partition keys. */
+const inTable = <T extends KeyFamily['table']>(table: T, ...leadingKeys: string[]) => ({ table, leadingKeys });
+/** A family of the partition keys of a table's gsi1 (its lists). */
+const inList = <T extends KeyFamily['table']>(table: T, ...leadingKeys: string[]) => ({ table, index: 'gsi1' as const, leadingKeys });
+
 /**
  * Every family of partition keys, with where it lives (a table, or a table's index) and the
  * `dynamodb:LeadingKeys` patterns (IAM `StringLike`: `*` any run, `?` one character) that match
@@ -183,56 +188,56 @@ export const mainItems = {
 export const keyFamilies = {
   // main table
   /** A client record and its 7 read copies (client-copies.ts). */
-  client: { table: 'main', leadingKeys: ['CLIENT#*', 'COPY?#*'] },
+  client: inTable('main', 'CLIENT#*', 'COPY?#*'),
   /** A user's partition: the user, their environment grants, passkey and API-key index entries. */
-  user: { table: 'main', leadingKeys: ['USER#*'] },
-  email: { table: 'main', leadingKeys: ['EMAIL#*'] },
-  environment: { table: 'main', leadingKeys: ['ENV#*'] },
-  scope: { table: 'main', leadingKeys: ['SCOPE#*'] },
-  scopeCatalogVersion: { table: 'main', leadingKeys: ['SCOPECATALOG'] },
-  apiKey: { table: 'main', leadingKeys: ['APIKEY#*'] },
-  passkey: { table: 'main', leadingKeys: ['PASSKEY#*'] },
-  siteSettings: { table: 'main', leadingKeys: ['SITE'] },
+  user: inTable('main', 'USER#*'),
+  email: inTable('main', 'EMAIL#*'),
+  environment: inTable('main', 'ENV#*'),
+  scope: inTable('main', 'SCOPE#*'),
+  scopeCatalogVersion: inTable('main', 'SCOPECATALOG'),
+  apiKey: inTable('main', 'APIKEY#*'),
+  passkey: inTable('main', 'PASSKEY#*'),
+  siteSettings: inTable('main', 'SITE'),
   // main table, gsi1 lists
-  userList: { table: 'main', index: 'gsi1', leadingKeys: ['USERS'] },
-  environmentList: { table: 'main', index: 'gsi1', leadingKeys: ['ENVS'] },
-  scopeList: { table: 'main', index: 'gsi1', leadingKeys: ['SCOPES'] },
-  clientList: { table: 'main', index: 'gsi1', leadingKeys: ['CLIENTS#*'] },
-  apiKeysOfClient: { table: 'main', index: 'gsi1', leadingKeys: ['CLIENT#*#APIKEYS'] },
-  usersOfEnvironment: { table: 'main', index: 'gsi1', leadingKeys: ['ENV#*#USERS'] },
+  userList: inList('main', 'USERS'),
+  environmentList: inList('main', 'ENVS'),
+  scopeList: inList('main', 'SCOPES'),
+  clientList: inList('main', 'CLIENTS#*'),
+  apiKeysOfClient: inList('main', 'CLIENT#*#APIKEYS'),
+  usersOfEnvironment: inList('main', 'ENV#*#USERS'),
   // ephemeral table
-  session: { table: 'ephemeral', leadingKeys: ['SESSION#*'] },
-  authorizationRequest: { table: 'ephemeral', leadingKeys: ['AUTHREQ#*'] },
-  authorizationCode: { table: 'ephemeral', leadingKeys: ['CODE#*'] },
-  refreshToken: { table: 'ephemeral', leadingKeys: ['RT#*'] },
-  tokenFamily: { table: 'ephemeral', leadingKeys: ['FAMILY#*'] },
+  session: inTable('ephemeral', 'SESSION#*'),
+  authorizationRequest: inTable('ephemeral', 'AUTHREQ#*'),
+  authorizationCode: inTable('ephemeral', 'CODE#*'),
+  refreshToken: inTable('ephemeral', 'RT#*'),
+  tokenFamily: inTable('ephemeral', 'FAMILY#*'),
   /** The issued-token record of an access token (by jti). */
-  tokenRecord: { table: 'ephemeral', leadingKeys: ['JTI#*'] },
+  tokenRecord: inTable('ephemeral', 'JTI#*'),
   /** A pending sign-in code (second factor). */
-  signInChallenge: { table: 'ephemeral', leadingKeys: ['MFA#*'] },
-  verificationCode: { table: 'ephemeral', leadingKeys: ['EMAILVERIFY#*'] },
-  resetLink: { table: 'ephemeral', leadingKeys: ['PWRESET#*'] },
-  resetLinkOfUser: { table: 'ephemeral', leadingKeys: ['PWRESETUSER#*'] },
-  recoveryProof: { table: 'ephemeral', leadingKeys: ['PWRECOVER#*'] },
+  signInChallenge: inTable('ephemeral', 'MFA#*'),
+  verificationCode: inTable('ephemeral', 'EMAILVERIFY#*'),
+  resetLink: inTable('ephemeral', 'PWRESET#*'),
+  resetLinkOfUser: inTable('ephemeral', 'PWRESETUSER#*'),
+  recoveryProof: inTable('ephemeral', 'PWRECOVER#*'),
   /** A WebAuthn ceremony (its challenge). */
-  passkeyCeremony: { table: 'ephemeral', leadingKeys: ['WEBAUTHN#*'] },
+  passkeyCeremony: inTable('ephemeral', 'WEBAUTHN#*'),
   /** Mail send counters (sign-in codes, verification codes, reset links). */
-  sendRate: { table: 'ephemeral', leadingKeys: ['SENDRATE#*'] },
-  passwordFailures: { table: 'ephemeral', leadingKeys: ['PWFAIL#*'] },
-  device: { table: 'ephemeral', leadingKeys: ['DEVICE#*'] },
-  registrationCounter: { table: 'ephemeral', leadingKeys: ['DCRRATE#*'] },
+  sendRate: inTable('ephemeral', 'SENDRATE#*'),
+  passwordFailures: inTable('ephemeral', 'PWFAIL#*'),
+  device: inTable('ephemeral', 'DEVICE#*'),
+  registrationCounter: inTable('ephemeral', 'DCRRATE#*'),
   // ephemeral table, gsi1 lists
-  sessionsOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#SESSIONS'] },
-  refreshTokensOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#REFRESH'] },
-  familiesOfUser: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['USER#*#FAMILIES'] },
-  registrationCountersOfDay: { table: 'ephemeral', index: 'gsi1', leadingKeys: ['DCRRATE#*'] },
+  sessionsOfUser: inList('ephemeral', 'USER#*#SESSIONS'),
+  refreshTokensOfUser: inList('ephemeral', 'USER#*#REFRESH'),
+  familiesOfUser: inList('ephemeral', 'USER#*#FAMILIES'),
+  registrationCountersOfDay: inList('ephemeral', 'DCRRATE#*'),
   // activity table
   /** Token activity rows, sharded. */
-  tokenActivity: { table: 'activity', leadingKeys: ['ACTIVITY#*'] },
+  tokenActivity: inTable('activity', 'ACTIVITY#*'),
   /** Admin audit entries: appended, never changed or deleted by a function (behaviour IAM-4). */
-  auditEntry: { table: 'activity', leadingKeys: ['AUDIT#*'] },
-  auditDay: { table: 'activity', index: 'gsi1', leadingKeys: ['AUDITDAY#*'] },
-} as const satisfies Record<string, KeyFamily>;
+  auditEntry: inTable('activity', 'AUDIT#*'),
+  auditDay: inList('activity', 'AUDITDAY#*'),
+} satisfies Record<string, KeyFamily>;
 
 export interface KeyFamily {
   readonly table: 'main' | 'ephemeral' | 'activity';

@@ -8,21 +8,14 @@
  * A code with every attempt counted is used up in place (behaviour MFA-4): it reads as absent and
  * cannot be replaced, but is not deleted, since a counted attempt may still be verifying it.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
 import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
 import type { AttemptCount } from '../../core/account/one-time-code';
 import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
-import { failedAgainst, isConditionFailure, withoutKeys } from './items';
+import { transactIfConditionsHold, updateIfConditionHolds } from './conditional-writes';
+import { failedAgainst, isConditionFailure, putExpiring, withoutKeys } from './items';
 import { keys } from './keys';
 import { claimOnce } from './claim';
 
@@ -85,10 +78,7 @@ export class DynamoChallengeStore implements ChallengeStore {
   ) {}
 
   async save(id: string, challenge: SignInChallenge): Promise<void> {
-    // A fresh 256-bit id: no condition needed, and a resend of the put writes the same item.
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...keys.signInChallenge(id), ...challenge, ttl: challenge.expiresAtEpoch } }),
-    );
+    await putExpiring(this.db, this.table, keys.signInChallenge(id), challenge);
   }
 
   async get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined> {
@@ -106,26 +96,18 @@ export class DynamoChallengeStore implements ChallengeStore {
   }
 
   async replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.signInChallenge(id),
-          // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
-          // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
-          UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
-          ConditionExpression:
-            'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
-            '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateIfConditionHolds(this.db, {
+      TableName: this.table,
+      Key: keys.signInChallenge(id),
+      // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
+      // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
+      UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
+      ConditionExpression:
+        'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
+        '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
+    });
   }
 
   async delete(id: string): Promise<void> {
@@ -141,9 +123,7 @@ export class DynamoVerificationStore implements VerificationStore {
 
   async save(userId: string, code: VerificationCode): Promise<void> {
     // Replaces the user's earlier code and its attempts: only the newest code works.
-    await this.db.send(
-      new PutCommand({ TableName: this.tables.ephemeral, Item: { ...keys.verificationCode(userId), ...code, ttl: code.expiresAtEpoch } }),
-    );
+    await putExpiring(this.db, this.tables.ephemeral, keys.verificationCode(userId), code);
   }
 
   countAttempt(userId: string, attemptToken: string, nowEpoch: number) {
@@ -156,55 +136,35 @@ export class DynamoVerificationStore implements VerificationStore {
 
   /** Sets emailVerifiedAt (and updatedAt) while the user's address is still `email`. */
   async markVerified(userId: string, email: string, verifiedAt: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tables.main,
-          Key: keys.user(userId),
-          UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
-          ConditionExpression: 'attribute_exists(pk) AND email = :email',
-          ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateIfConditionHolds(this.db, {
+      TableName: this.tables.main,
+      Key: keys.user(userId),
+      UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND email = :email',
+      ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
+    });
   }
 
   async confirm(code: VerificationCode, verifiedAt: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // Idempotent for 10 minutes: the DynamoDB client's resend after a lost reply is not a second, failing use.
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tables.ephemeral,
-                Key: keys.verificationCode(code.userId),
-                ConditionExpression: 'codeHash = :hash AND email = :email',
-                ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
-              },
-            },
-            {
-              Update: {
-                TableName: this.tables.main,
-                Key: keys.user(code.userId),
-                // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
-                UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
-                ConditionExpression: 'attribute_exists(pk) AND email = :email',
-                ExpressionAttributeValues: { ':at': verifiedAt, ':email': code.email },
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transactIfConditionsHold(this.db, [
+      {
+        Delete: {
+          TableName: this.tables.ephemeral,
+          Key: keys.verificationCode(code.userId),
+          ConditionExpression: 'codeHash = :hash AND email = :email',
+          ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
+        },
+      },
+      {
+        Update: {
+          TableName: this.tables.main,
+          Key: keys.user(code.userId),
+          // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
+          UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND email = :email',
+          ExpressionAttributeValues: { ':at': verifiedAt, ':email': code.email },
+        },
+      },
+    ]);
   }
 }

@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
-import { updateOnce } from './idempotent-update';
+import { updateOnce } from './conditional-writes';
 import { isConditionFailure } from './items';
 import { keys, partitions } from './keys';
-import { deleteQueried } from './pages';
+import { deleteQueried, gsi1Query } from './pages';
 
 /**
  * The unit the cap counts: an IPv4 address, or an IPv6 /64, which one subscriber usually
@@ -74,12 +74,7 @@ export class DynamoRegistrationCounter {
   async pruneBefore(nowMs: number, days = 7): Promise<number> {
     let deleted = 0;
     for (let back = 1; back <= days; back++) {
-      deleted += await deleteQueried(this.db, {
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': partitions.registrationCountersOfDay(day(nowMs - back * 86_400_000)) },
-      });
+      deleted += await deleteQueried(this.db, gsi1Query(this.table, partitions.registrationCountersOfDay(day(nowMs - back * 86_400_000))));
     }
     return deleted;
   }

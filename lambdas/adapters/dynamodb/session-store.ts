@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import type { Session } from '../../core/model';
 import { sessionItem } from './ephemeral-items';
 import { live, withoutKeys } from './items';
-import { deleteQueried } from './pages';
+import { deleteQueried, gsi1Query } from './pages';
 import { keys, partitions } from './keys';
 import { claimOnce } from './claim';
 
@@ -29,12 +29,7 @@ export class DynamoSessionStore {
   }
 
   async deleteSessionsOf(userId: string): Promise<void> {
-    await deleteQueried(this.db, {
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.sessionsOfUser(userId) },
-    });
+    await deleteQueried(this.db, gsi1Query(this.table, partitions.sessionsOfUser(userId)));
   }
 
   /** The validated authorization request, held between the sign-in and consent steps. */
