@@ -328,7 +328,7 @@ export const routes: readonly Route[] = [
     crossOrigin: true,
     edge: lightEdge,
   },
-  // The OpenAPI document of this surface (issue 15; bin/openapi.ts generates it).
+  // The OpenAPI document of this surface (behaviour DISC-6; bin/openapi.ts generates it).
   {
     name: 'OpenApiDocument',
     method: 'GET',
@@ -365,7 +365,7 @@ export const routes: readonly Route[] = [
     },
   },
   // Sign-in (behaviour SIGNIN-1..SIGNIN-8 /api/auth/*): a server-rendered page and its form post.
-  // Reads the site settings (title, logo; issue 14), cached a minute per container.
+  // Reads the site settings (title, logo; behaviour SITE-4), cached a minute per container.
   {
     name: 'SignInPage',
     method: 'GET',
@@ -383,7 +383,7 @@ export const routes: readonly Route[] = [
     auth: 'none',
     storage: storage(passwordSignIn, mail),
     hashes: true,
-    sendsMail: true, // the sign-in code (issue 12), only after a correct password
+    sendsMail: true, // the sign-in code (behaviour MFA-1), only after a correct password
     // The owner's mail of a tripped password ceiling goes off the request path (behaviour PWFAIL-5).
     invokesSelf: true,
     deviceCookies: true,
@@ -443,7 +443,7 @@ export const routes: readonly Route[] = [
       authorizationCode: 'put',
     }),
     hashes: true,
-    sendsMail: true, // the sign-in code (issue 12), only after a correct password
+    sendsMail: true, // the sign-in code (behaviour MFA-1), only after a correct password
     invokesSelf: true, // as SignIn: the ceiling notice (behaviour PWFAIL-5)
     deviceCookies: true,
     edge: authorizeEdge,
@@ -572,7 +572,7 @@ export const routes: readonly Route[] = [
     verifiesTokens: true,
     edge: lightEdge,
   },
-  // Account security by mail (issue 12; behaviour MFA-1..MFA-8, VERIFY-1..VERIFY-6,
+  // Account security by mail (behaviour MFA-1..MFA-8, VERIFY-1..VERIFY-6,
   // RESET-1..RESET-7): the sign-in code, email verification, password reset. Rows that send mail
   // Block at the edge (behaviour EDGE-5); Challenge only where the post is a browser form that
   // sends none. Where a row's rate (behaviour EDGE-1) is under WAF's floor (about 5 / 5 minutes),
@@ -620,7 +620,7 @@ export const routes: readonly Route[] = [
     },
   },
   {
-    // Issue 26 (behaviour MFA-10): the first code for a session the MFA policy now asks a second
+    // Behaviour MFA-10: the first code for a session the MFA policy now asks a second
     // factor of; the code is then entered at SignInCode. Reads the session and its user, mails.
     name: 'SignInStepUp',
     method: 'POST',
@@ -683,7 +683,7 @@ export const routes: readonly Route[] = [
     path: accountPaths.forgotPassword,
     handler: 'forgot-password-page',
     auth: 'none',
-    storage: { siteSettings: 'get' }, // the site's title and logo (issue 14)
+    storage: { siteSettings: 'get' }, // the site's title and logo (behaviour SITE-4)
     edge: lightEdge,
   },
   {
@@ -763,7 +763,7 @@ export const routes: readonly Route[] = [
       rationale: 'EDGE-1: one post per completed reset, fitted to WAF as 10 / 600 s like POST /reset-password; sends mail, so Block',
     },
   },
-  // Passkeys (issue 13; behaviour PASSKEY-1..PASSKEY-9). Spec 8: about 20 a minute on the passkey paths.
+  // Passkeys (behaviour PASSKEY-1..PASSKEY-9). Spec 8: about 20 a minute on the passkey paths.
   {
     name: 'PasskeysPage',
     method: 'GET',
@@ -1019,7 +1019,7 @@ export const routes: readonly Route[] = [
       selfService: true,
     },
   ),
-  // Issue 14: the admin dashboard (behaviour DASH-1..DASH-6), one router for every page and form below
+  // The admin dashboard (behaviour DASH-1..DASH-6), one router for every page and form below
   // /dashboard, in three functions so each bundles only the clients its rows call (lambdas/wiring/dashboard.ts);
   // the admin allowlist at the edge covers /dashboard* (behaviour EDGE-4). Pages read (dashboard-pages);
   // forms write (with the audit entry), hash (new client secrets, passwords, API keys) and mail
@@ -1072,7 +1072,7 @@ export const routes: readonly Route[] = [
     },
     edge: adminPlaneEdge,
   },
-  // Issue 14: the logs admins read (behaviour LOG-8, LOG-9). Read-only.
+  // The logs admins read (behaviour LOG-8, LOG-9). Read-only.
   admin(
     'AdminListClientActivity',
     'GET',
@@ -1082,7 +1082,7 @@ export const routes: readonly Route[] = [
     {},
   ),
   admin('AdminListAuditLog', 'GET', '/api/admin/audit', 'audit-list', storage(adminCaller, { auditDay: 'query' })),
-  // Site settings (issue 14; behaviour SITE-1..SITE-3): title and MFA policy, audited in the activity table.
+  // Site settings (behaviour SITE-1..SITE-3): title and MFA policy, audited in the activity table.
   admin('AdminGetSettings', 'GET', '/api/admin/settings', 'settings-get', storage(adminCaller, { siteSettings: 'get' })),
   admin(
     'AdminUpdateSettings',

@@ -1,5 +1,5 @@
 /**
- * POST /forgot-password (issue 12; form: email). One answer, the same page,
+ * POST /forgot-password (behaviour RESET-1; form: email). One answer, the same page,
  * status and headers, whether or not an account has that address (behaviour RESET-1; OWASP Forgot
  * Password Cheat Sheet), and no timing a client can use: the request only validates, counts
  * the address's sends and hands the address to a background job (lambdas/wiring/background.ts),

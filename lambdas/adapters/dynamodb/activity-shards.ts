@@ -1,5 +1,5 @@
 /**
- * Token activity rows spread over shards (issue 20): every token request of a client writes
+ * Token activity rows spread over shards: every token request of a client writes
  * one row, and one partition key takes about 1,000 writes a second, so a single busy client
  * would be throttled there whatever the table's capacity. Each row goes to one of
  * `activityShardCount` partitions, chosen from its attempt id (so the failure row that replaces

@@ -414,7 +414,7 @@ export class DynamoApiKeyStore {
       .filter((key) => key.userId === userId && isUsersOwnKey(key) && key.revokedAt === undefined);
   }
 
-  /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */
+  /** Deleting a user deletes that user's keys (behaviour KEY-9): record first, then its index item, so a retry finds what is left. */
   async deleteKeysOfUser(userId: string): Promise<void> {
     const index = await queryAll(this.db, prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix(), false));
     await Promise.all(

@@ -48,7 +48,7 @@ export class DynamoRegistrationCounter {
     const resetAt = startOfNextDay(nowMs);
     const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
     try {
-      // Once per request (issue 19): an ADD resent after a lost reply would count twice.
+      // Once per request (behaviour ERR-5): an ADD resent after a lost reply would count twice.
       await updateOnce(this.db, {
         TableName: this.table,
         Key: keys.registrationCounter(today, network),

@@ -49,7 +49,7 @@ export class DynamoSessionStore {
    * Single use: the request is claimed by a conditional update, so of two concurrent
    * completions only one proceeds; a claimed request is absent from then on (TTL removes
    * it). The claim carries a per-request token: when the DynamoDB client resends it after a lost reply,
-   * the condition lets this request's own claim through again (issue 19).
+   * the condition lets this request's own claim through again (behaviour ERR-5).
    */
   async consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
     return (await claimOnce(this.db, this.table, keys.authorizationRequest(id), nowEpoch))?.request as T | undefined;
