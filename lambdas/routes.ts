@@ -180,8 +180,7 @@ const mail: StorageAccess = { siteSettings: 'get' };
 /**
  * Finding a client: one copy of its record (`get`), or, for a Client ID Metadata Document, the
  * document's client stored anew on all 8 copies (`put`, checked against the scope catalog; behaviour
- * CIMD-1). A function granted `put` here also writes the copies of a record stored before copies
- * existed (docs/storage-schema.md "Client copies"); one without just keeps its answer.
+ * CIMD-1).
  */
 const clientLookup: StorageAccess = { client: ['get', 'put'], scopeList: 'query' };
 /** The environment rule (behaviour ENV-1, ENV-4): the environment's generation and the user's grant of it. */
@@ -508,9 +507,6 @@ export const routes: readonly Route[] = [
       // The MFA policy in force that a self-service key is held to (behaviour MFA-12).
       siteSettings: 'get',
     }),
-    // Not granted: the copies of a client stored before copies existed are written by the token
-    // endpoint and admin edits; here IAM refuses them and the exchange keeps its answer.
-    triedWithoutGrant: { client: 'put' },
     signs: true,
     hashes: true,
     edge: {

@@ -18,6 +18,7 @@ import { createHasher } from '../adapters/argon2-hasher';
 import { withinDeadline } from '../adapters/aws/invocation-deadline';
 import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
 import { createDocumentClient } from '../adapters/dynamodb/client';
+import { isConditionFailure } from '../adapters/dynamodb/items';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { seed, type SeedDependencies } from '../bootstrap/seed';
 import { runInRequest } from '../http/request-context';
@@ -106,7 +107,7 @@ export function createHandler({ secrets, db, random, clock }: Dependencies) {
     } catch (error) {
       // The seed's conditions failed: the data exists (a replaced resource over the same
       // tables). Not an error for the deploy; the existing admin keeps its credentials.
-      if ((error as { name?: string }).name === 'TransactionCanceledException') {
+      if (isConditionFailure(error)) {
         log.warn('admin bootstrap skipped: the seed data already exists in the tables');
         return { PhysicalResourceId: physicalResourceId };
       }

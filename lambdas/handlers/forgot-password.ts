@@ -1,5 +1,5 @@
 /**
- * POST /forgot-password (issue 12; form: email). One answer, the same page,
+ * POST /forgot-password (behaviour RESET-1; form: email). One answer, the same page,
  * status and headers, whether or not an account has that address (behaviour RESET-1; OWASP Forgot
  * Password Cheat Sheet), and no timing a client can use: the request only validates, counts
  * the address's sends and hands the address to a background job (lambdas/wiring/background.ts),
@@ -11,8 +11,6 @@ import type { Context } from 'aws-lambda';
 import { sendResetLinkTo } from '../core/account/password-reset';
 import { passwordResetRate } from '../core/account/send-rate';
 import { TooManyRequestsError } from '../core/errors';
-import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
-import { digest } from '../adapters/dynamodb/items';
 import { forgotPasswordForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import type { LambdaHandler } from '../http/handler';
@@ -23,9 +21,9 @@ import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { resetLinkSentPage } from '../presentation/views/account';
-import { getPasswordReset, getSendRate } from '../wiring/account';
+import { getPasswordReset, getSendRate, resetLinkSendSubject } from '../wiring/account';
 import { getContainer } from '../wiring/container';
-import { dispatchInBackground, isBackgroundInvocation, type BackgroundJob } from '../wiring/background';
+import { dispatchInBackground, isBackgroundInvocation, runWithinDeadline, type BackgroundJob } from '../wiring/background';
 
 /** The background half: never tells the requester anything, so it only logs. */
 export async function runPasswordResetJob(job: BackgroundJob): Promise<void> {
@@ -38,7 +36,7 @@ const endpoint = httpHandler(
     assertSameOrigin(event, container.config.baseUrl);
     const { email } = validate(forgotPasswordForm, parseBody(event, ['form']));
     const nowEpoch = Math.floor(container.clock.now() / 1000);
-    const rate = await getSendRate().take(`RESET#${digest(email)}`, passwordResetRate, nowEpoch);
+    const rate = await getSendRate().take(resetLinkSendSubject(email), passwordResetRate, nowEpoch);
     if (!rate.allowed) {
       throw new TooManyRequestsError(
         'A link was asked for this address moments ago. Check your mail, or try again later.',

@@ -3,7 +3,6 @@
  * enablement (behaviour REG-1), then the per-IP daily cap, which counts every attempt including
  * malformed and rejected ones (behaviour REG-6), then validation, then the write.
  */
-import { DynamoRegistrationCounter } from '../adapters/dynamodb/registration-counter';
 import { AccessDeniedError, InvalidClientMetadataError, OAuthError, TooManyRequestsError } from '../core/errors';
 import { newId } from '../core/ids';
 import { metricNames } from '../core/metrics';
@@ -12,6 +11,7 @@ import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
 import { labelClient } from '../http/request-context';
 import { jsonResponse } from '../http/response';
+import { getRegistrationCounter } from '../wiring/registration';
 import { getClientRepository } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
 
@@ -21,10 +21,9 @@ export const handler = httpHandler(
     if (!config.dcr.enabled || !config.dcr.environmentId) {
       throw new AccessDeniedError('Dynamic client registration is not enabled on this server.');
     }
-    const { db, tables, scopes } = getStorage();
+    const { scopes } = getStorage();
     const ip = event.requestContext.identity.sourceIp;
-    const counter = new DynamoRegistrationCounter(db, tables.ephemeral);
-    const { allowed, retryAfterSeconds } = await counter.hit(ip, clock.now(), config.dcr.rateLimitPerDay);
+    const { allowed, retryAfterSeconds } = await getRegistrationCounter().hit(ip, clock.now(), config.dcr.rateLimitPerDay);
     if (!allowed) {
       container.metrics.count(metricNames.registrationCapHit);
       throw new TooManyRequestsError(

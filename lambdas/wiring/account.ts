@@ -6,6 +6,7 @@
 import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynamodb/one-time-code-store';
 import { DynamoSendRate } from '../adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
+import { digest } from '../adapters/dynamodb/keys';
 import type { EmailVerificationDependencies } from '../core/account/email-verification';
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
@@ -98,6 +99,8 @@ export function getPasswordReset(): PasswordResetDependencies & { readonly findU
 }
 
 export const getSendRate = () => getStores().sendRate;
+/** The send-rate subject of reset links to an address: its digest, so no address is stored in the ephemeral table. */
+export const resetLinkSendSubject = (email: string): string => `RESET#${digest(email)}`;
 /** Who calls the user's own account endpoints (lambdas/http/account-caller.ts). */
 export const getAccountCaller = (): AccountCallerDependencies => {
   const users = getStores().resetLinks;

@@ -1,8 +1,8 @@
 /**
- * Work that must not happen on the request path (issue 12): POST /forgot-password answers
+ * Work that must not happen on the request path (behaviour RESET-1): POST /forgot-password answers
  * before it looks the address up, so its response time cannot tell whether an account exists;
- * the sign-in routes likewise hand off the owner's mail of a tripped password ceiling (issue 26,
- * behaviour PWFAIL-5).
+ * the sign-in routes likewise hand off the owner's mail of a tripped password ceiling (behaviour
+ * PWFAIL-5).
  *
  * In Lambda the function invokes itself asynchronously (`InvocationType: Event`, the route row
  * says `invokesSelf`), and the invocation runs the job: nothing of it is awaited by the
@@ -10,6 +10,8 @@
  * of the same process, after the response is written; tests can wait for it to settle.
  */
 import { createEventInvoker } from '../adapters/lambda-invoker';
+/** A self-invoked job runs under the invocation's deadline, as a request does (wiring/handler.ts). */
+export { runWithinDeadline } from '../adapters/aws/invocation-deadline';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 

@@ -1,5 +1,5 @@
 /**
- * Site settings (issue 14; behaviour SITE-1..SITE-3): GET/PATCH /api/admin/settings, their
+ * Site settings (behaviour SITE-1..SITE-3): GET/PATCH /api/admin/settings, their
  * validation, the audit entry, and the effect of the MFA policy on the next sign-in. On tables of
  * this file's own (test/support/own-tables.ts): the settings item is one per deployment.
  */
@@ -7,8 +7,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { siteAuditPartition } from '../../lambdas/adapters/dynamodb/site-settings-store';
-import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import { keys, partitions } from '../../lambdas/adapters/dynamodb/keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createAccountUser, type AccountUser } from '../support/account';
@@ -39,7 +38,7 @@ async function siteAudit(): Promise<Record<string, unknown>[]> {
     new QueryCommand({
       TableName: tables.activity,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': siteAuditPartition },
+      ExpressionAttributeValues: { ':pk': partitions.siteAudit },
       ConsistentRead: true,
     }),
   );

@@ -1,15 +1,15 @@
 /**
- * The site logo through the admin API (issue 14; behaviour SITE-3): what is refused (SVG, a type
+ * The site logo through the admin API (behaviour SITE-3): what is refused (SVG, a type
  * that does not match the bytes, over 512 KiB, over 1024x1024 pixels, non-admins), each a readable
  * 4xx with nothing stored; what is kept (a content-addressed object, the settings, the audit entry);
  * replacing and deleting. On tables of this file's own: the settings item is one per deployment.
  */
+import { partitions } from '../../lambdas/adapters/dynamodb/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { siteAuditPartition } from '../../lambdas/adapters/dynamodb/site-settings-store';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as deleteLogo } from '../../lambdas/handlers/admin/site-logo-delete';
 import { handler as putLogo } from '../../lambdas/handlers/admin/site-logo-put';
@@ -61,7 +61,7 @@ async function auditTypes(): Promise<string[]> {
     new QueryCommand({
       TableName: tables.activity,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': siteAuditPartition },
+      ExpressionAttributeValues: { ':pk': partitions.siteAudit },
     }),
   );
   return (Items ?? []).map((item) => String(item.type));

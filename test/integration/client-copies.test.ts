@@ -1,16 +1,12 @@
 /**
- * Read-sharded client records (issue 20: one client past one partition's 3,000 strongly
+ * Read-sharded client records (one client past one partition's 3,000 strongly
  * consistent reads a second; docs/storage-schema.md "Per-request ceilings"), against DynamoDB
  * Local: the copies sit on distinct partition keys, reads spread over them, every write
- * reaches every copy at once (a deletion counts at once on each, issue 18), a failed write
- * leaves every copy as it was, and records stored before copies existed keep working.
+ * reaches every copy at once (a deletion counts at once on each, behaviour ADMIN-16), a failed write
+ * leaves every copy as it was.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { allClientCopyKeys, clientCopyCount, clientCopyKey } from '../../lambdas/adapters/dynamodb/client-copies';
-import { mainItems } from '../../lambdas/adapters/dynamodb/keys';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { allClientCopyKeys, clientCopyCount } from '../../lambdas/adapters/dynamodb/client-copies';
 import type { Client } from '../../lambdas/core/model';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -20,8 +16,6 @@ import { basic, createClient, createEnvironment, postToken, type TestClient } fr
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 
 useOutbox();
-
-const execFileAsync = promisify(execFile);
 
 let environmentId: string;
 
@@ -186,62 +180,6 @@ describe('issue 20: nothing half-written when a multi-copy write fails (test/sup
   });
 });
 
-describe('issue 20 migration: a record stored before copies existed', () => {
-  /** As the code before copies stored a client: the record alone, without a revision. */
-  const legacyClient = async () => {
-    const { client } = await serviceClient();
-    const { db, tables } = getStorage();
-    for (let copy = 1; copy < clientCopyCount; copy++) {
-      await db.send(new DeleteCommand({ TableName: tables.main, Key: clientCopyKey(client.clientId, copy) }));
-    }
-    await db.send(new PutCommand({ TableName: tables.main, Item: mainItems.client(client) }));
-    return client;
-  };
-
-  it('is served when the picked copy is missing, and gets its copies from that read', async () => {
-    const client = await legacyClient();
-    expect((await storedCopies(client.clientId)).filter(Boolean)).toHaveLength(1);
-    pickCopy(3);
-    expect(await getClientRepository().get(client.clientId)).toMatchObject({ clientId: client.clientId, name: 'Test client' });
-    jest.restoreAllMocks();
-    const copies = await storedCopies(client.clientId);
-    for (const item of copies) expect(domainFields(item)).toMatchObject({ clientId: client.clientId, name: 'Test client' });
-  });
-
-  it('an edit of such a record writes every copy', async () => {
-    const client = await legacyClient();
-    await getClientRepository().update(client.clientId, { name: 'Edited legacy' });
-    for (const item of await storedCopies(client.clientId)) expect(item).toMatchObject({ name: 'Edited legacy' });
-  });
-
-  it('the migration script (bin/migrate-client-copies.ts, npm run migrate:client-copies) writes the copies of every listed client, and is safe to repeat', async () => {
-    const first = await legacyClient();
-    const second = await legacyClient();
-    const run = () =>
-      execFileAsync(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['bin/migrate-client-copies.ts'], {
-        env: { ...process.env, MAIN_TABLE_NAME: getStorage().tables.main },
-      });
-    expect((await run()).stdout).toMatch(/client copies written for \d+ clients/);
-    await run();
-    for (const client of [first, second]) {
-      const copies = await storedCopies(client.clientId);
-      for (const item of copies) expect(domainFields(item)).toMatchObject({ clientId: client.clientId, name: 'Test client' });
-      expect(new Set(copies.map((item) => item!.revision)).size).toBe(1);
-    }
-  });
-
-  it('its deletion counts on every copy (no copy existed, none comes back)', async () => {
-    const client = await legacyClient();
-    expect(await getClientRepository().delete(client.clientId)).toBe(true);
-    for (let copy = 0; copy < clientCopyCount; copy++) {
-      pickCopy(copy);
-      expect(await getClientRepository().get(client.clientId)).toBeUndefined();
-      jest.restoreAllMocks();
-    }
-    expect(await storedCopies(client.clientId)).toEqual(Array(clientCopyCount).fill(undefined));
-  });
-});
-
 describe('issue 20: the API-key exchange reads one copy of the client in its BatchGetItem', () => {
   const newKey = async () => {
     const client = await createTestClient({ scopes: ['read'] });
@@ -260,18 +198,5 @@ describe('issue 20: the API-key exchange reads one copy of the client in its Bat
       expect((await exchangeKey({ bearer: key })).status).toBe(401);
       jest.restoreAllMocks();
     }
-  });
-
-  it('a client stored before copies existed: its key is exchanged whichever copy is picked, first and repeat exchanges', async () => {
-    const { client, key } = await newKey();
-    const { db, tables } = getStorage();
-    for (let copy = 1; copy < clientCopyCount; copy++) {
-      await db.send(new DeleteCommand({ TableName: tables.main, Key: clientCopyKey(client.clientId, copy) }));
-    }
-    pickCopy(5);
-    expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    expect((await exchangeKey({ bearer: key })).status).toBe(200);
-    jest.restoreAllMocks();
-    expect((await storedCopies(client.clientId)).every((item) => item?.clientId === client.clientId)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Token activity rows spread over shards (issue 20): every token request of a client writes
+ * Token activity rows spread over shards: every token request of a client writes
  * one row, and one partition key takes about 1,000 writes a second, so a single busy client
  * would be throttled there whatever the table's capacity. Each row goes to one of
  * `activityShardCount` partitions, chosen from its attempt id (so the failure row that replaces
@@ -9,22 +9,15 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
+import { partitions } from './keys';
 
 /** 16 × ~1,000 writes/s per partition: room for 10,000 token requests a second from one client. */
 export const activityShardCount = 16;
-
-const owner = (clientId: string | undefined) => clientId ?? 'unknown';
 
 /** The shard of an attempt: stable for its id, spread evenly across the shards. */
 export function activityShard(attemptId: string): number {
   return createHash('sha256').update(attemptId).digest()[0]! % activityShardCount;
 }
-
-export const activityPartition = (clientId: string | undefined, shard: number) =>
-  `ACTIVITY#${owner(clientId)}#${String(shard).padStart(2, '0')}`;
-
-/** Rows written before sharding, kept readable until their retention (90 days) runs out. */
-const legacyPartition = (clientId: string) => `ACTIVITY#${owner(clientId)}`;
 
 export interface ActivityQuery {
   /** ISO times bounding the attempt start (inclusive). */
@@ -66,10 +59,7 @@ export async function queryActivityPage(
   clientId: string,
   query: ActivityQuery,
 ): Promise<{ items: Record<string, unknown>[]; next?: string }> {
-  const partitionKeys = [
-    legacyPartition(clientId),
-    ...Array.from({ length: activityShardCount }, (_, shard) => activityPartition(clientId, shard)),
-  ];
+  const partitionKeys = Array.from({ length: activityShardCount }, (_, shard) => partitions.activityShard(clientId, shard));
   const positions = decodeCursor(query.cursor, partitionKeys);
   // Sort keys begin with the attempt's ISO start time: '0000' sorts before every one (DynamoDB refuses an empty bound).
   const from = query.from ?? '0000';

@@ -2,21 +2,11 @@
  * API key items (docs/storage-schema.md). The key record lives in the main table under its
  * key id (the exchange knows nothing else), listed per client through gsi1; a small index
  * item in the bound user's partition lists a user's keys (self-service) and finds them
- * when the user is deleted. Audit entries go to the activity table.
+ * when the user is deleted. Audit entries go to the activity table (audit-log.ts).
  */
 import { lifetimes } from '../../core/lifetimes';
-import type { ApiKey, AuditEntry } from '../../core/model';
-import { auditLogItem } from './audit-log';
-import { partitions } from './keys';
-
-export const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
-export const clientKeysPartition = partitions.keysOfClient;
-/** Sort-key prefix of a user's keys, optionally of one client. */
-export const userKeysPrefix = (clientId?: string) => (clientId === undefined ? 'APIKEY#' : `APIKEY#${clientId}#`);
-export const userKeyIndexKey = (key: Pick<ApiKey, 'userId' | 'clientId' | 'createdAt' | 'keyId'>) => ({
-  pk: partitions.user(key.userId),
-  sk: `${userKeysPrefix(key.clientId)}${key.createdAt}#${key.keyId}`,
-});
+import type { ApiKey } from '../../core/model';
+import { byTime, keys, partitions } from './keys';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -33,9 +23,9 @@ export function apiKeyTtl(key: Pick<ApiKey, 'expiresAt' | 'revokedAt'>): number 
 export function apiKeyItem(key: ApiKey) {
   const ttl = apiKeyTtl(key);
   return {
-    ...apiKeyKey(key.keyId),
-    gsi1pk: clientKeysPartition(key.clientId),
-    gsi1sk: `${key.createdAt}#${key.keyId}`,
+    ...keys.apiKey(key.keyId),
+    gsi1pk: partitions.keysOfClient(key.clientId),
+    gsi1sk: byTime(key.createdAt, key.keyId),
     ...key,
     ...(ttl !== undefined ? { ttl } : {}),
   };
@@ -43,7 +33,7 @@ export function apiKeyItem(key: ApiKey) {
 
 export function userKeyIndexItem(key: ApiKey) {
   const ttl = apiKeyTtl(key);
-  return { ...userKeyIndexKey(key), clientId: key.clientId, keyId: key.keyId, ...(ttl !== undefined ? { ttl } : {}) };
+  return { ...keys.apiKeyOfUser(key), clientId: key.clientId, keyId: key.keyId, ...(ttl !== undefined ? { ttl } : {}) };
 }
 
 /**
@@ -58,8 +48,3 @@ export function pendingKeyItems(key: ApiKey) {
 
 /** Whether a stored key record is still pending (written, never activated). */
 export const isPending = (item: Record<string, unknown>): boolean => item.pending !== undefined;
-
-/** Admin audit entries, partitioned per client like the activity rows, and in the day index (audit-log.ts). */
-export function auditItem(entry: AuditEntry, id: string) {
-  return auditLogItem(entry, id);
-}

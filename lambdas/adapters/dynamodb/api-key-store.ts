@@ -4,33 +4,23 @@ import {
   DeleteCommand,
   GetCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import { isUsersOwnKey, type ApiKey, type ApiKeyCreator, type AuditEntry, type User } from '../../core/model';
-import {
-  apiKeyKey,
-  apiKeyTtl,
-  auditItem,
-  clientKeysPartition,
-  isPending,
-  pendingKeyItems,
-  userKeyIndexItem,
-  userKeysPrefix,
-} from './api-key-items';
+import { apiKeyTtl, isPending, pendingKeyItems, userKeyIndexItem } from './api-key-items';
+import { auditLogItem } from './audit-log';
 import type { PhysicalTableNames } from './client';
-import { clientCopyKey, randomClientCopy } from './client-copies';
-import { clientFromItem, DynamoClientRepository } from './client-repository';
+import { randomClientCopy } from './client-copies';
+import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
-import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
-import { queryAll, queryIndexPage, queryPartitionPage } from './pages';
+import { updateIfConditionHolds } from './conditional-writes';
+import { cancellationCodes, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
+import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPartitionPage } from './pages';
 import { keys, partitions } from './keys';
 import { backoff, pause, retry, tryAgain } from '../../core/retry';
-
-type CancellationCode = string | undefined;
 
 const clientKey = keys.client;
 const userKey = keys.user;
@@ -41,18 +31,12 @@ const grantKey = keys.environmentGrant;
  * only for the environment it was made for, behaviour ENV-4).
  */
 const partyKeys = (binding: KeyBinding, clientCopy: number) => [
-  clientCopyKey(binding.clientId, clientCopy),
+  keys.clientCopy(binding.clientId, clientCopy),
   userKey(binding.userId),
   ...(binding.environmentId !== undefined
     ? [grantKey(binding.userId, binding.environmentId), keys.environment(binding.environmentId)]
     : []),
 ];
-
-/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
-function cancellationCodes(error: unknown): CancellationCode[] | undefined {
-  if (!isConditionFailure(error)) return undefined;
-  return ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
-}
 
 /**
  * A key record past its TTL (long after expiry or revocation) is absent, as if deleted; so is a
@@ -92,8 +76,6 @@ export class DynamoApiKeyStore {
   /** keyId -> the latest lastUsedAt this container sent, and its write (bounded, oldest dropped first). */
   private readonly stampsSent = new Map<string, { readonly usedAt: string; readonly done: Promise<void> }>();
 
-  /** The client records' reader, for the record behind a missing copy. */
-  private readonly clients: DynamoClientRepository;
   private readonly environments: DynamoEnvironmentRepository;
 
   constructor(
@@ -102,13 +84,12 @@ export class DynamoApiKeyStore {
     private readonly newRowId: () => string,
     private readonly nowEpoch: () => number = () => Math.floor(Date.now() / 1000),
   ) {
-    this.clients = new DynamoClientRepository(db, tables.main, nowEpoch);
     this.environments = new DynamoEnvironmentRepository(db, tables.main);
   }
 
   /** Strongly consistent: a revocation that committed is seen by the next exchange. */
   async get(keyId: string): Promise<ApiKey | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
     return keyFromItem(Item, this.nowEpoch());
   }
 
@@ -136,7 +117,6 @@ export class DynamoApiKeyStore {
       return 'created';
     } catch (error) {
       const codes = cancellationCodes(error);
-      if (!codes) throw error;
       if (codes[0] === 'ConditionalCheckFailed') return 'id-taken';
       if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
       if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
@@ -162,7 +142,7 @@ export class DynamoApiKeyStore {
         {
           Update: {
             TableName: this.tables.main,
-            Key: apiKeyKey(key.keyId),
+            Key: keys.apiKey(key.keyId),
             UpdateExpression: `SET writeToken = :token${ttl !== undefined ? ', #ttl = :ttl REMOVE pending' : ' REMOVE pending, #ttl'}`,
             ConditionExpression: 'attribute_exists(pending) AND attribute_not_exists(revokedAt)',
             ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -172,7 +152,7 @@ export class DynamoApiKeyStore {
         { Put: { TableName: this.tables.main, Item: userKeyIndexItem(key) } },
         { ConditionCheck: { TableName: this.tables.main, Key: userKey(key.userId), ConditionExpression: 'attribute_exists(pk)' } },
         clientGrants(this.tables.main, key.clientId, key.scopes),
-        { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+        { Put: { TableName: this.tables.activity, Item: auditLogItem(audit, this.newRowId()) } },
       ] satisfies TransactItem[],
     };
     for (let send = 1; ; send++) {
@@ -181,10 +161,10 @@ export class DynamoApiKeyStore {
         return 'created';
       } catch (error) {
         const codes = cancellationCodes(error);
-        if (codes?.[2] === 'ConditionalCheckFailed') return 'user-gone';
-        if (codes?.[3] === 'ConditionalCheckFailed') return 'client-changed';
+        if (codes[2] === 'ConditionalCheckFailed') return 'user-gone';
+        if (codes[3] === 'ConditionalCheckFailed') return 'client-changed';
         // No longer pending: this activation's own earlier send, or a deletion with the user.
-        if (codes?.[0] === 'ConditionalCheckFailed') return (await this.activatedWith(key.keyId, token)) ? 'created' : 'user-gone';
+        if (codes[0] === 'ConditionalCheckFailed') return (await this.activatedWith(key.keyId, token)) ? 'created' : 'user-gone';
         if (send >= activationSends) throw error;
         await pause(backoff(50)(send - 1));
       }
@@ -192,7 +172,7 @@ export class DynamoApiKeyStore {
   }
 
   private async activatedWith(keyId: string, token: string): Promise<boolean> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
     return Item !== undefined && !isPending(Item) && Item.writeToken === token;
   }
 
@@ -211,7 +191,7 @@ export class DynamoApiKeyStore {
             {
               Update: {
                 TableName: this.tables.main,
-                Key: apiKeyKey(key.keyId),
+                Key: keys.apiKey(key.keyId),
                 UpdateExpression: 'SET revokedAt = :at, #ttl = :ttl REMOVE pending',
                 ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
                 ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -219,13 +199,13 @@ export class DynamoApiKeyStore {
               },
             },
             { Put: { TableName: this.tables.main, Item: userKeyIndexItem(revoked) } },
-            { Put: { TableName: this.tables.activity, Item: auditItem(audit, this.newRowId()) } },
+            { Put: { TableName: this.tables.activity, Item: auditLogItem(audit, this.newRowId()) } },
           ],
         }),
       );
       return true;
     } catch (error) {
-      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }
@@ -235,7 +215,7 @@ export class DynamoApiKeyStore {
     const page = await queryIndexPage<ApiKey & { pending?: true }>(
       this.db,
       this.tables.main,
-      clientKeysPartition(clientId),
+      partitions.keysOfClient(clientId),
       limit,
       cursor,
       this.nowEpoch(),
@@ -245,9 +225,16 @@ export class DynamoApiKeyStore {
 
   /** A page of the user's index items for the client, then their key records (strongly consistent). */
   async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const page = await queryPartitionPage(this.db, this.tables.main, partitions.user(userId), userKeysPrefix(clientId), limit, cursor);
+    const page = await queryPartitionPage(
+      this.db,
+      this.tables.main,
+      partitions.user(userId),
+      partitions.apiKeysOfUserPrefix(clientId),
+      limit,
+      cursor,
+    );
     const keyIds = page.items.map((item) => String(item.keyId));
-    const records = await this.getConsistent(keyIds.map(apiKeyKey));
+    const records = await this.getConsistent(keyIds.map((keyId) => keys.apiKey(keyId)));
     const now = this.nowEpoch();
     const items = records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
     return { items, ...(page.next ? { next: page.next } : {}) };
@@ -256,28 +243,20 @@ export class DynamoApiKeyStore {
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
   async readForExchange(keyId: string, bound?: KeyBinding): Promise<ExchangeRead> {
     if (!bound) return { key: await this.get(keyId) };
-    const copy = randomClientCopy();
-    const [key, ...parties] = await this.getConsistent([apiKeyKey(keyId), ...partyKeys(bound, copy)]);
-    return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, copy, parties) };
+    const [key, ...parties] = await this.getConsistent([keys.apiKey(keyId), ...partyKeys(bound, randomClientCopy())]);
+    return { key: keyFromItem(key, this.nowEpoch()), parties: await this.partiesFrom(bound, parties) };
   }
 
   async readParties(binding: KeyBinding): Promise<KeyParties> {
-    const copy = randomClientCopy();
-    return this.partiesFrom(binding, copy, await this.getConsistent(partyKeys(binding, copy)));
+    return this.partiesFrom(binding, await this.getConsistent(partyKeys(binding, randomClientCopy())));
   }
 
-  private async partiesFrom(
-    binding: KeyBinding,
-    copy: number,
-    [copyRead, user, grant]: (Record<string, unknown> | undefined)[],
-  ): Promise<KeyParties> {
-    // A missing copy: no client, or one stored before copies existed; its record answers.
-    const client = copyRead || copy === 0 ? copyRead : await this.clients.readRecord(binding.clientId);
+  private async partiesFrom(binding: KeyBinding, [copyRead, user, grant]: (Record<string, unknown> | undefined)[]): Promise<KeyParties> {
     // A grant counts only for the environment it was made for (behaviour ENV-4).
     const environmentId = binding.environmentId;
     const granted = environmentId !== undefined && (await this.environments.grantGivesAccess(grant, environmentId));
     return {
-      client: clientFromItem(client, this.nowEpoch()),
+      client: clientFromItem(copyRead, this.nowEpoch()),
       user: user && withoutKeys<User>(user),
       ...(environmentId !== undefined ? { environment: { id: environmentId, granted } } : {}),
     };
@@ -310,19 +289,17 @@ export class DynamoApiKeyStore {
     await retry(
       async (attempt) => {
         try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.tables.main,
-              Key: apiKeyKey(keyId),
-              UpdateExpression: 'SET lastUsedAt = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
-              ExpressionAttributeValues: { ':at': usedAt },
-            }),
-          );
+          // Refused: already this second or later, or the key is gone; either way done.
+          await updateIfConditionHolds(this.db, {
+            TableName: this.tables.main,
+            Key: keys.apiKey(keyId),
+            UpdateExpression: 'SET lastUsedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :at)',
+            ExpressionAttributeValues: { ':at': usedAt },
+          });
           return true;
         } catch (error) {
-          if (isConditionFailure(error)) return true; // already this second or later, or the key is gone
-          if ((error as { name?: string }).name !== 'TransactionConflictException' || attempt >= 4) throw error;
+          if (!isTransactionConflict(error) || attempt >= 4) throw error;
           return tryAgain;
         }
       },
@@ -331,11 +308,11 @@ export class DynamoApiKeyStore {
   }
 
   /** Strongly consistent reads of `keys` (same table), in their order; absent items are undefined. */
-  private async getConsistent(keys: readonly Record<string, string>[]): Promise<(Record<string, unknown> | undefined)[]> {
+  private async getConsistent(itemKeys: readonly Record<string, string>[]): Promise<(Record<string, unknown> | undefined)[]> {
     const found = new Map<string, Record<string, unknown>>();
     const id = (item: Record<string, unknown>) => `${String(item.pk)}\n${String(item.sk)}`;
-    for (let i = 0; i < keys.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+    for (let i = 0; i < itemKeys.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + 100);
       const done = await retry(
         async () => {
           const result: BatchGetCommandOutput = await this.db.send(
@@ -349,7 +326,7 @@ export class DynamoApiKeyStore {
       );
       if (!done) throw new Error('DynamoDB left consistent reads unprocessed');
     }
-    return keys.map((key) => found.get(id(key)));
+    return itemKeys.map((key) => found.get(id(key)));
   }
 
   /**
@@ -359,37 +336,31 @@ export class DynamoApiKeyStore {
    * the exchange's intersection with the client's scopes covers them.
    */
   async restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void> {
-    const items = await queryAll(this.db, {
-      TableName: this.tables.main,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
-    });
+    const items = await queryAll(this.db, gsi1Query(this.tables.main, partitions.keysOfClient(clientId)));
     await Promise.all(items.map((item) => this.restrictKey(String(item.keyId), granted)));
   }
 
   private async restrictKey(keyId: string, granted: readonly string[]): Promise<void> {
     const done = await retry(
       async () => {
-        const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: apiKeyKey(keyId), ConsistentRead: true }));
+        const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.main, Key: keys.apiKey(keyId), ConsistentRead: true }));
         if (!Item) return true;
         const scopes = (Item.scopes as string[]) ?? [];
         const kept = scopes.filter((s) => granted.includes(s));
         if (kept.length === scopes.length) return true;
+        // Refused, or held by a transaction: changed since it was read, so read it again.
         try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.tables.main,
-              Key: apiKeyKey(keyId),
-              UpdateExpression: 'SET scopes = :kept',
-              ConditionExpression: 'scopes = :seen',
-              ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
-            }),
-          );
-          return true;
+          const written = await updateIfConditionHolds(this.db, {
+            TableName: this.tables.main,
+            Key: keys.apiKey(keyId),
+            UpdateExpression: 'SET scopes = :kept',
+            ConditionExpression: 'scopes = :seen',
+            ExpressionAttributeValues: { ':kept': kept, ':seen': scopes },
+          });
+          return written || tryAgain;
         } catch (error) {
-          if (!isConditionFailure(error) && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
-          return tryAgain; // changed since it was read: read it again
+          if (!isTransactionConflict(error)) throw error;
+          return tryAgain;
         }
       },
       { attempts: 5, delayMs: () => 0 },
@@ -408,7 +379,7 @@ export class DynamoApiKeyStore {
       KeyConditionExpression: 'gsi1pk = :pk',
       // A pending key is no key yet (behaviour KEY-15): the client's deletion makes its activation fail instead.
       FilterExpression: 'attribute_not_exists(revokedAt) AND attribute_not_exists(pending)',
-      ExpressionAttributeValues: { ':pk': clientKeysPartition(clientId) },
+      ExpressionAttributeValues: { ':pk': partitions.keysOfClient(clientId) },
     });
     await Promise.all(
       items.map((item) => {
@@ -433,13 +404,8 @@ export class DynamoApiKeyStore {
    * strongly consistently (never a lagging index), then their records, also strongly consistent.
    */
   async selfServiceKeysOf(userId: string): Promise<(ApiKey & { readonly pending?: true })[]> {
-    const index = await queryAll(this.db, {
-      TableName: this.tables.main,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
-      ConsistentRead: true,
-    });
-    const records = await this.getConsistent(index.map((item) => apiKeyKey(String(item.keyId))));
+    const index = await queryAll(this.db, prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix()));
+    const records = await this.getConsistent(index.map((item) => keys.apiKey(String(item.keyId))));
     const now = this.nowEpoch();
     return records
       .map((item) => live(item, now))
@@ -448,16 +414,12 @@ export class DynamoApiKeyStore {
       .filter((key) => key.userId === userId && isUsersOwnKey(key) && key.revokedAt === undefined);
   }
 
-  /** Deleting a user deletes that user's keys (issue 5): record first, then its index item, so a retry finds what is left. */
+  /** Deleting a user deletes that user's keys (behaviour KEY-9): record first, then its index item, so a retry finds what is left. */
   async deleteKeysOfUser(userId: string): Promise<void> {
-    const index = await queryAll(this.db, {
-      TableName: this.tables.main,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': userKeysPrefix() },
-    });
+    const index = await queryAll(this.db, prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix(), false));
     await Promise.all(
       index.map(async (item) => {
-        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: apiKeyKey(String(item.keyId)) }));
+        await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: keys.apiKey(String(item.keyId)) }));
         await this.db.send(new DeleteCommand({ TableName: this.tables.main, Key: { pk: item.pk, sk: item.sk } }));
       }),
     );
@@ -468,7 +430,7 @@ export class DynamoApiKeyStore {
     const items = await queryAll(this.db, {
       TableName: this.tables.activity,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `AUDIT#${clientId}` },
+      ExpressionAttributeValues: { ':pk': partitions.auditOf({ clientId }) },
     });
     return items.map((item) => withoutKeys<AuditEntry>(item));
   }

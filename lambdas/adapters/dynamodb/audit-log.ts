@@ -1,5 +1,5 @@
 /**
- * The admin audit log (behaviour LOG-4, issue 14) in the activity table. Each entry is stored in
+ * The admin audit log (behaviour LOG-4) in the activity table. Each entry is stored in
  * the partition of what it is about (`AUDIT#<clientId>`, `AUDIT#USER#<userId>`, or `AUDIT#SITE`
  * for environments and scopes), and indexed by day in the activity table's gsi1
  * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no
@@ -14,23 +14,23 @@ import { lifetimes } from '../../core/lifetimes';
 import type { AdminAuditEntry, AuditType } from '../../core/model';
 import type { RandomSource } from '../../core/ports';
 import { type TransactItem, withoutKeys } from './items';
+import { keys, partitions } from './keys';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-const dayPartition = (day: string) => `AUDITDAY#${day}`;
 
-function subjectPartition(entry: AdminAuditEntry): string {
-  if (entry.clientId !== undefined) return `AUDIT#${entry.clientId}`;
-  if (entry.userId !== undefined) return `AUDIT#USER#${entry.userId}`;
-  return 'AUDIT#SITE';
-}
-
-/** The day index keys of an audit item (every writer of audit entries adds them: site-settings-store.ts too). */
-export const auditDayKeys = (at: string, sk: string) => ({ gsi1pk: dayPartition(at.slice(0, 10)), gsi1sk: sk });
-
-/** The item of an audit entry; `id` is random, so two entries of one millisecond never collide. */
-export function auditLogItem(entry: AdminAuditEntry, id: string) {
-  const sk = `${entry.at}#${id}`;
-  return { pk: subjectPartition(entry), sk, ...auditDayKeys(entry.at, sk), ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
+/**
+ * The item of an audit entry (an admin change, or a site settings change: site-settings-store.ts),
+ * in the day index too; `id` is random, so two entries of one millisecond never collide.
+ */
+export function auditLogItem<E extends Pick<AdminAuditEntry, 'at' | 'clientId' | 'userId'>>(entry: E, id: string) {
+  const key = keys.auditEntry(entry, id);
+  return {
+    ...key,
+    gsi1pk: partitions.auditDay(entry.at.slice(0, 10)),
+    gsi1sk: key.sk,
+    ...entry,
+    ttl: epoch(entry.at) + lifetimes.auditRetention,
+  };
 }
 
 /**
@@ -103,7 +103,7 @@ export class DynamoAuditLog implements AuditLogStore {
           KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :from AND :upper',
           ...typeFilter(query.types),
           ExpressionAttributeValues: {
-            ':day': dayPartition(position.day),
+            ':day': partitions.auditDay(position.day),
             ':from': query.from,
             ':upper': upper,
             ...typeValues(query.types),

@@ -2,7 +2,7 @@
  * One-time items (pending authorization requests, sign-in challenges, WebAuthn ceremonies) are
  * used up by a claim: a conditional update that sets `consumedBy` to a token of this call. Of two
  * claims only one wins; the DynamoDB client's resend of the winning call (its reply lost) passes as the same
- * claim, where a conditional delete would refuse it and, with it, the legitimate user (issue 19).
+ * claim, where a conditional delete would refuse it and, with it, the legitimate user (behaviour ERR-5).
  * A claimed item reads as absent from then on, and TTL removes it.
  */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,7 +1,7 @@
 /**
- * Read-sharded copies of a client record (issue 20). Every token request, authorization step
- * and bearer check reads its client strongly consistently (a deletion counts at once, issue
- * 18), and one partition key serves about 3,000 such reads a second. So the record lives
+ * Read-sharded copies of a client record. Every token request, authorization step and bearer
+ * check reads its client strongly consistently (a deletion counts at once, behaviour ADMIN-16),
+ * and one partition key serves about 3,000 such reads a second. So the record lives
  * under `clientCopyCount` partition keys: the record itself (copy 0, `CLIENT#<id>`, the only
  * one with the gsi1 list attributes, so lists never show a copy) and copies 1..n-1
  * (`COPY<n>#<id>`). Every write replaces all of them in one transaction; a reader reads one
@@ -9,22 +9,12 @@
  */
 import { keys } from './keys';
 
-/** 8 × 3,000 strongly consistent reads a second: 24,000 per client, over twice issue 20's 10,000. */
+/** 8 × 3,000 strongly consistent reads a second: 24,000 per client, over twice the 10,000 token requests a second one client is sized for. */
 export const clientCopyCount = 8;
 
-type Key = { readonly pk: string; readonly sk: string };
-
-/**
- * Copy 0 is the record itself. `COPY<n>#` is one character shorter than `CLIENT#`, so every
- * client id whose record key fits DynamoDB's 2,048 bytes has copies that fit too, and no other
- * item's partition key starts with `COPY`.
- */
-export function clientCopyKey(clientId: string, copy: number): Key {
-  return copy === 0 ? keys.client(clientId) : { pk: `COPY${copy}#${clientId}`, sk: 'CLIENT' };
-}
-
-export function allClientCopyKeys(clientId: string): Key[] {
-  return Array.from({ length: clientCopyCount }, (_, copy) => clientCopyKey(clientId, copy));
+/** The keys of the record (copy 0) and every copy, in copy order (keys.ts `clientCopy`). */
+export function allClientCopyKeys(clientId: string): { readonly pk: string; readonly sk: string }[] {
+  return Array.from({ length: clientCopyCount }, (_, copy) => keys.clientCopy(clientId, copy));
 }
 
 export const randomClientCopy = (): number => Math.floor(Math.random() * clientCopyCount);

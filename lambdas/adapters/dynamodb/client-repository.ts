@@ -5,8 +5,9 @@ import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditLogItem, auditTableOf } from './audit-log';
-import { allClientCopyKeys, clientCopyItems, clientCopyKey, randomClientCopy } from './client-copies';
-import { keyFits, live, withoutKeys, type TransactItem } from './items';
+import { allClientCopyKeys, clientCopyItems, randomClientCopy } from './client-copies';
+import { putNew } from './conditional-writes';
+import { cancellationCodes, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
@@ -16,21 +17,6 @@ type Item = Record<string, unknown>;
 export function clientFromItem(item: Item | undefined, nowEpoch: number): Client | undefined {
   const current = live(item, nowEpoch);
   return current && !current.blocked ? withoutKeys<Client>(current) : undefined;
-}
-
-/** Per-item cancellation codes of a cancelled transaction, or undefined for other errors. */
-function cancellationReasons(error: unknown): { Code?: string; Item?: Item }[] | undefined {
-  if ((error as { name?: string }).name !== 'TransactionCanceledException') return undefined;
-  return (error as { CancellationReasons?: { Code?: string; Item?: Item }[] }).CancellationReasons ?? [];
-}
-
-/** Whether a transaction was cancelled only because another one held one of its items: nothing was written. */
-const isTransactionConflict = (error: unknown) => cancellationReasons(error)?.some((r) => r.Code === 'TransactionConflict') ?? false;
-
-/** The write token of the item a cancelled transaction's first item failed against (wire or plain form). */
-function tokenOfFirstItem(error: unknown): string | undefined {
-  const token = cancellationReasons(error)?.[0]?.Item?.writeToken as { S?: string } | string | undefined;
-  return typeof token === 'string' ? token : token?.S;
 }
 
 /** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
@@ -54,8 +40,7 @@ function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
 
 /** Whether a cancelled transaction that ended with `catalogUnchanged` failed on it. */
 function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): boolean {
-  const reasons = cancellationReasons(error);
-  return catalog !== undefined && reasons !== undefined && reasons[reasons.length - 1]?.Code === 'ConditionalCheckFailed';
+  return catalog !== undefined && cancellationCodes(error).at(-1) === 'ConditionalCheckFailed';
 }
 
 /**
@@ -65,9 +50,6 @@ function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): bool
  * write returned, and a failed write leaves every one as it was.
  */
 export class DynamoClientRepository {
-  /** Clients whose copies this container already tried to add (once each: read-only functions may not write). */
-  private readonly copiesTried = new Map<string, Promise<void>>();
-
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -99,73 +81,15 @@ export class DynamoClientRepository {
     return item ? withoutKeys<Client>(item) : undefined;
   }
 
-  /**
-   * One strongly consistent read of a copy picked at random. A missing copy means either no
-   * client, or a record written before copies existed: the record itself answers, and gets
-   * its copies (once per container; see `addCopies`).
-   */
+  /** One strongly consistent read of a copy picked at random: every write writes all of them (client-copies.ts). */
   private async readAnyCopy(clientId: string): Promise<Item | undefined> {
     if (!keyFits(keys.client(clientId).pk)) return undefined;
-    const copy = randomClientCopy();
-    const item = await this.read(clientCopyKey(clientId, copy));
-    return item || copy === 0 ? item : this.readRecord(clientId);
-  }
-
-  /**
-   * The record itself (copy 0), strongly consistent, for a reader whose copy was missing: no
-   * client, or one written before copies existed, which gets its copies here.
-   */
-  async readRecord(clientId: string): Promise<Item | undefined> {
-    const record = await this.read(keys.client(clientId));
-    if (record && clientFromItem(record, this.nowEpoch())) await this.addCopiesOnce(clientId);
-    return record;
+    return this.read(keys.clientCopy(clientId, randomClientCopy()));
   }
 
   private async read(Key: { pk: string; sk: string }): Promise<Item | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true }));
     return Item;
-  }
-
-  private addCopiesOnce(clientId: string): Promise<void> {
-    const tried = this.copiesTried.get(clientId);
-    if (tried) return tried;
-    // A function without write access to the table (introspection, userinfo) fails here; the
-    // token endpoint's does not. Either way the read already has its answer.
-    const attempt = this.addCopies(clientId).then(
-      () => undefined,
-      () => undefined,
-    );
-    this.copiesTried.set(clientId, attempt);
-    if (this.copiesTried.size > 1000) this.copiesTried.delete(this.copiesTried.keys().next().value!);
-    return attempt;
-  }
-
-  /**
-   * Migration of a record written before copies existed (or repair of any record): writes
-   * every copy from the record as it is now. Returns false when there is no live client.
-   */
-  async addCopies(clientId: string): Promise<boolean> {
-    return (await this.rewrite(clientId, (record) => record)) !== absent;
-  }
-
-  /**
-   * The one-off migration of an upgraded deployment (`npm run migrate:client-copies`,
-   * docs/deployment.md): writes the copies of every listed client from its record. Idempotent;
-   * returns how many live clients now have them. Readers need not wait for it (a missing copy
-   * falls back to the record); it only restores the per-client read ceiling sooner.
-   */
-  async addCopiesToAll(): Promise<number> {
-    let done = 0;
-    for (const registrationType of ['static', 'dynamic'] as const) {
-      let cursor: string | undefined;
-      do {
-        const page = await this.list(registrationType, 50, cursor);
-        const added = await Promise.all(page.items.map((client) => this.addCopies(client.clientId)));
-        done += added.filter(Boolean).length;
-        cursor = page.next;
-      } while (cursor);
-    }
-    return done;
   }
 
   /**
@@ -184,29 +108,20 @@ export class DynamoClientRepository {
     };
     const [first, ...copies] = clientCopyItems(record, client.clientId);
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // The SDK resends a transaction whose reply was lost with this token: DynamoDB applies it once.
-          ClientRequestToken: writeToken,
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: first!,
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
-            ...entry.put,
-            // Last: catalogChanged reads the last cancellation reason.
-            ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
-          ],
-        }),
+      await putNew(
+        this.db,
+        this.table,
+        first!,
+        [
+          ...copies.map((Item): TransactItem => ({ Put: { TableName: this.table, Item } })),
+          ...entry.put,
+          // Last: catalogChanged reads the last cancellation reason.
+          ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
+        ],
+        writeToken,
       );
     } catch (error) {
-      if (tokenOfFirstItem(error) === writeToken) return; // this request's own write, landed earlier
-      if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') throw new ConflictError(`client ${client.clientId}`);
       if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
       // Unconfirmed: the write may have landed with every reply lost. The caller is refused and
       // never learns the client id, so take back what this request wrote, if anything: all the
@@ -337,7 +252,7 @@ export class DynamoClientRepository {
         } catch (error) {
           if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
           // Changed since it was read, or another transaction held an item: nothing written, read again.
-          const codes = cancellationReasons(error)?.map((reason) => reason.Code) ?? [];
+          const codes = cancellationCodes(error);
           if (codes.includes('ConditionalCheckFailed') || codes.includes('TransactionConflict')) return tryAgain;
           throw error;
         }
@@ -426,8 +341,7 @@ export class DynamoClientRepository {
           await this.db.send(removal(true));
           return true;
         } catch (error) {
-          const reasons = cancellationReasons(error);
-          if (reasons?.[0]?.Code === 'ConditionalCheckFailed') {
+          if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') {
             // No client: a tombstone is still written, so a document cannot bring the URL back.
             if (tombstone) await this.db.send(removal(false));
             return false;

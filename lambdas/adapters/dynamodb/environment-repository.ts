@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { AdminAuditEntry, Environment } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
+import { putNew, transactIfConditionsHold } from './conditional-writes';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
-import { deleteQueried, queryAll, queryIndexPage, type Page } from './pages';
+import { deleteQueried, gsi1Query, type Page, prefixQuery, queryAll, queryIndexPage } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
 const envKey = keys.environment;
 const grantKey = keys.environmentGrant;
-
-/** The write token of the item a cancelled transaction's first item failed against (wire or plain form). */
-function firstItemToken(error: unknown): string | undefined {
-  const reasons = (error as { CancellationReasons?: { Item?: { writeToken?: { S?: string } | string } }[] }).CancellationReasons;
-  const token = reasons?.[0]?.Item?.writeToken;
-  return typeof token === 'string' ? token : token?.S;
-}
 
 type Item = Record<string, unknown>;
 
@@ -23,8 +17,7 @@ type Item = Record<string, unknown>;
  * Whether a stored grant is one of this environment (behaviour ENV-4): the environment exists
  * and is the one the grant was made for. An environment deleted and created again under the same
  * id has a new `generation`, so a grant of the old one that outlived the deletion (the grant
- * sweep reads an index that can lag a grant written a moment before) gives nothing. Items
- * written before generations existed have none on either side, and match.
+ * sweep reads an index that can lag a grant written a moment before) gives nothing.
  */
 export function grantHolds(grant: Item | undefined, environment: Item | undefined): boolean {
   return grant !== undefined && environment !== undefined && grant.generation === environment.generation;
@@ -66,27 +59,9 @@ export class DynamoEnvironmentRepository {
   }
 
   async create(environment: Environment, audit?: AdminAuditEntry): Promise<void> {
-    const writeToken = randomUUID();
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // DynamoDB answers the client's resend of a landed create as the first: not a conflict with itself.
-          ClientRequestToken: writeToken,
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...mainItems.environment(environment, randomUUID()), writeToken },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            ...this.audited(audit),
-          ],
-        }),
-      );
+      await putNew(this.db, this.table, mainItems.environment(environment, randomUUID()), this.audited(audit));
     } catch (error) {
-      if (firstItemToken(error) === writeToken) return; // this request's own write, resent after a lost reply
       if (isConditionFailure(error)) throw new ConflictError(`environment ${environment.id}`);
       throw error;
     }
@@ -149,32 +124,20 @@ export class DynamoEnvironmentRepository {
   async grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<boolean> {
     const environment = await this.read(envKey(environmentId));
     if (!environment) return false;
-    const generation = environment.generation as string | undefined;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              ConditionCheck: {
-                TableName: this.table,
-                Key: envKey(environmentId),
-                ...(generation === undefined
-                  ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(generation)' }
-                  : { ConditionExpression: 'generation = :generation', ExpressionAttributeValues: { ':generation': generation } }),
-              },
-            },
-            { Put: { TableName: this.table, Item: mainItems.environmentGrant(userId, environmentId, grantedAt, generation) } },
-            // Behaviour LOG-9: the grant and its audit entry together.
-            ...this.audited(audit),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    const generation = environment.generation as string;
+    return transactIfConditionsHold(this.db, [
+      {
+        ConditionCheck: {
+          TableName: this.table,
+          Key: envKey(environmentId),
+          ConditionExpression: 'generation = :generation',
+          ExpressionAttributeValues: { ':generation': generation },
+        },
+      },
+      { Put: { TableName: this.table, Item: mainItems.environmentGrant(userId, environmentId, grantedAt, generation) } },
+      // Behaviour LOG-9: the grant and its audit entry together.
+      ...this.audited(audit),
+    ]);
   }
 
   /** With `audit`, the grant's deletion and its entry in one transaction; idempotent (a missing grant is deleted again). */
@@ -199,12 +162,7 @@ export class DynamoEnvironmentRepository {
    * (their environment exists and is the one they were made for, `grantHolds`).
    */
   async grantsOf(userId: string): Promise<{ userId: string; environmentId: string; grantedAt: string }[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':env': partitions.environmentGrantPrefix },
-      ConsistentRead: true,
-    });
+    const items = await queryAll(this.db, prefixQuery(this.table, partitions.user(userId), partitions.environmentGrantPrefix));
     const environments = await Promise.all(items.map((item) => this.read(envKey(String(item.environmentId)))));
     return items
       .filter((item, i) => grantHolds(item, environments[i]))
@@ -213,11 +171,6 @@ export class DynamoEnvironmentRepository {
 
   /** Deletes every grant of the environment (before the environment itself is deleted). */
   async revokeAllGrantsTo(environmentId: string): Promise<void> {
-    await deleteQueried(this.db, {
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.usersOfEnvironment(environmentId) },
-    });
+    await deleteQueried(this.db, gsi1Query(this.table, partitions.usersOfEnvironment(environmentId)));
   }
 }

@@ -6,20 +6,13 @@
  */
 import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, Session } from '../../core/model';
 import { lifetimes } from '../../core/lifetimes';
-import { activityPartition, activityShard } from './activity-shards';
-import { digest } from './items';
-import { partitions } from './keys';
-
-export const sessionKey = (sessionId: string) => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
-export const codeKey = (code: string) => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
-export const refreshKey = (token: string) => ({ pk: `RT#${digest(token)}`, sk: 'RT' });
-export const familyKey = (familyId: string) => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' });
-export const tokenRecordKey = (jti: string) => ({ pk: `JTI#${jti}`, sk: 'JTI' });
-export const authRequestKey = (id: string) => ({ pk: `AUTHREQ#${digest(id)}`, sk: 'AUTHREQ' });
+import { activityShard } from './activity-shards';
+import { expiringItem } from './items';
+import { keys, partitions } from './keys';
 
 export function sessionItem(sessionId: string, session: Session, createdAt: string) {
   return {
-    ...sessionKey(sessionId),
+    ...keys.session(sessionId),
     gsi1pk: partitions.sessionsOfUser(session.userId),
     gsi1sk: createdAt,
     ...session,
@@ -28,12 +21,12 @@ export function sessionItem(sessionId: string, session: Session, createdAt: stri
 }
 
 export function codeItem(code: string, value: AuthorizationCode) {
-  return { ...codeKey(code), ...value, ttl: value.expiresAtEpoch };
+  return expiringItem(keys.authorizationCode(code), value);
 }
 
 export function refreshItem(token: string, value: RefreshToken) {
   return {
-    ...refreshKey(token),
+    ...keys.refreshToken(token),
     gsi1pk: partitions.refreshTokensOfUser(value.userId),
     gsi1sk: value.familyId,
     ...value,
@@ -44,7 +37,7 @@ export function refreshItem(token: string, value: RefreshToken) {
 /** `credentialVersion`: that of the sign-in, so a bearer check compares it with the user's (behaviour BEARER-1, RESET-12). */
 export function familyItem(family: NewFamily, userId: string, clientId: string) {
   return {
-    ...familyKey(family.familyId),
+    ...keys.tokenFamily(family.familyId),
     gsi1pk: partitions.familiesOfUser(userId),
     gsi1sk: family.familyId,
     familyId: family.familyId,
@@ -57,15 +50,14 @@ export function familyItem(family: NewFamily, userId: string, clientId: string) 
 }
 
 export function tokenRecordItem(token: IssuedToken) {
-  return { ...tokenRecordKey(token.jti), ...token, ttl: token.expiresAtEpoch };
+  return expiringItem(keys.tokenRecord(token.jti), token);
 }
 
 /** Activity rows: partitioned per client so a busy client does not make one hot partition for all. */
 export function activityItem(row: ActivityRow) {
   const atEpoch = Math.floor(Date.parse(row.at) / 1000);
   return {
-    pk: activityPartition(row.clientId, activityShard(row.attemptId)),
-    sk: `${row.startedAt}#${row.attemptId}`,
+    ...keys.tokenActivity(row, activityShard(row.attemptId)),
     ...row,
     ttl: atEpoch + lifetimes.activityRetention,
   };

@@ -8,30 +8,18 @@
  * A code with every attempt counted is used up in place (behaviour MFA-4): it reads as absent and
  * cannot be replaced, but is not deleted, since a counted attempt may still be verifying it.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
 import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
 import type { AttemptCount } from '../../core/account/one-time-code';
 import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
-import { digest, isConditionFailure, withoutKeys } from './items';
+import { transactIfConditionsHold, updateIfConditionHolds } from './conditional-writes';
+import { failedAgainst, isConditionFailure, putExpiring, withoutKeys } from './items';
+import { keys } from './keys';
 import { claimOnce } from './claim';
 
 type Key = { readonly pk: string; readonly sk: string };
-
-const challengeKey = (challengeId: string): Key => ({ pk: `MFA#${digest(challengeId)}`, sk: 'MFA' });
-const verificationKey = (userId: string): Key => ({ pk: `EMAILVERIFY#${userId}`, sk: 'EMAILVERIFY' });
-const userKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' });
 
 const codeAttributes = new Set(['attemptTokens', 'consumedBy']);
 function toRecord<T>(item: Record<string, unknown>): T {
@@ -73,9 +61,8 @@ async function countAttempt<T extends StoredCode>(
     );
     return { kind: 'counted', used: (Attributes!.attemptTokens as Set<string>).size, item: toRecord<T>(Attributes!) };
   } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
-    const old = raw ? unmarshall(raw) : undefined;
+    if (!isConditionFailure(error)) throw error;
+    const old = failedAgainst(error);
     if (!old || old.consumedBy !== undefined || Number(old.expiresAtEpoch) <= nowEpoch) return { kind: 'absent' };
     const tokens = (old.attemptTokens as Set<string> | undefined) ?? new Set<string>();
     // This very update, resent by the DynamoDB client after its reply was lost: it was counted once.
@@ -91,51 +78,40 @@ export class DynamoChallengeStore implements ChallengeStore {
   ) {}
 
   async save(id: string, challenge: SignInChallenge): Promise<void> {
-    // A fresh 256-bit id: no condition needed, and a resend of the put writes the same item.
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...challengeKey(id), ...challenge, ttl: challenge.expiresAtEpoch } }),
-    );
+    await putExpiring(this.db, this.table, keys.signInChallenge(id), challenge);
   }
 
   async get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: challengeKey(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.signInChallenge(id), ConsistentRead: true }));
     return liveCode<SignInChallenge>(Item, nowEpoch);
   }
 
   countAttempt(id: string, attemptToken: string, nowEpoch: number) {
-    return countAttempt<SignInChallenge>(this.db, this.table, challengeKey(id), attemptToken, nowEpoch);
+    return countAttempt<SignInChallenge>(this.db, this.table, keys.signInChallenge(id), attemptToken, nowEpoch);
   }
 
   /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend. */
   async consume(id: string, nowEpoch: number): Promise<boolean> {
-    return (await claimOnce(this.db, this.table, challengeKey(id), nowEpoch)) !== undefined;
+    return (await claimOnce(this.db, this.table, keys.signInChallenge(id), nowEpoch)) !== undefined;
   }
 
   async replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: challengeKey(id),
-          // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
-          // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
-          UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
-          ConditionExpression:
-            'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
-            '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+    return updateIfConditionHolds(this.db, {
+      TableName: this.table,
+      Key: keys.signInChallenge(id),
+      // Idempotent as a whole: a resend sets the same values. A challenge out of attempts stays
+      // used up (behaviour MFA-4, MFA-7): a new code would otherwise give it fresh attempts.
+      UpdateExpression: 'SET codeHash = :hash, expiresAtEpoch = :exp, #ttl = :exp REMOVE attemptTokens',
+      ConditionExpression:
+        'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND ' +
+        '(attribute_not_exists(attemptTokens) OR size(attemptTokens) < maxAttempts)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':hash': codeHash, ':exp': expiresAtEpoch, ':now': nowEpoch },
+    });
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: challengeKey(id) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.signInChallenge(id) }));
   }
 }
 
@@ -147,70 +123,48 @@ export class DynamoVerificationStore implements VerificationStore {
 
   async save(userId: string, code: VerificationCode): Promise<void> {
     // Replaces the user's earlier code and its attempts: only the newest code works.
-    await this.db.send(
-      new PutCommand({ TableName: this.tables.ephemeral, Item: { ...verificationKey(userId), ...code, ttl: code.expiresAtEpoch } }),
-    );
+    await putExpiring(this.db, this.tables.ephemeral, keys.verificationCode(userId), code);
   }
 
   countAttempt(userId: string, attemptToken: string, nowEpoch: number) {
-    return countAttempt<VerificationCode>(this.db, this.tables.ephemeral, verificationKey(userId), attemptToken, nowEpoch);
+    return countAttempt<VerificationCode>(this.db, this.tables.ephemeral, keys.verificationCode(userId), attemptToken, nowEpoch);
   }
 
   async delete(userId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tables.ephemeral, Key: verificationKey(userId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tables.ephemeral, Key: keys.verificationCode(userId) }));
   }
 
   /** Sets emailVerifiedAt (and updatedAt) while the user's address is still `email`. */
   async markVerified(userId: string, email: string, verifiedAt: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tables.main,
-          Key: userKey(userId),
-          UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
-          ConditionExpression: 'attribute_exists(pk) AND email = :email',
-          ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateIfConditionHolds(this.db, {
+      TableName: this.tables.main,
+      Key: keys.user(userId),
+      UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(pk) AND email = :email',
+      ExpressionAttributeValues: { ':at': verifiedAt, ':email': email },
+    });
   }
 
   async confirm(code: VerificationCode, verifiedAt: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // Idempotent for 10 minutes: the DynamoDB client's resend after a lost reply is not a second, failing use.
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tables.ephemeral,
-                Key: verificationKey(code.userId),
-                ConditionExpression: 'codeHash = :hash AND email = :email',
-                ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
-              },
-            },
-            {
-              Update: {
-                TableName: this.tables.main,
-                Key: userKey(code.userId),
-                // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
-                UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
-                ConditionExpression: 'attribute_exists(pk) AND email = :email',
-                ExpressionAttributeValues: { ':at': verifiedAt, ':email': code.email },
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transactIfConditionsHold(this.db, [
+      {
+        Delete: {
+          TableName: this.tables.ephemeral,
+          Key: keys.verificationCode(code.userId),
+          ConditionExpression: 'codeHash = :hash AND email = :email',
+          ExpressionAttributeValues: { ':hash': code.codeHash, ':email': code.email },
+        },
+      },
+      {
+        Update: {
+          TableName: this.tables.main,
+          Key: keys.user(code.userId),
+          // updatedAt moves too, so an admin update read before this one fails its check instead of undoing it.
+          UpdateExpression: 'SET emailVerifiedAt = :at, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND email = :email',
+          ExpressionAttributeValues: { ':at': verifiedAt, ':email': code.email },
+        },
+      },
+    ]);
   }
 }

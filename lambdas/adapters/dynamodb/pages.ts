@@ -6,6 +6,22 @@ import { live, withoutKeys } from './items';
 /** The domain's page shape (lambdas/core/admin/ports.ts), re-exported for the repositories. */
 export type { Page };
 
+/** Every item of one gsi1 partition (a list). */
+export const gsi1Query = (table: string, gsi1pk: string): QueryCommandInput => ({
+  TableName: table,
+  IndexName: 'gsi1',
+  KeyConditionExpression: 'gsi1pk = :pk',
+  ExpressionAttributeValues: { ':pk': gsi1pk },
+});
+
+/** The items of one partition whose sort key starts with `skPrefix` (the entries a user's partition holds), strongly consistent unless said. */
+export const prefixQuery = (table: string, pk: string, skPrefix: string, consistent = true): QueryCommandInput => ({
+  TableName: table,
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+  ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+  ...(consistent ? { ConsistentRead: true } : {}),
+});
+
 /**
  * One page of a gsi1 partition. The cursor is the last key, base64url-encoded; one that
  * does not belong to this partition is refused as invalid_request instead of reaching
@@ -21,16 +37,7 @@ export async function queryIndexPage<T>(
   nowEpoch?: number,
 ): Promise<Page<T>> {
   const start = decodeCursor(cursor, 'gsi1pk,gsi1sk,pk,sk', (key) => key.gsi1pk === gsi1pk);
-  const page = await db.send(
-    new QueryCommand({
-      TableName: table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': gsi1pk },
-      Limit: limit,
-      ExclusiveStartKey: start,
-    }),
-  );
+  const page = await db.send(new QueryCommand({ ...gsi1Query(table, gsi1pk), Limit: limit, ExclusiveStartKey: start }));
   const last = page.LastEvaluatedKey;
   const items = (page.Items ?? []).filter((item) => nowEpoch === undefined || live(item, nowEpoch) !== undefined);
   return {
@@ -75,15 +82,7 @@ export async function queryPartitionPage(
   cursor?: string,
 ): Promise<Page<Record<string, unknown>>> {
   const start = decodeCursor(cursor, 'pk,sk', (key) => key.pk === pk && String(key.sk).startsWith(skPrefix));
-  const page = await db.send(
-    new QueryCommand({
-      TableName: table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-      Limit: limit,
-      ExclusiveStartKey: start,
-    }),
-  );
+  const page = await db.send(new QueryCommand({ ...prefixQuery(table, pk, skPrefix, false), Limit: limit, ExclusiveStartKey: start }));
   const last = page.LastEvaluatedKey;
   return { items: page.Items ?? [], ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}) };
 }

@@ -3,7 +3,7 @@
  * A passkey is `PASSKEY#<sha256(credential id)>`, with an index entry `USER#<id>`/`PASSKEY#<digest>`
  * written in the same transaction; a ceremony is `WEBAUTHN#<sha256(challenge)>`.
  */
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import {
   isOfCurrentGeneration,
@@ -14,10 +14,10 @@ import {
   type PasskeyStore,
 } from '../../core/account/passkeys';
 import type { User } from '../../core/model';
-import { retry, tryAgain } from '../../core/retry';
-import { cancellationCodes, digest, isConditionFailure, isStill, keyFits, withoutKeys } from './items';
-import { keys, partitions } from './keys';
-import { queryAll } from './pages';
+import { transactIfConditionsHold, transactRetryingConflicts, updateIfConditionHolds } from './conditional-writes';
+import { cancellationCodes, isConditionFailure, isStill, keyFits, putExpiring, withoutKeys } from './items';
+import { digest, keys, partitions } from './keys';
+import { prefixQuery, queryAll } from './pages';
 import { claimOnce } from './claim';
 
 const storageOnly = new Set(['useToken']);
@@ -34,56 +34,37 @@ export class DynamoPasskeyStore implements PasskeyStore {
 
   async add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'> {
     const hash = digest(passkey.credentialId);
-    const outcome = await retry(
-      async (attempt) => {
-        try {
-          await this.db.send(
-            new TransactWriteCommand({
-              // Idempotent for 10 minutes: the DynamoDB client's resend of a transaction that went through succeeds again.
-              ClientRequestToken: randomUUID(),
-              TransactItems: [
-                {
-                  Put: {
-                    TableName: this.table,
-                    Item: { ...keys.passkey(hash), ...passkey },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                {
-                  Put: {
-                    TableName: this.table,
-                    Item: { ...keys.passkeyOfUser(passkey.userId, hash), credentialId: passkey.credentialId, createdAt: passkey.createdAt },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                // Behaviour PASSKEY-14: only while the adding session is still live, so a registration
-                // that lands after a password change or the reset's "Remove all passkeys" (which
-                // moves both values first, RESET-9) stores nothing.
-                {
-                  ConditionCheck: {
-                    TableName: this.table,
-                    Key: keys.user(passkey.userId),
-                    ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':version', owner.credentialVersion)} AND ${isStill('passkeyGeneration', ':generation', owner.passkeyGeneration)}`,
-                    ExpressionAttributeValues: { ':version': owner.credentialVersion, ':generation': owner.passkeyGeneration },
-                  },
-                },
-              ],
-            }),
-          );
-          return 'added' as const;
-        } catch (error) {
-          const codes = cancellationCodes(error);
-          // Another transaction on one of these items (the removal's own write): nothing was written, so try again.
-          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
-          if (codes[2] === 'ConditionalCheckFailed') return 'outdated' as const;
-          if (isConditionFailure(error)) return 'duplicate' as const;
-          throw error;
-        }
+    // Another transaction on one of these items (the removal's own write) wrote nothing: sent again.
+    const outcome = await transactRetryingConflicts(
+      this.db,
+      [
+        { Put: { TableName: this.table, Item: { ...keys.passkey(hash), ...passkey }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            TableName: this.table,
+            Item: { ...keys.passkeyOfUser(passkey.userId, hash), credentialId: passkey.credentialId, createdAt: passkey.createdAt },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        // Behaviour PASSKEY-14: only while the adding session is still live, so a registration
+        // that lands after a password change or the reset's "Remove all passkeys" (which
+        // moves both values first, RESET-9) stores nothing.
+        {
+          ConditionCheck: {
+            TableName: this.table,
+            Key: keys.user(passkey.userId),
+            ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':version', owner.credentialVersion)} AND ${isStill('passkeyGeneration', ':generation', owner.passkeyGeneration)}`,
+            ExpressionAttributeValues: { ':version': owner.credentialVersion, ':generation': owner.passkeyGeneration },
+          },
+        },
+      ],
+      (error) => {
+        if (cancellationCodes(error)[2] === 'ConditionalCheckFailed') return 'outdated' as const;
+        if (isConditionFailure(error)) return 'duplicate' as const;
+        throw error;
       },
-      { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
     );
-    if (!outcome) throw new Error('DynamoDB kept cancelling the passkey write for conflicting transactions');
-    return outcome;
+    return outcome === true ? 'added' : outcome;
   }
 
   async get(credentialId: string): Promise<Passkey | undefined> {
@@ -110,12 +91,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
 
   /** Every passkey record of the user, of any generation: the index entries of the user's own partition, read strongly consistently. */
   private async allOf(userId: string): Promise<Passkey[]> {
-    const entries = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.passkeyPrefix },
-      ConsistentRead: true,
-    });
+    const entries = await queryAll(this.db, prefixQuery(this.table, partitions.user(userId), partitions.passkeyPrefix));
     const found = await Promise.all(entries.map((entry) => this.get(String(entry.credentialId))));
     return found.filter((p): p is Passkey => p !== undefined && p.userId === userId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
@@ -123,51 +99,32 @@ export class DynamoPasskeyStore implements PasskeyStore {
   async remove(userId: string, credentialId: string): Promise<boolean> {
     const hash = digest(credentialId);
     if (!keyFits(keys.passkey(hash).pk)) return false;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.table,
-                Key: keys.passkey(hash),
-                // Only the owner's: a user cannot remove someone else's passkey by naming its id.
-                ConditionExpression: 'userId = :user',
-                ExpressionAttributeValues: { ':user': userId },
-              },
-            },
-            { Delete: { TableName: this.table, Key: keys.passkeyOfUser(userId, hash) } },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transactIfConditionsHold(this.db, [
+      {
+        Delete: {
+          TableName: this.table,
+          Key: keys.passkey(hash),
+          // Only the owner's: a user cannot remove someone else's passkey by naming its id.
+          ConditionExpression: 'userId = :user',
+          ExpressionAttributeValues: { ':user': userId },
+        },
+      },
+      { Delete: { TableName: this.table, Key: keys.passkeyOfUser(userId, hash) } },
+    ]);
   }
 
   async recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean> {
     // A per-call token: the DynamoDB client's resend of this update passes its own condition again.
     const useToken = randomUUID();
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: keys.passkey(digest(credentialId)),
-          UpdateExpression: 'SET #counter = :n, lastUsedAt = :at, useToken = :token',
-          // WebAuthn 7.2 step 21: forwards only; an authenticator without a counter reports 0 every time.
-          ConditionExpression: `attribute_exists(pk) AND (#counter ${counter === 0 ? '=' : '<'} :n OR useToken = :token)`,
-          ExpressionAttributeNames: { '#counter': 'counter' },
-          ExpressionAttributeValues: { ':n': counter, ':at': usedAt, ':token': useToken },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateIfConditionHolds(this.db, {
+      TableName: this.table,
+      Key: keys.passkey(digest(credentialId)),
+      UpdateExpression: 'SET #counter = :n, lastUsedAt = :at, useToken = :token',
+      // WebAuthn 7.2 step 21: forwards only; an authenticator without a counter reports 0 every time.
+      ConditionExpression: `attribute_exists(pk) AND (#counter ${counter === 0 ? '=' : '<'} :n OR useToken = :token)`,
+      ExpressionAttributeNames: { '#counter': 'counter' },
+      ExpressionAttributeValues: { ':n': counter, ':at': usedAt, ':token': useToken },
+    });
   }
 
   /**
@@ -176,12 +133,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
    * consistent query, so one written a moment ago is found.
    */
   async removeAllOf(userId: string): Promise<Passkey[]> {
-    const entries = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partitions.user(userId), ':prefix': partitions.passkeyPrefix },
-      ConsistentRead: true,
-    });
+    const entries = await queryAll(this.db, prefixQuery(this.table, partitions.user(userId), partitions.passkeyPrefix));
     const removed: Passkey[] = [];
     for (const entry of entries) {
       const passkey = await this.get(String(entry.credentialId));
@@ -191,8 +143,6 @@ export class DynamoPasskeyStore implements PasskeyStore {
   }
 }
 
-const ceremonyKey = (challenge: string) => ({ pk: `WEBAUTHN#${digest(challenge)}`, sk: 'WEBAUTHN' });
-
 export class DynamoCeremonyStore implements CeremonyStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -200,15 +150,12 @@ export class DynamoCeremonyStore implements CeremonyStore {
   ) {}
 
   async save(challenge: string, ceremony: Ceremony): Promise<void> {
-    // A fresh 256-bit challenge: no condition needed, and a resend of the put writes the same item.
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...ceremonyKey(challenge), ...ceremony, ttl: ceremony.expiresAtEpoch } }),
-    );
+    await putExpiring(this.db, this.table, keys.passkeyCeremony(challenge), ceremony);
   }
 
   /** Used up by a claim (claim.ts): safe against the DynamoDB client's resend, lost by any other caller. */
   async consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined> {
-    const claimed = await claimOnce(this.db, this.table, ceremonyKey(challenge), nowEpoch);
+    const claimed = await claimOnce(this.db, this.table, keys.passkeyCeremony(challenge), nowEpoch);
     if (!claimed) return undefined;
     const { consumedBy: _, ...ceremony } = withoutKeys<Ceremony & { consumedBy?: string }>(claimed);
     return ceremony;

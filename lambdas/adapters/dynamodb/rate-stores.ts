@@ -4,12 +4,68 @@
  * and per device (`DEVICE#…`).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
 import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
 import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
-import { digest, isOwnWrite } from './items';
+import { updateIfConditionHolds } from './conditional-writes';
+import { failedAgainst, isConditionFailure, isOwnWrite } from './items';
+import { keys } from './keys';
+
+/** A slot is free while the set has fewer than `:max` members, and this attempt holds none yet. */
+const slotFree = '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)';
+
+/**
+ * Takes a slot of the item's `slots` set for `attemptToken`, under `slotFree` and the item's own
+ * `condition`, so parallel attempts cannot overrun `max`. `used`: the slots taken after it (or
+ * found, when refused); `old`: the item a refusal met. The DynamoDB client's resend of an update
+ * that landed meets its own slot: that counts as taken.
+ */
+async function takeSlot(
+  db: DynamoDBDocumentClient,
+  table: string,
+  key: Record<string, string>,
+  attemptToken: string,
+  max: number,
+  item: {
+    readonly set?: string;
+    readonly condition?: string;
+    readonly names?: Record<string, string>;
+    readonly values: Record<string, unknown>;
+  },
+): Promise<{ readonly taken: boolean; readonly used: number; readonly old?: Record<string, unknown> }> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: item.set ? `ADD slots :token SET ${item.set}` : 'ADD slots :token',
+        ConditionExpression: item.condition ? `${item.condition} AND ${slotFree}` : slotFree,
+        ...(item.names ? { ExpressionAttributeNames: item.names } : {}),
+        ExpressionAttributeValues: { ':token': new Set([attemptToken]), ':one': attemptToken, ':max': max, ...item.values },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { taken: true, used: (Attributes?.slots as Set<string> | undefined)?.size ?? 0 };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const old = failedAgainst(error);
+    const slots = (old?.slots as Set<string> | undefined) ?? new Set<string>();
+    return { taken: slots.has(attemptToken), used: slots.size, ...(old ? { old } : {}) };
+  }
+}
+
+/** Gives an attempt's slot back (a set DELETE: idempotent, so the DynamoDB client's resend is harmless); an item gone already is fine. */
+async function releaseSlot(db: DynamoDBDocumentClient, table: string, key: Record<string, string>, attemptToken: string): Promise<void> {
+  await updateIfConditionHolds(db, {
+    TableName: table,
+    Key: key,
+    UpdateExpression: 'DELETE slots :token',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
+  });
+}
 
 /**
  * The send times of the last hour, in one item per subject, changed by optimistic
@@ -24,7 +80,7 @@ export class DynamoSendRate implements SendRateStore {
   ) {}
 
   async take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision> {
-    const key = { pk: `SENDRATE#${subject}`, sk: 'SENDRATE' };
+    const key = keys.sendRate(subject);
     for (let attempt = 0; attempt < 8; attempt++) {
       const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
       const history = ((Item?.sends as number[] | undefined) ?? []).filter((at) => at > nowEpoch - 3600);
@@ -45,7 +101,7 @@ export class DynamoSendRate implements SendRateStore {
         return decision;
       } catch (error) {
         if (isOwnWrite(error, writeToken)) return decision;
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionFailure(error)) throw error;
       }
     }
     // Still contended after several reads: someone is sending to this subject right now.
@@ -65,69 +121,30 @@ export class DynamoPasswordAttempts implements PasswordAttemptStore {
     private readonly table: string,
   ) {}
 
-  private key(subject: string, window: number) {
-    return { pk: `PWFAIL#${subject}#${window}`, sk: 'PWFAIL' };
-  }
-
   async take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<AttemptSlot> {
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(subject, window),
-          UpdateExpression: 'ADD slots :token SET #ttl = :ttl',
-          ConditionExpression: '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':token': new Set([attemptToken]), ':one': attemptToken, ':max': max, ':ttl': expiresAtEpoch },
-          ReturnValues: 'UPDATED_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { taken: true, full: ((Attributes?.slots as Set<string> | undefined)?.size ?? 0) >= max };
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      // The DynamoDB client's resend of this very update: the slot is ours.
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      const slots = old?.slots?.SS ?? [];
-      return slots.includes(attemptToken)
-        ? { taken: true, full: slots.length >= max }
-        : { taken: false, full: true, notified: old?.notifiedBy !== undefined };
-    }
+    const slot = await takeSlot(this.db, this.table, keys.passwordFailures(subject, window), attemptToken, max, {
+      set: '#ttl = :ttl',
+      names: { '#ttl': 'ttl' },
+      values: { ':ttl': expiresAtEpoch },
+    });
+    return slot.taken
+      ? { taken: true, full: slot.used >= max }
+      : { taken: false, full: true, notified: slot.old?.notifiedBy !== undefined };
   }
 
   async release(subject: string, window: number, attemptToken: string): Promise<void> {
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(subject, window),
-          UpdateExpression: 'DELETE slots :token',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
-        }),
-      )
-      .catch((error: Error) => {
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
-      });
+    await releaseSlot(this.db, this.table, keys.passwordFailures(subject, window), attemptToken);
   }
 
   async claimNotice(subject: string, window: number, claimToken: string): Promise<boolean> {
-    try {
-      // `= :claim` lets the DynamoDB client's resend of a claim that landed pass as the same claim.
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(subject, window),
-          UpdateExpression: 'SET notifiedBy = :claim',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(notifiedBy) OR notifiedBy = :claim)',
-          ExpressionAttributeValues: { ':claim': claimToken },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      return false;
-    }
+    // `= :claim` lets the DynamoDB client's resend of a claim that landed pass as the same claim.
+    return updateIfConditionHolds(this.db, {
+      TableName: this.table,
+      Key: keys.passwordFailures(subject, window),
+      UpdateExpression: 'SET notifiedBy = :claim',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(notifiedBy) OR notifiedBy = :claim)',
+      ExpressionAttributeValues: { ':claim': claimToken },
+    });
   }
 }
 
@@ -142,65 +159,28 @@ export class DynamoDeviceStanding implements DeviceStandingStore {
     private readonly table: string,
   ) {}
 
-  private key(nonce: string) {
-    return { pk: `DEVICE#${digest(nonce)}`, sk: 'DEVICE' };
-  }
-
   async take(nonce: string, userId: string, attemptToken: string, max: number, nowEpoch: number): Promise<DeviceTake> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(nonce),
-          UpdateExpression: 'ADD slots :token',
-          ConditionExpression:
-            'attribute_exists(pk) AND userId = :user AND expiresAtEpoch > :now AND (attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)',
-          ExpressionAttributeValues: {
-            ':token': new Set([attemptToken]),
-            ':one': attemptToken,
-            ':user': userId,
-            ':now': nowEpoch,
-            ':max': max,
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return 'taken';
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const old = (error as { Item?: Record<string, AttributeValue> }).Item;
-      const slots = old?.slots?.SS ?? [];
-      // The DynamoDB client's resend of this very update: the slot is ours.
-      if (slots.includes(attemptToken)) return 'taken';
-      const live = old?.userId?.S === userId && Number(old?.expiresAtEpoch?.N ?? 0) > nowEpoch;
-      return live && slots.length >= max ? 'at-ceiling' : 'no-standing';
-    }
+    const slot = await takeSlot(this.db, this.table, keys.device(nonce), attemptToken, max, {
+      condition: 'attribute_exists(pk) AND userId = :user AND expiresAtEpoch > :now',
+      values: { ':user': userId, ':now': nowEpoch },
+    });
+    if (slot.taken) return 'taken';
+    const live = slot.old?.userId === userId && Number(slot.old?.expiresAtEpoch ?? 0) > nowEpoch;
+    return live && slot.used >= max ? 'at-ceiling' : 'no-standing';
   }
 
   async release(nonce: string, attemptToken: string): Promise<void> {
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: this.key(nonce),
-          UpdateExpression: 'DELETE slots :token',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':token': new Set([attemptToken]) },
-        }),
-      )
-      .catch((error: Error) => {
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
-      });
+    await releaseSlot(this.db, this.table, keys.device(nonce), attemptToken);
   }
 
   async create(nonce: string, userId: string, expiresAtEpoch: number, createdAt: string): Promise<void> {
     // A fresh 256-bit nonce: no other item can hold this key, so a plain put (and its resend) is safe.
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...this.key(nonce), userId, createdAt, expiresAtEpoch, ttl: expiresAtEpoch } }),
+      new PutCommand({ TableName: this.table, Item: { ...keys.device(nonce), userId, createdAt, expiresAtEpoch, ttl: expiresAtEpoch } }),
     );
   }
 
   async remove(nonce: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: this.key(nonce) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.device(nonce) }));
   }
 }

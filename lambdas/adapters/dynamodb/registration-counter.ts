@@ -1,8 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
-import { updateOnce } from './idempotent-update';
+import { updateOnce } from './conditional-writes';
 import { isConditionFailure } from './items';
-import { deleteQueried } from './pages';
+import { keys, partitions } from './keys';
+import { deleteQueried, gsi1Query } from './pages';
 
 /**
  * The unit the cap counts: an IPv4 address, or an IPv6 /64, which one subscriber usually
@@ -47,15 +48,15 @@ export class DynamoRegistrationCounter {
     const resetAt = startOfNextDay(nowMs);
     const retryAfterSeconds = Math.ceil((resetAt - nowMs) / 1000);
     try {
-      // Once per request (issue 19): an ADD resent after a lost reply would count twice.
+      // Once per request (behaviour ERR-5): an ADD resent after a lost reply would count twice.
       await updateOnce(this.db, {
         TableName: this.table,
-        Key: { pk: `DCRRATE#${today}#${network}`, sk: 'DCRRATE' },
+        Key: keys.registrationCounter(today, network),
         UpdateExpression: 'SET gsi1pk = :day, gsi1sk = :ip, #ttl = :ttl ADD #count :one',
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap',
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: {
-          ':day': `DCRRATE#${today}`,
+          ':day': partitions.registrationCountersOfDay(today),
           ':ip': network,
           ':ttl': Math.floor(resetAt / 1000) + 86_400,
           ':one': 1,
@@ -73,12 +74,7 @@ export class DynamoRegistrationCounter {
   async pruneBefore(nowMs: number, days = 7): Promise<number> {
     let deleted = 0;
     for (let back = 1; back <= days; back++) {
-      deleted += await deleteQueried(this.db, {
-        TableName: this.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `DCRRATE#${day(nowMs - back * 86_400_000)}` },
-      });
+      deleted += await deleteQueried(this.db, gsi1Query(this.table, partitions.registrationCountersOfDay(day(nowMs - back * 86_400_000))));
     }
     return deleted;
   }

@@ -8,14 +8,10 @@ import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumen
 import { randomUUID } from 'node:crypto';
 import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
-import { retry, tryAgain } from '../../core/retry';
 import type { PhysicalTableNames } from './client';
-import { cancellationCodes, isConditionFailure, isStill, withoutKeys } from './items';
-
-const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
-const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });
-const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
-const recoveryKey = (digest: string) => ({ pk: `PWRECOVER#${digest}`, sk: 'PWRECOVER' });
+import { transactIfConditionsHold, transactRetryingConflicts } from './conditional-writes';
+import { expiringItem, isConditionFailure, isStill, withoutKeys } from './items';
+import { keys } from './keys';
 
 export class DynamoResetLinkStore implements ResetLinkStore {
   constructor(
@@ -29,26 +25,28 @@ export class DynamoResetLinkStore implements ResetLinkStore {
       new TransactWriteCommand({
         ClientRequestToken: randomUUID(),
         TransactItems: [
-          { Put: { TableName: table, Item: { ...linkKey(digest), ...link, ttl: link.expiresAtEpoch } } },
-          { Put: { TableName: table, Item: { ...pointerKey(link.userId), digest, ttl: link.expiresAtEpoch } } },
+          { Put: { TableName: table, Item: expiringItem(keys.resetLink(digest), link) } },
+          { Put: { TableName: table, Item: { ...keys.resetLinkOfUser(link.userId), digest, ttl: link.expiresAtEpoch } } },
         ],
       }),
     );
   }
 
   async find(digest: string, nowEpoch: number): Promise<ResetLink | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: linkKey(digest), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.resetLink(digest), ConsistentRead: true }),
+    );
     if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch) return undefined;
     const link = withoutKeys<ResetLink>(Item);
     const pointer = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: pointerKey(link.userId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.resetLinkOfUser(link.userId), ConsistentRead: true }),
     );
     return pointer.Item?.digest === digest ? link : undefined;
   }
 
   async currentUser(userId: string): Promise<User | undefined> {
     const { Responses } = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: [userKey(userId)], ConsistentRead: true } } }),
+      new BatchGetCommand({ RequestItems: { [this.tables.main]: { Keys: [keys.user(userId)], ConsistentRead: true } } }),
     );
     const item = Responses?.[this.tables.main]?.[0];
     return item ? withoutKeys<User>(item) : undefined;
@@ -62,69 +60,54 @@ export class DynamoResetLinkStore implements ResetLinkStore {
     recovery: { readonly digest: string; readonly proof: RecoveryProof },
   ): Promise<boolean> {
     const table = this.tables.ephemeral;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          // Idempotent for 10 minutes: the DynamoDB client's resend after a lost reply is not a second use.
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Delete: {
-                TableName: table,
-                Key: linkKey(digest),
-                ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
-                ExpressionAttributeValues: { ':now': nowEpoch },
-              },
-            },
-            {
-              Delete: {
-                TableName: table,
-                Key: pointerKey(link.userId),
-                ConditionExpression: 'digest = :digest',
-                ExpressionAttributeValues: { ':digest': digest },
-              },
-            },
-            {
-              Update: {
-                TableName: this.tables.main,
-                Key: userKey(link.userId),
-                // The link proves the mailbox, so the address counts as verified from now on.
-                UpdateExpression:
-                  'SET passwordHash = :hash, credentialVersion = :next, updatedAt = :at, emailVerifiedAt = if_not_exists(emailVerifiedAt, :at)',
-                ConditionExpression:
-                  link.credentialVersion === 0
-                    ? 'attribute_exists(pk) AND email = :email AND (attribute_not_exists(credentialVersion) OR credentialVersion = :seen)'
-                    : 'attribute_exists(pk) AND email = :email AND credentialVersion = :seen',
-                ExpressionAttributeValues: {
-                  ':hash': change.passwordHash,
-                  ':next': change.credentialVersion,
-                  ':at': change.at,
-                  ':email': link.email,
-                  ':seen': link.credentialVersion,
-                },
-              },
-            },
-            // Behaviour RESET-9: the completion's proof, written only with the reset itself.
-            {
-              Put: {
-                TableName: table,
-                Item: { ...recoveryKey(recovery.digest), ...recovery.proof, ttl: recovery.proof.expiresAtEpoch },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return transactIfConditionsHold(this.db, [
+      {
+        Delete: {
+          TableName: table,
+          Key: keys.resetLink(digest),
+          ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now',
+          ExpressionAttributeValues: { ':now': nowEpoch },
+        },
+      },
+      {
+        Delete: {
+          TableName: table,
+          Key: keys.resetLinkOfUser(link.userId),
+          ConditionExpression: 'digest = :digest',
+          ExpressionAttributeValues: { ':digest': digest },
+        },
+      },
+      {
+        Update: {
+          TableName: this.tables.main,
+          Key: keys.user(link.userId),
+          // The link proves the mailbox, so the address counts as verified from now on.
+          UpdateExpression:
+            'SET passwordHash = :hash, credentialVersion = :next, updatedAt = :at, emailVerifiedAt = if_not_exists(emailVerifiedAt, :at)',
+          ConditionExpression: `attribute_exists(pk) AND email = :email AND ${isStill('credentialVersion', ':seen', link.credentialVersion)}`,
+          ExpressionAttributeValues: {
+            ':hash': change.passwordHash,
+            ':next': change.credentialVersion,
+            ':at': change.at,
+            ':email': link.email,
+            ':seen': link.credentialVersion,
+          },
+        },
+      },
+      // Behaviour RESET-9: the completion's proof, written only with the reset itself.
+      {
+        Put: {
+          TableName: table,
+          Item: expiringItem(keys.recoveryProof(recovery.digest), recovery.proof),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
   }
 
   async findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: recoveryKey(digest), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.recoveryProof(digest), ConsistentRead: true }),
     );
     // TTL deletes late: a proof past its time is gone; a used one is gone too.
     if (!Item || Number(Item.expiresAtEpoch) <= nowEpoch || Item.consumedBy !== undefined) return undefined;
@@ -140,57 +123,43 @@ export class DynamoResetLinkStore implements ResetLinkStore {
    * TransactionConflict) wrote nothing and is tried again.
    */
   async useRecovery(digest: string, use: RecoveryUse, nowEpoch: number): Promise<boolean> {
-    const outcome = await retry(
-      async (attempt) => {
-        try {
-          await this.db.send(
-            new TransactWriteCommand({
-              ClientRequestToken: randomUUID(),
-              TransactItems: [
-                {
-                  Update: {
-                    TableName: this.tables.ephemeral,
-                    Key: recoveryKey(digest),
-                    UpdateExpression: 'SET consumedBy = :claim',
-                    ConditionExpression:
-                      'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
-                    ExpressionAttributeValues: { ':claim': randomUUID(), ':now': nowEpoch, ':user': use.userId },
-                  },
-                },
-                {
-                  Update: {
-                    TableName: this.tables.main,
-                    Key: userKey(use.userId),
-                    // Behaviour RESET-13, KEY-17: the self-service keys' generation moves in the same
-                    // write; the conditions on credentialVersion make it move once per proof.
-                    UpdateExpression:
-                      'SET credentialVersion = :version, passkeyGeneration = :generation, apiKeyGeneration = if_not_exists(apiKeyGeneration, :zero) + :one, updatedAt = :at',
-                    ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':seenVersion', use.seen.credentialVersion)} AND ${isStill('passkeyGeneration', ':seenGeneration', use.seen.passkeyGeneration)}`,
-                    ExpressionAttributeValues: {
-                      ':version': use.next.credentialVersion,
-                      ':generation': use.next.passkeyGeneration,
-                      ':at': use.at,
-                      ':zero': 0,
-                      ':one': 1,
-                      ':seenVersion': use.seen.credentialVersion,
-                      ':seenGeneration': use.seen.passkeyGeneration,
-                    },
-                  },
-                },
-              ],
-            }),
-          );
-          return true;
-        } catch (error) {
-          const codes = cancellationCodes(error);
-          if (codes.includes('TransactionConflict') && !codes.includes('ConditionalCheckFailed') && attempt < 9) return tryAgain;
-          if (isConditionFailure(error)) return false;
-          throw error;
-        }
+    return transactRetryingConflicts(
+      this.db,
+      [
+        {
+          Update: {
+            TableName: this.tables.ephemeral,
+            Key: keys.recoveryProof(digest),
+            UpdateExpression: 'SET consumedBy = :claim',
+            ConditionExpression: 'attribute_exists(pk) AND expiresAtEpoch > :now AND attribute_not_exists(consumedBy) AND userId = :user',
+            ExpressionAttributeValues: { ':claim': randomUUID(), ':now': nowEpoch, ':user': use.userId },
+          },
+        },
+        {
+          Update: {
+            TableName: this.tables.main,
+            Key: keys.user(use.userId),
+            // Behaviour RESET-13, KEY-17: the self-service keys' generation moves in the same
+            // write; the conditions on credentialVersion make it move once per proof.
+            UpdateExpression:
+              'SET credentialVersion = :version, passkeyGeneration = :generation, apiKeyGeneration = if_not_exists(apiKeyGeneration, :zero) + :one, updatedAt = :at',
+            ConditionExpression: `attribute_exists(pk) AND ${isStill('credentialVersion', ':seenVersion', use.seen.credentialVersion)} AND ${isStill('passkeyGeneration', ':seenGeneration', use.seen.passkeyGeneration)}`,
+            ExpressionAttributeValues: {
+              ':version': use.next.credentialVersion,
+              ':generation': use.next.passkeyGeneration,
+              ':at': use.at,
+              ':zero': 0,
+              ':one': 1,
+              ':seenVersion': use.seen.credentialVersion,
+              ':seenGeneration': use.seen.passkeyGeneration,
+            },
+          },
+        },
+      ],
+      (error) => {
+        if (isConditionFailure(error)) return false;
+        throw error;
       },
-      { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
     );
-    if (outcome === undefined) throw new Error('DynamoDB kept cancelling the recovery for conflicting transactions');
-    return outcome;
   }
 }

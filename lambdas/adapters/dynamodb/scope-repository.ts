@@ -5,8 +5,9 @@ import type { AdminAuditEntry } from '../../core/model';
 import type { ScopeCatalog, ScopeDefinition } from '../../core/ports';
 import { backoff, retry, tryAgain } from '../../core/retry';
 import { auditPut, auditTableOf } from './audit-log';
-import { isOwnWrite } from './items';
-import { queryAll } from './pages';
+import { putNew } from './conditional-writes';
+import { cancellationCodes, isConditionFailure, isOwnWrite } from './items';
+import { gsi1Query, queryAll } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
@@ -19,19 +20,14 @@ export class DynamoScopeRepository implements ScopeCatalog {
   ) {}
 
   async listScopes(): Promise<ScopeDefinition[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.scopes },
-    });
+    const items = await queryAll(this.db, gsi1Query(this.table, partitions.scopes));
     return items.map(toScope);
   }
 
   /** Creates the scope unless it exists; returns whether it was created. */
   async createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean> {
+    if (audit) return this.createAudited(scope, audit);
     const writeToken = randomUUID();
-    if (audit) return this.createAudited(scope, audit, writeToken);
     try {
       await this.db.send(
         new PutCommand({
@@ -45,35 +41,18 @@ export class DynamoScopeRepository implements ScopeCatalog {
     } catch (error) {
       // A resend after a lost reply meets this request's own write: that is a creation, not a conflict.
       if (isOwnWrite(error, writeToken)) return true;
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
 
   /** The scope and its `scope.create` entry in one transaction; a resend after a lost reply is the same write, not a conflict. */
-  private async createAudited(scope: ScopeDefinition, audit: AdminAuditEntry, writeToken: string): Promise<boolean> {
+  private async createAudited(scope: ScopeDefinition, audit: AdminAuditEntry): Promise<boolean> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          ClientRequestToken: writeToken,
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...mainItems.scope(scope), writeToken },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            auditPut(auditTableOf(this.activityTable), audit),
-          ],
-        }),
-      );
+      await putNew(this.db, this.table, mainItems.scope(scope), [auditPut(auditTableOf(this.activityTable), audit)]);
       return true;
     } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: { writeToken?: { S?: string } } }[] }).CancellationReasons;
-      if (reasons?.[0]?.Item?.writeToken?.S === writeToken) return true;
-      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }

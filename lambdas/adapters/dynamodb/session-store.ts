@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../../core/model';
-import { authRequestKey, sessionItem, sessionKey } from './ephemeral-items';
+import { sessionItem } from './ephemeral-items';
 import { live, withoutKeys } from './items';
-import { deleteQueried } from './pages';
-import { partitions } from './keys';
+import { deleteQueried, gsi1Query } from './pages';
+import { keys, partitions } from './keys';
 import { claimOnce } from './claim';
 
 /** Sign-in sessions and pending authorization requests (ephemeral table). */
@@ -19,31 +19,28 @@ export class DynamoSessionStore {
 
   async getSession(sessionId: string, nowEpoch: number): Promise<Session | undefined> {
     // Strongly consistent: the browser follows the sign-in redirect at once.
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(sessionId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.session(sessionId), ConsistentRead: true }));
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<Session>(item) : undefined;
   }
 
   async deleteSession(sessionId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: sessionKey(sessionId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: keys.session(sessionId) }));
   }
 
   async deleteSessionsOf(userId: string): Promise<void> {
-    await deleteQueried(this.db, {
-      TableName: this.table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.sessionsOfUser(userId) },
-    });
+    await deleteQueried(this.db, gsi1Query(this.table, partitions.sessionsOfUser(userId)));
   }
 
   /** The validated authorization request, held between the sign-in and consent steps. */
   async saveAuthorizationRequest<T extends object>(id: string, request: T, expiresAtEpoch: number): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...authRequestKey(id), request, ttl: expiresAtEpoch } }));
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...keys.authorizationRequest(id), request, ttl: expiresAtEpoch } }));
   }
 
   async getAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: authRequestKey(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: keys.authorizationRequest(id), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item?.consumedBy === undefined ? (item?.request as T | undefined) : undefined;
   }
@@ -52,9 +49,9 @@ export class DynamoSessionStore {
    * Single use: the request is claimed by a conditional update, so of two concurrent
    * completions only one proceeds; a claimed request is absent from then on (TTL removes
    * it). The claim carries a per-request token: when the DynamoDB client resends it after a lost reply,
-   * the condition lets this request's own claim through again (issue 19).
+   * the condition lets this request's own claim through again (behaviour ERR-5).
    */
   async consumeAuthorizationRequest<T>(id: string, nowEpoch: number): Promise<T | undefined> {
-    return (await claimOnce(this.db, this.table, authRequestKey(id), nowEpoch))?.request as T | undefined;
+    return (await claimOnce(this.db, this.table, keys.authorizationRequest(id), nowEpoch))?.request as T | undefined;
   }
 }

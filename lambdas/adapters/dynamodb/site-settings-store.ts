@@ -4,21 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { lifetimes } from '../../core/lifetimes';
 import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
-import { auditDayKeys } from './audit-log';
+import { auditLogItem } from './audit-log';
 import { isConditionFailure, withoutKeys } from './items';
 import { keys } from './keys';
-
-export const siteAuditPartition = 'AUDIT#SITE';
-
-/** In the audit log's day index too (audit-log.ts), so GET /api/admin/audit and the dashboard list it. */
-export function siteAuditItem(entry: SiteAuditEntry, id: string) {
-  const ttl = Math.floor(Date.parse(entry.at) / 1000) + lifetimes.auditRetention;
-  const sk = `${entry.at}#${id}`;
-  return { pk: siteAuditPartition, sk, ...auditDayKeys(entry.at, sk), ...entry, ttl };
-}
 
 export class DynamoSiteSettingsStore implements SiteSettingsStore {
   constructor(
@@ -49,7 +39,8 @@ export class DynamoSiteSettingsStore implements SiteSettingsStore {
                 ...(previousVersion === 0 ? {} : { ExpressionAttributeValues: { ':previous': previousVersion } }),
               },
             },
-            { Put: { TableName: this.tables.activity, Item: siteAuditItem(audit, this.newRowId()) } },
+            // In the audit log's day index too, so GET /api/admin/audit and the dashboard list it.
+            { Put: { TableName: this.tables.activity, Item: auditLogItem(audit, this.newRowId()) } },
           ],
         }),
       );

@@ -1,29 +1,13 @@
-import {
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, FamilyState, IssuedToken, NewFamily, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
-import {
-  activityItem,
-  codeItem,
-  codeKey,
-  familyItem,
-  familyKey,
-  refreshItem,
-  refreshKey,
-  tokenRecordItem,
-  tokenRecordKey,
-} from './ephemeral-items';
-import { isConditionFailure, live, withoutKeys, type TransactItem } from './items';
-import { queryAll } from './pages';
+import { updateIfConditionHolds } from './conditional-writes';
+import { activityItem, codeItem, familyItem, refreshItem, tokenRecordItem } from './ephemeral-items';
+import { cancellationCodes, isConditionFailure, live, withoutKeys, type TransactItem } from './items';
+import { gsi1Query, queryAll } from './pages';
 import { type ActivityQuery, queryActivityPage } from './activity-shards';
-import { partitions } from './keys';
+import { keys, partitions } from './keys';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
 /**
@@ -48,12 +32,36 @@ export class DynamoTokenStore {
     return items;
   }
 
+  /**
+   * Uses up a one-time value (its update's condition) and writes what it issues, in one
+   * transaction: undefined when written, else the per-item cancellation codes of the refusal.
+   */
+  private async consumeAndIssue(
+    consume: Omit<NonNullable<TransactItem['Update']>, 'TableName'>,
+    alongside: TransactItem[],
+    issuance: Issuance,
+  ): Promise<string[] | undefined> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: { TableName: this.tables.ephemeral, ...consume } }, ...alongside, ...this.issuanceItems(issuance)],
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return cancellationCodes(error);
+    }
+  }
+
   async saveCode(code: string, value: AuthorizationCode): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tables.ephemeral, Item: codeItem(code, value) }));
   }
 
   async getCode(code: string, nowEpoch: number): Promise<AuthorizationCode | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.authorizationCode(code), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<AuthorizationCode>(item) : undefined;
   }
@@ -65,34 +73,27 @@ export class DynamoTokenStore {
   async redeemCode(code: string, family: NewFamily, issuance: Issuance): Promise<RedeemOutcome> {
     const { sub: userId, clientId } = issuance.token;
     const { familyId } = family;
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tables.ephemeral,
-                Key: codeKey(code),
-                UpdateExpression: 'SET familyId = :family',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(familyId)',
-                ExpressionAttributeValues: { ':family': familyId },
-              },
-            },
-            { Put: { TableName: this.tables.ephemeral, Item: familyItem(family, userId!, clientId) } },
-            ...this.issuanceItems(issuance),
-          ],
-        }),
-      );
-      return { kind: 'redeemed' };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: codeKey(code), ConsistentRead: true }));
-      return { kind: 'reused', familyId: Item?.familyId as string | undefined };
-    }
+    const refused = await this.consumeAndIssue(
+      {
+        Key: keys.authorizationCode(code),
+        UpdateExpression: 'SET familyId = :family',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(familyId)',
+        ExpressionAttributeValues: { ':family': familyId },
+      },
+      [{ Put: { TableName: this.tables.ephemeral, Item: familyItem(family, userId!, clientId) } }],
+      issuance,
+    );
+    if (!refused) return { kind: 'redeemed' };
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.authorizationCode(code), ConsistentRead: true }),
+    );
+    return { kind: 'reused', familyId: Item?.familyId as string | undefined };
   }
 
   async getRefreshToken(token: string, nowEpoch: number): Promise<RefreshToken | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: refreshKey(token), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.refreshToken(token), ConsistentRead: true }),
+    );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<RefreshToken>(item) : undefined;
   }
@@ -105,7 +106,7 @@ export class DynamoTokenStore {
   /** Strongly consistent: a revocation or a redemption a moment ago counts. Absent when no such family is stored. */
   async familyState(familyId: string): Promise<FamilyState | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: familyKey(familyId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.tokenFamily(familyId), ConsistentRead: true }),
     );
     if (!Item) return undefined;
     return {
@@ -117,64 +118,43 @@ export class DynamoTokenStore {
 
   /** Marks `oldToken` rotated and writes its successor, only if neither it nor its family was used up. */
   async rotateRefreshToken(oldToken: string, familyId: string, nowEpoch: number, issuance: Issuance): Promise<RotateOutcome> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tables.ephemeral,
-                Key: refreshKey(oldToken),
-                UpdateExpression: 'SET rotatedAtEpoch = :now',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAtEpoch)',
-                ExpressionAttributeValues: { ':now': nowEpoch },
-              },
-            },
-            {
-              ConditionCheck: {
-                TableName: this.tables.ephemeral,
-                Key: familyKey(familyId),
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
-              },
-            },
-            ...this.issuanceItems(issuance),
-          ],
-        }),
-      );
-      return { kind: 'rotated' };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') return { kind: 'reused' };
-      return { kind: 'family-revoked' };
-    }
+    const refused = await this.consumeAndIssue(
+      {
+        Key: keys.refreshToken(oldToken),
+        UpdateExpression: 'SET rotatedAtEpoch = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAtEpoch)',
+        ExpressionAttributeValues: { ':now': nowEpoch },
+      },
+      [
+        {
+          ConditionCheck: {
+            TableName: this.tables.ephemeral,
+            Key: keys.tokenFamily(familyId),
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
+          },
+        },
+      ],
+      issuance,
+    );
+    if (!refused) return { kind: 'rotated' };
+    return refused[0] === 'ConditionalCheckFailed' ? { kind: 'reused' } : { kind: 'family-revoked' };
   }
 
   /** Revokes every refresh token of the family and every access token it issued (introspection checks it). */
   async revokeFamily(familyId: string, nowEpoch: number): Promise<void> {
-    await this.db
-      .send(
-        new UpdateCommand({
-          TableName: this.tables.ephemeral,
-          Key: familyKey(familyId),
-          UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': nowEpoch },
-        }),
-      )
-      .catch((error: unknown) => {
-        if (!isConditionFailure(error)) throw error;
-      });
+    // No such family: nothing to revoke.
+    await updateIfConditionHolds(this.db, {
+      TableName: this.tables.ephemeral,
+      Key: keys.tokenFamily(familyId),
+      UpdateExpression: 'SET revokedAtEpoch = if_not_exists(revokedAtEpoch, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': nowEpoch },
+    });
   }
 
   /** Revokes every family of the user: their refresh tokens stop working at once. */
   async revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> {
-    const families = await queryAll(this.db, {
-      TableName: this.tables.ephemeral,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.familiesOfUser(userId) },
-    });
+    const families = await queryAll(this.db, gsi1Query(this.tables.ephemeral, partitions.familiesOfUser(userId)));
     await Promise.all(families.map((item) => this.revokeFamily(String(item.familyId), nowEpoch)));
   }
 
@@ -202,7 +182,7 @@ export class DynamoTokenStore {
   async getTokenRecord(jti: string, nowEpoch: number): Promise<IssuedToken | undefined> {
     // Strongly consistent: a client may call us with a token right after receiving it.
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tables.ephemeral, Key: tokenRecordKey(jti), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tables.ephemeral, Key: keys.tokenRecord(jti), ConsistentRead: true }),
     );
     const item = live(Item, nowEpoch);
     return item ? withoutKeys<IssuedToken>(item) : undefined;

@@ -5,7 +5,7 @@ import type { UserChanges } from '../../core/admin/ports';
 import type { AdminAuditEntry, User } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
-import { deleteQueried, queryIndexPage, type Page } from './pages';
+import { deleteQueried, type Page, prefixQuery, queryIndexPage } from './pages';
 import { keys, mainItems, partitions } from './keys';
 
 const userKey = keys.user;
@@ -120,12 +120,7 @@ export class DynamoUserRepository {
    * removed by their own stores before this (lambdas/core/admin/users.ts `deleteUser`).
    */
   async delete(user: User, audit?: AdminAuditEntry): Promise<void> {
-    await deleteQueried(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :env)',
-      ExpressionAttributeValues: { ':pk': partitions.user(user.id), ':env': partitions.environmentGrantPrefix },
-      ConsistentRead: true,
-    });
+    await deleteQueried(this.db, prefixQuery(this.table, partitions.user(user.id), partitions.environmentGrantPrefix));
     await this.db.send(
       new TransactWriteCommand({
         // A resend after a lost reply is applied once: one audit entry per deletion.
