@@ -10,7 +10,7 @@ import { getStorage } from './storage';
 
 const getStores = perContainer(() => {
   const { db, tables } = getStorage();
-  return { passkeys: new DynamoPasskeyStore(db, tables.main), ceremonies: new DynamoCeremonyStore(db, tables.ephemeral) };
+  return { passkeys: new DynamoPasskeyStore(db, tables.main, tables.activity), ceremonies: new DynamoCeremonyStore(db, tables.ephemeral) };
 });
 
 export const getPasskeyStore = () => getStores().passkeys;

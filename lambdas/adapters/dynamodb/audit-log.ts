@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditLogQuery, AuditLogStore } from '../../core/admin/audit';
+import type { AuditLogQuery, AuditLogStore } from '../../core/admin/ports';
 import { InvalidRequestError } from '../../core/errors';
 import { newId } from '../../core/ids';
 import { lifetimes } from '../../core/lifetimes';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { AdminAuditEntry, Environment } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
@@ -96,9 +96,14 @@ export class DynamoEnvironmentRepository {
     return queryIndexPage<Environment>(this.db, this.table, partitions.environments, limit, cursor);
   }
 
-  async delete(id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.table, Key: envKey(id), ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined;
+  /** The environment and its `environment.delete` entry together (behaviour LOG-9); the request token makes the client's resend write no second entry. */
+  async delete(id: string, audit: AdminAuditEntry): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [{ Delete: { TableName: this.table, Key: envKey(id) } }, ...this.audited(audit)],
+      }),
+    );
   }
 
   /**

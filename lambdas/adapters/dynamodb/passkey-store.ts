@@ -13,7 +13,8 @@ import {
   type PasskeyOwnerState,
   type PasskeyStore,
 } from '../../core/account/passkeys';
-import type { User } from '../../core/model';
+import type { AdminAuditEntry, User } from '../../core/model';
+import { auditPut, auditTableOf } from './audit-log';
 import { retry, tryAgain } from '../../core/retry';
 import { cancellationCodes, digest, isConditionFailure, isStill, keyFits, withoutKeys } from './items';
 import { keys, partitions } from './keys';
@@ -30,6 +31,8 @@ export class DynamoPasskeyStore implements PasskeyStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** The activity table, where an admin's removal writes its audit entry with it (behaviour LOG-9). */
+    private readonly activityTable?: string,
   ) {}
 
   async add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'> {
@@ -120,7 +123,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
     return found.filter((p): p is Passkey => p !== undefined && p.userId === userId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async remove(userId: string, credentialId: string): Promise<boolean> {
+  async remove(userId: string, credentialId: string, audit?: AdminAuditEntry): Promise<boolean> {
     const hash = digest(credentialId);
     if (!keyFits(keys.passkey(hash).pk)) return false;
     try {
@@ -138,6 +141,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
               },
             },
             { Delete: { TableName: this.table, Key: keys.passkeyOfUser(userId, hash) } },
+            ...(audit ? [auditPut(auditTableOf(this.activityTable), audit)] : []),
           ],
         }),
       );

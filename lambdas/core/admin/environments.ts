@@ -44,7 +44,7 @@ export async function createEnvironment(
  * reads) is of this environment's generation, which no later environment with the same id
  * has: it gives nothing (behaviour ENV-4).
  */
-export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
+export async function deleteEnvironment(deps: AdminDependencies, actor: AdminActor, id: string): Promise<void> {
   await getEnvironment(deps, id);
   if (id === deps.dcrEnvironmentId) {
     throw new ConflictRequestError(
@@ -55,7 +55,8 @@ export async function deleteEnvironment(deps: AdminDependencies, id: string): Pr
     throw new ConflictRequestError(`Environment "${id}" still has clients; delete them first.`);
   }
   await deps.environments.revokeAllGrantsTo(id);
-  await deps.environments.delete(id);
+  // Behaviour LOG-9: the `environment.delete` entry in the deletion's own transaction.
+  await deps.environments.delete(id, auditEntryOf(deps, actor, { type: 'environment.delete', environmentId: id }));
 }
 
 export interface UserEnvironment {

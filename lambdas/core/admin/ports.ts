@@ -3,13 +3,30 @@
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
 import type { PasskeyStore } from '../account/passkeys';
-import type { AdminAuditEntry, ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
+import type { AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
 export interface Page<T> {
   readonly items: T[];
   /** Opaque cursor of the next page; absent on the last page. */
   readonly next?: string;
+}
+
+export interface AuditLogQuery {
+  /** ISO times, inclusive. */
+  readonly from: string;
+  readonly to: string;
+  /** Only these types; absent means all. */
+  readonly types?: readonly AuditType[];
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+/** The admin audit log (behaviour LOG-9): `record` only for the changes listed in docs/storage-schema.md that cannot share their transaction. */
+export interface AuditLogStore {
+  record(entry: AdminAuditEntry): Promise<void>;
+  /** Newest first. */
+  page(query: AuditLogQuery): Promise<Page<AdminAuditEntry>>;
 }
 
 export type UserChanges = Partial<
@@ -39,7 +56,8 @@ export interface EnvironmentStore {
   /** Throws ConflictError when the id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
   create(environment: Environment, audit?: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
-  delete(id: string): Promise<boolean>;
+  /** Deletes the environment with its `audit` entry in one transaction (behaviour LOG-9); idempotent. */
+  delete(id: string, audit: AdminAuditEntry): Promise<void>;
   /**
    * False when the environment does not exist (also when it was deleted while this was granting).
    * `audit` is written in the same transaction (behaviour LOG-9).
@@ -64,8 +82,8 @@ export interface ScopeStore {
   checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }>;
   /** False when a scope of that name exists. */
   createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean>;
-  /** Deletes the scope and moves the catalog version, in one transaction; idempotent. */
-  deleteScope(name: string): Promise<void>;
+  /** Deletes the scope and moves the catalog version, with its `audit` entry, in one transaction; idempotent. */
+  deleteScope(name: string, audit: AdminAuditEntry): Promise<void>;
 }
 
 /** Who holds a scope: how many clients, and the ids of the first few (for a readable refusal). */
@@ -126,6 +144,8 @@ export interface AdminDependencies {
   readonly clients: ClientStore;
   readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
   readonly tokens: { revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> };
+  /** Written to directly only by the use cases whose change cannot carry its entry (docs/storage-schema.md). */
+  readonly auditLog: Pick<AuditLogStore, 'record'>;
   readonly hasher: Hasher;
   readonly clock: Clock;
   readonly random: RandomSource;

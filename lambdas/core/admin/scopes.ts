@@ -47,7 +47,11 @@ const namedHolders = 3;
  * minute old) keeps the name in the client record, but issuance leaves out every scope the
  * catalog lacks (withCatalogScopes), so no token carries it (issue 26).
  */
-export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clients'>, name: string): Promise<void> {
+export async function deleteScope(
+  deps: Pick<AdminDependencies, 'scopes' | 'clients' | 'clock'>,
+  actor: AdminActor,
+  name: string,
+): Promise<void> {
   await getScope(deps, name);
   const meaning = builtInMeaningOf(name);
   if (meaning) throw new ConflictRequestError(`The scope "${name}" is built in (${meaning}); it cannot be deleted.`);
@@ -61,8 +65,9 @@ export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clie
   }
   // Not "was it there?" from the delete itself: when DynamoDB's reply is lost, the client's retry
   // finds nothing to delete, and the admin would be told 404 (and no audit entry written) for a
-  // delete that happened. Two concurrent deletes both answer 204.
-  await deps.scopes.deleteScope(name);
+  // delete that happened. Two concurrent deletes both answer 204. The `scope.delete` entry is
+  // written in the deletion's transaction (behaviour LOG-9).
+  await deps.scopes.deleteScope(name, auditEntryOf(deps, actor, { type: 'scope.delete', scope: name }));
 }
 
 /**

@@ -102,16 +102,6 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
 }
 
 /**
- * "Sign out everywhere" (ASVS 7.4.5; issue 14): ends every session of the user and revokes
- * their refresh token families, so every client must send them through sign-in again.
- */
-export async function signOutEverywhere(deps: AdminDependencies, id: string): Promise<User> {
-  const user = await getUser(deps, id);
-  await endSignIns(deps, id);
-  return user;
-}
-
-/**
  * Behaviour ADMIN-7: deletes the user and everything that lets them in. The credentials go
  * first (API keys, sessions and refresh families, passkeys, environment grants) and the user
  * record last, in one transaction with its email item and the `user.delete` audit entry. A

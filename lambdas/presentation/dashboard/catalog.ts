@@ -10,7 +10,7 @@ import { displayName, environmentId, scopeName } from '../../http/admin-schemas'
 import { html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
-import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink } from './layout';
 
@@ -68,8 +68,7 @@ async function createEnvironmentAction(request: DashboardRequest) {
 
 async function deleteEnvironmentAction(request: DashboardRequest) {
   const id = validate(environmentId, request.params.id);
-  await deleteEnvironment(request.deps.admin, id);
-  await audit(request, { type: 'environment.delete', environmentId: id });
+  await deleteEnvironment(request.deps.admin, actorOf(request), id);
   return redirect(`${dashboardPaths.environments}?done=deleted`);
 }
 
@@ -121,8 +120,7 @@ while any client is granted it: remove it from those clients first. Tokens alrea
 
 async function deleteScopeAction(request: DashboardRequest) {
   const { name } = validate(scopeNameField, { name: request.form.name });
-  await deleteScope(request.deps.admin, name);
-  await audit(request, { type: 'scope.delete', scope: name });
+  await deleteScope(request.deps.admin, actorOf(request), name);
   return redirect(`${dashboardPaths.scopes}?done=scope-deleted`);
 }
 

@@ -1,7 +1,6 @@
 /** What one dashboard request's page or action is given (lambdas/presentation/dashboard/router.ts). */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type AdminActor, recordChange } from '../../core/admin/audit';
-import type { AdminAuditEntry } from '../../core/model';
+import type { AdminActor } from '../../core/admin/audit';
 import type { Container } from '../../core/ports';
 import type { FormFields } from '../../http/body';
 import type { Brand } from '../html';
@@ -41,8 +40,3 @@ export const frameOf = (request: DashboardRequest, message: { notice?: string; e
 });
 
 export const actorOf = (request: DashboardRequest): AdminActor => ({ kind: 'admin-user', userId: request.admin.user.id });
-
-/** Every dashboard change is audited with the admin as actor (issue 14; behaviour LOG-9). */
-export function audit(request: DashboardRequest, change: Omit<AdminAuditEntry, 'actor' | 'at'>): Promise<void> {
-  return recordChange({ audit: request.deps.audit, clock: request.container.clock }, actorOf(request), change);
-}

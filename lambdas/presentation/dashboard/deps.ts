@@ -2,8 +2,7 @@
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
 import type { ActivityReader } from '../../core/admin/activity';
-import type { AuditLogStore } from '../../core/admin/audit';
-import type { AdminDependencies } from '../../core/admin/ports';
+import type { AdminDependencies, AuditLogStore } from '../../core/admin/ports';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';

@@ -5,18 +5,17 @@
  * action calls the admin API's core function and is audited with the admin as actor.
  */
 import * as z from 'zod/mini';
-import { removePasskey } from '../../core/account/passkeys';
-import { sendResetLink } from '../../core/account/password-reset';
 import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
-import { createUser, deleteUser, getUser, listUsers, signOutEverywhere, updateUser } from '../../core/admin/users';
-import { ConflictRequestError, NotFoundError } from '../../core/errors';
+import { removeUserPasskey, sendPasswordResetLink, signOutEverywhere } from '../../core/admin/user-credentials';
+import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../core/admin/users';
+import { ConflictRequestError } from '../../core/errors';
 import type { User } from '../../core/model';
 import { displayName, emailAddress, environmentId, password } from '../../http/admin-schemas';
 import { html, type Html } from '../html';
 import { passkeyRemoveForm } from '../../http/passkey-forms';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
-import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import { blankToUndefined, checkbox } from './forms';
 import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
 
@@ -191,24 +190,27 @@ async function revokeGrant(request: DashboardRequest) {
   return redirect(`${userPath(request.params.id!)}?done=revoked`);
 }
 
-async function removeUserPasskey(request: DashboardRequest) {
+async function removePasskeyAction(request: DashboardRequest) {
   const form = validate(passkeyRemoveForm, request.form);
-  const user = await getUser(request.deps.admin, request.params.id!);
-  if (!(await removePasskey(request.deps.passkeys(), user, form.credential_id))) throw new NotFoundError('The user has no such passkey.');
-  await audit(request, { type: 'user.passkey_remove', userId: user.id });
-  return redirect(`${userPath(user.id)}?done=passkey-removed`);
+  const userId = request.params.id!;
+  await removeUserPasskey({ ...request.deps.admin, passkeyRemoval: request.deps.passkeys() }, actorOf(request), {
+    userId,
+    credentialId: form.credential_id,
+  });
+  return redirect(`${userPath(userId)}?done=passkey-removed`);
 }
 
 async function signOut(request: DashboardRequest) {
-  const user = await signOutEverywhere(request.deps.admin, request.params.id!);
-  await audit(request, { type: 'user.sessions_revoke', userId: user.id });
+  const user = await signOutEverywhere(request.deps.admin, actorOf(request), request.params.id!);
   return redirect(`${userPath(user.id)}?done=signed-out`);
 }
 
 async function sendReset(request: DashboardRequest) {
-  const user = await getUser(request.deps.admin, request.params.id!);
-  await sendResetLink(request.deps.passwordReset(), user);
-  await audit(request, { type: 'user.password_reset_send', userId: user.id });
+  const { user } = await sendPasswordResetLink(
+    { ...request.deps.admin, passwordReset: request.deps.passwordReset() },
+    actorOf(request),
+    request.params.id!,
+  );
   return redirect(`${userPath(user.id)}?done=reset-sent`);
 }
 
@@ -222,7 +224,7 @@ export const userRoutes: readonly DashboardRoute[] = [
   { method: 'POST', path: 'users/:id/delete', run: remove },
   { method: 'POST', path: 'users/:id/environments', run: grant },
   { method: 'POST', path: 'users/:id/environments/:environmentId/revoke', run: revokeGrant },
-  { method: 'POST', path: 'users/:id/passkeys/remove', run: removeUserPasskey },
+  { method: 'POST', path: 'users/:id/passkeys/remove', run: removePasskeyAction },
   { method: 'POST', path: 'users/:id/sign-out-everywhere', run: signOut },
   { method: 'POST', path: 'users/:id/password-reset', run: sendReset },
 ];
