@@ -1,7 +1,7 @@
 /** Admin operations on clients: static public or confidential clients (issue 3). */
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
 import { newId, newSecret } from '../ids';
-import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } from '../model';
+import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
 import { withCheckedScopes } from './scopes';
 import { isoNow, type AdminDependencies, type Page } from './ports';
@@ -62,7 +62,7 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
   }
 }
 
-export async function createClient(deps: AdminDependencies, input: NewClient, actor: AdminActor): Promise<CreatedClient> {
+export async function createClient(deps: AdminDependencies, actor: AdminActor, input: NewClient): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
   if (!(await deps.environments.get(input.environmentId))) {
@@ -111,23 +111,22 @@ export function listClients(
   return deps.clients.list(registrationType, limit, cursor);
 }
 
+/** What an admin may change of a client (PATCH /api/admin/clients/{client_id}, the dashboard's client form). */
+export interface ClientUpdate {
+  readonly clientId: string;
+  readonly name?: string;
+  readonly scopes?: readonly string[];
+  readonly introspectAll?: boolean;
+  /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
+  readonly redirectUris?: readonly string[];
+}
+
 /**
  * Renames the client and/or replaces its granted scopes. The client is written first,
  * then its API keys are narrowed: the key exchange also intersects with the client's
  * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
-export async function updateClient(
-  deps: AdminDependencies,
-  clientId: string,
-  changes: {
-    readonly name?: string;
-    readonly scopes?: readonly string[];
-    readonly introspectAll?: boolean;
-    /** Replaces the set (issue 14); static clients with authorization_code only, at least one. */
-    readonly redirectUris?: readonly string[];
-  },
-  actor: AdminActor,
-): Promise<Client> {
+export async function updateClient(deps: AdminDependencies, actor: AdminActor, { clientId, ...changes }: ClientUpdate): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
   if (changes.introspectAll || redirectUris) {
@@ -189,8 +188,8 @@ function checkRedirectUris(client: Client, redirectUris: readonly string[]): voi
  */
 export async function deleteClient(
   deps: Pick<AdminDependencies, 'clients' | 'apiKeys' | 'clock'>,
+  actor: AdminActor,
   clientId: string,
-  actor: Exclude<ApiKeyCreator, { kind: 'user' }>,
 ): Promise<void> {
   if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
   await deps.apiKeys?.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });

@@ -23,8 +23,8 @@ export function listEnvironments(
 /** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
 export async function createEnvironment(
   deps: AdminDependencies,
-  input: { id?: string; name: string },
   actor: AdminActor,
+  input: { id?: string; name: string },
 ): Promise<Environment> {
   const id = input.id ?? newId('env_', deps.random);
   const environment: Environment = { id, name: input.name, dcr: id === deps.dcrEnvironmentId, createdAt: isoNow(deps.clock) };
@@ -73,12 +73,17 @@ export async function listUserEnvironments(deps: AdminDependencies, userId: stri
   return found.filter((g): g is UserEnvironment => g.environment !== undefined);
 }
 
+/** A user and an environment: what a grant or revocation names. */
+export interface UserEnvironmentInput {
+  readonly userId: string;
+  readonly environmentId: string;
+}
+
 /** Idempotent: granting again keeps the original grant time. */
 export async function grantEnvironment(
   deps: AdminDependencies,
-  userId: string,
-  environmentId: string,
   actor: AdminActor,
+  { userId, environmentId }: UserEnvironmentInput,
 ): Promise<EnvironmentGrant> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
   const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
@@ -95,7 +100,11 @@ export async function grantEnvironment(
  * Idempotent. Tokens already issued stay valid until they expire, but the next refresh
  * rotation re-checks the grant and fails (behaviour ENV-2), as does the next authorization.
  */
-export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string, actor: AdminActor): Promise<void> {
+export async function revokeEnvironment(
+  deps: AdminDependencies,
+  actor: AdminActor,
+  { userId, environmentId }: UserEnvironmentInput,
+): Promise<void> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
   await deps.environments.revoke(
     userId,

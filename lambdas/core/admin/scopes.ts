@@ -22,8 +22,8 @@ export function builtInMeaningOf(name: string): string | undefined {
 
 export async function createScope(
   deps: Pick<AdminDependencies, 'scopes' | 'clock'>,
-  scope: ScopeDefinition,
   actor: AdminActor,
+  scope: ScopeDefinition,
 ): Promise<ScopeDefinition> {
   if (!(await deps.scopes.createScope(scope, auditEntryOf(deps, actor, { type: 'scope.create', scope: scope.name }))))
     throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);

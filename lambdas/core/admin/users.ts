@@ -30,7 +30,7 @@ export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number,
 const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);
 
 /** Behaviour LOG-9: the `user.create` entry is written in the user's own transaction. */
-export async function createUser(deps: AdminDependencies, input: NewUser, actor: AdminActor): Promise<User> {
+export async function createUser(deps: AdminDependencies, actor: AdminActor, input: NewUser): Promise<User> {
   // Checked first so a duplicate costs no Argon2id; the transaction still decides races.
   if (input.email && (await deps.users.findByEmail(input.email))) throw emailTaken(input.email);
   const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password);
@@ -63,7 +63,11 @@ function changedFields(current: User, update: UserUpdate): string {
 }
 
 /** Behaviour LOG-9: the `user.update` entry (the changed field names) is written in the user's own transaction. */
-export async function updateUser(deps: AdminDependencies, id: string, update: UserUpdate, actor: AdminActor): Promise<User> {
+export async function updateUser(
+  deps: AdminDependencies,
+  actor: AdminActor,
+  { userId: id, ...update }: UserUpdate & { readonly userId: string },
+): Promise<User> {
   const current = await getUser(deps, id);
   if (update.email !== undefined && update.email !== current.email) {
     const holder = await deps.users.findByEmail(update.email);
@@ -110,7 +114,7 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
  * transaction: a user's grants, keys, sessions and passkeys have no upper bound, and a
  * DynamoDB transaction takes at most 100 items.
  */
-export async function deleteUser(deps: AdminDependencies, id: string, actor: AdminActor): Promise<void> {
+export async function deleteUser(deps: AdminDependencies, actor: AdminActor, id: string): Promise<void> {
   const user = await getUser(deps, id);
   await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
   await endSignIns(deps, id);

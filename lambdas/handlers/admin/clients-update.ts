@@ -33,15 +33,11 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
   const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
-  const client = await updateClient(
-    getAdminWithoutMail(),
+  const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
     clientId,
-    {
-      ...changes,
-      ...(introspectAll !== undefined ? { introspectAll } : {}),
-      ...(redirectUris !== undefined ? { redirectUris } : {}),
-    },
-    adminActorOf(caller),
-  );
+    ...changes,
+    ...(introspectAll !== undefined ? { introspectAll } : {}),
+    ...(redirectUris !== undefined ? { redirectUris } : {}),
+  });
   return jsonResponse(200, clientView(client));
 });

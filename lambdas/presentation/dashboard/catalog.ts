@@ -62,7 +62,7 @@ async function createEnvironmentAction(request: DashboardRequest) {
     name: request.form.name,
     ...(blankToUndefined(request.form.id) ? { id: request.form.id!.trim() } : {}),
   });
-  await createEnvironment(request.deps.admin, { name: form.name, ...(form.id ? { id: form.id } : {}) }, actorOf(request));
+  await createEnvironment(request.deps.admin, actorOf(request), { name: form.name, ...(form.id ? { id: form.id } : {}) });
   return redirect(`${dashboardPaths.environments}?done=created`);
 }
 
@@ -95,11 +95,11 @@ async function scopesPage(request: DashboardRequest) {
 
 async function createScopeAction(request: DashboardRequest) {
   const form = validate(scopeForm, { description: '', ...request.form });
-  await createScope(
-    request.deps.admin,
-    { name: form.name, description: form.description, discoverable: form.discoverable === 'on' },
-    actorOf(request),
-  );
+  await createScope(request.deps.admin, actorOf(request), {
+    name: form.name,
+    description: form.description,
+    discoverable: form.discoverable === 'on',
+  });
   return redirect(`${dashboardPaths.scopes}?done=created`);
 }
 

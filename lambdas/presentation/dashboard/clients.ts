@@ -110,19 +110,15 @@ async function create(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
   });
-  const { client, secret } = await createClient(
-    request.deps.admin,
-    {
-      type: form.type,
-      name: form.name,
-      environmentId: form.environment_id,
-      scopes: form.scopes,
-      redirectUris: form.redirect_uris,
-      admin: false,
-      test: false,
-    },
-    actorOf(request),
-  );
+  const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
+    type: form.type,
+    name: form.name,
+    environmentId: form.environment_id,
+    scopes: form.scopes,
+    redirectUris: form.redirect_uris,
+    admin: false,
+    test: false,
+  });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return dashboardResponse(
     201,
@@ -200,12 +196,12 @@ async function update(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
   });
-  const after = await updateClient(
-    request.deps.admin,
-    before.clientId,
-    { name: form.name, scopes: form.scopes, ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}) },
-    actorOf(request),
-  );
+  const after = await updateClient(request.deps.admin, actorOf(request), {
+    clientId: before.clientId,
+    name: form.name,
+    scopes: form.scopes,
+    ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+  });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
 
@@ -225,7 +221,7 @@ async function confirmDelete(request: DashboardRequest) {
 
 async function remove(request: DashboardRequest) {
   const clientId = request.params.id!;
-  await deleteClient(request.deps.admin, clientId, actorOf(request));
+  await deleteClient(request.deps.admin, actorOf(request), clientId);
   return redirect(`${dashboardPaths.clients}?done=deleted`);
 }
 

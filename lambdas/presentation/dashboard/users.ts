@@ -81,17 +81,13 @@ async function newForm(request: DashboardRequest) {
 
 async function create(request: DashboardRequest) {
   const form = validate(newUserForm, present(request.form));
-  const user = await createUser(
-    request.deps.admin,
-    {
-      name: form.name,
-      ...(form.email ? { email: form.email } : {}),
-      ...(form.password ? { password: form.password } : {}),
-      admin: form.admin === 'on',
-      test: false,
-    },
-    actorOf(request),
-  );
+  const user = await createUser(request.deps.admin, actorOf(request), {
+    name: form.name,
+    ...(form.email ? { email: form.email } : {}),
+    ...(form.password ? { password: form.password } : {}),
+    admin: form.admin === 'on',
+    test: false,
+  });
   return redirect(`${userPath(user.id)}?done=created`);
 }
 
@@ -149,12 +145,12 @@ async function update(request: DashboardRequest) {
   const before = await getUser(request.deps.admin, request.params.id!);
   const form = validate(userForm, present(request.form));
   if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role');
-  const after = await updateUser(
-    request.deps.admin,
-    before.id,
-    { name: form.name, ...(form.email ? { email: form.email } : {}), admin: form.admin === 'on' },
-    actorOf(request),
-  );
+  const after = await updateUser(request.deps.admin, actorOf(request), {
+    userId: before.id,
+    name: form.name,
+    ...(form.email ? { email: form.email } : {}),
+    admin: form.admin === 'on',
+  });
   return redirect(`${userPath(after.id)}?done=updated`);
 }
 
@@ -174,19 +170,19 @@ async function confirmDelete(request: DashboardRequest) {
 async function remove(request: DashboardRequest) {
   const userId = request.params.id!;
   refuseSelf(request, userId, 'delete your own account');
-  await deleteUser(request.deps.admin, userId, actorOf(request));
+  await deleteUser(request.deps.admin, actorOf(request), userId);
   return redirect(`${dashboardPaths.users}?done=deleted`);
 }
 
 async function grant(request: DashboardRequest) {
   const form = validate(grantForm, request.form);
-  await grantEnvironment(request.deps.admin, request.params.id!, form.environment_id, actorOf(request));
+  await grantEnvironment(request.deps.admin, actorOf(request), { userId: request.params.id!, environmentId: form.environment_id });
   return redirect(`${userPath(request.params.id!)}?done=granted`);
 }
 
 async function revokeGrant(request: DashboardRequest) {
   const environment = validate(environmentId, request.params.environmentId);
-  await revokeEnvironment(request.deps.admin, request.params.id!, environment, actorOf(request));
+  await revokeEnvironment(request.deps.admin, actorOf(request), { userId: request.params.id!, environmentId: environment });
   return redirect(`${userPath(request.params.id!)}?done=revoked`);
 }
 
