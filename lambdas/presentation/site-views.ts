@@ -1,5 +1,6 @@
 /** The admin API's view of the site settings (GET/PATCH /api/admin/settings, the logo routes). */
-import type { AdminActor, SiteLogo, SiteSettings } from '../core/site/settings';
+import type { AdminActor } from '../core/admin/audit';
+import type { SiteLogo, SiteSettings } from '../core/site/settings';
 
 /** Where browsers fetch the logo: the CDN of the JWKS bucket (locally the local server, which mirrors its layout). */
 export const logoUrl = (cdnBaseUrl: string, logo: Pick<SiteLogo, 'key'>): string => `${cdnBaseUrl}/${logo.key}`;

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lifetimes } from '../../core/lifetimes';
-import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
+import type { SiteSettingsStore } from '../../core/site/ports';
+import type { SiteAuditEntry, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
 import { auditDayKeys } from './audit-log';
 import { isConditionFailure, withoutKeys } from './items';

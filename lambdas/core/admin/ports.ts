@@ -3,13 +3,21 @@
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
 import type { PasskeyStore } from '../account/passkeys';
-import type { AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
+import type { ActivityRow, AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
 export interface Page<T> {
   readonly items: T[];
   /** Opaque cursor of the next page; absent on the last page. */
   readonly next?: string;
+}
+
+/** The sharded activity rows of a client (lambdas/adapters/dynamodb/token-store.ts activityPage). */
+export interface ActivityReader {
+  activityPage(
+    clientId: string,
+    query: { from?: string; to?: string; limit: number; cursor?: string },
+  ): Promise<{ items: ActivityRow[]; next?: string }>;
 }
 
 export interface AuditLogQuery {

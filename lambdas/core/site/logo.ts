@@ -6,12 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
+import type { AdminActor } from '../admin/audit';
 import { inspectImage } from './image';
+import type { SiteAssetStore } from './ports';
 import {
   changeSiteSettings,
   type SiteAuditEntry,
   logoContentTypes,
-  type AdminActor,
   type LogoContentType,
   type SiteLogo,
   type SiteSettings,
@@ -25,14 +26,6 @@ export const logoKeyPrefix = 'branding/';
 
 const extensions: Readonly<Record<LogoContentType, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 const typeNames: Readonly<Record<LogoContentType, string>> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };
-
-/** Where logo objects go: S3 in AWS, a folder locally. Both calls must be idempotent. */
-export interface SiteAssetStore {
-  /** Stores the object with this fixed Content-Type; new bytes always get a new key, so it may be cached forever. */
-  put(key: string, bytes: Uint8Array, contentType: LogoContentType): Promise<void>;
-  /** Removes it; removing what is not there succeeds. */
-  delete(key: string): Promise<void>;
-}
 
 export interface LogoDependencies extends SiteSettingsDependencies {
   readonly assets: SiteAssetStore;

@@ -7,12 +7,10 @@
 import * as z from 'zod/mini';
 import { mfaPolicies, type MfaPolicy } from '../model';
 import { ConflictRequestError, InvalidRequestError } from '../errors';
-import type { ApiKeyCreator } from '../model';
+import type { AdminActor } from '../admin/audit';
 import type { Clock } from '../ports';
+import type { SiteSettingsStore } from './ports';
 import { describeIssue } from '../zod-issues';
-
-/** The admin who changed something (an admin client's or an admin user's token). */
-export type AdminActor = Exclude<ApiKeyCreator, { kind: 'user' }>;
 
 export const logoContentTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type LogoContentType = (typeof logoContentTypes)[number];
@@ -62,16 +60,6 @@ export interface SiteAuditEntry {
   readonly at: string;
   /** The fields that changed, old and new value (`null`: unset). */
   readonly changes: Readonly<Record<string, { readonly from: unknown; readonly to: unknown }>>;
-}
-
-export interface SiteSettingsStore {
-  /** Strongly consistent: a change a moment ago must count (the MFA policy of the next sign-in). */
-  get(): Promise<StoredSiteSettings | undefined>;
-  /**
-   * Writes `next` (whose version is one more than the stored one) with the audit entry, in one
-   * transaction, only if the stored version is still `next.version - 1`; false when another write came first.
-   */
-  save(next: StoredSiteSettings, audit: SiteAuditEntry): Promise<boolean>;
 }
 
 export interface SiteSettingsDependencies {

@@ -1,8 +1,7 @@
 /** What the dashboard calls: the admin API's own core dependencies, nothing of its own (issue 14). */
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
-import type { ActivityReader } from '../../core/admin/activity';
-import type { AdminDependencies, AuditLogStore } from '../../core/admin/ports';
+import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
