@@ -46,7 +46,7 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
 export const getAdmin = /* @__PURE__ */ perContainer(
   (): AdminDependencies => ({
     ...getAdminWithoutMail(),
-    // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
+    // Behaviour RESET-10: any password change mails the user (revocation and session deletion are in updateUser).
     notifyPasswordChanged: async (user, addresses) => {
       await notifyPasswordChanged(getPasswordChange(), user, addresses, 'admin');
     },

@@ -1,4 +1,4 @@
-/** Admin operations on clients: static public or confidential clients (issue 3). */
+/** Admin operations on clients: static public or confidential clients (behaviour ADMIN-13..ADMIN-16). */
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
@@ -62,7 +62,11 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
   }
 }
 
-export async function createClient(deps: AdminDependencies, actor: AdminActor, input: NewClient): Promise<CreatedClient> {
+export async function createClient(
+  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'>,
+  actor: AdminActor,
+  input: NewClient,
+): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
   if (!(await deps.environments.get(input.environmentId))) {
@@ -126,7 +130,11 @@ export interface ClientUpdate {
  * then its API keys are narrowed: the key exchange also intersects with the client's
  * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
-export async function updateClient(deps: AdminDependencies, actor: AdminActor, { clientId, ...changes }: ClientUpdate): Promise<Client> {
+export async function updateClient(
+  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'>,
+  actor: AdminActor,
+  { clientId, ...changes }: ClientUpdate,
+): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
   if (changes.introspectAll || redirectUris) {
@@ -149,7 +157,7 @@ export async function updateClient(deps: AdminDependencies, actor: AdminActor, {
   if (!result) throw new NotFoundError(`No client "${clientId}".`);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
-  if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
+  if (scopes) await deps.apiKeys.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
 }
 
@@ -192,7 +200,7 @@ export async function deleteClient(
   clientId: string,
 ): Promise<void> {
   if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
-  await deps.apiKeys?.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
+  await deps.apiKeys.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
   if (!(await deps.clients.delete(clientId, auditEntryOf(deps, actor, { type: 'client.delete', clientId })))) {
     throw new NotFoundError(`No client "${clientId}".`);
   }

@@ -22,7 +22,7 @@ export function listEnvironments(
 
 /** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
 export async function createEnvironment(
-  deps: AdminDependencies,
+  deps: Pick<AdminDependencies, 'environments' | 'random' | 'clock' | 'dcrEnvironmentId'>,
   actor: AdminActor,
   input: { id?: string; name: string },
 ): Promise<Environment> {
@@ -44,7 +44,11 @@ export async function createEnvironment(
  * reads) is of this environment's generation, which no later environment with the same id
  * has: it gives nothing (behaviour ENV-4).
  */
-export async function deleteEnvironment(deps: AdminDependencies, actor: AdminActor, id: string): Promise<void> {
+export async function deleteEnvironment(
+  deps: Pick<AdminDependencies, 'environments' | 'clients' | 'clock' | 'dcrEnvironmentId'>,
+  actor: AdminActor,
+  id: string,
+): Promise<void> {
   await getEnvironment(deps, id);
   if (id === deps.dcrEnvironmentId) {
     throw new ConflictRequestError(
@@ -64,7 +68,10 @@ export interface UserEnvironment {
   readonly grantedAt: string;
 }
 
-export async function listUserEnvironments(deps: AdminDependencies, userId: string): Promise<UserEnvironment[]> {
+export async function listUserEnvironments(
+  deps: Pick<AdminDependencies, 'users' | 'environments'>,
+  userId: string,
+): Promise<UserEnvironment[]> {
   await getUser(deps, userId);
   const grants = await deps.environments.grantsOf(userId);
   const found = await Promise.all(
@@ -81,7 +88,7 @@ export interface UserEnvironmentInput {
 
 /** Idempotent: granting again keeps the original grant time. */
 export async function grantEnvironment(
-  deps: AdminDependencies,
+  deps: Pick<AdminDependencies, 'users' | 'environments' | 'clock'>,
   actor: AdminActor,
   { userId, environmentId }: UserEnvironmentInput,
 ): Promise<EnvironmentGrant> {
@@ -101,7 +108,7 @@ export async function grantEnvironment(
  * rotation re-checks the grant and fails (behaviour ENV-2), as does the next authorization.
  */
 export async function revokeEnvironment(
-  deps: AdminDependencies,
+  deps: Pick<AdminDependencies, 'users' | 'environments' | 'clock'>,
   actor: AdminActor,
   { userId, environmentId }: UserEnvironmentInput,
 ): Promise<void> {

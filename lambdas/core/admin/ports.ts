@@ -122,17 +122,14 @@ export interface ClientStore {
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
 }
 
-/**
- * API keys (issue 5) plug in here; until they exist the admin domain runs without them.
- * Both steps must be idempotent: a failed admin call is retried as a whole.
- */
+/** What user and client changes do to API keys. Each step is idempotent: a failed admin call is retried as a whole. */
 export interface ApiKeyHooks {
   /**
    * Behaviour KEY-12: every key of the client keeps only scopes the client still holds.
    * Given the whole granted set, not a difference, so a retried call repairs a failed one.
    */
   restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void>;
-  /** Deleting a user deletes that user's keys. */
+  /** Deleting a user deletes that user's keys (behaviour ADMIN-7). */
   deleteKeysOfUser(userId: string): Promise<void>;
   /**
    * Deleting a client revokes its keys (soft, each with its `api_key.revoke` audit entry and
@@ -163,11 +160,14 @@ export interface AdminDependencies {
   readonly adminScope: string;
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
-  readonly apiKeys?: ApiKeyHooks;
-  /** The user's passkeys (issue 13): listed and removed by the admin API, removed with the user. */
-  readonly passkeys?: Pick<PasskeyStore, 'listOf' | 'remove' | 'removeAllOf'>;
-  /** Tells the user (these addresses) that their password changed (issue 12); never fails the change. */
-  readonly notifyPasswordChanged?: (user: User, addresses: readonly string[]) => Promise<void>;
+  readonly apiKeys: ApiKeyHooks;
+  /** The user's passkeys (behaviour PASSKEY-8): listed for the admin, removed with the user (ADMIN-7). */
+  readonly passkeys: Pick<PasskeyStore, 'listOf' | 'removeAllOf'>;
+  /**
+   * Tells the user (these addresses) that their password changed (behaviour RESET-10); never fails
+   * the change. Only updateUser calls it, so the functions that send no mail leave it out.
+   */
+  readonly notifyPasswordChanged: (user: User, addresses: readonly string[]) => Promise<void>;
 }
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

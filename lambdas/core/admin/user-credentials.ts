@@ -3,7 +3,7 @@
  * admin API and the dashboard call these and record nothing themselves.
  */
 import { endSignIns } from '../account/password-change';
-import { type PasskeyDependencies, removePasskey } from '../account/passkeys';
+import { type Passkey, type PasskeyDependencies, removePasskey } from '../account/passkeys';
 import { type PasswordResetDependencies, sendResetLink } from '../account/password-reset';
 import { NotFoundError } from '../errors';
 import type { User } from '../model';
@@ -45,6 +45,12 @@ export async function sendPasswordResetLink(
   const { expiresIn } = await sendResetLink(deps.passwordReset, user);
   await recordChange(deps, actor, { type: 'user.password_reset_send', userId: user.id });
   return { user, expiresIn };
+}
+
+/** The user's passkeys that still sign in, for the admin (behaviour PASSKEY-8); 404 for no such user. */
+export async function listUserPasskeys(deps: Pick<AdminDependencies, 'users' | 'passkeys'>, userId: string): Promise<Passkey[]> {
+  const user = await getUser(deps, userId);
+  return deps.passkeys.listOf(user.id);
 }
 
 export interface AdminPasskeyRemovalDependencies extends Pick<AdminDependencies, 'users' | 'clock'> {

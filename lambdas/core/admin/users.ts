@@ -1,4 +1,4 @@
-/** Admin operations on users (issue 3): create, read, update, delete. */
+/** Admin operations on users: create, read, update, delete (behaviour ADMIN-5..ADMIN-7). */
 import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
@@ -30,7 +30,11 @@ export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number,
 const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);
 
 /** Behaviour LOG-9: the `user.create` entry is written in the user's own transaction. */
-export async function createUser(deps: AdminDependencies, actor: AdminActor, input: NewUser): Promise<User> {
+export async function createUser(
+  deps: Pick<AdminDependencies, 'users' | 'hasher' | 'random' | 'clock'>,
+  actor: AdminActor,
+  input: NewUser,
+): Promise<User> {
   // Checked first so a duplicate costs no Argon2id; the transaction still decides races.
   if (input.email && (await deps.users.findByEmail(input.email))) throw emailTaken(input.email);
   const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password);
@@ -91,7 +95,7 @@ export async function updateUser(
       // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
       await endSignIns(deps, id);
       // The old address too: if the address changed with the password, its owner must hear of it.
-      await deps.notifyPasswordChanged?.(
+      await deps.notifyPasswordChanged(
         updated,
         [current.email, updated.email].filter((e): e is string => e !== undefined),
       );
@@ -114,10 +118,14 @@ export async function updateUser(
  * transaction: a user's grants, keys, sessions and passkeys have no upper bound, and a
  * DynamoDB transaction takes at most 100 items.
  */
-export async function deleteUser(deps: AdminDependencies, actor: AdminActor, id: string): Promise<void> {
+export async function deleteUser(
+  deps: Pick<AdminDependencies, 'users' | 'apiKeys' | 'sessions' | 'tokens' | 'passkeys' | 'clock'>,
+  actor: AdminActor,
+  id: string,
+): Promise<void> {
   const user = await getUser(deps, id);
-  await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
+  await deps.apiKeys.deleteKeysOfUser(id);
   await endSignIns(deps, id);
-  await deps.passkeys?.removeAllOf(id); // issue 13: a deleted user's passkeys sign no one in
+  await deps.passkeys.removeAllOf(id);
   await deps.users.delete(user, auditEntryOf(deps, actor, { type: 'user.delete', userId: id }));
 }

@@ -96,7 +96,7 @@ async function detailPage(request: DashboardRequest) {
   const [grants, environments, passkeys] = await Promise.all([
     listUserEnvironments(request.deps.admin, user.id),
     listEnvironments(request.deps.admin, 100),
-    request.deps.admin.passkeys?.listOf(user.id) ?? [],
+    request.deps.admin.passkeys.listOf(user.id),
   ]);
   const granted = new Set(grants.map((g) => g.environment.id));
   const notice = noticeOf(request);
