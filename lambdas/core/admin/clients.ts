@@ -4,7 +4,7 @@ import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
 import { withCheckedScopes } from './scopes';
-import { isoNow, type AdminDependencies, type Page } from './ports';
+import { isoNow, type AdminDependencies, type ClientChanges, type Page } from './ports';
 import { type AdminActor, auditEntryOf } from './audit';
 
 export interface NewClient {
@@ -115,14 +115,9 @@ export function listClients(
   return deps.clients.list(registrationType, limit, cursor);
 }
 
-/** What an admin may change of a client (PATCH /api/admin/clients/{client_id}, the dashboard's client form). */
-export interface ClientUpdate {
+/** The client and what to change of it. */
+export interface ClientUpdate extends ClientChanges {
   readonly clientId: string;
-  readonly name?: string;
-  readonly scopes?: readonly string[];
-  readonly introspectAll?: boolean;
-  /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
-  readonly redirectUris?: readonly string[];
 }
 
 /**
@@ -143,7 +138,7 @@ export async function updateClient(
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
-  const fields = {
+  const fields: ClientChanges = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),

@@ -45,12 +45,12 @@ export interface UserStore {
   get(id: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** Throws ConflictError when the email is taken. `audit` is written in the same transaction (behaviour LOG-9). */
-  create(user: User, audit?: AdminAuditEntry): Promise<void>;
+  create(user: User, audit: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<User>>;
   /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
-  update(current: User, changes: UserChanges, updatedAt: string, audit?: AdminAuditEntry): Promise<User>;
+  update(current: User, changes: UserChanges, updatedAt: string, audit: AdminAuditEntry): Promise<User>;
   /** The user's environment grants, then the user with its email item and `audit` in one transaction (behaviour ADMIN-7). */
-  delete(user: User, audit?: AdminAuditEntry): Promise<void>;
+  delete(user: User, audit: AdminAuditEntry): Promise<void>;
 }
 
 export interface EnvironmentGrant {
@@ -62,7 +62,7 @@ export interface EnvironmentGrant {
 export interface EnvironmentStore {
   get(id: string): Promise<Environment | undefined>;
   /** Throws ConflictError when the id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
-  create(environment: Environment, audit?: AdminAuditEntry): Promise<void>;
+  create(environment: Environment, audit: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
   /** Deletes the environment with its `audit` entry in one transaction (behaviour LOG-9); idempotent. */
   delete(id: string, audit: AdminAuditEntry): Promise<void>;
@@ -70,8 +70,8 @@ export interface EnvironmentStore {
    * False when the environment does not exist (also when it was deleted while this was granting).
    * `audit` is written in the same transaction (behaviour LOG-9).
    */
-  grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<boolean>;
-  revoke(userId: string, environmentId: string, audit?: AdminAuditEntry): Promise<boolean>;
+  grant(userId: string, environmentId: string, grantedAt: string, audit: AdminAuditEntry): Promise<boolean>;
+  revoke(userId: string, environmentId: string, audit: AdminAuditEntry): Promise<boolean>;
   grantsOf(userId: string): Promise<EnvironmentGrant[]>;
   revokeAllGrantsTo(environmentId: string): Promise<void>;
 }
@@ -89,7 +89,7 @@ export interface ScopeStore {
   /** Strongly consistent: which of `names` the catalog lacks, and the version it was read at (read first). */
   checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }>;
   /** False when a scope of that name exists. */
-  createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean>;
+  createScope(scope: ScopeDefinition, audit: AdminAuditEntry): Promise<boolean>;
   /** Deletes the scope and moves the catalog version, with its `audit` entry, in one transaction; idempotent. */
   deleteScope(name: string, audit: AdminAuditEntry): Promise<void>;
 }
@@ -100,6 +100,20 @@ export interface ScopeHolders {
   readonly sample: readonly string[];
 }
 
+/**
+ * What an admin may change of a client: the fields PATCH /api/admin/clients/{client_id} accepts
+ * (`name`, `scopes`, `introspect_all`, `redirect_uris`); the dashboard's client form sets all but
+ * `introspectAll`.
+ */
+export interface ClientChanges {
+  readonly name?: string;
+  readonly scopes?: readonly string[];
+  /** May introspect every token of this server (RFC 7662); confidential clients only. */
+  readonly introspectAll?: boolean;
+  /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
+  readonly redirectUris?: readonly string[];
+}
+
 export interface ClientStore {
   get(clientId: string): Promise<Client | undefined>;
   /**
@@ -107,16 +121,16 @@ export interface ClientStore {
    * is given and a scope was deleted since that check (nothing written either way). `audit` is
    * written in the same transaction (behaviour LOG-9).
    */
-  create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
+  create(client: Client, expiresAtEpoch: number | undefined, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
   /** Throws ScopeCatalogChangedError as create does. */
   update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
-    audit?: (before: Client, after: Client) => AdminAuditEntry,
+    changes: ClientChanges,
+    audit: (before: Client, after: Client) => AdminAuditEntry,
     catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined>;
-  delete(clientId: string, audit?: AdminAuditEntry): Promise<boolean>;
+  delete(clientId: string, audit: AdminAuditEntry): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
