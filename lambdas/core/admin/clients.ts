@@ -1,8 +1,9 @@
 /** Admin operations on clients: static public or confidential clients (behaviour ADMIN-13..ADMIN-16). */
-import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
+import { ConflictError, InvalidRequestError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
+import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
 import { isoNow, type AdminDependencies, type ClientChanges, type Page } from './ports';
 import { type AdminActor, auditEntryOf } from './audit';
@@ -101,9 +102,7 @@ export async function createClient(
 }
 
 export async function getClient(deps: Pick<AdminDependencies, 'clients'>, clientId: string): Promise<Client> {
-  const client = await deps.clients.get(clientId);
-  if (!client) throw new NotFoundError(`No client "${clientId}".`);
-  return client;
+  return found(await deps.clients.get(clientId), 'client', clientId);
 }
 
 export function listClients(
@@ -133,8 +132,7 @@ export async function updateClient(
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
   if (changes.introspectAll || redirectUris) {
-    const current = await deps.clients.get(clientId);
-    if (!current) throw new NotFoundError(`No client "${clientId}".`);
+    const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
@@ -149,7 +147,7 @@ export async function updateClient(
     auditEntryOf(deps, actor, { type: 'client.update', clientId, scopes: after.scopes, reason: changedClientFields(before, after) });
   // A scope deleted while this was granting it is refused, never granted (behaviour ADMIN-18).
   const result = await withCheckedScopes(deps, scopes ?? [], (catalog) => deps.clients.update(clientId, fields, audit, catalog));
-  if (!result) throw new NotFoundError(`No client "${clientId}".`);
+  if (!result) throw noSuch('client', clientId);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
   if (scopes) await deps.apiKeys.restrictKeysToScopes(clientId, result.after.scopes);
@@ -194,9 +192,9 @@ export async function deleteClient(
   actor: AdminActor,
   clientId: string,
 ): Promise<void> {
-  if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
+  await getClient(deps, clientId);
   await deps.apiKeys.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
   if (!(await deps.clients.delete(clientId, auditEntryOf(deps, actor, { type: 'client.delete', clientId })))) {
-    throw new NotFoundError(`No client "${clientId}".`);
+    throw noSuch('client', clientId);
   }
 }

@@ -1,15 +1,14 @@
 /** Admin operations on environments and their grants to users (`users_environments`, behaviour ADMIN-9). */
-import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+import { ConflictError, ConflictRequestError } from '../errors';
 import { newId } from '../ids';
 import type { Environment } from '../model';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found, noSuch } from './not-found';
 import { getUser } from './users';
 import { isoNow, type AdminDependencies, type EnvironmentGrant, type Page } from './ports';
 
 export async function getEnvironment(deps: Pick<AdminDependencies, 'environments'>, id: string): Promise<Environment> {
-  const environment = await deps.environments.get(id);
-  if (!environment) throw new NotFoundError(`No environment "${id}".`);
-  return environment;
+  return found(await deps.environments.get(id), 'environment', id);
 }
 
 export function listEnvironments(
@@ -98,8 +97,7 @@ export async function grantEnvironment(
   const grantedAt = isoNow(deps.clock);
   // Refused when the environment was deleted since it was read (behaviour ENV-4); audited in the grant's transaction (LOG-9).
   const audit = auditEntryOf(deps, actor, { type: 'user.environment_grant', userId, environmentId });
-  if (!(await deps.environments.grant(userId, environmentId, grantedAt, audit)))
-    throw new NotFoundError(`No environment "${environmentId}".`);
+  if (!(await deps.environments.grant(userId, environmentId, grantedAt, audit))) throw noSuch('environment', environmentId);
   return { userId, environmentId, grantedAt };
 }
 

@@ -1,8 +1,9 @@
 /** Admin operations on the scope catalog. */
-import { ConflictRequestError, InvalidRequestError, NotFoundError, ScopeCatalogChangedError } from '../errors';
+import { ConflictRequestError, InvalidRequestError, ScopeCatalogChangedError } from '../errors';
 import type { ScopeDefinition } from '../ports';
 import { serverDefinedScopes } from '../scope';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found } from './not-found';
 import type { AdminDependencies, CatalogCheck } from './ports';
 
 export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<readonly ScopeDefinition[]> {
@@ -10,9 +11,11 @@ export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<rea
 }
 
 export async function getScope(deps: Pick<AdminDependencies, 'scopes'>, name: string): Promise<ScopeDefinition> {
-  const scope = (await deps.scopes.listScopes()).find((s) => s.name === name);
-  if (!scope) throw new NotFoundError(`No scope "${name}".`);
-  return scope;
+  return found(
+    (await deps.scopes.listScopes()).find((s) => s.name === name),
+    'scope',
+    name,
+  );
 }
 
 /** Why the server itself needs the scope (lambdas/core/scope.ts), or undefined for one the admin may delete. */

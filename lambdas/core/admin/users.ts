@@ -1,9 +1,10 @@
 /** Admin operations on users: create, read, update, delete (behaviour ADMIN-5..ADMIN-7). */
-import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+import { ConflictError, ConflictRequestError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
 import { endSignIns, nextCredentialVersion } from '../account/password-change';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found } from './not-found';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -18,9 +19,7 @@ export interface NewUser {
 export type UserUpdate = Partial<Omit<NewUser, 'email'>> & { readonly email?: string };
 
 export async function getUser(deps: Pick<AdminDependencies, 'users'>, id: string): Promise<User> {
-  const user = await deps.users.get(id);
-  if (!user) throw new NotFoundError(`No user "${id}".`);
-  return user;
+  return found(await deps.users.get(id), 'user', id);
 }
 
 export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number, cursor?: string): Promise<Page<User>> {

@@ -15,9 +15,9 @@ import { html, type Html } from '../html';
 import { passkeyRemoveForm } from '../../http/passkey-forms';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
-import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankToUndefined, checkbox } from './forms';
-import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
+import { actionButton, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
 
@@ -51,31 +51,26 @@ async function listPage(request: DashboardRequest) {
   const cursor = blankToUndefined(request.query.cursor);
   const page = await listUsers(request.deps.admin, pageSize, cursor);
   const notice = noticeOf(request);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Users',
-      frameOf(request, notice ? { notice } : {}),
-      html`<p><a href="${dashboardPaths.users}/new">Create a user</a></p>
+  return pageResponse(
+    request,
+    'Users',
+    html`<p><a href="${dashboardPaths.users}/new">Create a user</a></p>
 <table id="users"><thead><tr><th>Name</th><th>Email</th><th>Email status</th><th>Role</th><th>Created</th></tr></thead>
 <tbody>${page.items.map(userRow)}</tbody></table>${nextPageLink(dashboardPaths.users, {}, page.next)}`,
-    ),
+    { notice },
   );
 }
 
 async function newForm(request: DashboardRequest) {
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Create a user',
-      frameOf(request),
-      html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}
+  return pageResponse(
+    request,
+    'Create a user',
+    html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}
 <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
 <label for="email">Email (optional)</label><input id="email" name="email" type="email" maxlength="254">
 <label for="password">Password (optional, at least 8 characters; or send a reset link later)</label><input id="password" name="password" type="password" autocomplete="new-password">
 <label><input name="admin" type="checkbox"> Administrator</label>
 <div><button type="submit">Create</button></div></form>`,
-    ),
   );
 }
 
@@ -101,12 +96,10 @@ async function detailPage(request: DashboardRequest) {
   const granted = new Set(grants.map((g) => g.environment.id));
   const notice = noticeOf(request);
   const csrf = request.admin.csrf;
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      user.name,
-      frameOf(request, notice ? { notice } : {}),
-      html`<table><tbody><tr><th>User ID</th><td><code>${user.id}</code></td></tr>
+  return pageResponse(
+    request,
+    user.name,
+    html`<table><tbody><tr><th>User ID</th><td><code>${user.id}</code></td></tr>
 <tr><th>Email</th><td>${user.email ?? 'none'} ${user.email ? html`<span class="tag">${user.emailVerifiedAt ? 'verified' : 'not verified'}</span>` : ''}</td></tr>
 <tr><th>Password</th><td>${user.passwordHash ? 'set' : 'not set'}</td></tr><tr><th>Created</th><td>${user.createdAt}</td></tr></tbody></table>
 <fieldset><legend>Edit</legend><form method="post" action="${userPath(user.id)}">${csrfField(csrf)}
@@ -116,23 +109,23 @@ async function detailPage(request: DashboardRequest) {
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>Environments</h2>
 <table id="grants"><thead><tr><th>Environment</th><th>Granted</th><th></th></tr></thead><tbody>${grants.map(
-        (g) => html`<tr><td>${g.environment.name} (${g.environment.id})</td><td>${g.grantedAt}</td>
+      (g) => html`<tr><td>${g.environment.name} (${g.environment.id})</td><td>${g.grantedAt}</td>
 <td>${actionButton(userPath(user.id, `/environments/${encodeURIComponent(g.environment.id)}/revoke`), csrf, 'Remove')}</td></tr>`,
-      )}</tbody></table>
+    )}</tbody></table>
 <form method="post" action="${userPath(user.id, '/environments')}">${csrfField(csrf)}<label for="environment_id">Grant an environment</label>
 <select id="environment_id" name="environment_id">${environments.items
-        .filter((e) => !granted.has(e.id))
-        .map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>
+      .filter((e) => !granted.has(e.id))
+      .map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>
 <h2>Passkeys</h2>
 <table id="passkeys"><thead><tr><th>Credential</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>${passkeys.map(
-        (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
+      (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
 <td>${actionButton(userPath(user.id, '/passkeys/remove'), csrf, 'Remove', { credential_id: p.credentialId })}</td></tr>`,
-      )}</tbody></table>${passkeys.length === 0 ? html`<p>No passkeys.</p>` : ''}
+    )}</tbody></table>${passkeys.length === 0 ? html`<p>No passkeys.</p>` : ''}
 <h2>Sign-in</h2>
 <div class="actions">${actionButton(userPath(user.id, '/sign-out-everywhere'), csrf, 'Sign out everywhere')}
 ${user.email ? actionButton(userPath(user.id, '/password-reset'), csrf, 'Send a password-reset link') : ''}</div>
 <p><a href="${userPath(user.id, '/delete')}" class="danger">Delete this user</a></p>`,
-    ),
+    { notice },
   );
 }
 
@@ -156,15 +149,13 @@ async function update(request: DashboardRequest) {
 
 async function confirmDelete(request: DashboardRequest) {
   const user = await getUser(request.deps.admin, request.params.id!);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      `Delete ${user.name}?`,
-      frameOf(request),
-      html`<p>Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes their API keys and passkeys. This cannot be undone.</p>
-<div class="actions">${actionButton(userPath(user.id, '/delete'), request.admin.csrf, 'Delete the user')} <a href="${userPath(user.id)}">Cancel</a></div>`,
-    ),
-  );
+  return confirmationPage(request, {
+    title: `Delete ${user.name}?`,
+    consequence: html`Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes their API keys and passkeys. This cannot be undone.`,
+    action: userPath(user.id, '/delete'),
+    label: 'Delete the user',
+    back: userPath(user.id),
+  });
 }
 
 async function remove(request: DashboardRequest) {
