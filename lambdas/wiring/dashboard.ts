@@ -1,5 +1,5 @@
 /**
- * The dashboard's handlers (issue 14): one router (lambdas/presentation/dashboard/router.ts) behind three
+ * The dashboard's handlers (behaviour DASH-1..DASH-6): one router (lambdas/presentation/dashboard/router.ts) behind three
  * functions, so each function bundles only the AWS clients its route rows call (lambdas/routes.ts):
  * the pages (GET) neither SES nor S3, the form posts SES, the logo row S3. What only some rows
  * use (mail, the logo's storage) is passed in by their handler files; esbuild leaves out of a

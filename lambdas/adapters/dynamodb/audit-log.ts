@@ -1,5 +1,5 @@
 /**
- * The admin audit log (behaviour LOG-4, issue 14) in the activity table. Each entry is stored in
+ * The admin audit log (behaviour LOG-4, LOG-9) in the activity table. Each entry is stored in
  * the partition of what it is about (`AUDIT#<clientId>`, `AUDIT#USER#<userId>`, or `AUDIT#SITE`
  * for environments and scopes), and indexed by day in the activity table's gsi1
  * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no

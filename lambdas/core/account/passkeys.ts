@@ -1,5 +1,5 @@
 /**
- * Passkeys (behaviour PASSKEY-1..PASSKEY-9, issue 13): WebAuthn registration by a signed-in,
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9): WebAuthn registration by a signed-in,
  * recently authenticated user, and sign-in with a discoverable credential. This module builds
  * the ceremony options and runs the ceremonies; the cryptographic verification is a port
  * (`PasskeyVerifier`), implemented with @simplewebauthn/server only in the two verify handlers,

@@ -48,7 +48,7 @@ const namedHolders = 3;
  * (withCheckedScopes). What the holder check still cannot see (a grant written the instant
  * before, not yet in the index it reads; a registration checking a container's catalog up to a
  * minute old) keeps the name in the client record, but issuance leaves out every scope the
- * catalog lacks (withCatalogScopes), so no token carries it (issue 26).
+ * catalog lacks (withCatalogScopes), so no token carries it.
  */
 export async function deleteScope(
   deps: Pick<AdminDependencies, 'scopes' | 'clients' | 'clock'>,

@@ -1,5 +1,5 @@
 /**
- * The site logo (issue 14; behaviour SITE-3, SITE-4): checked from its bytes, stored under a
+ * The site logo (behaviour SITE-3, SITE-4): checked from its bytes, stored under a
  * server-chosen content-addressed key (ASVS 5.3.2: nothing of the uploader's naming reaches
  * storage), then recorded in the settings with its audit entry. The admin API and the dashboard
  * both call these functions.

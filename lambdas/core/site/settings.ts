@@ -1,5 +1,5 @@
 /**
- * Site settings (issue 14): the title shown on pages and in mails, the MFA policy and the logo,
+ * Site settings (behaviour SITE-1, SITE-2): the title shown on pages and in mails, the MFA policy and the logo,
  * one stored record changed by the admin API and the dashboard through the functions here, so
  * both apply the same rules. MFA_POLICY stays the default: a stored policy overrides it, and
  * clearing the stored one (`null`) falls back to it.

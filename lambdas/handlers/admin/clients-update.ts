@@ -1,7 +1,7 @@
 /**
  * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris? }` → 200 the
  * client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
- * keys. `redirect_uris` replaces a static client's set (issue 14).
+ * keys. `redirect_uris` replaces a static client's set.
  */
 import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';

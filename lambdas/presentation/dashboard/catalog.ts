@@ -1,5 +1,5 @@
 /**
- * Environments and scopes in the dashboard (issue 14): list, create, delete (the core refuses an
+ * Environments and scopes in the dashboard (behaviour DASH-6): list, create, delete (the core refuses an
  * environment that still holds clients or is the DCR environment, and a scope that is built in
  * or granted to a client, behaviour ADMIN-10, ADMIN-18). Audited with the admin as actor.
  */

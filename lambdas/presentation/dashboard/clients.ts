@@ -1,5 +1,5 @@
 /**
- * Clients in the dashboard (issue 14): list (static or dynamic, dynamic ones marked
+ * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
  * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action

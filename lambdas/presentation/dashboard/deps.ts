@@ -1,4 +1,4 @@
-/** What the dashboard calls: the admin API's own core dependencies, nothing of its own (issue 14). */
+/** What the dashboard calls: the admin API's own core dependencies, nothing of its own (behaviour DASH-5). */
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
 import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';

@@ -1,5 +1,5 @@
 /**
- * The logs in the dashboard (issue 14): a client's token activity (by time, request type and
+ * The logs in the dashboard (behaviour DASH-6, LOG-8, LOG-9): a client's token activity (by time, request type and
  * outcome) and the admin audit log (by time and type), paged; the same core listings as
  * GET /api/admin/clients/{client_id}/activity and GET /api/admin/audit.
  */

@@ -1,5 +1,5 @@
 /**
- * Site settings in the dashboard (issue 14; behaviour SITE-1..SITE-4): the title, the MFA policy
+ * Site settings in the dashboard (behaviour DASH-6, SITE-1..SITE-4): the title, the MFA policy
  * (or MFA_POLICY's default) and the logo (upload as multipart/form-data, delete). The same core
  * functions as GET/PATCH /api/admin/settings and PUT/DELETE /api/admin/site-logo, which write the
  * audit entry (`site.*`, the admin as actor) in the settings' own transaction.

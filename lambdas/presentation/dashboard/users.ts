@@ -1,5 +1,5 @@
 /**
- * Users in the dashboard (issue 14): list, create, edit, delete after a confirmation page,
+ * Users in the dashboard (behaviour DASH-6): list, create, edit, delete after a confirmation page,
  * environment grants, email-verified status, passkeys (remove), sign out everywhere (ASVS 7.4.5),
  * and a mailed password-reset link (the admin never sets or sees the password that way). Each
  * action calls the admin API's core function and is audited with the admin as actor.
