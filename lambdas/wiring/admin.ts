@@ -9,7 +9,7 @@ import type { AdminDependencies } from '../core/admin/ports';
 import { notifyPasswordChanged } from '../core/account/password-change';
 import { getPasswordChange } from './account';
 import { getApiKeyStore } from './api-keys';
-import { getAuditLog } from './audit';
+import { getAuditEntryWriter } from './audit';
 import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
@@ -30,7 +30,7 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
     clients: getClientRepository(),
     sessions: getSessions(),
     tokens: getTokenStore(),
-    auditLog: getAuditLog(),
+    auditLog: getAuditEntryWriter(),
     hasher: getHasher(),
     clock,
     random,

@@ -76,6 +76,19 @@ function previousDay(day: string): string {
 /** At most this many queries per page, so a sparse filter over a long range answers in bounded time. */
 const maxQueriesPerPage = 100;
 
+/**
+ * Writes one entry on its own, for the changes that cannot share their transaction
+ * (docs/storage-schema.md). Apart from the reader below, so a function that only writes
+ * bundles no paging code.
+ */
+export function auditEntryWriter(db: DynamoDBDocumentClient, table: string, random: RandomSource): Pick<AuditLogStore, 'record'> {
+  return {
+    async record(entry) {
+      await db.send(new PutCommand({ TableName: table, Item: auditLogItem(entry, newId('', random)) }));
+    },
+  };
+}
+
 export class DynamoAuditLog implements AuditLogStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -83,8 +96,8 @@ export class DynamoAuditLog implements AuditLogStore {
     private readonly random: RandomSource,
   ) {}
 
-  async record(entry: AdminAuditEntry): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: auditLogItem(entry, newId('', this.random)) }));
+  record(entry: AdminAuditEntry): Promise<void> {
+    return auditEntryWriter(this.db, this.table, this.random).record(entry);
   }
 
   /** Newest first, `from` and `to` inclusive; the cursor says which day and sort key to continue below. */
