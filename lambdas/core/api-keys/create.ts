@@ -117,8 +117,7 @@ function checkOutcome(outcome: CreateOutcome, key: ApiKey): void {
 export async function createApiKey(
   deps: ApiKeyCreateDependencies,
   manager: KeyManager,
-  clientId: string,
-  input: NewApiKeyInput,
+  { clientId, ...input }: NewApiKeyInput & { readonly clientId: string },
 ): Promise<CreatedApiKey> {
   const client = await requireClient(deps, clientId);
   const user = await boundUser(deps, manager, input);

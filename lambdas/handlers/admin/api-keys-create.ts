@@ -25,11 +25,9 @@ export const schema = z.strictObject({
 export const handler = clientKeysHandler(async (event, container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const input = jsonInput(event, schema);
-  const created = await createApiKey(
-    { ...getApiKeyAdmin(), mailer: getMailer(), issuer: container.config.baseUrl },
-    keyManagerOf(caller),
+  const created = await createApiKey({ ...getApiKeyAdmin(), mailer: getMailer(), issuer: container.config.baseUrl }, keyManagerOf(caller), {
+    ...input,
     clientId,
-    input,
-  );
+  });
   return jsonResponse(201, { ...apiKeyView(created.key, container.clock.now()), api_key: created.apiKey, secret: created.secret });
 });

@@ -224,7 +224,8 @@ async function createKey(request: DashboardRequest) {
     : await request.deps.admin.users.get(form.user);
   if (!user) throw new InvalidRequestError('user: no user with that email or id.');
   // The audit entry (api_key.create, the admin as actor) is written in the key's own transaction.
-  const created = await createApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, {
+  const created = await createApiKey(request.deps.apiKeys, adminManager(request), {
+    clientId: request.params.id!,
     userId: user.id,
     ...(form.name ? { name: form.name } : {}),
     ...(form.expires_at ? { expiresAt: form.expires_at } : {}),
@@ -234,7 +235,7 @@ async function createKey(request: DashboardRequest) {
 
 async function revokeKey(request: DashboardRequest) {
   // Audited (api_key.revoke) in the revocation's own transaction.
-  await revokeApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, request.params.keyId!);
+  await revokeApiKey(request.deps.apiKeys, adminManager(request), { clientId: request.params.id!, keyId: request.params.keyId! });
   return redirect(`${clientPath(request.params.id!)}?done=key-revoked`);
 }
 
