@@ -8,11 +8,19 @@
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
 import { isoNow } from '../admin/ports';
 import { isUsersOwnKey, type ApiKey, type AuditEntry, type Client, type User } from '../model';
+import type { Mailer } from '../ports';
 import { newApiKey } from './format';
 import { actorOf, type KeyManager } from './caller';
 import { keyCreatedMail } from './notification';
-import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies, CreateOutcome } from './ports';
+import type { ApiKeyAdminDependencies, CreateOutcome } from './ports';
 import { snapshotScopes } from './scopes';
+
+/** Self-service creation also mails the bound user (behaviour KEY-14). */
+export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
+  readonly mailer: Mailer;
+  /** The issuer (`{base_url}`): the mail names the address that revokes the key. */
+  readonly issuer: string;
+}
 
 export interface NewApiKeyInput {
   /** Admin callers only. */

@@ -2,7 +2,7 @@
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
 import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
-import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
+import type { ApiKeyCreateDependencies } from '../../core/api-keys/create';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
 import type { LogoDependencies } from '../../core/site/logo';
