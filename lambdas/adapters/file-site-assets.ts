@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SiteAssetStore } from '../core/site/logo';
+import type { SiteAssetStore } from '../core/site/ports';
 
 /** Keys are chosen by the server (core/site/logo.ts); anything else never touches the disk. */
 export const siteAssetKeyPattern = /^branding\/logo-[0-9a-f]{64}\.(png|jpg|webp)$/;

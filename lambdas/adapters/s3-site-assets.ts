@@ -3,7 +3,7 @@
  * distribution.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { SiteAssetStore } from '../core/site/logo';
+import type { SiteAssetStore } from '../core/site/ports';
 import type { LogoContentType } from '../core/site/settings';
 import { type AwsClientSettings, boundToInvocation, clientConfig } from './aws/sdk-clients';
 

@@ -4,9 +4,10 @@
  */
 import { passkeyLabel, type Passkey } from '../core/account/passkeys';
 import { keyStatus } from '../core/api-keys/status';
-import type { ActivityRow, AdminAuditEntry, ApiKey, ApiKeyCreator, Client, Environment, User } from '../core/model';
+import type { ActivityRow, AdminAuditEntry, ApiKey, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
 import type { ScopeDefinition } from '../core/ports';
+import { actorView } from './actor-view';
 
 export const userView = (user: User) => ({
   id: user.id,
@@ -60,9 +61,6 @@ export const clientView = (client: Client) => ({
   created_at: client.createdAt,
 });
 
-const creatorView = (creator: ApiKeyCreator) =>
-  creator.kind === 'admin-client' ? { type: creator.kind, client_id: creator.clientId } : { type: creator.kind, user_id: creator.userId };
-
 /** Never the secret nor its hash: those are in the create response once (the secret) or nowhere. */
 export const apiKeyView = (key: ApiKey, nowMs: number) => ({
   key_id: key.keyId,
@@ -72,7 +70,7 @@ export const apiKeyView = (key: ApiKey, nowMs: number) => ({
   scopes: key.scopes,
   status: keyStatus(key, nowMs),
   created_at: key.createdAt,
-  created_by: creatorView(key.createdBy),
+  created_by: actorView(key.createdBy),
   expires_at: key.expiresAt ?? null,
   revoked_at: key.revokedAt ?? null,
   last_used_at: key.lastUsedAt ?? null,
@@ -98,7 +96,7 @@ export const activityView = (row: ActivityRow) => ({
 export const auditEntryView = (entry: AdminAuditEntry) => ({
   at: entry.at,
   type: entry.type,
-  actor: creatorView(entry.actor),
+  actor: actorView(entry.actor),
   client_id: entry.clientId ?? null,
   key_id: entry.keyId ?? null,
   user_id: entry.userId ?? null,

@@ -1,11 +1,9 @@
 /** The admin API's view of the site settings (GET/PATCH /api/admin/settings, the logo routes). */
-import type { AdminActor, SiteLogo, SiteSettings } from '../core/site/settings';
+import { actorView } from './actor-view';
+import type { SiteLogo, SiteSettings } from '../core/site/settings';
 
 /** Where browsers fetch the logo: the CDN of the JWKS bucket (locally the local server, which mirrors its layout). */
 export const logoUrl = (cdnBaseUrl: string, logo: Pick<SiteLogo, 'key'>): string => `${cdnBaseUrl}/${logo.key}`;
-
-const actorView = (actor: AdminActor) =>
-  actor.kind === 'admin-client' ? { type: actor.kind, client_id: actor.clientId } : { type: actor.kind, user_id: actor.userId };
 
 export const siteSettingsView = (settings: SiteSettings, cdnBaseUrl: string) => ({
   title: settings.title,

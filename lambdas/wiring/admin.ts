@@ -9,6 +9,7 @@ import type { AdminDependencies } from '../core/admin/ports';
 import { notifyPasswordChanged } from '../core/account/password-change';
 import { getPasswordChange } from './account';
 import { getApiKeyStore } from './api-keys';
+import { getAuditEntryWriter } from './audit';
 import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
@@ -29,6 +30,7 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
     clients: getClientRepository(),
     sessions: getSessions(),
     tokens: getTokenStore(),
+    auditLog: getAuditEntryWriter(),
     hasher: getHasher(),
     clock,
     random,
@@ -44,7 +46,7 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
 export const getAdmin = /* @__PURE__ */ perContainer(
   (): AdminDependencies => ({
     ...getAdminWithoutMail(),
-    // Issue 12: any password change mails the user (revocation and session deletion are in updateUser).
+    // Behaviour RESET-10: any password change mails the user (revocation and session deletion are in updateUser).
     notifyPasswordChanged: async (user, addresses) => {
       await notifyPasswordChanged(getPasswordChange(), user, addresses, 'admin');
     },

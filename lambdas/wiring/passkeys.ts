@@ -1,4 +1,4 @@
-/** The passkey stores and settings of a container (lambdas/core/account/passkeys.ts). */
+/** The passkey stores and settings of a container (behaviour PASSKEY-1..PASSKEY-9; lambdas/core/account/passkeys.ts). */
 import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
@@ -10,7 +10,7 @@ import { getStorage } from './storage';
 
 const getStores = perContainer(() => {
   const { db, tables } = getStorage();
-  return { passkeys: new DynamoPasskeyStore(db, tables.main), ceremonies: new DynamoCeremonyStore(db, tables.ephemeral) };
+  return { passkeys: new DynamoPasskeyStore(db, tables.main, tables.activity), ceremonies: new DynamoCeremonyStore(db, tables.ephemeral) };
 });
 
 export const getPasskeyStore = () => getStores().passkeys;

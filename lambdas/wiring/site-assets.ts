@@ -4,7 +4,8 @@
  */
 import { FileSiteAssetStore } from '../adapters/file-site-assets';
 import { S3SiteAssetStore } from '../adapters/s3-site-assets';
-import type { LogoDependencies, SiteAssetStore } from '../core/site/logo';
+import type { LogoDependencies } from '../core/site/logo';
+import type { SiteAssetStore } from '../core/site/ports';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
 import { getSite } from './site';

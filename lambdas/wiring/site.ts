@@ -1,5 +1,5 @@
 /**
- * The site settings of a container (issue 14). Two ways to read them, by how soon a change must count:
+ * The site settings of a container (behaviour SITE-1, SITE-2). Two ways to read them, by how soon a change must count:
  * - `current()`: strongly consistent, one GetItem per call. For the MFA policy at sign-in: a
  *   tightened policy is a security control and must apply to the very next sign-in in every
  *   container; the sign-in already pays for an Argon2id verification (tens of ms), so one small read is noise.

@@ -193,9 +193,9 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
       deleteKeysOfUser: async () => undefined,
       revokeKeysOfClient: async () => undefined,
     };
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }, testAdminActor);
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { name: 'renamed' }, testAdminActor);
-    await updateClient({ ...getAdmin(), apiKeys }, clientId, { scopes: ['email', 'openid'] }, testAdminActor); // a retry: no difference, still restricts
+    await updateClient({ ...getAdmin(), apiKeys }, testAdminActor, { clientId, scopes: ['email', 'openid'] });
+    await updateClient({ ...getAdmin(), apiKeys }, testAdminActor, { clientId, name: 'renamed' });
+    await updateClient({ ...getAdmin(), apiKeys }, testAdminActor, { clientId, scopes: ['email', 'openid'] }); // a retry: no difference, still restricts
     expect(calls).toEqual([
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },
       { clientId, granted: ['email', 'openid'], clientScopes: ['email', 'openid'] },

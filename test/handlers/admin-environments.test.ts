@@ -12,7 +12,7 @@ import { handler as revoke } from '../../lambdas/handlers/admin/user-environment
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
 import { adminClientToken, createTestClient, issueTestToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
@@ -83,7 +83,7 @@ describe('environments', () => {
   it('refuses to delete the DCR environment (DCR_ENVIRONMENT_ID), with 409', async () => {
     // Through the domain with its own DCR id: the shared DCR environment belongs to other test files.
     const environmentId = await createTestEnvironment();
-    const refusal = deleteEnvironmentOf({ ...getAdmin(), dcrEnvironmentId: environmentId }, environmentId);
+    const refusal = deleteEnvironmentOf({ ...getAdmin(), dcrEnvironmentId: environmentId }, testAdminActor, environmentId);
     await expect(refusal).rejects.toMatchObject({ status: 409, description: expect.stringMatching(/DCR_ENVIRONMENT_ID/) });
     expect(await getEnvironments().get(environmentId)).toBeDefined();
   });

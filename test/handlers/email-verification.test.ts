@@ -159,7 +159,7 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
-    await updateUser(getAdmin(), who.user.id, { email: `${unique('moved')}@example.test` }, testAdminActor);
+    await updateUser(getAdmin(), testAdminActor, { userId: who.user.id, email: `${unique('moved')}@example.test` });
     expect(jsonBody(await verify(bearer(token), { code })).error).toBe('invalid_grant');
     expect((await getUsers().get(who.user.id))!.emailVerifiedAt).toBeUndefined();
   });
@@ -177,7 +177,7 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
 
   it('changing the address clears email_verified', async () => {
     const who = await createAccountUser({ emailVerifiedAt: new Date().toISOString() });
-    const updated = await updateUser(getAdmin(), who.user.id, { email: `${unique('changed')}@example.test` }, testAdminActor);
+    const updated = await updateUser(getAdmin(), testAdminActor, { userId: who.user.id, email: `${unique('changed')}@example.test` });
     expect(updated.emailVerifiedAt).toBeUndefined();
     expect((await getUsers().get(who.user.id))!.emailVerifiedAt).toBeUndefined();
   });

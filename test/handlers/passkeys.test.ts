@@ -402,7 +402,7 @@ describe('removal (behaviour PASSKEY-2, PASSKEY-8, PASSKEY-9)', () => {
 
   it('deleting the user removes their passkeys: the credential no longer signs in', async () => {
     const { who, authenticator } = await userWithPasskey();
-    await deleteUser(getAdmin(), who.user.id, testAdminActor);
+    await deleteUser(getAdmin(), testAdminActor, who.user.id);
     expect(await getPasskeyStore().get(authenticator.id)).toBeUndefined();
     expectRefused(await postSignIn(authenticator.assert({ challenge: await signInChallenge() })));
   });

@@ -218,7 +218,7 @@ describe('single use and bindings (behaviour MFA-5, MFA-6)', () => {
   it('the address changed after the code was sent: refused, no session', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
-    await updateUser(getAdmin(), who.user.id, { email: `${unique('moved')}@example.test` }, testAdminActor);
+    await updateUser(getAdmin(), testAdminActor, { userId: who.user.id, email: `${unique('moved')}@example.test` });
     const result = await enterCode(challengeId, code);
     expect(result.statusCode).toBe(400);
     expect(headerOf(result, 'set-cookie')).toBeUndefined();
@@ -227,7 +227,7 @@ describe('single use and bindings (behaviour MFA-5, MFA-6)', () => {
   it('the password changed after the code was sent: refused, no session', async () => {
     const { who, challengeId } = await passwordStep();
     const code = latestCode(outbox, who.user.email!);
-    await updateUser(getAdmin(), who.user.id, { password: 'a brand new password' }, testAdminActor);
+    await updateUser(getAdmin(), testAdminActor, { userId: who.user.id, password: 'a brand new password' });
     const result = await enterCode(challengeId, code);
     expect(result.statusCode).toBe(400);
     expect(headerOf(result, 'set-cookie')).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * The admin audit log (behaviour LOG-4) in the activity table. Each entry is stored in
+ * The admin audit log (behaviour LOG-4, LOG-9) in the activity table. Each entry is stored in
  * the partition of what it is about (`AUDIT#<clientId>`, `AUDIT#USER#<userId>`, or `AUDIT#SITE`
  * for environments and scopes), and indexed by day in the activity table's gsi1
  * (`AUDITDAY#<yyyy-mm-dd>`), which only audit entries carry: token activity rows pay for no
@@ -7,30 +7,30 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditLogQuery, AuditLogStore } from '../../core/admin/audit';
+import type { AuditLogQuery, AuditLogStore } from '../../core/admin/ports';
 import { InvalidRequestError } from '../../core/errors';
 import { newId } from '../../core/ids';
 import { lifetimes } from '../../core/lifetimes';
 import type { AdminAuditEntry, AuditType } from '../../core/model';
 import type { RandomSource } from '../../core/ports';
 import { type TransactItem, withoutKeys } from './items';
-import { keys, partitions } from './keys';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const dayPartition = (day: string) => `AUDITDAY#${day}`;
 
-/**
- * The item of an audit entry (an admin change, or a site settings change: site-settings-store.ts),
- * in the day index too; `id` is random, so two entries of one millisecond never collide.
- */
-export function auditLogItem<E extends Pick<AdminAuditEntry, 'at' | 'clientId' | 'userId'>>(entry: E, id: string) {
-  const key = keys.auditEntry(entry, id);
-  return {
-    ...key,
-    gsi1pk: partitions.auditDay(entry.at.slice(0, 10)),
-    gsi1sk: key.sk,
-    ...entry,
-    ttl: epoch(entry.at) + lifetimes.auditRetention,
-  };
+function subjectPartition(entry: AdminAuditEntry): string {
+  if (entry.clientId !== undefined) return `AUDIT#${entry.clientId}`;
+  if (entry.userId !== undefined) return `AUDIT#USER#${entry.userId}`;
+  return 'AUDIT#SITE';
+}
+
+/** The day index keys of an audit item (every writer of audit entries adds them: site-settings-store.ts too). */
+export const auditDayKeys = (at: string, sk: string) => ({ gsi1pk: dayPartition(at.slice(0, 10)), gsi1sk: sk });
+
+/** The item of an audit entry; `id` is random, so two entries of one millisecond never collide. */
+export function auditLogItem(entry: AdminAuditEntry, id: string) {
+  const sk = `${entry.at}#${id}`;
+  return { pk: subjectPartition(entry), sk, ...auditDayKeys(entry.at, sk), ...entry, ttl: epoch(entry.at) + lifetimes.auditRetention };
 }
 
 /**
@@ -76,6 +76,19 @@ function previousDay(day: string): string {
 /** At most this many queries per page, so a sparse filter over a long range answers in bounded time. */
 const maxQueriesPerPage = 100;
 
+/**
+ * Writes one entry on its own, for the changes that cannot share their transaction
+ * (docs/storage-schema.md). Apart from the reader below, so a function that only writes
+ * bundles no paging code.
+ */
+export function auditEntryWriter(db: DynamoDBDocumentClient, table: string, random: RandomSource): Pick<AuditLogStore, 'record'> {
+  return {
+    async record(entry) {
+      await db.send(new PutCommand({ TableName: table, Item: auditLogItem(entry, newId('', random)) }));
+    },
+  };
+}
+
 export class DynamoAuditLog implements AuditLogStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -83,8 +96,8 @@ export class DynamoAuditLog implements AuditLogStore {
     private readonly random: RandomSource,
   ) {}
 
-  async record(entry: AdminAuditEntry): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: auditLogItem(entry, newId('', this.random)) }));
+  record(entry: AdminAuditEntry): Promise<void> {
+    return auditEntryWriter(this.db, this.table, this.random).record(entry);
   }
 
   /** Newest first, `from` and `to` inclusive; the cursor says which day and sort key to continue below. */
@@ -103,7 +116,7 @@ export class DynamoAuditLog implements AuditLogStore {
           KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :from AND :upper',
           ...typeFilter(query.types),
           ExpressionAttributeValues: {
-            ':day': partitions.auditDay(position.day),
+            ':day': dayPartition(position.day),
             ':from': query.from,
             ':upper': upper,
             ...typeValues(query.types),

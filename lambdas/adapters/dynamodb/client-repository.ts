@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { CatalogCheck } from '../../core/admin/ports';
+import type { CatalogCheck, ClientChanges } from '../../core/admin/ports';
 import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
@@ -182,12 +182,7 @@ export class DynamoClientRepository {
    */
   async update(
     clientId: string,
-    changes: {
-      readonly name?: string;
-      readonly scopes?: readonly string[];
-      readonly introspectAll?: boolean;
-      readonly redirectUris?: readonly string[];
-    },
+    changes: ClientChanges,
     /** The audit entry of this change, from the record as read and as written (behaviour LOG-9). */
     audit?: (before: Client, after: Client) => AdminAuditEntry,
     catalog?: CatalogCheck,

@@ -71,9 +71,14 @@ export class DynamoEnvironmentRepository {
     return queryIndexPage<Environment>(this.db, this.table, partitions.environments, limit, cursor);
   }
 
-  async delete(id: string): Promise<boolean> {
-    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.table, Key: envKey(id), ReturnValues: 'ALL_OLD' }));
-    return Attributes !== undefined;
+  /** The environment and its `environment.delete` entry together (behaviour LOG-9); the request token makes the client's resend write no second entry. */
+  async delete(id: string, audit: AdminAuditEntry): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [{ Delete: { TableName: this.table, Key: envKey(id) } }, ...this.audited(audit)],
+      }),
+    );
   }
 
   /**

@@ -13,7 +13,8 @@ import {
   type PasskeyOwnerState,
   type PasskeyStore,
 } from '../../core/account/passkeys';
-import type { User } from '../../core/model';
+import type { AdminAuditEntry, User } from '../../core/model';
+import { auditPut, auditTableOf } from './audit-log';
 import { transactIfConditionsHold, transactRetryingConflicts, updateIfConditionHolds } from './conditional-writes';
 import { cancellationCodes, isConditionFailure, isStill, keyFits, putExpiring, withoutKeys } from './items';
 import { digest, keys, partitions } from './keys';
@@ -30,6 +31,8 @@ export class DynamoPasskeyStore implements PasskeyStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** The activity table, where an admin's removal writes its audit entry with it (behaviour LOG-9). */
+    private readonly activityTable?: string,
   ) {}
 
   async add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'> {
@@ -96,7 +99,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
     return found.filter((p): p is Passkey => p !== undefined && p.userId === userId).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async remove(userId: string, credentialId: string): Promise<boolean> {
+  async remove(userId: string, credentialId: string, audit?: AdminAuditEntry): Promise<boolean> {
     const hash = digest(credentialId);
     if (!keyFits(keys.passkey(hash).pk)) return false;
     return transactIfConditionsHold(this.db, [
@@ -110,6 +113,7 @@ export class DynamoPasskeyStore implements PasskeyStore {
         },
       },
       { Delete: { TableName: this.table, Key: keys.passkeyOfUser(userId, hash) } },
+      ...(audit ? [auditPut(auditTableOf(this.activityTable), audit)] : []),
     ]);
   }
 

@@ -94,16 +94,18 @@ export class DynamoScopeRepository implements ScopeCatalog {
   /**
    * Deletes the scope and gives the catalog a new version in one transaction, so an admin
    * write granting scopes that checked the catalog before this fails instead of granting a
-   * deleted scope (behaviour ADMIN-18). Idempotent: the DynamoDB client's resend of the
-   * transaction is applied once, and a delete of an absent scope only moves the version.
+   * deleted scope (behaviour ADMIN-18), and its `scope.delete` entry with them (LOG-9).
+   * Idempotent: the DynamoDB client's resend of the transaction is applied once, and a delete of
+   * an absent scope only moves the version.
    */
-  async deleteScope(name: string): Promise<void> {
+  async deleteScope(name: string, audit: AdminAuditEntry): Promise<void> {
     await this.db.send(
       new TransactWriteCommand({
         ClientRequestToken: randomUUID(),
         TransactItems: [
           { Delete: { TableName: this.table, Key: keys.scope(name) } },
           { Put: { TableName: this.table, Item: { ...keys.scopeCatalogVersion(), version: randomUUID() } } },
+          auditPut(auditTableOf(this.activityTable), audit),
         ],
       }),
     );

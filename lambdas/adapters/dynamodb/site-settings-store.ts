@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SiteAuditEntry, SiteSettingsStore, StoredSiteSettings } from '../../core/site/settings';
+import { lifetimes } from '../../core/lifetimes';
+import type { SiteSettingsStore } from '../../core/site/ports';
+import type { SiteAuditEntry, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
 import { auditLogItem } from './audit-log';
 import { isConditionFailure, withoutKeys } from './items';

@@ -9,7 +9,7 @@
  * consumed (single use) before anything is verified, so a replayed response finds nothing.
  */
 import { newSecret } from '../ids';
-import type { User } from '../model';
+import type { AdminAuditEntry, User } from '../model';
 import { accountPaths } from './paths';
 import type { PasskeyAddedNotice, PasskeyRemovedNotice } from '../notices';
 import type { Clock, Logger, Notifier, RandomSource } from '../ports';
@@ -110,8 +110,8 @@ export interface PasskeyStore {
   get(credentialId: string): Promise<Passkey | undefined>;
   /** The user's passkeys that still sign in: of the user's current generation (behaviour PASSKEY-13), oldest first. */
   listOf(userId: string): Promise<Passkey[]>;
-  /** False when the user has no such passkey. */
-  remove(userId: string, credentialId: string): Promise<boolean>;
+  /** False when the user has no such passkey. An admin's removal passes its `audit` entry, written in the same transaction (behaviour LOG-9). */
+  remove(userId: string, credentialId: string, audit?: AdminAuditEntry): Promise<boolean>;
   /**
    * Stores a use: the counter only moves forwards (or stays 0 for an authenticator without
    * one); false when another use got there first.
@@ -323,9 +323,15 @@ export async function finishSignIn(
   return { kind: 'signed-in', user };
 }
 
-export async function removePasskey(deps: PasskeyDependencies, user: User, credentialId: string): Promise<boolean> {
+/** `audit`: an admin's removal (core/admin/user-credentials.ts), its entry written with the removal (behaviour LOG-9). */
+export async function removePasskey(
+  deps: PasskeyDependencies,
+  user: User,
+  credentialId: string,
+  audit?: AdminAuditEntry,
+): Promise<boolean> {
   const passkey = await deps.passkeys.get(credentialId);
-  if (passkey?.userId !== user.id || !(await deps.passkeys.remove(user.id, credentialId))) return false;
+  if (passkey?.userId !== user.id || !(await deps.passkeys.remove(user.id, credentialId, audit))) return false;
   await notify(deps, user, {
     kind: 'passkey-removed',
     passkey,

@@ -1,11 +1,11 @@
 /**
- * A client's token activity for admins (behaviour LOG-1, LOG-2, issue 14): every token request
+ * A client's token activity for admins (behaviour LOG-1, LOG-2): every token request
  * and key exchange, success or failure with its real reason, filtered by time, request type
  * and outcome, oldest first.
  */
 import { InvalidRequestError } from '../errors';
 import type { ActivityRow } from '../model';
-import type { Page } from './ports';
+import type { ActivityReader, Page } from './ports';
 
 export const activityRequestTypes = ['authorization_code', 'refresh_token', 'client_credentials', 'api key', 'unknown'] as const;
 
@@ -14,14 +14,6 @@ export interface ActivityFilter {
   readonly to?: string;
   readonly requestType?: ActivityRow['requestType'];
   readonly success?: boolean;
-}
-
-/** The sharded activity rows of a client (lambdas/adapters/dynamodb/token-store.ts activityPage). */
-export interface ActivityReader {
-  activityPage(
-    clientId: string,
-    query: { from?: string; to?: string; limit: number; cursor?: string },
-  ): Promise<{ items: ActivityRow[]; next?: string }>;
 }
 
 /** Pages read per answer at most: a rare filter answers a short page with a cursor, in bounded time. */

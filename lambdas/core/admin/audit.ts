@@ -6,23 +6,7 @@
 import { InvalidRequestError } from '../errors';
 import { type AdminAuditEntry, type ApiKeyCreator, auditTypes, type AuditType } from '../model';
 import type { Clock } from '../ports';
-import type { Page } from './ports';
-
-export interface AuditLogQuery {
-  /** ISO times, inclusive. */
-  readonly from: string;
-  readonly to: string;
-  /** Only these types; absent means all. */
-  readonly types?: readonly AuditType[];
-  readonly limit: number;
-  readonly cursor?: string;
-}
-
-export interface AuditLogStore {
-  record(entry: AdminAuditEntry): Promise<void>;
-  /** Newest first. */
-  page(query: AuditLogQuery): Promise<Page<AdminAuditEntry>>;
-}
+import type { AuditLogQuery, AuditLogStore } from './ports';
 
 /** The longest range one listing may span (the log keeps 365 days; one day partition is one query). */
 export const maxAuditRangeDays = 92;
@@ -89,16 +73,16 @@ export function auditEntryOf(deps: { clock: Clock }, actor: AdminActor, change: 
 }
 
 /**
- * Records a change that has been made, for the few changes that cannot share a DynamoDB
+ * Records a change its use case has just made, for the few changes that cannot share a DynamoDB
  * transaction with their entry (docs/storage-schema.md lists them and why): the call answers
  * only once the entry is written, and a failure answers 503, so the admin's retry (each of
  * these changes is idempotent) writes it. Every other change passes its entry to the store
  * that writes the change (`auditEntryOf`).
  */
 export async function recordChange(
-  deps: { audit: AuditLogStore; clock: Clock },
+  deps: { auditLog: Pick<AuditLogStore, 'record'>; clock: Clock },
   actor: AdminActor,
   change: Omit<AdminAuditEntry, 'actor' | 'at'>,
 ): Promise<void> {
-  await deps.audit.record({ ...change, actor, at: new Date(deps.clock.now()).toISOString() });
+  await deps.auditLog.record(auditEntryOf(deps, actor, change));
 }

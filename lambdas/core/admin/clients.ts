@@ -1,10 +1,11 @@
-/** Admin operations on clients: static public or confidential clients (issue 3). */
-import { ConflictError, InvalidRequestError, NotFoundError } from '../errors';
+/** Admin operations on clients: static public or confidential clients (behaviour ADMIN-13..ADMIN-16). */
+import { ConflictError, InvalidRequestError } from '../errors';
 import { newId, newSecret } from '../ids';
-import type { ApiKeyCreator, Client, ClientType, GrantType, RegistrationType } from '../model';
+import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { redirectUriProblem } from '../redirect-uri';
+import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
-import { isoNow, type AdminDependencies, type Page } from './ports';
+import { isoNow, type AdminDependencies, type ClientChanges, type Page } from './ports';
 import { type AdminActor, auditEntryOf } from './audit';
 
 export interface NewClient {
@@ -62,7 +63,11 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
   }
 }
 
-export async function createClient(deps: AdminDependencies, input: NewClient, actor: AdminActor): Promise<CreatedClient> {
+export async function createClient(
+  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'>,
+  actor: AdminActor,
+  input: NewClient,
+): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
   if (!(await deps.environments.get(input.environmentId))) {
@@ -97,9 +102,7 @@ export async function createClient(deps: AdminDependencies, input: NewClient, ac
 }
 
 export async function getClient(deps: Pick<AdminDependencies, 'clients'>, clientId: string): Promise<Client> {
-  const client = await deps.clients.get(clientId);
-  if (!client) throw new NotFoundError(`No client "${clientId}".`);
-  return client;
+  return found(await deps.clients.get(clientId), 'client', clientId);
 }
 
 export function listClients(
@@ -111,32 +114,29 @@ export function listClients(
   return deps.clients.list(registrationType, limit, cursor);
 }
 
+/** The client and what to change of it. */
+export interface ClientUpdate extends ClientChanges {
+  readonly clientId: string;
+}
+
 /**
  * Renames the client and/or replaces its granted scopes. The client is written first,
  * then its API keys are narrowed: the key exchange also intersects with the client's
  * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
 export async function updateClient(
-  deps: AdminDependencies,
-  clientId: string,
-  changes: {
-    readonly name?: string;
-    readonly scopes?: readonly string[];
-    readonly introspectAll?: boolean;
-    /** Replaces the set (issue 14); static clients with authorization_code only, at least one. */
-    readonly redirectUris?: readonly string[];
-  },
+  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'>,
   actor: AdminActor,
+  { clientId, ...changes }: ClientUpdate,
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
   if (changes.introspectAll || redirectUris) {
-    const current = await deps.clients.get(clientId);
-    if (!current) throw new NotFoundError(`No client "${clientId}".`);
+    const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
   }
-  const fields = {
+  const fields: ClientChanges = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
@@ -147,10 +147,10 @@ export async function updateClient(
     auditEntryOf(deps, actor, { type: 'client.update', clientId, scopes: after.scopes, reason: changedClientFields(before, after) });
   // A scope deleted while this was granting it is refused, never granted (behaviour ADMIN-18).
   const result = await withCheckedScopes(deps, scopes ?? [], (catalog) => deps.clients.update(clientId, fields, audit, catalog));
-  if (!result) throw new NotFoundError(`No client "${clientId}".`);
+  if (!result) throw noSuch('client', clientId);
   // On every scope change, not only when this write removed some: a retry after a failed
   // narrowing finds no difference, and must still repair the keys (behaviour KEY-12).
-  if (scopes) await deps.apiKeys?.restrictKeysToScopes(clientId, result.after.scopes);
+  if (scopes) await deps.apiKeys.restrictKeysToScopes(clientId, result.after.scopes);
   return result.after;
 }
 
@@ -189,12 +189,12 @@ function checkRedirectUris(client: Client, redirectUris: readonly string[]): voi
  */
 export async function deleteClient(
   deps: Pick<AdminDependencies, 'clients' | 'apiKeys' | 'clock'>,
+  actor: AdminActor,
   clientId: string,
-  actor: Exclude<ApiKeyCreator, { kind: 'user' }>,
 ): Promise<void> {
-  if (!(await deps.clients.get(clientId))) throw new NotFoundError(`No client "${clientId}".`);
-  await deps.apiKeys?.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
+  await getClient(deps, clientId);
+  await deps.apiKeys.revokeKeysOfClient(clientId, { at: isoNow(deps.clock), actor, reason: 'client deleted' });
   if (!(await deps.clients.delete(clientId, auditEntryOf(deps, actor, { type: 'client.delete', clientId })))) {
-    throw new NotFoundError(`No client "${clientId}".`);
+    throw noSuch('client', clientId);
   }
 }

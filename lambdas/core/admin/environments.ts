@@ -1,15 +1,14 @@
 /** Admin operations on environments and their grants to users (`users_environments`, behaviour ADMIN-9). */
-import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+import { ConflictError, ConflictRequestError } from '../errors';
 import { newId } from '../ids';
 import type { Environment } from '../model';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found, noSuch } from './not-found';
 import { getUser } from './users';
 import { isoNow, type AdminDependencies, type EnvironmentGrant, type Page } from './ports';
 
 export async function getEnvironment(deps: Pick<AdminDependencies, 'environments'>, id: string): Promise<Environment> {
-  const environment = await deps.environments.get(id);
-  if (!environment) throw new NotFoundError(`No environment "${id}".`);
-  return environment;
+  return found(await deps.environments.get(id), 'environment', id);
 }
 
 export function listEnvironments(
@@ -22,9 +21,9 @@ export function listEnvironments(
 
 /** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
 export async function createEnvironment(
-  deps: AdminDependencies,
-  input: { id?: string; name: string },
+  deps: Pick<AdminDependencies, 'environments' | 'random' | 'clock' | 'dcrEnvironmentId'>,
   actor: AdminActor,
+  input: { id?: string; name: string },
 ): Promise<Environment> {
   const id = input.id ?? newId('env_', deps.random);
   const environment: Environment = { id, name: input.name, dcr: id === deps.dcrEnvironmentId, createdAt: isoNow(deps.clock) };
@@ -44,7 +43,11 @@ export async function createEnvironment(
  * reads) is of this environment's generation, which no later environment with the same id
  * has: it gives nothing (behaviour ENV-4).
  */
-export async function deleteEnvironment(deps: AdminDependencies, id: string): Promise<void> {
+export async function deleteEnvironment(
+  deps: Pick<AdminDependencies, 'environments' | 'clients' | 'clock' | 'dcrEnvironmentId'>,
+  actor: AdminActor,
+  id: string,
+): Promise<void> {
   await getEnvironment(deps, id);
   if (id === deps.dcrEnvironmentId) {
     throw new ConflictRequestError(
@@ -55,7 +58,8 @@ export async function deleteEnvironment(deps: AdminDependencies, id: string): Pr
     throw new ConflictRequestError(`Environment "${id}" still has clients; delete them first.`);
   }
   await deps.environments.revokeAllGrantsTo(id);
-  await deps.environments.delete(id);
+  // Behaviour LOG-9: the `environment.delete` entry in the deletion's own transaction.
+  await deps.environments.delete(id, auditEntryOf(deps, actor, { type: 'environment.delete', environmentId: id }));
 }
 
 export interface UserEnvironment {
@@ -63,7 +67,10 @@ export interface UserEnvironment {
   readonly grantedAt: string;
 }
 
-export async function listUserEnvironments(deps: AdminDependencies, userId: string): Promise<UserEnvironment[]> {
+export async function listUserEnvironments(
+  deps: Pick<AdminDependencies, 'users' | 'environments'>,
+  userId: string,
+): Promise<UserEnvironment[]> {
   await getUser(deps, userId);
   const grants = await deps.environments.grantsOf(userId);
   const found = await Promise.all(
@@ -72,12 +79,17 @@ export async function listUserEnvironments(deps: AdminDependencies, userId: stri
   return found.filter((g): g is UserEnvironment => g.environment !== undefined);
 }
 
+/** A user and an environment: what a grant or revocation names. */
+export interface UserEnvironmentInput {
+  readonly userId: string;
+  readonly environmentId: string;
+}
+
 /** Idempotent: granting again keeps the original grant time. */
 export async function grantEnvironment(
-  deps: AdminDependencies,
-  userId: string,
-  environmentId: string,
+  deps: Pick<AdminDependencies, 'users' | 'environments' | 'clock'>,
   actor: AdminActor,
+  { userId, environmentId }: UserEnvironmentInput,
 ): Promise<EnvironmentGrant> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
   const existing = (await deps.environments.grantsOf(userId)).find((g) => g.environmentId === environmentId);
@@ -85,8 +97,7 @@ export async function grantEnvironment(
   const grantedAt = isoNow(deps.clock);
   // Refused when the environment was deleted since it was read (behaviour ENV-4); audited in the grant's transaction (LOG-9).
   const audit = auditEntryOf(deps, actor, { type: 'user.environment_grant', userId, environmentId });
-  if (!(await deps.environments.grant(userId, environmentId, grantedAt, audit)))
-    throw new NotFoundError(`No environment "${environmentId}".`);
+  if (!(await deps.environments.grant(userId, environmentId, grantedAt, audit))) throw noSuch('environment', environmentId);
   return { userId, environmentId, grantedAt };
 }
 
@@ -94,7 +105,11 @@ export async function grantEnvironment(
  * Idempotent. Tokens already issued stay valid until they expire, but the next refresh
  * rotation re-checks the grant and fails (behaviour ENV-2), as does the next authorization.
  */
-export async function revokeEnvironment(deps: AdminDependencies, userId: string, environmentId: string, actor: AdminActor): Promise<void> {
+export async function revokeEnvironment(
+  deps: Pick<AdminDependencies, 'users' | 'environments' | 'clock'>,
+  actor: AdminActor,
+  { userId, environmentId }: UserEnvironmentInput,
+): Promise<void> {
   await Promise.all([getUser(deps, userId), getEnvironment(deps, environmentId)]);
   await deps.environments.revoke(
     userId,

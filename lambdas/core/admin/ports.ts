@@ -3,13 +3,38 @@
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
 import type { PasskeyStore } from '../account/passkeys';
-import type { AdminAuditEntry, ApiKeyCreator, Client, Environment, RegistrationType, User } from '../model';
+import type { ActivityRow, AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 
 export interface Page<T> {
   readonly items: T[];
   /** Opaque cursor of the next page; absent on the last page. */
   readonly next?: string;
+}
+
+/** The sharded activity rows of a client (lambdas/adapters/dynamodb/token-store.ts activityPage). */
+export interface ActivityReader {
+  activityPage(
+    clientId: string,
+    query: { from?: string; to?: string; limit: number; cursor?: string },
+  ): Promise<{ items: ActivityRow[]; next?: string }>;
+}
+
+export interface AuditLogQuery {
+  /** ISO times, inclusive. */
+  readonly from: string;
+  readonly to: string;
+  /** Only these types; absent means all. */
+  readonly types?: readonly AuditType[];
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+/** The admin audit log (behaviour LOG-9): `record` only for the changes listed in docs/storage-schema.md that cannot share their transaction. */
+export interface AuditLogStore {
+  record(entry: AdminAuditEntry): Promise<void>;
+  /** Newest first. */
+  page(query: AuditLogQuery): Promise<Page<AdminAuditEntry>>;
 }
 
 export type UserChanges = Partial<
@@ -20,12 +45,12 @@ export interface UserStore {
   get(id: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** Throws ConflictError when the email is taken. `audit` is written in the same transaction (behaviour LOG-9). */
-  create(user: User, audit?: AdminAuditEntry): Promise<void>;
+  create(user: User, audit: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<User>>;
   /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
-  update(current: User, changes: UserChanges, updatedAt: string, audit?: AdminAuditEntry): Promise<User>;
+  update(current: User, changes: UserChanges, updatedAt: string, audit: AdminAuditEntry): Promise<User>;
   /** The user's environment grants, then the user with its email item and `audit` in one transaction (behaviour ADMIN-7). */
-  delete(user: User, audit?: AdminAuditEntry): Promise<void>;
+  delete(user: User, audit: AdminAuditEntry): Promise<void>;
 }
 
 export interface EnvironmentGrant {
@@ -37,15 +62,16 @@ export interface EnvironmentGrant {
 export interface EnvironmentStore {
   get(id: string): Promise<Environment | undefined>;
   /** Throws ConflictError when the id is taken. `audit` is written in the same transaction (behaviour LOG-9). */
-  create(environment: Environment, audit?: AdminAuditEntry): Promise<void>;
+  create(environment: Environment, audit: AdminAuditEntry): Promise<void>;
   list(limit: number, cursor?: string): Promise<Page<Environment>>;
-  delete(id: string): Promise<boolean>;
+  /** Deletes the environment with its `audit` entry in one transaction (behaviour LOG-9); idempotent. */
+  delete(id: string, audit: AdminAuditEntry): Promise<void>;
   /**
    * False when the environment does not exist (also when it was deleted while this was granting).
    * `audit` is written in the same transaction (behaviour LOG-9).
    */
-  grant(userId: string, environmentId: string, grantedAt: string, audit?: AdminAuditEntry): Promise<boolean>;
-  revoke(userId: string, environmentId: string, audit?: AdminAuditEntry): Promise<boolean>;
+  grant(userId: string, environmentId: string, grantedAt: string, audit: AdminAuditEntry): Promise<boolean>;
+  revoke(userId: string, environmentId: string, audit: AdminAuditEntry): Promise<boolean>;
   grantsOf(userId: string): Promise<EnvironmentGrant[]>;
   revokeAllGrantsTo(environmentId: string): Promise<void>;
 }
@@ -63,15 +89,29 @@ export interface ScopeStore {
   /** Strongly consistent: which of `names` the catalog lacks, and the version it was read at (read first). */
   checkScopes(names: readonly string[]): Promise<CatalogCheck & { readonly missing: readonly string[] }>;
   /** False when a scope of that name exists. */
-  createScope(scope: ScopeDefinition, audit?: AdminAuditEntry): Promise<boolean>;
-  /** Deletes the scope and moves the catalog version, in one transaction; idempotent. */
-  deleteScope(name: string): Promise<void>;
+  createScope(scope: ScopeDefinition, audit: AdminAuditEntry): Promise<boolean>;
+  /** Deletes the scope and moves the catalog version, with its `audit` entry, in one transaction; idempotent. */
+  deleteScope(name: string, audit: AdminAuditEntry): Promise<void>;
 }
 
 /** Who holds a scope: how many clients, and the ids of the first few (for a readable refusal). */
 export interface ScopeHolders {
   readonly count: number;
   readonly sample: readonly string[];
+}
+
+/**
+ * What an admin may change of a client: the fields PATCH /api/admin/clients/{client_id} accepts
+ * (`name`, `scopes`, `introspect_all`, `redirect_uris`); the dashboard's client form sets all but
+ * `introspectAll`.
+ */
+export interface ClientChanges {
+  readonly name?: string;
+  readonly scopes?: readonly string[];
+  /** May introspect every token of this server (RFC 7662); confidential clients only. */
+  readonly introspectAll?: boolean;
+  /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
+  readonly redirectUris?: readonly string[];
 }
 
 export interface ClientStore {
@@ -81,32 +121,29 @@ export interface ClientStore {
    * is given and a scope was deleted since that check (nothing written either way). `audit` is
    * written in the same transaction (behaviour LOG-9).
    */
-  create(client: Client, expiresAtEpoch?: number, audit?: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
+  create(client: Client, expiresAtEpoch: number | undefined, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
   /** Throws ScopeCatalogChangedError as create does. */
   update(
     clientId: string,
-    changes: { readonly name?: string; readonly scopes?: readonly string[]; readonly redirectUris?: readonly string[] },
-    audit?: (before: Client, after: Client) => AdminAuditEntry,
+    changes: ClientChanges,
+    audit: (before: Client, after: Client) => AdminAuditEntry,
     catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined>;
-  delete(clientId: string, audit?: AdminAuditEntry): Promise<boolean>;
+  delete(clientId: string, audit: AdminAuditEntry): Promise<boolean>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
 }
 
-/**
- * API keys (issue 5) plug in here; until they exist the admin domain runs without them.
- * Both steps must be idempotent: a failed admin call is retried as a whole.
- */
+/** What user and client changes do to API keys. Each step is idempotent: a failed admin call is retried as a whole. */
 export interface ApiKeyHooks {
   /**
    * Behaviour KEY-12: every key of the client keeps only scopes the client still holds.
    * Given the whole granted set, not a difference, so a retried call repairs a failed one.
    */
   restrictKeysToScopes(clientId: string, granted: readonly string[]): Promise<void>;
-  /** Deleting a user deletes that user's keys. */
+  /** Deleting a user deletes that user's keys (behaviour ADMIN-7). */
   deleteKeysOfUser(userId: string): Promise<void>;
   /**
    * Deleting a client revokes its keys (soft, each with its `api_key.revoke` audit entry and
@@ -126,6 +163,8 @@ export interface AdminDependencies {
   readonly clients: ClientStore;
   readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
   readonly tokens: { revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> };
+  /** Written to directly only by the use cases whose change cannot carry its entry (docs/storage-schema.md). */
+  readonly auditLog: Pick<AuditLogStore, 'record'>;
   readonly hasher: Hasher;
   readonly clock: Clock;
   readonly random: RandomSource;
@@ -135,11 +174,14 @@ export interface AdminDependencies {
   readonly adminScope: string;
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
-  readonly apiKeys?: ApiKeyHooks;
-  /** The user's passkeys (issue 13): listed and removed by the admin API, removed with the user. */
-  readonly passkeys?: Pick<PasskeyStore, 'listOf' | 'remove' | 'removeAllOf'>;
-  /** Tells the user (these addresses) that their password changed (issue 12); never fails the change. */
-  readonly notifyPasswordChanged?: (user: User, addresses: readonly string[]) => Promise<void>;
+  readonly apiKeys: ApiKeyHooks;
+  /** The user's passkeys (behaviour PASSKEY-8): listed for the admin, removed with the user (ADMIN-7). */
+  readonly passkeys: Pick<PasskeyStore, 'listOf' | 'removeAllOf'>;
+  /**
+   * Tells the user (these addresses) that their password changed (behaviour RESET-10); never fails
+   * the change. Only updateUser calls it, so the functions that send no mail leave it out.
+   */
+  readonly notifyPasswordChanged: (user: User, addresses: readonly string[]) => Promise<void>;
 }
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

@@ -1,8 +1,9 @@
 /** Admin operations on the scope catalog. */
-import { ConflictRequestError, InvalidRequestError, NotFoundError, ScopeCatalogChangedError } from '../errors';
+import { ConflictRequestError, InvalidRequestError, ScopeCatalogChangedError } from '../errors';
 import type { ScopeDefinition } from '../ports';
 import { serverDefinedScopes } from '../scope';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found } from './not-found';
 import type { AdminDependencies, CatalogCheck } from './ports';
 
 export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<readonly ScopeDefinition[]> {
@@ -10,9 +11,11 @@ export function listScopes(deps: Pick<AdminDependencies, 'scopes'>): Promise<rea
 }
 
 export async function getScope(deps: Pick<AdminDependencies, 'scopes'>, name: string): Promise<ScopeDefinition> {
-  const scope = (await deps.scopes.listScopes()).find((s) => s.name === name);
-  if (!scope) throw new NotFoundError(`No scope "${name}".`);
-  return scope;
+  return found(
+    (await deps.scopes.listScopes()).find((s) => s.name === name),
+    'scope',
+    name,
+  );
 }
 
 /** Why the server itself needs the scope (lambdas/core/scope.ts), or undefined for one the admin may delete. */
@@ -22,8 +25,8 @@ export function builtInMeaningOf(name: string): string | undefined {
 
 export async function createScope(
   deps: Pick<AdminDependencies, 'scopes' | 'clock'>,
-  scope: ScopeDefinition,
   actor: AdminActor,
+  scope: ScopeDefinition,
 ): Promise<ScopeDefinition> {
   if (!(await deps.scopes.createScope(scope, auditEntryOf(deps, actor, { type: 'scope.create', scope: scope.name }))))
     throw new ConflictRequestError(`The scope "${scope.name}" already exists.`);
@@ -45,9 +48,13 @@ const namedHolders = 3;
  * (withCheckedScopes). What the holder check still cannot see (a grant written the instant
  * before, not yet in the index it reads; a registration checking a container's catalog up to a
  * minute old) keeps the name in the client record, but issuance leaves out every scope the
- * catalog lacks (withCatalogScopes), so no token carries it (issue 26).
+ * catalog lacks (withCatalogScopes), so no token carries it.
  */
-export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clients'>, name: string): Promise<void> {
+export async function deleteScope(
+  deps: Pick<AdminDependencies, 'scopes' | 'clients' | 'clock'>,
+  actor: AdminActor,
+  name: string,
+): Promise<void> {
   await getScope(deps, name);
   const meaning = builtInMeaningOf(name);
   if (meaning) throw new ConflictRequestError(`The scope "${name}" is built in (${meaning}); it cannot be deleted.`);
@@ -61,8 +68,9 @@ export async function deleteScope(deps: Pick<AdminDependencies, 'scopes' | 'clie
   }
   // Not "was it there?" from the delete itself: when DynamoDB's reply is lost, the client's retry
   // finds nothing to delete, and the admin would be told 404 (and no audit entry written) for a
-  // delete that happened. Two concurrent deletes both answer 204.
-  await deps.scopes.deleteScope(name);
+  // delete that happened. Two concurrent deletes both answer 204. The `scope.delete` entry is
+  // written in the deletion's transaction (behaviour LOG-9).
+  await deps.scopes.deleteScope(name, auditEntryOf(deps, actor, { type: 'scope.delete', scope: name }));
 }
 
 /**

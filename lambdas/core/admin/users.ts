@@ -1,9 +1,10 @@
-/** Admin operations on users (issue 3): create, read, update, delete. */
-import { ConflictError, ConflictRequestError, NotFoundError } from '../errors';
+/** Admin operations on users: create, read, update, delete (behaviour ADMIN-5..ADMIN-7). */
+import { ConflictError, ConflictRequestError } from '../errors';
 import { newId } from '../ids';
 import type { User } from '../model';
 import { endSignIns, nextCredentialVersion } from '../account/password-change';
 import { type AdminActor, auditEntryOf } from './audit';
+import { found } from './not-found';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -18,9 +19,7 @@ export interface NewUser {
 export type UserUpdate = Partial<Omit<NewUser, 'email'>> & { readonly email?: string };
 
 export async function getUser(deps: Pick<AdminDependencies, 'users'>, id: string): Promise<User> {
-  const user = await deps.users.get(id);
-  if (!user) throw new NotFoundError(`No user "${id}".`);
-  return user;
+  return found(await deps.users.get(id), 'user', id);
 }
 
 export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number, cursor?: string): Promise<Page<User>> {
@@ -30,7 +29,11 @@ export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number,
 const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);
 
 /** Behaviour LOG-9: the `user.create` entry is written in the user's own transaction. */
-export async function createUser(deps: AdminDependencies, input: NewUser, actor: AdminActor): Promise<User> {
+export async function createUser(
+  deps: Pick<AdminDependencies, 'users' | 'hasher' | 'random' | 'clock'>,
+  actor: AdminActor,
+  input: NewUser,
+): Promise<User> {
   // Checked first so a duplicate costs no Argon2id; the transaction still decides races.
   if (input.email && (await deps.users.findByEmail(input.email))) throw emailTaken(input.email);
   const passwordHash = input.password === undefined ? undefined : await deps.hasher.hash(input.password);
@@ -63,7 +66,11 @@ function changedFields(current: User, update: UserUpdate): string {
 }
 
 /** Behaviour LOG-9: the `user.update` entry (the changed field names) is written in the user's own transaction. */
-export async function updateUser(deps: AdminDependencies, id: string, update: UserUpdate, actor: AdminActor): Promise<User> {
+export async function updateUser(
+  deps: AdminDependencies,
+  actor: AdminActor,
+  { userId: id, ...update }: UserUpdate & { readonly userId: string },
+): Promise<User> {
   const current = await getUser(deps, id);
   if (update.email !== undefined && update.email !== current.email) {
     const holder = await deps.users.findByEmail(update.email);
@@ -87,7 +94,7 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
       // A password reset is how an admin locks out whoever knew the old one: end their sign-ins too.
       await endSignIns(deps, id);
       // The old address too: if the address changed with the password, its owner must hear of it.
-      await deps.notifyPasswordChanged?.(
+      await deps.notifyPasswordChanged(
         updated,
         [current.email, updated.email].filter((e): e is string => e !== undefined),
       );
@@ -102,16 +109,6 @@ export async function updateUser(deps: AdminDependencies, id: string, update: Us
 }
 
 /**
- * "Sign out everywhere" (ASVS 7.4.5; issue 14): ends every session of the user and revokes
- * their refresh token families, so every client must send them through sign-in again.
- */
-export async function signOutEverywhere(deps: AdminDependencies, id: string): Promise<User> {
-  const user = await getUser(deps, id);
-  await endSignIns(deps, id);
-  return user;
-}
-
-/**
  * Behaviour ADMIN-7: deletes the user and everything that lets them in. The credentials go
  * first (API keys, sessions and refresh families, passkeys, environment grants) and the user
  * record last, in one transaction with its email item and the `user.delete` audit entry. A
@@ -120,10 +117,14 @@ export async function signOutEverywhere(deps: AdminDependencies, id: string): Pr
  * transaction: a user's grants, keys, sessions and passkeys have no upper bound, and a
  * DynamoDB transaction takes at most 100 items.
  */
-export async function deleteUser(deps: AdminDependencies, id: string, actor: AdminActor): Promise<void> {
+export async function deleteUser(
+  deps: Pick<AdminDependencies, 'users' | 'apiKeys' | 'sessions' | 'tokens' | 'passkeys' | 'clock'>,
+  actor: AdminActor,
+  id: string,
+): Promise<void> {
   const user = await getUser(deps, id);
-  await deps.apiKeys?.deleteKeysOfUser(id); // issue 5: "deleting a user deletes that user's keys"
+  await deps.apiKeys.deleteKeysOfUser(id);
   await endSignIns(deps, id);
-  await deps.passkeys?.removeAllOf(id); // issue 13: a deleted user's passkeys sign no one in
+  await deps.passkeys.removeAllOf(id);
   await deps.users.delete(user, auditEntryOf(deps, actor, { type: 'user.delete', userId: id }));
 }

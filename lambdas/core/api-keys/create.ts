@@ -8,11 +8,19 @@
 import { InvalidRequestError, NotFoundError, TemporarilyUnavailableError } from '../errors';
 import { isoNow } from '../admin/ports';
 import { isUsersOwnKey, type ApiKey, type AuditEntry, type Client, type User } from '../model';
+import type { Notifier } from '../ports';
 import { newApiKey } from './format';
 import { actorOf, type KeyManager } from './caller';
 import { keyCreatedNotice } from './notification';
-import type { ApiKeyAdminDependencies, ApiKeyCreateDependencies, CreateOutcome } from './ports';
+import type { ApiKeyAdminDependencies, CreateOutcome } from './ports';
 import { snapshotScopes } from './scopes';
+
+/** Self-service creation also mails the bound user (behaviour KEY-14). */
+export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
+  readonly notifier: Notifier;
+  /** The issuer (`{base_url}`): the mail names the address that revokes the key. */
+  readonly issuer: string;
+}
 
 export interface NewApiKeyInput {
   /** Admin callers only. */
@@ -117,8 +125,7 @@ function checkOutcome(outcome: CreateOutcome, key: ApiKey): void {
 export async function createApiKey(
   deps: ApiKeyCreateDependencies,
   manager: KeyManager,
-  clientId: string,
-  input: NewApiKeyInput,
+  { clientId, ...input }: NewApiKeyInput & { readonly clientId: string },
 ): Promise<CreatedApiKey> {
   const client = await requireClient(deps, clientId);
   const user = await boundUser(deps, manager, input);

@@ -27,7 +27,11 @@ export async function listApiKeys(
  * Revokes the key; effective on the next exchange, tokens already minted run their hour.
  * Revoking again changes nothing: the original revokedAt stays and no second audit entry is written.
  */
-export async function revokeApiKey(deps: ApiKeyAdminDependencies, manager: KeyManager, clientId: string, keyId: string): Promise<ApiKey> {
+export async function revokeApiKey(
+  deps: ApiKeyAdminDependencies,
+  manager: KeyManager,
+  { clientId, keyId }: { readonly clientId: string; readonly keyId: string },
+): Promise<ApiKey> {
   const notFound = () => new NotFoundError(`No API key "${keyId.slice(0, 64)}" for client "${clientId}".`);
   if (!keyIdPattern.test(keyId)) throw notFound();
   const key = await deps.keys.get(keyId);

@@ -5,7 +5,7 @@
 import type { Page } from '../admin/ports';
 import type { Issuance } from '../grants/ports';
 import type { ApiKey, AuditEntry, Client, User } from '../model';
-import type { Clock, Hasher, Logger, Notifier, RandomSource } from '../ports';
+import type { Clock, Hasher, Logger, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
 import type { CatalogNames } from '../scope';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
@@ -97,11 +97,4 @@ export interface ApiKeyAdminDependencies {
   readonly hasher: Hasher;
   readonly clock: Clock;
   readonly random: RandomSource;
-}
-
-/** Self-service creation also mails the bound user (behaviour KEY-14). */
-export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
-  readonly notifier: Notifier;
-  /** The issuer (`{base_url}`): the mail names the address that revokes the key. */
-  readonly issuer: string;
 }

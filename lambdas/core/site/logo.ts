@@ -1,17 +1,18 @@
 /**
- * The site logo (issue 14; behaviour SITE-3, SITE-4): checked from its bytes, stored under a
+ * The site logo (behaviour SITE-3, SITE-4): checked from its bytes, stored under a
  * server-chosen content-addressed key (ASVS 5.3.2: nothing of the uploader's naming reaches
  * storage), then recorded in the settings with its audit entry. The admin API and the dashboard
  * both call these functions.
  */
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
+import type { AdminActor } from '../admin/audit';
 import { inspectImage } from './image';
+import type { SiteAssetStore } from './ports';
 import {
   changeSiteSettings,
   type SiteAuditEntry,
   logoContentTypes,
-  type AdminActor,
   type LogoContentType,
   type SiteLogo,
   type SiteSettings,
@@ -25,14 +26,6 @@ export const logoKeyPrefix = 'branding/';
 
 const extensions: Readonly<Record<LogoContentType, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 const typeNames: Readonly<Record<LogoContentType, string>> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };
-
-/** Where logo objects go: S3 in AWS, a folder locally. Both calls must be idempotent. */
-export interface SiteAssetStore {
-  /** Stores the object with this fixed Content-Type; new bytes always get a new key, so it may be cached forever. */
-  put(key: string, bytes: Uint8Array, contentType: LogoContentType): Promise<void>;
-  /** Removes it; removing what is not there succeeds. */
-  delete(key: string): Promise<void>;
-}
 
 export interface LogoDependencies extends SiteSettingsDependencies {
   readonly assets: SiteAssetStore;

@@ -1,5 +1,5 @@
 /**
- * Site settings (issue 14): the title shown on pages and in mails, the MFA policy and the logo,
+ * Site settings (behaviour SITE-1, SITE-2): the title shown on pages and in mails, the MFA policy and the logo,
  * one stored record changed by the admin API and the dashboard through the functions here, so
  * both apply the same rules. MFA_POLICY stays the default: a stored policy overrides it, and
  * clearing the stored one (`null`) falls back to it.
@@ -7,12 +7,10 @@
 import * as z from 'zod/mini';
 import { mfaPolicies, type MfaPolicy } from '../model';
 import { ConflictRequestError, InvalidRequestError } from '../errors';
-import type { ApiKeyCreator } from '../model';
+import type { AdminActor } from '../admin/audit';
 import type { Clock } from '../ports';
+import type { SiteSettingsStore } from './ports';
 import { describeIssue } from '../zod-issues';
-
-/** The admin who changed something (an admin client's or an admin user's token). */
-export type AdminActor = Exclude<ApiKeyCreator, { kind: 'user' }>;
 
 export const logoContentTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type LogoContentType = (typeof logoContentTypes)[number];
@@ -62,16 +60,6 @@ export interface SiteAuditEntry {
   readonly at: string;
   /** The fields that changed, old and new value (`null`: unset). */
   readonly changes: Readonly<Record<string, { readonly from: unknown; readonly to: unknown }>>;
-}
-
-export interface SiteSettingsStore {
-  /** Strongly consistent: a change a moment ago must count (the MFA policy of the next sign-in). */
-  get(): Promise<StoredSiteSettings | undefined>;
-  /**
-   * Writes `next` (whose version is one more than the stored one) with the audit entry, in one
-   * transaction, only if the stored version is still `next.version - 1`; false when another write came first.
-   */
-  save(next: StoredSiteSettings, audit: SiteAuditEntry): Promise<boolean>;
 }
 
 export interface SiteSettingsDependencies {

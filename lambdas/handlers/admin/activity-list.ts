@@ -1,6 +1,6 @@
 /**
- * GET /api/admin/clients/{client_id}/activity?from&to&request_type&success&limit&cursor (issue 14;
- * behaviour LOG-8): the client's token requests and key exchanges, oldest first, each failure
+ * GET /api/admin/clients/{client_id}/activity?from&to&request_type&success&limit&cursor
+ * (behaviour LOG-8): the client's token requests and key exchanges, oldest first, each failure
  * with its real reason.
  */
 import * as z from 'zod/mini';

@@ -28,8 +28,10 @@ export const handler = clientKeysHandler(async (event, container, caller) => {
   const created = await createApiKey(
     { ...getApiKeyAdmin(), notifier: getNotifier(), issuer: container.config.baseUrl },
     keyManagerOf(caller),
-    clientId,
-    input,
+    {
+      ...input,
+      clientId,
+    },
   );
   return jsonResponse(201, { ...apiKeyView(created.key, container.clock.now()), api_key: created.apiKey, secret: created.secret });
 });

@@ -12,6 +12,9 @@ import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
 
 export const handler = clientKeysHandler(async (event, container, caller) => {
-  const key = await revokeApiKey(getApiKeyAdmin(), keyManagerOf(caller), pathParameter(event, 'client_id'), pathParameter(event, 'key_id'));
+  const key = await revokeApiKey(getApiKeyAdmin(), keyManagerOf(caller), {
+    clientId: pathParameter(event, 'client_id'),
+    keyId: pathParameter(event, 'key_id'),
+  });
   return jsonResponse(200, apiKeyView(key, container.clock.now()));
 });

@@ -1,5 +1,5 @@
 /**
- * GET /api/admin/audit?from&to&type&limit&cursor (issue 14; behaviour LOG-9): the admin audit log,
+ * GET /api/admin/audit?from&to&type&limit&cursor (behaviour LOG-9): the admin audit log,
  * newest first; `to` defaults to now, `from` to 7 days earlier, at most 92 days apart.
  */
 import * as z from 'zod/mini';

@@ -27,20 +27,16 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const body = jsonInput(event, schema);
-  const { client, secret } = await createClient(
-    getAdminWithoutMail(),
-    {
-      type: body.type,
-      name: body.name,
-      environmentId: body.environment_id,
-      scopes: body.scopes,
-      redirectUris: body.redirect_uris,
-      ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-      admin: body.admin,
-      test: body.test,
-      introspectAll: body.introspect_all,
-    },
-    adminActorOf(caller),
-  );
+  const { client, secret } = await createClient(getAdminWithoutMail(), adminActorOf(caller), {
+    type: body.type,
+    name: body.name,
+    environmentId: body.environment_id,
+    scopes: body.scopes,
+    redirectUris: body.redirect_uris,
+    ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
+    admin: body.admin,
+    test: body.test,
+    introspectAll: body.introspect_all,
+  });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

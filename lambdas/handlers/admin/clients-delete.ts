@@ -7,6 +7,6 @@ import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _runtime, caller) => {
   const clientId = pathParameter(event, 'client_id');
-  await deleteClient(getAdminWithoutMail(), clientId, adminActorOf(caller));
+  await deleteClient(getAdminWithoutMail(), adminActorOf(caller), clientId);
   return noContent();
 });

@@ -1,7 +1,7 @@
 /**
  * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris? }` → 200 the
  * client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
- * keys. `redirect_uris` replaces a static client's set (issue 14).
+ * keys. `redirect_uris` replaces a static client's set.
  */
 import * as z from 'zod/mini';
 import { updateClient } from '../../core/admin/clients';
@@ -33,15 +33,11 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
   const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
-  const client = await updateClient(
-    getAdminWithoutMail(),
+  const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
     clientId,
-    {
-      ...changes,
-      ...(introspectAll !== undefined ? { introspectAll } : {}),
-      ...(redirectUris !== undefined ? { redirectUris } : {}),
-    },
-    adminActorOf(caller),
-  );
+    ...changes,
+    ...(introspectAll !== undefined ? { introspectAll } : {}),
+    ...(redirectUris !== undefined ? { redirectUris } : {}),
+  });
   return jsonResponse(200, clientView(client));
 });

@@ -14,6 +14,6 @@ export const schema = z.strictObject({ name: displayName, id: z.optional(environ
 
 export const handler = adminHandler(async (event, container, caller) => {
   const input = jsonInput(event, schema);
-  const environment = await createEnvironment(getAdminWithoutMail(), input, adminActorOf(caller));
+  const environment = await createEnvironment(getAdminWithoutMail(), adminActorOf(caller), input);
   return jsonResponse(201, environmentView(environment, container.config.dcr.environmentId));
 });

@@ -20,6 +20,6 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  const scope = await createScope(getAdminWithoutMail(), input, adminActorOf(caller));
+  const scope = await createScope(getAdminWithoutMail(), adminActorOf(caller), input);
   return jsonResponse(201, scopeView(scope));
 });

@@ -7,11 +7,9 @@ import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
-  const grant = await grantEnvironment(
-    getAdminWithoutMail(),
-    pathParameter(event, 'user_id'),
-    pathParameter(event, 'environment_id'),
-    adminActorOf(caller),
-  );
+  const grant = await grantEnvironment(getAdminWithoutMail(), adminActorOf(caller), {
+    userId: pathParameter(event, 'user_id'),
+    environmentId: pathParameter(event, 'environment_id'),
+  });
   return jsonResponse(200, { user_id: grant.userId, environment_id: grant.environmentId, granted_at: grant.grantedAt });
 });

@@ -6,7 +6,9 @@ import { adminActorOf } from '../../http/admin-caller';
 import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
-  const [userId, environmentId] = [pathParameter(event, 'user_id'), pathParameter(event, 'environment_id')];
-  await revokeEnvironment(getAdminWithoutMail(), userId, environmentId, adminActorOf(caller));
+  await revokeEnvironment(getAdminWithoutMail(), adminActorOf(caller), {
+    userId: pathParameter(event, 'user_id'),
+    environmentId: pathParameter(event, 'environment_id'),
+  });
   return noContent();
 });

@@ -1,14 +1,12 @@
-/** GET /api/admin/users/{user_id}/passkeys: the user's passkeys, without their public keys (issue 13, behaviour PASSKEY-8). */
-import { getUser } from '../../core/admin/users';
+/** GET /api/admin/users/{user_id}/passkeys: the user's passkeys, without their public keys (behaviour PASSKEY-8). */
+import { listUserPasskeys } from '../../core/admin/user-credentials';
 import { pathParameter } from '../../http/admin-endpoint';
-import { passkeyView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
+import { passkeyView } from '../../presentation/admin-views';
 import { getAdminWithoutMail } from '../../wiring/admin';
 import { adminHandler } from '../../wiring/admin-handler';
-import { getPasskeyStore } from '../../wiring/passkeys';
 
 export const handler = adminHandler(async (event) => {
-  const user = await getUser(getAdminWithoutMail(), pathParameter(event, 'user_id'));
-  const passkeys = await getPasskeyStore().listOf(user.id);
+  const passkeys = await listUserPasskeys(getAdminWithoutMail(), pathParameter(event, 'user_id'));
   return jsonResponse(200, { items: passkeys.map(passkeyView) });
 });

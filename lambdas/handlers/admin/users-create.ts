@@ -20,6 +20,6 @@ export const schema = z.strictObject({
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const input = jsonInput(event, schema);
-  const user = await createUser(getAdminWithoutMail(), input, adminActorOf(caller));
+  const user = await createUser(getAdminWithoutMail(), adminActorOf(caller), input);
   return jsonResponse(201, userView(user));
 });

@@ -7,6 +7,6 @@ import { getAdminWithoutMail } from '../../wiring/admin';
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
-  await deleteUser(getAdminWithoutMail(), userId, adminActorOf(caller));
+  await deleteUser(getAdminWithoutMail(), adminActorOf(caller), userId);
   return noContent();
 });

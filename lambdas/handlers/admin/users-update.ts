@@ -24,6 +24,6 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const userId = pathParameter(event, 'user_id');
   const changes = jsonInput(event, schema);
   // Audited with the change, by the changed field names only: never the new password.
-  const user = await updateUser(getAdmin(), userId, changes, adminActorOf(caller));
+  const user = await updateUser(getAdmin(), adminActorOf(caller), { userId, ...changes });
   return jsonResponse(200, userView(user));
 });

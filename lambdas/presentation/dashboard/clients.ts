@@ -1,5 +1,5 @@
 /**
- * Clients in the dashboard (issue 14): list (static or dynamic, dynamic ones marked
+ * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
  * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
@@ -18,9 +18,9 @@ import { displayName, environmentId, scopeName } from '../../http/admin-schemas'
 import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
-import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankToUndefined, lineList, wordList } from './forms';
-import { actionButton, clientPath, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
+import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
 
@@ -69,38 +69,33 @@ async function listPage(request: DashboardRequest) {
   const filter = (type: 'static' | 'dynamic', label: string) =>
     query.type === type ? html`<strong>${label}</strong>` : html`<a href="${dashboardPaths.clients}?type=${type}">${label}</a>`;
   const notice = query.done ? notices[query.done] : undefined;
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Clients',
-      frameOf(request, notice ? { notice } : {}),
-      html`<nav class="pages">Show: ${filter('static', 'Static')} ${filter('dynamic', 'Dynamic (self-registered)')}</nav>
+  return pageResponse(
+    request,
+    'Clients',
+    html`<nav class="pages">Show: ${filter('static', 'Static')} ${filter('dynamic', 'Dynamic (self-registered)')}</nav>
 <p><a href="${dashboardPaths.clients}/new">Create a client</a></p>
 <table id="clients"><thead><tr><th>Name</th><th>Client ID</th><th>Type</th><th>Environment</th><th>Registration</th><th>Created</th></tr></thead>
 <tbody>${page.items.map(clientRow)}</tbody></table>
 ${page.items.length === 0 ? html`<p>No ${query.type} clients.</p>` : ''}
 ${nextPageLink(dashboardPaths.clients, { type: query.type }, page.next)}`,
-    ),
+    { notice },
   );
 }
 
 async function newForm(request: DashboardRequest) {
   const environments = await listEnvironments(request.deps.admin, 100);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Create a client',
-      frameOf(request),
-      html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}
+  return pageResponse(
+    request,
+    'Create a client',
+    html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}
 <label for="type">Type</label><select id="type" name="type"><option value="confidential">Confidential (has a secret)</option><option value="public">Public (PKCE, no secret)</option></select>
 <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
 <label for="environment_id">Environment</label><select id="environment_id" name="environment_id">${environments.items.map(
-        (e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`,
-      )}</select>
+      (e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`,
+    )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
 <div><button type="submit">Create</button></div></form>`,
-    ),
   );
 }
 
@@ -110,26 +105,20 @@ async function create(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
   });
-  const { client, secret } = await createClient(
-    request.deps.admin,
-    {
-      type: form.type,
-      name: form.name,
-      environmentId: form.environment_id,
-      scopes: form.scopes,
-      redirectUris: form.redirect_uris,
-      admin: false,
-      test: false,
-    },
-    actorOf(request),
-  );
+  const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
+    type: form.type,
+    name: form.name,
+    environmentId: form.environment_id,
+    scopes: form.scopes,
+    redirectUris: form.redirect_uris,
+    admin: false,
+    test: false,
+  });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
-  return dashboardResponse(
-    201,
-    dashboardPage(
-      'Client created',
-      frameOf(request),
-      html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
+  return pageResponse(
+    request,
+    'Client created',
+    html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
 ${
   secret
     ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
@@ -137,7 +126,7 @@ ${
     : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
 }
 <p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
-    ),
+    { status: 201 },
   );
 }
 
@@ -155,16 +144,14 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
   const keys = await listApiKeys(request.deps.apiKeys, adminManager(request), client.clientId, 50, keyCursor);
   const notice = request.query.done ? notices[request.query.done] : undefined;
   const editsRedirects = client.registrationType === 'static' && client.grantTypes.includes('authorization_code');
-  return dashboardResponse(
-    statusCode,
-    dashboardPage(
-      client.name,
-      frameOf(request, notice ? { notice } : {}),
-      html`${
-        created
-          ? html`<div class="secret"><p><strong>Copy the API key now: it is shown only this once.</strong></p><p><code id="api-key">${created.apiKey}</code></p></div>`
-          : ''
-      }
+  return pageResponse(
+    request,
+    client.name,
+    html`${
+      created
+        ? html`<div class="secret"><p><strong>Copy the API key now: it is shown only this once.</strong></p><p><code id="api-key">${created.apiKey}</code></p></div>`
+        : ''
+    }
 <table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
@@ -188,7 +175,7 @@ ${keys.next ? html`<p><a href="${clientPath(client.clientId)}?keys_cursor=${keys
 <label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200">
 <label for="key-expires">Expires at (optional, e.g. 2030-01-01T00:00:00Z)</label><input id="key-expires" name="expires_at" type="text">
 <div><button type="submit">Create key</button></div></form></fieldset>`,
-    ),
+    { notice, status: statusCode },
   );
 }
 
@@ -200,32 +187,29 @@ async function update(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
   });
-  const after = await updateClient(
-    request.deps.admin,
-    before.clientId,
-    { name: form.name, scopes: form.scopes, ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}) },
-    actorOf(request),
-  );
+  const after = await updateClient(request.deps.admin, actorOf(request), {
+    clientId: before.clientId,
+    name: form.name,
+    scopes: form.scopes,
+    ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+  });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
 
 async function confirmDelete(request: DashboardRequest) {
   const client = await getClient(request.deps.admin, request.params.id!);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      `Delete ${client.name}?`,
-      frameOf(request),
-      html`<p>Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys. This cannot be undone.</p>
-<div class="actions">${actionButton(clientPath(client.clientId, '/delete'), request.admin.csrf, 'Delete the client')}
-<a href="${clientPath(client.clientId)}">Cancel</a></div>`,
-    ),
-  );
+  return confirmationPage(request, {
+    title: `Delete ${client.name}?`,
+    consequence: html`Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys. This cannot be undone.`,
+    action: clientPath(client.clientId, '/delete'),
+    label: 'Delete the client',
+    back: clientPath(client.clientId),
+  });
 }
 
 async function remove(request: DashboardRequest) {
   const clientId = request.params.id!;
-  await deleteClient(request.deps.admin, clientId, actorOf(request));
+  await deleteClient(request.deps.admin, actorOf(request), clientId);
   return redirect(`${dashboardPaths.clients}?done=deleted`);
 }
 
@@ -240,7 +224,8 @@ async function createKey(request: DashboardRequest) {
     : await request.deps.admin.users.get(form.user);
   if (!user) throw new InvalidRequestError('user: no user with that email or id.');
   // The audit entry (api_key.create, the admin as actor) is written in the key's own transaction.
-  const created = await createApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, {
+  const created = await createApiKey(request.deps.apiKeys, adminManager(request), {
+    clientId: request.params.id!,
     userId: user.id,
     ...(form.name ? { name: form.name } : {}),
     ...(form.expires_at ? { expiresAt: form.expires_at } : {}),
@@ -250,7 +235,7 @@ async function createKey(request: DashboardRequest) {
 
 async function revokeKey(request: DashboardRequest) {
   // Audited (api_key.revoke) in the revocation's own transaction.
-  await revokeApiKey(request.deps.apiKeys, adminManager(request), request.params.id!, request.params.keyId!);
+  await revokeApiKey(request.deps.apiKeys, adminManager(request), { clientId: request.params.id!, keyId: request.params.keyId! });
   return redirect(`${clientPath(request.params.id!)}?done=key-revoked`);
 }
 

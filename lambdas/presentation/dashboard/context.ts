@@ -1,14 +1,13 @@
 /** What one dashboard request's page or action is given (lambdas/presentation/dashboard/router.ts). */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type AdminActor, recordChange } from '../../core/admin/audit';
-import type { AdminAuditEntry } from '../../core/model';
+import type { AdminActor } from '../../core/admin/audit';
 import type { Container } from '../../core/ports';
 import type { FormFields } from '../../http/body';
-import type { Brand } from '../html';
+import { type Brand, type Html, html } from '../html';
 import type { FormPart } from '../../http/multipart';
 import type { DashboardDependencies } from './deps';
 import type { DashboardAdmin } from './guard';
-import type { Frame } from './layout';
+import { actionButton, dashboardPage, dashboardResponse, type Frame } from './layout';
 
 export interface DashboardRequest {
   readonly event: APIGatewayProxyEvent;
@@ -40,9 +39,40 @@ export const frameOf = (request: DashboardRequest, message: { notice?: string; e
   ...message,
 });
 
+/** A page of the dashboard: `body` in the frame of this request, with the notice of a change just made. */
+export function pageResponse(
+  request: DashboardRequest,
+  title: string,
+  body: Html,
+  options: { readonly notice?: string | undefined; readonly status?: number } = {},
+): APIGatewayProxyResult {
+  return dashboardResponse(
+    options.status ?? 200,
+    dashboardPage(title, frameOf(request, options.notice ? { notice: options.notice } : {}), body),
+  );
+}
+
 export const actorOf = (request: DashboardRequest): AdminActor => ({ kind: 'admin-user', userId: request.admin.user.id });
 
-/** Every dashboard change is audited with the admin as actor (issue 14; behaviour LOG-9). */
-export function audit(request: DashboardRequest, change: Omit<AdminAuditEntry, 'actor' | 'at'>): Promise<void> {
-  return recordChange({ audit: request.deps.audit, clock: request.container.clock }, actorOf(request), change);
+/** A deletion's confirmation page (a GET never deletes): what it does, its button, the way back. */
+export interface Confirmation {
+  readonly title: string;
+  /** What the deletion does and what it cannot undo. */
+  readonly consequence: Html;
+  /** The POST that deletes, its button's label and hidden fields. */
+  readonly action: string;
+  readonly label: string;
+  readonly hidden?: Record<string, string>;
+  /** Where Cancel leads. */
+  readonly back: string;
+}
+
+export function confirmationPage(request: DashboardRequest, confirmation: Confirmation): APIGatewayProxyResult {
+  const { title, consequence, action, label, hidden, back } = confirmation;
+  return pageResponse(
+    request,
+    title,
+    html`<p>${consequence}</p>
+<div class="actions">${actionButton(action, request.admin.csrf, label, hidden)} <a href="${back}">Cancel</a></div>`,
+  );
 }

@@ -1,10 +1,8 @@
-/** What the dashboard calls: the admin API's own core dependencies, nothing of its own (issue 14). */
+/** What the dashboard calls: the admin API's own core dependencies, nothing of its own (behaviour DASH-5). */
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
-import type { ActivityReader } from '../../core/admin/activity';
-import type { AuditLogStore } from '../../core/admin/audit';
-import type { AdminDependencies } from '../../core/admin/ports';
-import type { ApiKeyCreateDependencies } from '../../core/api-keys/ports';
+import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
+import type { ApiKeyCreateDependencies } from '../../core/api-keys/create';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
 import type { LogoDependencies } from '../../core/site/logo';

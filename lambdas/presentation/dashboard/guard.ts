@@ -1,7 +1,7 @@
 /**
- * Who may use the dashboard (issue 14; behaviour DASH-1..DASH-3): the signed-in session of an
+ * Who may use the dashboard (behaviour DASH-1..DASH-3): the signed-in session of an
  * admin user whose sign-in included a second factor when the MFA policy asks admins for one
- * (ASVS 6.3.3); a session without it is asked for the mailed code (issue 26, behaviour MFA-10).
+ * (ASVS 6.3.3); a session without it is asked for the mailed code (behaviour MFA-10).
  * Every POST is same-origin checked (lambdas/http/same-origin.ts) and carries a CSRF token
  * bound to the session: base64url(SHA-256("csrf|" + session id)). The session id is
  * a 256-bit secret in an HttpOnly cookie, so no other site can compute the token (OWASP CSRF

@@ -1,5 +1,5 @@
 /**
- * The dashboard's page frame (issue 14): the same escaping `html` template and CSP as the sign-in
+ * The dashboard's page frame (behaviour DASH-2): the same escaping `html` template and CSP as the sign-in
  * pages (no script at all, forms only to this origin, no framing), a wider layout with tables,
  * and the navigation. Every form is a POST carrying the session's CSRF token.
  */

@@ -1,5 +1,5 @@
 /**
- * The logs in the dashboard (issue 14): a client's token activity (by time, request type and
+ * The logs in the dashboard (behaviour DASH-6, LOG-8, LOG-9): a client's token activity (by time, request type and
  * outcome) and the admin audit log (by time and type), paged; the same core listings as
  * GET /api/admin/clients/{client_id}/activity and GET /api/admin/audit.
  */
@@ -10,9 +10,9 @@ import { getClient } from '../../core/admin/clients';
 import { auditTypes, type AdminAuditEntry } from '../../core/model';
 import { html, type Html } from '../html';
 import { validate } from '../../http/validate';
-import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankToUndefined, optionalTime } from './forms';
-import { clientPath, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink } from './layout';
+import { clientPath, dashboardPaths, nextPageLink } from './layout';
 
 const pageSize = 50;
 
@@ -46,24 +46,21 @@ async function activityPage(request: DashboardRequest) {
     },
     { limit: pageSize, ...(blankToUndefined(request.query.cursor) ? { cursor: request.query.cursor! } : {}) },
   );
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      `Token activity: ${client.name}`,
-      frameOf(request),
-      html`<p><a href="${clientPath(client.clientId)}">Back to the client</a></p>
+  return pageResponse(
+    request,
+    `Token activity: ${client.name}`,
+    html`<p><a href="${clientPath(client.clientId)}">Back to the client</a></p>
 <form method="get" action="${clientPath(client.clientId, '/activity')}">${timeFields(from, to)}
 <label for="request_type">Request type</label><select id="request_type" name="request_type">${option('', 'any', query.request_type ?? '')}${activityRequestTypes.map(
-        (type) => option(type, type, query.request_type),
-      )}</select>
+      (type) => option(type, type, query.request_type),
+    )}</select>
 <label for="success">Outcome</label><select id="success" name="success">${option('', 'any', query.success ?? '')}${option('true', 'success', query.success)}${option('false', 'failure', query.success)}</select>
 <div><button type="submit">Filter</button></div></form>
 <table id="activity"><thead><tr><th>Time</th><th>Request</th><th>Outcome</th><th>Reason</th><th>User</th><th>API key</th><th>IP</th></tr></thead><tbody>${page.items.map(
-        (row) => html`<tr><td>${row.startedAt}</td><td>${row.requestType}</td><td>${row.success ? 'success' : 'failure'}</td>
+      (row) => html`<tr><td>${row.startedAt}</td><td>${row.requestType}</td><td>${row.success ? 'success' : 'failure'}</td>
 <td>${row.reason ?? ''}</td><td>${row.userId ?? ''}</td><td>${row.apiKeyId ? html`<code>${row.apiKeyId}</code>` : ''}</td><td>${row.ip}</td></tr>`,
-      )}</tbody></table>${page.items.length === 0 ? html`<p>No activity in this range.</p>` : ''}
+    )}</tbody></table>${page.items.length === 0 ? html`<p>No activity in this range.</p>` : ''}
 ${nextPageLink(clientPath(client.clientId, '/activity'), { ...request.query, cursor: undefined }, page.next)}`,
-    ),
   );
 }
 
@@ -100,23 +97,20 @@ async function auditPage(request: DashboardRequest) {
     { limit: pageSize, ...(blankToUndefined(request.query.cursor) ? { cursor: request.query.cursor! } : {}) },
   );
   const families = [...new Set(auditTypes.map((t) => t.split('.')[0]!))];
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Audit log',
-      frameOf(request),
-      html`<form method="get" action="${dashboardPaths.audit}">${timeFields(from, to)}
+  return pageResponse(
+    request,
+    'Audit log',
+    html`<form method="get" action="${dashboardPaths.audit}">${timeFields(from, to)}
 <label for="type">Type</label><select id="type" name="type">${option('', 'any', type ?? '')}${families.map((f) => option(f, `${f}.*`, type))}${auditTypes.map(
-        (t) => option(t, t, type),
-      )}</select>
+      (t) => option(t, t, type),
+    )}</select>
 <div><button type="submit">Filter</button></div></form>
 <p>Newest first; without a range, the last 7 days.</p>
 <table id="audit"><thead><tr><th>Time</th><th>Type</th><th>Actor</th><th>Subject</th><th>Detail</th></tr></thead><tbody>${page.items.map(
-        (entry) => html`<tr><td>${entry.at}</td><td class="type">${entry.type}</td><td>${actorText(entry)}</td><td>${subjectOf(entry)}</td>
+      (entry) => html`<tr><td>${entry.at}</td><td class="type">${entry.type}</td><td>${actorText(entry)}</td><td>${subjectOf(entry)}</td>
 <td>${entry.reason ?? ''}${entry.scopes ? html` <span class="tag">${entry.scopes.join(' ')}</span>` : ''}${changesText(entry)}</td></tr>`,
-      )}</tbody></table>${page.items.length === 0 ? html`<p>No entries in this range.</p>` : ''}
+    )}</tbody></table>${page.items.length === 0 ? html`<p>No entries in this range.</p>` : ''}
 ${nextPageLink(dashboardPaths.audit, { ...request.query, cursor: undefined }, page.next)}`,
-    ),
   );
 }
 

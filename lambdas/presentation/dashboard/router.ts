@@ -1,5 +1,5 @@
 /**
- * The dashboard (issue 14): one function behind the /dashboard rows of lambdas/routes.ts, routing
+ * The dashboard (behaviour DASH-1..DASH-6): one function behind the /dashboard rows of lambdas/routes.ts, routing
  * by the path below /dashboard. Order of checks on a POST: same origin, then the admin session,
  * then the CSRF token, then the form; nothing is read or written for a request that fails one.
  * Refusals and bad input are pages (never a 500 for bad input), in the dashboard frame when the

@@ -1,5 +1,5 @@
 /**
- * Site settings in the dashboard (issue 14; behaviour SITE-1..SITE-4): the title, the MFA policy
+ * Site settings in the dashboard (behaviour DASH-6, SITE-1..SITE-4): the title, the MFA policy
  * (or MFA_POLICY's default) and the logo (upload as multipart/form-data, delete). The same core
  * functions as GET/PATCH /api/admin/settings and PUT/DELETE /api/admin/site-logo, which write the
  * audit entry (`site.*`, the admin as actor) in the settings' own transaction.
@@ -11,8 +11,8 @@ import { getSiteSettings, logoContentTypes, parseSiteSettingsChanges, updateSite
 import { html } from '../html';
 import { redirect } from '../../http/redirect';
 import { logoUrl } from '../site-views';
-import { actorOf, type DashboardRequest, type DashboardRoute, frameOf } from './context';
-import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse } from './layout';
+import { actorOf, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
+import { actionButton, csrfField, dashboardPaths } from './layout';
 
 const notices: Record<string, string> = {
   saved: 'The settings were saved.',
@@ -31,18 +31,16 @@ async function settingsPage(request: DashboardRequest) {
   const notice = request.query.done ? notices[request.query.done] : undefined;
   const csrf = request.admin.csrf;
   const stored = settings.mfaPolicySource === 'setting' ? settings.mfaPolicy : '';
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Settings',
-      frameOf(request, notice ? { notice } : {}),
-      html`<fieldset><legend>Site</legend><form method="post" action="${dashboardPaths.settings}">${csrfField(csrf)}
+  return pageResponse(
+    request,
+    'Settings',
+    html`<fieldset><legend>Site</legend><form method="post" action="${dashboardPaths.settings}">${csrfField(csrf)}
 <label for="title">Title (shown on the sign-in, consent, reset and dashboard pages and in mails)</label>
 <input id="title" name="title" type="text" value="${settings.title}" required maxlength="80">
 <label for="mfa_policy">Second factor at sign-in (MFA policy)</label><select id="mfa_policy" name="mfa_policy">
 <option value=""${stored === '' ? html` selected` : ''}>the server's MFA_POLICY default</option>${mfaPolicies.map(
-        (policy) => html`<option value="${policy}"${stored === policy ? html` selected` : ''}>${policyLabels[policy]}</option>`,
-      )}</select>
+      (policy) => html`<option value="${policy}"${stored === policy ? html` selected` : ''}>${policyLabels[policy]}</option>`,
+    )}</select>
 <p>In force now: <strong id="mfa-in-force">${settings.mfaPolicy}</strong> (${settings.mfaPolicySource === 'setting' ? 'this setting' : 'MFA_POLICY'}).</p>
 <div><button type="submit">Save</button></div></form></fieldset>
 <fieldset><legend>Logo</legend>
@@ -57,7 +55,7 @@ ${actionButton(`${dashboardPaths.logo}`, csrf, 'Remove the logo', { remove: 'log
 <label for="logo">PNG, JPEG or WebP; at most ${maxLogoBytes / 1024} KiB and 1024×1024 pixels (SVG is refused)</label>
 <input id="logo" name="logo" type="file" accept="${logoContentTypes.join(',')}" required>
 <div><button type="submit">Upload</button></div></form></fieldset>`,
-    ),
+    { notice },
   );
 }
 

@@ -1,24 +1,23 @@
 /**
- * Users in the dashboard (issue 14): list, create, edit, delete after a confirmation page,
+ * Users in the dashboard (behaviour DASH-6): list, create, edit, delete after a confirmation page,
  * environment grants, email-verified status, passkeys (remove), sign out everywhere (ASVS 7.4.5),
  * and a mailed password-reset link (the admin never sets or sees the password that way). Each
  * action calls the admin API's core function and is audited with the admin as actor.
  */
 import * as z from 'zod/mini';
-import { removePasskey } from '../../core/account/passkeys';
-import { sendResetLink } from '../../core/account/password-reset';
 import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
-import { createUser, deleteUser, getUser, listUsers, signOutEverywhere, updateUser } from '../../core/admin/users';
-import { ConflictRequestError, NotFoundError } from '../../core/errors';
+import { removeUserPasskey, sendPasswordResetLink, signOutEverywhere } from '../../core/admin/user-credentials';
+import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../core/admin/users';
+import { ConflictRequestError } from '../../core/errors';
 import type { User } from '../../core/model';
 import { displayName, emailAddress, environmentId, password } from '../../http/admin-schemas';
 import { html, type Html } from '../html';
 import { passkeyRemoveForm } from '../../http/passkey-forms';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
-import { actorOf, audit, type DashboardRequest, type DashboardRoute, frameOf } from './context';
+import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankToUndefined, checkbox } from './forms';
-import { actionButton, csrfField, dashboardPage, dashboardPaths, dashboardResponse, nextPageLink, userPath } from './layout';
+import { actionButton, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
 
@@ -52,47 +51,38 @@ async function listPage(request: DashboardRequest) {
   const cursor = blankToUndefined(request.query.cursor);
   const page = await listUsers(request.deps.admin, pageSize, cursor);
   const notice = noticeOf(request);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Users',
-      frameOf(request, notice ? { notice } : {}),
-      html`<p><a href="${dashboardPaths.users}/new">Create a user</a></p>
+  return pageResponse(
+    request,
+    'Users',
+    html`<p><a href="${dashboardPaths.users}/new">Create a user</a></p>
 <table id="users"><thead><tr><th>Name</th><th>Email</th><th>Email status</th><th>Role</th><th>Created</th></tr></thead>
 <tbody>${page.items.map(userRow)}</tbody></table>${nextPageLink(dashboardPaths.users, {}, page.next)}`,
-    ),
+    { notice },
   );
 }
 
 async function newForm(request: DashboardRequest) {
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      'Create a user',
-      frameOf(request),
-      html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}
+  return pageResponse(
+    request,
+    'Create a user',
+    html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}
 <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
 <label for="email">Email (optional)</label><input id="email" name="email" type="email" maxlength="254">
 <label for="password">Password (optional, at least 8 characters; or send a reset link later)</label><input id="password" name="password" type="password" autocomplete="new-password">
 <label><input name="admin" type="checkbox"> Administrator</label>
 <div><button type="submit">Create</button></div></form>`,
-    ),
   );
 }
 
 async function create(request: DashboardRequest) {
   const form = validate(newUserForm, present(request.form));
-  const user = await createUser(
-    request.deps.admin,
-    {
-      name: form.name,
-      ...(form.email ? { email: form.email } : {}),
-      ...(form.password ? { password: form.password } : {}),
-      admin: form.admin === 'on',
-      test: false,
-    },
-    actorOf(request),
-  );
+  const user = await createUser(request.deps.admin, actorOf(request), {
+    name: form.name,
+    ...(form.email ? { email: form.email } : {}),
+    ...(form.password ? { password: form.password } : {}),
+    admin: form.admin === 'on',
+    test: false,
+  });
   return redirect(`${userPath(user.id)}?done=created`);
 }
 
@@ -101,17 +91,15 @@ async function detailPage(request: DashboardRequest) {
   const [grants, environments, passkeys] = await Promise.all([
     listUserEnvironments(request.deps.admin, user.id),
     listEnvironments(request.deps.admin, 100),
-    request.deps.admin.passkeys?.listOf(user.id) ?? [],
+    request.deps.admin.passkeys.listOf(user.id),
   ]);
   const granted = new Set(grants.map((g) => g.environment.id));
   const notice = noticeOf(request);
   const csrf = request.admin.csrf;
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      user.name,
-      frameOf(request, notice ? { notice } : {}),
-      html`<table><tbody><tr><th>User ID</th><td><code>${user.id}</code></td></tr>
+  return pageResponse(
+    request,
+    user.name,
+    html`<table><tbody><tr><th>User ID</th><td><code>${user.id}</code></td></tr>
 <tr><th>Email</th><td>${user.email ?? 'none'} ${user.email ? html`<span class="tag">${user.emailVerifiedAt ? 'verified' : 'not verified'}</span>` : ''}</td></tr>
 <tr><th>Password</th><td>${user.passwordHash ? 'set' : 'not set'}</td></tr><tr><th>Created</th><td>${user.createdAt}</td></tr></tbody></table>
 <fieldset><legend>Edit</legend><form method="post" action="${userPath(user.id)}">${csrfField(csrf)}
@@ -121,23 +109,23 @@ async function detailPage(request: DashboardRequest) {
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>Environments</h2>
 <table id="grants"><thead><tr><th>Environment</th><th>Granted</th><th></th></tr></thead><tbody>${grants.map(
-        (g) => html`<tr><td>${g.environment.name} (${g.environment.id})</td><td>${g.grantedAt}</td>
+      (g) => html`<tr><td>${g.environment.name} (${g.environment.id})</td><td>${g.grantedAt}</td>
 <td>${actionButton(userPath(user.id, `/environments/${encodeURIComponent(g.environment.id)}/revoke`), csrf, 'Remove')}</td></tr>`,
-      )}</tbody></table>
+    )}</tbody></table>
 <form method="post" action="${userPath(user.id, '/environments')}">${csrfField(csrf)}<label for="environment_id">Grant an environment</label>
 <select id="environment_id" name="environment_id">${environments.items
-        .filter((e) => !granted.has(e.id))
-        .map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>
+      .filter((e) => !granted.has(e.id))
+      .map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>
 <h2>Passkeys</h2>
 <table id="passkeys"><thead><tr><th>Credential</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>${passkeys.map(
-        (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
+      (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
 <td>${actionButton(userPath(user.id, '/passkeys/remove'), csrf, 'Remove', { credential_id: p.credentialId })}</td></tr>`,
-      )}</tbody></table>${passkeys.length === 0 ? html`<p>No passkeys.</p>` : ''}
+    )}</tbody></table>${passkeys.length === 0 ? html`<p>No passkeys.</p>` : ''}
 <h2>Sign-in</h2>
 <div class="actions">${actionButton(userPath(user.id, '/sign-out-everywhere'), csrf, 'Sign out everywhere')}
 ${user.email ? actionButton(userPath(user.id, '/password-reset'), csrf, 'Send a password-reset link') : ''}</div>
 <p><a href="${userPath(user.id, '/delete')}" class="danger">Delete this user</a></p>`,
-    ),
+    { notice },
   );
 }
 
@@ -150,65 +138,66 @@ async function update(request: DashboardRequest) {
   const before = await getUser(request.deps.admin, request.params.id!);
   const form = validate(userForm, present(request.form));
   if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role');
-  const after = await updateUser(
-    request.deps.admin,
-    before.id,
-    { name: form.name, ...(form.email ? { email: form.email } : {}), admin: form.admin === 'on' },
-    actorOf(request),
-  );
+  const after = await updateUser(request.deps.admin, actorOf(request), {
+    userId: before.id,
+    name: form.name,
+    ...(form.email ? { email: form.email } : {}),
+    admin: form.admin === 'on',
+  });
   return redirect(`${userPath(after.id)}?done=updated`);
 }
 
 async function confirmDelete(request: DashboardRequest) {
   const user = await getUser(request.deps.admin, request.params.id!);
-  return dashboardResponse(
-    200,
-    dashboardPage(
-      `Delete ${user.name}?`,
-      frameOf(request),
-      html`<p>Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes their API keys and passkeys. This cannot be undone.</p>
-<div class="actions">${actionButton(userPath(user.id, '/delete'), request.admin.csrf, 'Delete the user')} <a href="${userPath(user.id)}">Cancel</a></div>`,
-    ),
-  );
+  return confirmationPage(request, {
+    title: `Delete ${user.name}?`,
+    consequence: html`Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes their API keys and passkeys. This cannot be undone.`,
+    action: userPath(user.id, '/delete'),
+    label: 'Delete the user',
+    back: userPath(user.id),
+  });
 }
 
 async function remove(request: DashboardRequest) {
   const userId = request.params.id!;
   refuseSelf(request, userId, 'delete your own account');
-  await deleteUser(request.deps.admin, userId, actorOf(request));
+  await deleteUser(request.deps.admin, actorOf(request), userId);
   return redirect(`${dashboardPaths.users}?done=deleted`);
 }
 
 async function grant(request: DashboardRequest) {
   const form = validate(grantForm, request.form);
-  await grantEnvironment(request.deps.admin, request.params.id!, form.environment_id, actorOf(request));
+  await grantEnvironment(request.deps.admin, actorOf(request), { userId: request.params.id!, environmentId: form.environment_id });
   return redirect(`${userPath(request.params.id!)}?done=granted`);
 }
 
 async function revokeGrant(request: DashboardRequest) {
   const environment = validate(environmentId, request.params.environmentId);
-  await revokeEnvironment(request.deps.admin, request.params.id!, environment, actorOf(request));
+  await revokeEnvironment(request.deps.admin, actorOf(request), { userId: request.params.id!, environmentId: environment });
   return redirect(`${userPath(request.params.id!)}?done=revoked`);
 }
 
-async function removeUserPasskey(request: DashboardRequest) {
+async function removePasskeyAction(request: DashboardRequest) {
   const form = validate(passkeyRemoveForm, request.form);
-  const user = await getUser(request.deps.admin, request.params.id!);
-  if (!(await removePasskey(request.deps.passkeys(), user, form.credential_id))) throw new NotFoundError('The user has no such passkey.');
-  await audit(request, { type: 'user.passkey_remove', userId: user.id });
-  return redirect(`${userPath(user.id)}?done=passkey-removed`);
+  const userId = request.params.id!;
+  await removeUserPasskey({ ...request.deps.admin, passkeyRemoval: request.deps.passkeys() }, actorOf(request), {
+    userId,
+    credentialId: form.credential_id,
+  });
+  return redirect(`${userPath(userId)}?done=passkey-removed`);
 }
 
 async function signOut(request: DashboardRequest) {
-  const user = await signOutEverywhere(request.deps.admin, request.params.id!);
-  await audit(request, { type: 'user.sessions_revoke', userId: user.id });
+  const user = await signOutEverywhere(request.deps.admin, actorOf(request), request.params.id!);
   return redirect(`${userPath(user.id)}?done=signed-out`);
 }
 
 async function sendReset(request: DashboardRequest) {
-  const user = await getUser(request.deps.admin, request.params.id!);
-  await sendResetLink(request.deps.passwordReset(), user);
-  await audit(request, { type: 'user.password_reset_send', userId: user.id });
+  const { user } = await sendPasswordResetLink(
+    { ...request.deps.admin, passwordReset: request.deps.passwordReset() },
+    actorOf(request),
+    request.params.id!,
+  );
   return redirect(`${userPath(user.id)}?done=reset-sent`);
 }
 
@@ -222,7 +211,7 @@ export const userRoutes: readonly DashboardRoute[] = [
   { method: 'POST', path: 'users/:id/delete', run: remove },
   { method: 'POST', path: 'users/:id/environments', run: grant },
   { method: 'POST', path: 'users/:id/environments/:environmentId/revoke', run: revokeGrant },
-  { method: 'POST', path: 'users/:id/passkeys/remove', run: removeUserPasskey },
+  { method: 'POST', path: 'users/:id/passkeys/remove', run: removePasskeyAction },
   { method: 'POST', path: 'users/:id/sign-out-everywhere', run: signOut },
   { method: 'POST', path: 'users/:id/password-reset', run: sendReset },
 ];
