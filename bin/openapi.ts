@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { grants } from '../lambdas/core/grants/registry';
+import { grants, grantTypes } from '../lambdas/core/grants/registry';
 import { registrationMetadataSchema } from '../lambdas/core/registration';
 import { consentForm, authorizeSignInForm, signInForm } from '../lambdas/http/forms';
 import {
@@ -147,7 +147,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   },
   AuthorizeComplete: { summary: 'Consent step', body: form(consentForm), success: [303, 'redirect', 'To the redirect URI'] },
   Token: {
-    summary: 'Token endpoint: authorization_code, refresh_token, client_credentials',
+    summary: `Token endpoint: ${grantTypes.join(', ')}`,
     description: 'Client authentication by `client_secret_basic`, `client_secret_post`, or none with PKCE for public clients.',
     body: form(tokenBody),
     success: [200, 'json', 'RFC 6749 5.1 token response'],

@@ -4,6 +4,7 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import type { ServiceConfig } from '../config/settings';
+import { grantTypes } from './grants/registry';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
 
@@ -26,7 +27,7 @@ export function authorizationServerMetadata(config: ServiceConfig, scopes: reado
     scopes_supported: scopes.filter((s) => s.discoverable).map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...grantTypes],
     // `none`: public clients (dynamic registration) prove possession with PKCE only.
     token_endpoint_auth_methods_supported: ['none', ...clientAuthMethods],
     introspection_endpoint_auth_methods_supported: clientAuthMethods,

@@ -2,6 +2,9 @@
  * The domain's records, as the core sees them: no storage keys (pk/sk/gsi/ttl),
  * no secrets in the clear. Times are ISO 8601 strings unless named `...Epoch`.
  */
+import type { GrantType } from './grants/registry';
+
+export type { GrantType };
 
 export interface Environment {
   readonly id: string;
@@ -50,7 +53,6 @@ export interface User {
 
 export type ClientType = 'public' | 'confidential';
 export type RegistrationType = 'static' | 'dynamic';
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 
 export interface Client {
   readonly clientId: string;
@@ -151,7 +153,8 @@ export interface Session {
 
 /** One row per token request (behaviour LOG-1 "Token activity log"), success or failure. */
 export interface ActivityRow {
-  readonly requestType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'api key' | 'unknown';
+  /** A grant type of the registry (lambdas/core/grants/registry.ts), an API-key exchange, or a grant type not read. */
+  readonly requestType: GrantType | 'api key' | 'unknown';
   readonly clientId?: string;
   readonly environmentId?: string;
   readonly userId?: string;

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
-import type { Client, GrantType } from './model';
+import { publicClientGrantTypes, type GrantType } from './grants/registry';
+import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
 import { redirectUriProblem } from './redirect-uri';
 import { formatScope } from './scope';
@@ -60,7 +61,8 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     throw new InvalidClientMetadataError('token_endpoint_auth_method: only "none" is supported; dynamic clients are public and use PKCE.');
   }
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
-  const unsupportedGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token');
+  // Dynamic clients are public (behaviour REG-3): a grant only for confidential clients is refused.
+  const unsupportedGrant = grantTypes.find((g) => !(publicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
   if (!grantTypes.includes('authorization_code')) {
     throw new InvalidClientMetadataError('grant_types: must include "authorization_code".');

@@ -141,8 +141,9 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const authorizationCode: Grant<typeof parameters> = {
+export const authorizationCode: Grant<typeof parameters, 'authorization_code'> = {
   type: 'authorization_code',
+  confidentialOnly: false,
   parameters,
   async issue(client, p, activity, deps) {
     const response = await authorizationCodeGrant(

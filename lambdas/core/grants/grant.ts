@@ -1,17 +1,24 @@
 /**
  * What a grant type is, for the token endpoint (RFC 6749 4, 6): its `grant_type` value, the
  * form parameters it reads, and how it issues. Each grant is one module in this folder that
- * exports one of these; registry.ts lists them, and handlers/token.ts dispatches through it.
+ * exports one of these; registry.ts lists them, and everything that names the grant types
+ * (the token endpoint, discovery, the OpenAPI document, client validation) reads that list.
  * Adding a grant is one module and one line in the registry.
  */
 import * as z from 'zod/mini';
-import type { Client, GrantType } from '../model';
+import type { Client } from '../model';
 import type { TokenRequestActivity } from './activity';
 import type { GrantDependencies } from './ports';
 import type { TokenResponse } from './response';
 
-export interface Grant<S extends z.ZodMiniType = z.ZodMiniType> {
-  readonly type: GrantType;
+export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string = string> {
+  /** The `grant_type` value (RFC 6749 4.1.3, 4.4.2, 6; an absolute URI for an extension grant, 4.5). */
+  readonly type: T;
+  /**
+   * Only for clients that keep a secret (RFC 6749 4.4 for client_credentials): refused to a
+   * public client at the token endpoint, and never offered to dynamic (public) clients (behaviour CC-1, REG-3).
+   */
+  readonly confidentialOnly: boolean;
   /** The grant's own form parameters (RFC 6749 3.2: unknown ones are ignored). */
   readonly parameters: S;
   /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */

@@ -138,8 +138,9 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const refreshToken: Grant<typeof parameters> = {
+export const refreshToken: Grant<typeof parameters, 'refresh_token'> = {
   type: 'refresh_token',
+  confidentialOnly: false,
   parameters,
   issue: (client, p, activity, deps) =>
     refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
