@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
+import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/registry';
 import { publicClientGrantTypes, type GrantType } from './grants/registry';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
@@ -27,6 +28,9 @@ export const registrationMetadataSchema = z.object({
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
 });
+
+/** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
+const publicClientAuthMethod: ClientAuthMethodName = 'none';
 
 export interface ValidatedRegistration {
   readonly clientName?: string;
@@ -56,9 +60,12 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     const problem = redirectUriProblem(uri);
     if (problem) throw new InvalidRedirectUriError(`redirect_uris: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
-  const method = metadata.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') {
-    throw new InvalidClientMetadataError('token_endpoint_auth_method: only "none" is supported; dynamic clients are public and use PKCE.');
+  const method = metadata.token_endpoint_auth_method ?? publicClientAuthMethod;
+  if (!(clientAuthMethodsFor('public') as readonly string[]).includes(method)) {
+    const supported = clientAuthMethodsFor('public').map((name) => `"${name}"`);
+    throw new InvalidClientMetadataError(
+      `token_endpoint_auth_method: only ${supported.join(', ')} ${supported.length === 1 ? 'is' : 'are'} supported; dynamic clients are public and use PKCE.`,
+    );
   }
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
   // Dynamic clients are public (behaviour REG-3): a grant only for confidential clients is refused.
@@ -115,7 +122,7 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     redirect_uris: client.redirectUris,
     grant_types: client.grantTypes,
     response_types: ['code'],
-    token_endpoint_auth_method: 'none',
+    token_endpoint_auth_method: publicClientAuthMethod,
     scope: formatScope(client.scopes),
   };
 }
