@@ -1,12 +1,14 @@
 /** client_secret_basic (RFC 6749 2.3.1): the client id and secret in the Authorization header. */
 import { InvalidClientError, InvalidRequestError } from '../errors';
 import { verifyClientSecret } from './client-secret';
-import type { ClientAuthMethod } from './method';
+import { type ClientAuthMethod, clientIdField } from './method';
 
 export const clientSecretBasic: ClientAuthMethod<'client_secret_basic'> = {
   name: 'client_secret_basic',
   clientType: 'confidential',
   description: '`client_secret_basic`: the HTTP Basic Authorization header (RFC 6749 2.3.1)',
+  // A client_id in the form too must match the header's.
+  formFields: { client_id: clientIdField },
   present({ authorization, form }) {
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
     if (!authorization || !basic) return undefined;

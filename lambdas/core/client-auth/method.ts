@@ -6,6 +6,8 @@
  * these; registry.ts lists them, and discovery, the OpenAPI document, dynamic registration and
  * the endpoints read that list. Adding a method is one module and one line in the registry.
  */
+import * as z from 'zod/mini';
+import { formField } from '../grants/grant';
 import type { Client, ClientType } from '../model';
 import type { ClientAuthDependencies } from './ports';
 
@@ -22,6 +24,12 @@ export interface PresentedClient<N extends string = string> {
   readonly method: N;
 }
 
+/** A form field of a method: optional, since a request uses one method; bounded (behaviour LIMIT-2), `invalid_request` beyond. */
+export type ClientAuthFormField = z.ZodMiniOptional<z.ZodMiniString>;
+
+/** client_id: metadata document URLs (Client ID Metadata Documents) run to 2000 characters. */
+export const clientIdField: ClientAuthFormField = z.optional(formField.required(2000));
+
 export interface ClientAuthMethod<N extends string = string> {
   /** The registered name (RFC 7591 2 `token_endpoint_auth_method`). */
   readonly name: N;
@@ -29,6 +37,8 @@ export interface ClientAuthMethod<N extends string = string> {
   readonly clientType: ClientType;
   /** How the OpenAPI document describes it. */
   readonly description: string;
+  /** The form fields it reads, with their bounds: the token, introspection and revocation forms take them all. */
+  readonly formFields: Readonly<Record<string, ClientAuthFormField>>;
   /**
    * The credentials, when the request used this method; undefined when it did not. Throws when
    * the request used it wrongly. At most one method claims a request: each looks only at what

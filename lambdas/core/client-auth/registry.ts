@@ -8,7 +8,7 @@ import { InvalidClientError } from '../errors';
 import type { ClientType } from '../model';
 import { clientSecretBasic } from './client-secret-basic';
 import { clientSecretPost } from './client-secret-post';
-import type { ClientAuthMethod, ClientAuthRequest, PresentedClient } from './method';
+import type { ClientAuthFormField, ClientAuthMethod, ClientAuthRequest, PresentedClient } from './method';
 import { none } from './none';
 
 /** In the order discovery lists them. */
@@ -17,6 +17,12 @@ export const clientAuthMethods = [none, clientSecretBasic, clientSecretPost] as 
 export type ClientAuthMethodName = (typeof clientAuthMethods)[number]['name'];
 
 export const clientAuthMethodNames: readonly ClientAuthMethodName[] = clientAuthMethods.map((method) => method.name);
+
+/** Every method's form fields, for the forms of the token, introspection and revocation endpoints. */
+export const clientAuthFormFields: Readonly<Record<string, ClientAuthFormField>> = Object.assign(
+  {},
+  ...clientAuthMethods.map((method) => method.formFields),
+);
 
 /** The methods of one client type: introspection takes the confidential ones (behaviour INTRO-1), dynamic registration the public ones (REG-3). */
 export const clientAuthMethodsFor = (type: ClientType): readonly ClientAuthMethodName[] =>
