@@ -59,8 +59,13 @@ test('a method authenticates only clients of its type, with the same invalid_cli
   for (const method of clientAuthMethods) {
     const presented = { clientId: 'c1', ...(method.clientType === 'confidential' ? { secret: 's1' } : {}), method: method.name };
     const other = method.clientType === 'public' ? 'confidential' : 'public';
-    await expect(authenticateClient(presented, deps(method.clientType))).resolves.toMatchObject({ clientId: 'c1' });
     await expect(authenticateClient(presented, deps(other))).rejects.toThrow(InvalidClientError);
+  }
+  await expect(authenticateClient({ clientId: 'c1', method: 'none' }, deps('public'))).resolves.toMatchObject({ clientId: 'c1' });
+  for (const method of ['client_secret_basic', 'client_secret_post'] as const) {
+    await expect(authenticateClient({ clientId: 'c1', secret: 's1', method }, deps('confidential'))).resolves.toMatchObject({
+      clientId: 'c1',
+    });
   }
   await expect(authenticateClient({ clientId: 'c1', secret: 'wrong', method: 'client_secret_post' }, deps('confidential'))).rejects.toThrow(
     InvalidClientError,
