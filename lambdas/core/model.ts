@@ -29,7 +29,7 @@ export interface User {
   /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
   readonly emailVerifiedAt?: string;
   /**
-   * Incremented by every password change (issue 12) and by the reset completion's "Remove all
+   * Incremented by every password change (behaviour RESET-7) and by the reset completion's "Remove all
    * passkeys" (behaviour RESET-9): a reset link, a pending second-factor challenge, a session, an
    * authorization code and a refresh token remember the value they were issued under and die when
    * it moves (behaviour RESET-12). Absent means 0.
@@ -232,7 +232,7 @@ export interface ApiKey {
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 
 /**
- * What the admin audit log records (behaviour LOG-4, issue 14): API key changes (in the same
+ * What the admin audit log records (behaviour LOG-4): API key changes (in the same
  * transaction as the change) and every other change made through the dashboard.
  */
 export const auditTypes = [

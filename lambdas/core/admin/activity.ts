@@ -1,5 +1,5 @@
 /**
- * A client's token activity for admins (behaviour LOG-1, LOG-2, issue 14): every token request
+ * A client's token activity for admins (behaviour LOG-1, LOG-2): every token request
  * and key exchange, success or failure with its real reason, filtered by time, request type
  * and outcome, oldest first.
  */

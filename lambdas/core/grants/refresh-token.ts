@@ -55,7 +55,7 @@ async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoc
   if (revoked) throw invalidRefresh(`family ${found.familyId} revoked`);
   if (access instanceof Error) {
     // Only a refusal is a fact (user gone, environment ungranted); a read that failed is not:
-    // it changes nothing and the client may retry (issue 19).
+    // it changes nothing and the client may retry (behaviour REFRESH-5).
     if (!(access instanceof InvalidGrantError)) throw access;
     // Revoked so that a later re-grant does not revive this sign-in: the user signs in again.
     await deps.store.revokeFamily(found.familyId, nowEpoch);
