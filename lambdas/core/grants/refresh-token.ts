@@ -18,7 +18,7 @@ import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
-import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
+import { epochSeconds, invalidGrantOf, live, newRefreshToken, stillGranted } from './user-tokens';
 
 export interface RefreshGrantRequest {
   readonly refreshToken: string;
@@ -26,14 +26,7 @@ export interface RefreshGrantRequest {
   readonly resource?: string;
 }
 
-const invalidRefresh = (reason: string) =>
-  new InvalidGrantError('The refresh token is invalid, expired, revoked, or was issued to another client.', reason);
-
-async function loadRefreshToken(token: string, nowEpoch: number, deps: GrantDependencies): Promise<RefreshToken> {
-  const found = await deps.store.getRefreshToken(token, nowEpoch);
-  if (!found || found.expiresAtEpoch <= nowEpoch) throw invalidRefresh('unknown or expired refresh token');
-  return found;
-}
+const invalidRefresh = invalidGrantOf('The refresh token is invalid, expired, revoked, or was issued to another client.');
 
 async function revokeForReuse(familyId: string, nowEpoch: number, deps: GrantDependencies, how: string): Promise<never> {
   await deps.store.revokeFamily(familyId, nowEpoch);
@@ -78,7 +71,9 @@ export async function refreshTokenGrant(
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const requested = parseScope(request.scope);
-  const found = await loadRefreshToken(request.refreshToken, nowEpoch, deps);
+  const found = await live(deps.store.getRefreshToken(request.refreshToken, nowEpoch), nowEpoch, () =>
+    invalidRefresh('unknown or expired refresh token'),
+  );
   activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
   // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
