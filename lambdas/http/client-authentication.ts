@@ -4,8 +4,7 @@
  * with the verified-secret cache so a repeat request skips Argon2id.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { authenticateClient } from '../core/client-auth/authenticate';
-import type { ClientAuthDependencies } from '../core/client-auth/ports';
+import { authenticateClient, type ClientAuthDependencies } from '../core/client-auth/authenticate';
 import { clientAuthMethodsFor, presentedClient, type ClientAuthMethodName } from '../core/client-auth/registry';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';

@@ -6,9 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config/settings';
-import { authenticateClient } from '../../lambdas/core/client-auth/authenticate';
+import { authenticateClient, type ClientAuthDependencies } from '../../lambdas/core/client-auth/authenticate';
 import type { ClientAuthRequest } from '../../lambdas/core/client-auth/method';
-import type { ClientAuthDependencies } from '../../lambdas/core/client-auth/ports';
 import { clientAuthMethodNames, clientAuthMethods, clientAuthMethodsFor, presentedClient } from '../../lambdas/core/client-auth/registry';
 import { authorizationServerMetadata } from '../../lambdas/core/discovery';
 import { InvalidClientError, InvalidRequestError } from '../../lambdas/core/errors';

@@ -6,7 +6,7 @@
 import { InvalidClientError } from '../errors';
 import type { Client } from '../model';
 import type { PresentedClient } from './method';
-import type { ClientAuthDependencies } from './ports';
+import type { ClientAuthDependencies } from './authenticate';
 
 export const clientAuthFailed = (reason: string) => new InvalidClientError('Client authentication failed.', reason);
 

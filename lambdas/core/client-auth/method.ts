@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { formField } from '../grants/grant';
 import type { Client, ClientType } from '../model';
-import type { ClientAuthDependencies } from './ports';
+import type { ClientAuthDependencies } from './authenticate';
 
 /** The parts of the request a method reads its credentials from. */
 export interface ClientAuthRequest {

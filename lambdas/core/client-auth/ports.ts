@@ -1,11 +1,8 @@
-/** What client authentication reads: the client record, the hasher and the verified-secret cache. */
+/**
+ * The client-authentication room's port: the client record as stored now, so a deleted client is
+ * refused at once (behaviour ADMIN-16). The client repository's lookup satisfies it; the hasher
+ * and the verified-secret cache are the core's own (core/ports.ts, core/verified-secret-cache.ts).
+ */
 import type { Client } from '../model';
-import type { Hasher } from '../ports';
-import type { VerifiedSecretCache } from '../verified-secret-cache';
 
-export interface ClientAuthDependencies {
-  /** The record as stored now: a deleted client is refused at once (behaviour ADMIN-16). */
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
-  readonly hasher: Hasher;
-  readonly secretCache: VerifiedSecretCache;
-}
+export type FindClient = (clientId: string) => Promise<Client | undefined>;

@@ -10,8 +10,7 @@ import { parseResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant } from './grant';
-import type { GrantDependencies } from './ports';
+import { formField, type Grant, type GrantDependencies } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 
 export interface ClientCredentialsRequest {

@@ -6,9 +6,11 @@
  * Adding a grant is one module and one line in the registry.
  */
 import * as z from 'zod/mini';
+import type { MfaPolicy } from '../../config/settings';
 import type { Client } from '../model';
+import type { TokenDependencies } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import type { GrantDependencies } from './ports';
+import type { EnvironmentAccess, GrantStore, UserDirectory } from './ports';
 import type { TokenResponse } from './response';
 
 export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string = string> {
@@ -23,6 +25,26 @@ export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string
   readonly parameters: S;
   /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */
   issue(client: Client, params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
+}
+
+/** What a grant's `issue` is given: the ports of ports.ts, the signer, and the settings it reads. */
+export interface GrantDependencies extends TokenDependencies {
+  readonly store: GrantStore;
+  readonly users: UserDirectory;
+  readonly environments: EnvironmentAccess;
+  /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
+  readonly dcrEnvironmentId?: string;
+  /** Epoch seconds before which a sign-in counts for nothing (SIGN_INS_NOT_BEFORE, behaviour OPS-7). */
+  readonly signInsNotBefore?: number;
+  /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
+  /**
+   * Marks a dynamic client as used, so it no longer expires unused; never fails the request
+   * (the tokens are issued; a later redemption tries again).
+   */
+  readonly keepClient: (clientId: string) => Promise<void>;
+  /** Waits between re-reads after a lost race; injectable so tests need not wait. */
+  readonly pause?: (ms: number) => Promise<void>;
 }
 
 /**
