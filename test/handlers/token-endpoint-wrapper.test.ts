@@ -19,7 +19,13 @@ afterEach(() => jest.restoreAllMocks());
 
 test('a door that issues answers 200 with its response and counts one issue, labelled by the grant it named', async () => {
   const count = jest.spyOn(getContainer().metrics, 'count');
-  const result = await call({ metrics, issue: async (_, activity) => (activity.ofType('client_credentials'), response) });
+  const result = await call({
+    metrics,
+    issue: async (_, activity) => {
+      activity.ofType('client_credentials');
+      return response;
+    },
+  });
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body)).toEqual(response);
   expect(count.mock.calls).toEqual([[metricNames.tokenIssued, { grant: 'client_credentials' }]]);
