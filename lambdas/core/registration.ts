@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
 import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/registry';
-import { publicClientGrantTypes, type GrantType } from './grants/registry';
+import type { GrantType } from './grants/registry';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
 import { redirectUriProblem } from './redirect-uri';
@@ -31,6 +31,13 @@ export const registrationMetadataSchema = z.object({
 
 /** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
 const publicClientAuthMethod: ClientAuthMethodName = 'none';
+
+/**
+ * The grants a dynamic client may register (behaviour REG-3): the browser flow only, named here
+ * rather than derived from the registry, so a new grant reaches anonymous third-party clients
+ * only by a decision made here.
+ */
+export const dynamicClientGrantTypes: readonly GrantType[] = ['authorization_code', 'refresh_token'];
 
 export interface ValidatedRegistration {
   readonly clientName?: string;
@@ -68,8 +75,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     );
   }
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
-  // Dynamic clients are public (behaviour REG-3): a grant only for confidential clients is refused.
-  const unsupportedGrant = grantTypes.find((g) => !(publicClientGrantTypes as readonly string[]).includes(g));
+  const unsupportedGrant = grantTypes.find((g) => !(dynamicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
   if (!grantTypes.includes('authorization_code')) {
     throw new InvalidClientMetadataError('grant_types: must include "authorization_code".');

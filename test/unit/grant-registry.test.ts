@@ -10,7 +10,7 @@ import { activityRequestTypes } from '../../lambdas/core/admin/activity';
 import { authorizationServerMetadata } from '../../lambdas/core/discovery';
 import { UnauthorizedClientError, UnsupportedGrantTypeError } from '../../lambdas/core/errors';
 import { assertClientMayUse, grantFor, grants, grantTypes, publicClientGrantTypes } from '../../lambdas/core/grants/registry';
-import { validateRegistration } from '../../lambdas/core/registration';
+import { dynamicClientGrantTypes, validateRegistration } from '../../lambdas/core/registration';
 
 const behaviourDir = join(__dirname, '..', '..', 'docs', 'behaviour');
 const env = { BASE_URL: 'https://auth.example.com', JWKS_CDN_BASE_URL: 'https://cdn.example.com', MAIL_FROM: 'a@example.com' };
@@ -36,11 +36,14 @@ test('a grant for confidential clients only is refused to a public client that l
   for (const type of publicClientGrantTypes) expect(() => assertClientMayUse({ type: 'public', grantTypes: [type] }, type)).not.toThrow();
 });
 
-test('dynamic registration offers the grants a public client may use, and no other (behaviour REG-3)', () => {
+test('dynamic registration offers its grants, each one a public client may use, and no other grant of the registry (behaviour REG-3)', () => {
   expect(publicClientGrantTypes).toEqual(grantTypes.filter((type) => !confidentialOnly.includes(type)));
+  for (const type of dynamicClientGrantTypes) expect(publicClientGrantTypes).toContain(type);
   const register = (grant_types: string[]) => validateRegistration({ redirect_uris: ['https://app.example/cb'], grant_types }, catalog);
-  expect(register([...publicClientGrantTypes]).grantTypes).toEqual(publicClientGrantTypes);
-  for (const type of confidentialOnly) expect(() => register(['authorization_code', type])).toThrow(`"${type}" is not available`);
+  expect(register([...dynamicClientGrantTypes]).grantTypes).toEqual(dynamicClientGrantTypes);
+  for (const type of grantTypes.filter((t) => !dynamicClientGrantTypes.includes(t))) {
+    expect(() => register(['authorization_code', type])).toThrow(`"${type}" is not available`);
+  }
 });
 
 test('the activity log filters by every grant type, an API-key exchange and an unread grant type (behaviour LOG-2)', () => {

@@ -18,7 +18,7 @@ export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string
   readonly type: T;
   /**
    * Only for clients that keep a secret (RFC 6749 4.4 for client_credentials): refused to a
-   * public client at the token endpoint, and never offered to dynamic (public) clients (behaviour CC-1, REG-3).
+   * public client at the token endpoint (behaviour CC-1).
    */
   readonly confidentialOnly: boolean;
   /** The grant's own form parameters (RFC 6749 3.2: unknown ones are ignored). */

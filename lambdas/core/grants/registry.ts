@@ -1,7 +1,8 @@
 /**
  * The grant types the token endpoint serves (RFC 6749 5.2: any other is `unsupported_grant_type`):
  * the one list of them. Discovery (grant_types_supported), the OpenAPI document, the admin API's
- * and dynamic registration's validation and the activity log's request types read it.
+ * validation and the activity log's request types read it; dynamic registration names the grants
+ * it offers, all of them here.
  */
 import { UnauthorizedClientError, UnsupportedGrantTypeError } from '../errors';
 import type { Client } from '../model';
@@ -17,7 +18,7 @@ export type GrantType = (typeof grants)[number]['type'];
 /** In the registry's order (discovery and the OpenAPI enum list them so). */
 export const grantTypes: readonly GrantType[] = grants.map((grant) => grant.type);
 
-/** What a public client may use, and so a dynamic client (behaviour REG-3): every grant not confidentialOnly. */
+/** What a public client may use (behaviour CC-1): every grant not confidentialOnly; dynamic registration offers some of these (REG-3). */
 export const publicClientGrantTypes: readonly GrantType[] = grants.filter((grant) => !grant.confidentialOnly).map((grant) => grant.type);
 
 export function grantFor(grantType: string): Grant<Grant['parameters'], GrantType> {
