@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the whole HTTP surface (issue 15), built from the route table
+ * The OpenAPI 3.1 document of the whole HTTP surface (behaviour DISC-6), built from the route table
  * (paths, methods, authentication) and the zod/mini schemas the handlers validate requests
  * with (zod 4's JSON Schema conversion). `npm run openapi` writes docs/openapi.json, which the
  * `GET /openapi.json` route serves; test/unit/openapi.test.ts fails when that file is stale,
@@ -10,7 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { grants } from '../lambdas/core/grants/registry';
+import { clientAuthMethods } from '../lambdas/core/client-auth/registry';
+import { grants, grantTypes } from '../lambdas/core/grants/registry';
 import { registrationMetadataSchema } from '../lambdas/core/registration';
 import { consentForm, authorizeSignInForm, signInForm } from '../lambdas/http/forms';
 import {
@@ -80,6 +81,10 @@ const tokenBody: Json = {
   }),
 };
 
+/** The client-authentication methods an endpoint takes (RFC 6749 2.3), from their registry. */
+const clientAuthentication = (methods: readonly { readonly description: string }[]) =>
+  `Client authentication, one of: ${methods.map((method) => method.description).join('; ')}.`;
+
 const authorizeQuery = z.object({
   response_type: z.literal('code'),
   client_id: z.string(),
@@ -147,8 +152,8 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   },
   AuthorizeComplete: { summary: 'Consent step', body: form(consentForm), success: [303, 'redirect', 'To the redirect URI'] },
   Token: {
-    summary: 'Token endpoint: authorization_code, refresh_token, client_credentials',
-    description: 'Client authentication by `client_secret_basic`, `client_secret_post`, or none with PKCE for public clients.',
+    summary: `Token endpoint: ${grantTypes.join(', ')}`,
+    description: clientAuthentication(clientAuthMethods),
     body: form(tokenBody),
     success: [200, 'json', 'RFC 6749 5.1 token response'],
   },
@@ -157,8 +162,18 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     body: { schema: apiKeyExchangeBody, media: ['form', 'json'], required: false },
     success: [200, 'json', 'RFC 6749 5.1 token response (no refresh token)'],
   },
-  Introspect: { summary: 'Token introspection (RFC 7662)', body: form(tokenOperationParams), success: [200, 'json', 'RFC 7662 2.2'] },
-  Revoke: { summary: 'Token revocation (RFC 7009)', body: form(tokenOperationParams), success: [200, 'empty', 'Revoked, or not a token'] },
+  Introspect: {
+    summary: 'Token introspection (RFC 7662)',
+    description: clientAuthentication(clientAuthMethods.filter((method) => method.clientType === 'confidential')),
+    body: form(tokenOperationParams),
+    success: [200, 'json', 'RFC 7662 2.2'],
+  },
+  Revoke: {
+    summary: 'Token revocation (RFC 7009)',
+    description: clientAuthentication(clientAuthMethods),
+    body: form(tokenOperationParams),
+    success: [200, 'empty', 'Revoked, or not a token'],
+  },
   UserInfo: { summary: 'OpenID Connect userinfo', success: [200, 'json', 'Claims by scope'] },
   ValidateToken: {
     summary: 'Whether a bearer token of this server is valid',
@@ -425,8 +440,10 @@ export function openApiDocument(routeTable: readonly Route[] = routes): Json {
         clientSecretBasic: {
           type: 'http',
           scheme: 'basic',
-          description:
-            'client_secret_basic (RFC 6749 2.3.1); client_secret_post and PKCE-only public clients send client_id in the body instead',
+          description: `client_secret_basic (RFC 6749 2.3.1); the other client authentication methods (${clientAuthMethods
+            .filter((method) => method.name !== 'client_secret_basic')
+            .map((method) => method.name)
+            .join(', ')}) send client_id in the body instead`,
         },
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, exchanged for an access token' },
         session: { type: 'apiKey', in: 'cookie', name: '__Host-session', description: 'The sign-in session of the pages' },

@@ -4,12 +4,12 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import type { ServiceConfig } from '../config/settings';
+import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/registry';
+import { grantTypes } from './grants/registry';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
 
 export type DiscoveryDocument = Record<string, unknown>;
-
-const clientAuthMethods = ['client_secret_basic', 'client_secret_post'];
 
 export function authorizationServerMetadata(config: ServiceConfig, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
   const url = (path: string) => `${config.baseUrl}${path}`;
@@ -26,11 +26,12 @@ export function authorizationServerMetadata(config: ServiceConfig, scopes: reado
     scopes_supported: scopes.filter((s) => s.discoverable).map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
-    // `none`: public clients (dynamic registration) prove possession with PKCE only.
-    token_endpoint_auth_methods_supported: ['none', ...clientAuthMethods],
-    introspection_endpoint_auth_methods_supported: clientAuthMethods,
-    revocation_endpoint_auth_methods_supported: ['none', ...clientAuthMethods],
+    grant_types_supported: [...grantTypes],
+    // Behaviour TOKEN-3: `none` is for public clients (dynamic registration), which prove possession with PKCE only.
+    token_endpoint_auth_methods_supported: [...clientAuthMethodNames],
+    // Behaviour INTRO-1: introspection only for clients that authenticate.
+    introspection_endpoint_auth_methods_supported: [...clientAuthMethodsFor('confidential')],
+    revocation_endpoint_auth_methods_supported: [...clientAuthMethodNames],
     // OAuth 2.1: S256 only; `plain` is refused.
     code_challenge_methods_supported: ['S256'],
     // RFC 8707 resource indicators bind the token audience.

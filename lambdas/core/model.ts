@@ -2,6 +2,9 @@
  * The domain's records, as the core sees them: no storage keys (pk/sk/gsi/ttl),
  * no secrets in the clear. Times are ISO 8601 strings unless named `...Epoch`.
  */
+import type { GrantType } from './grants/registry';
+
+export type { GrantType };
 
 export interface Environment {
   readonly id: string;
@@ -26,7 +29,7 @@ export interface User {
   /** When the user proved they read mail at `email` (a code or reset link); cleared when `email` changes. */
   readonly emailVerifiedAt?: string;
   /**
-   * Incremented by every password change (issue 12) and by the reset completion's "Remove all
+   * Incremented by every password change (behaviour RESET-7) and by the reset completion's "Remove all
    * passkeys" (behaviour RESET-9): a reset link, a pending second-factor challenge, a session, an
    * authorization code and a refresh token remember the value they were issued under and die when
    * it moves (behaviour RESET-12). Absent means 0.
@@ -50,7 +53,6 @@ export interface User {
 
 export type ClientType = 'public' | 'confidential';
 export type RegistrationType = 'static' | 'dynamic';
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
 
 export interface Client {
   readonly clientId: string;
@@ -151,7 +153,8 @@ export interface Session {
 
 /** One row per token request (behaviour LOG-1 "Token activity log"), success or failure. */
 export interface ActivityRow {
-  readonly requestType: 'authorization_code' | 'refresh_token' | 'client_credentials' | 'api key' | 'unknown';
+  /** A grant type of the registry (lambdas/core/grants/registry.ts), an API-key exchange, or a grant type not read. */
+  readonly requestType: GrantType | 'api key' | 'unknown';
   readonly clientId?: string;
   readonly environmentId?: string;
   readonly userId?: string;
@@ -229,7 +232,7 @@ export interface ApiKey {
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 
 /**
- * What the admin audit log records (behaviour LOG-4, issue 14): API key changes (in the same
+ * What the admin audit log records (behaviour LOG-4): API key changes (in the same
  * transaction as the change) and every other change made through the dashboard.
  */
 export const auditTypes = [

@@ -4,7 +4,9 @@
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
-import type { Client, GrantType } from './model';
+import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/registry';
+import type { GrantType } from './grants/registry';
+import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
 import { redirectUriProblem } from './redirect-uri';
 import { formatScope } from './scope';
@@ -26,6 +28,16 @@ export const registrationMetadataSchema = z.object({
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
 });
+
+/** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
+const publicClientAuthMethod: ClientAuthMethodName = 'none';
+
+/**
+ * The grants a dynamic client may register (behaviour REG-3): the browser flow only, named here
+ * rather than derived from the registry, so a new grant reaches anonymous third-party clients
+ * only by a decision made here.
+ */
+export const dynamicClientGrantTypes: readonly GrantType[] = ['authorization_code', 'refresh_token'];
 
 export interface ValidatedRegistration {
   readonly clientName?: string;
@@ -55,12 +67,15 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     const problem = redirectUriProblem(uri);
     if (problem) throw new InvalidRedirectUriError(`redirect_uris: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
-  const method = metadata.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') {
-    throw new InvalidClientMetadataError('token_endpoint_auth_method: only "none" is supported; dynamic clients are public and use PKCE.');
+  const method = metadata.token_endpoint_auth_method ?? publicClientAuthMethod;
+  if (!(clientAuthMethodsFor('public') as readonly string[]).includes(method)) {
+    const supported = clientAuthMethodsFor('public').map((name) => `"${name}"`);
+    throw new InvalidClientMetadataError(
+      `token_endpoint_auth_method: only ${supported.join(', ')} ${supported.length === 1 ? 'is' : 'are'} supported; dynamic clients are public and use PKCE.`,
+    );
   }
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
-  const unsupportedGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token');
+  const unsupportedGrant = grantTypes.find((g) => !(dynamicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
   if (!grantTypes.includes('authorization_code')) {
     throw new InvalidClientMetadataError('grant_types: must include "authorization_code".');
@@ -113,7 +128,7 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     redirect_uris: client.redirectUris,
     grant_types: client.grantTypes,
     response_types: ['code'],
-    token_endpoint_auth_method: 'none',
+    token_endpoint_auth_method: publicClientAuthMethod,
     scope: formatScope(client.scopes),
   };
 }

@@ -4,7 +4,8 @@
  * with the verified-secret cache so a repeat request skips Argon2id.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { authenticateClient, presentedClient, type ClientAuthDependencies, type ClientAuthMethod } from '../core/client-auth';
+import { authenticateClient, type ClientAuthDependencies } from '../core/client-auth/authenticate';
+import { clientAuthMethodsFor, presentedClient, type ClientAuthMethodName } from '../core/client-auth/registry';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
 import { header } from './body';
@@ -12,7 +13,7 @@ import { labelClient } from './request-context';
 
 export interface AuthenticatedClient {
   readonly client: Client;
-  readonly method: ClientAuthMethod;
+  readonly method: ClientAuthMethodName;
 }
 
 export async function authenticateRequestClient(
@@ -24,7 +25,7 @@ export async function authenticateRequestClient(
 ): Promise<AuthenticatedClient> {
   const authorization = header(event, 'authorization');
   try {
-    const presented = presentedClient(authorization, form);
+    const presented = presentedClient({ authorization, form });
     const client = await authenticateClient(presented, {
       ...deps,
       findClient: async (clientId) => {
@@ -48,9 +49,9 @@ export async function authenticateRequestClient(
   }
 }
 
-/** Introspection (RFC 7662 2.1) is for clients that can authenticate: public clients are refused. */
+/** Introspection (RFC 7662 2.1, behaviour INTRO-1) is for clients that can authenticate: public clients are refused. */
 export function requireConfidential({ client, method }: AuthenticatedClient): Client {
-  if (client.type !== 'confidential' || method === 'none') {
+  if (client.type !== 'confidential' || !clientAuthMethodsFor('confidential').includes(method)) {
     throw new InvalidClientError('Client authentication failed.', `${client.type} client ${client.clientId} may not introspect`);
   }
   return client;

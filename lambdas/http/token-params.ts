@@ -4,10 +4,11 @@
  * module in lambdas/core/grants. Unknown parameters are ignored (RFC 6749 3.2).
  */
 import * as z from 'zod/mini';
+import { clientAuthFormFields } from '../core/client-auth/registry';
 import { formField } from '../core/grants/grant';
 
-// client_id: metadata document URLs (Client ID Metadata Documents) run to 2000 characters.
-const clientFields = { client_id: z.optional(formField.required(2000)), client_secret: z.optional(formField.required(512)) };
+/** The client-authentication methods' fields (lambdas/core/client-auth: each method declares its own). */
+const clientFields = clientAuthFormFields;
 
 export const tokenRequestParams = z.object({ grant_type: formField.required(128), ...clientFields });
 

@@ -1,5 +1,5 @@
 /** Wires the grants of lambdas/core/grants to this container's stores, signer, clock and randomness. */
-import type { GrantDependencies } from '../core/grants/ports';
+import type { GrantDependencies } from '../core/grants/grant';
 import { getContainer } from './container';
 import { getClientRepository, getEnvironments, getTokenStore, getUsers } from './repositories';
 import { getSigner } from './signing';

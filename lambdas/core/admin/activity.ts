@@ -4,10 +4,11 @@
  * and outcome, oldest first.
  */
 import { InvalidRequestError } from '../errors';
+import { grantTypes } from '../grants/registry';
 import type { ActivityRow } from '../model';
 import type { ActivityReader, Page } from './ports';
 
-export const activityRequestTypes = ['authorization_code', 'refresh_token', 'client_credentials', 'api key', 'unknown'] as const;
+export const activityRequestTypes: readonly ActivityRow['requestType'][] = [...grantTypes, 'api key', 'unknown'];
 
 export interface ActivityFilter {
   readonly from?: string;

@@ -8,7 +8,7 @@ import type { ActivityRow, Client } from '../model';
 import type { Clock, RandomSource } from '../ports';
 
 export class TokenRequestActivity {
-  private requestType: ActivityRow['requestType'] = 'unknown';
+  private type: ActivityRow['requestType'] = 'unknown';
   private clientId?: string;
   private environmentId?: string;
   private userId?: string;
@@ -35,7 +35,12 @@ export class TokenRequestActivity {
   }
 
   ofType(requestType: ActivityRow['requestType']): void {
-    this.requestType = requestType;
+    this.type = requestType;
+  }
+
+  /** What the attempt asked for, as far as it is known (`unknown` until the grant type is read). */
+  get requestType(): ActivityRow['requestType'] {
+    return this.type;
   }
 
   /** Called once the client record is found, even before its secret is checked. */
@@ -63,7 +68,7 @@ export class TokenRequestActivity {
   row(success: boolean, reason?: string): ActivityRow {
     const now = this.clock.now();
     return {
-      requestType: this.requestType,
+      requestType: this.type,
       ...(this.clientId ? { clientId: this.clientId } : {}),
       ...(this.environmentId ? { environmentId: this.environmentId } : {}),
       ...(this.userId ? { userId: this.userId } : {}),

@@ -4,7 +4,6 @@
  * it issues, so a second redemption cannot also succeed.
  */
 import * as z from 'zod/mini';
-import { InvalidGrantError } from '../errors';
 import { newId } from '../ids';
 import { lifetimes } from '../lifetimes';
 import type { AuthorizationCode, Client } from '../model';
@@ -13,13 +12,12 @@ import { confirmResource } from '../resource';
 import { mintAccessToken, mintIdToken } from '../tokens';
 import { userClaims } from '../user-claims';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant } from './grant';
-import type { GrantDependencies } from './ports';
+import { formField, type Grant, type GrantDependencies } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
-import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
+import { epochSeconds, invalidGrantOf, live, newRefreshToken, stillGranted } from './user-tokens';
 
 export interface CodeGrantRequest {
   readonly code: string;
@@ -29,16 +27,7 @@ export interface CodeGrantRequest {
   readonly resource?: string;
 }
 
-/** One wire description for every code failure (RFC 6749 5.2 invalid_grant); the reason is for the log. */
-const invalidCode = (reason: string) =>
-  new InvalidGrantError('The authorization code is invalid, expired, already used, or was issued to another client.', reason);
-
-async function loadCode(code: string, nowEpoch: number, deps: GrantDependencies): Promise<AuthorizationCode> {
-  const found = await deps.store.getCode(code, nowEpoch);
-  // TTL deletes late: an expired code is treated as absent.
-  if (!found || found.expiresAtEpoch <= nowEpoch) throw invalidCode('unknown or expired authorization code');
-  return found;
-}
+const invalidCode = invalidGrantOf('The authorization code is invalid, expired, already used, or was issued to another client.');
 
 /** RFC 6749 4.1.2: a code used twice is refused, and what the first use issued is revoked. */
 async function refuseReuse(found: AuthorizationCode, nowEpoch: number, deps: GrantDependencies): Promise<void> {
@@ -66,7 +55,9 @@ export async function authorizationCodeGrant(
   deps: GrantDependencies,
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
-  const found = await loadCode(request.code, nowEpoch, deps);
+  const found = await live(deps.store.getCode(request.code, nowEpoch), nowEpoch, () =>
+    invalidCode('unknown or expired authorization code'),
+  );
   activity.forUser(found.userId);
   // Behaviour OPS-7: before the restore's cutoff, as if the code did not exist; nothing revoked.
   if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidCode('sign-in before SIGN_INS_NOT_BEFORE');
@@ -141,8 +132,9 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const authorizationCode: Grant<typeof parameters> = {
+export const authorizationCode: Grant<typeof parameters, 'authorization_code'> = {
   type: 'authorization_code',
+  confidentialOnly: false,
   parameters,
   async issue(client, p, activity, deps) {
     const response = await authorizationCodeGrant(

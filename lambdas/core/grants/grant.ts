@@ -1,21 +1,50 @@
 /**
  * What a grant type is, for the token endpoint (RFC 6749 4, 6): its `grant_type` value, the
  * form parameters it reads, and how it issues. Each grant is one module in this folder that
- * exports one of these; registry.ts lists them, and handlers/token.ts dispatches through it.
+ * exports one of these; registry.ts lists them, and everything that names the grant types
+ * (the token endpoint, discovery, the OpenAPI document, client validation) reads that list.
  * Adding a grant is one module and one line in the registry.
  */
 import * as z from 'zod/mini';
-import type { Client, GrantType } from '../model';
+import type { MfaPolicy } from '../../config/settings';
+import type { Client } from '../model';
+import type { TokenDependencies } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import type { GrantDependencies } from './ports';
+import type { EnvironmentAccess, GrantStore, UserDirectory } from './ports';
 import type { TokenResponse } from './response';
 
-export interface Grant<S extends z.ZodMiniType = z.ZodMiniType> {
-  readonly type: GrantType;
+export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string = string> {
+  /** The `grant_type` value (RFC 6749 4.1.3, 4.4.2, 6; an absolute URI for an extension grant, 4.5). */
+  readonly type: T;
+  /**
+   * Only for clients that keep a secret (RFC 6749 4.4 for client_credentials): refused to a
+   * public client at the token endpoint (behaviour CC-1).
+   */
+  readonly confidentialOnly: boolean;
   /** The grant's own form parameters (RFC 6749 3.2: unknown ones are ignored). */
   readonly parameters: S;
   /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */
   issue(client: Client, params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
+}
+
+/** What a grant's `issue` is given: the ports of ports.ts, the signer, and the settings it reads. */
+export interface GrantDependencies extends TokenDependencies {
+  readonly store: GrantStore;
+  readonly users: UserDirectory;
+  readonly environments: EnvironmentAccess;
+  /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
+  readonly dcrEnvironmentId?: string;
+  /** Epoch seconds before which a sign-in counts for nothing (SIGN_INS_NOT_BEFORE, behaviour OPS-7). */
+  readonly signInsNotBefore?: number;
+  /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
+  readonly mfaPolicy: () => Promise<MfaPolicy>;
+  /**
+   * Marks a dynamic client as used, so it no longer expires unused; never fails the request
+   * (the tokens are issued; a later redemption tries again).
+   */
+  readonly keepClient: (clientId: string) => Promise<void>;
+  /** Waits between re-reads after a lost race; injectable so tests need not wait. */
+  readonly pause?: (ms: number) => Promise<void>;
 }
 
 /**

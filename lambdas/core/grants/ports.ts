@@ -1,11 +1,9 @@
 /**
- * What the grants need from storage and the directory, as small interfaces: the core
- * imports no adapter. DynamoTokenStore, DynamoUserRepository and
- * DynamoEnvironmentRepository satisfy them structurally.
+ * The grants' ports: what they need from storage and the directory, as small interfaces (the
+ * core imports no adapter); grant.ts holds GrantDependencies, the bag a grant is given.
+ * DynamoTokenStore, DynamoUserRepository and DynamoEnvironmentRepository satisfy them structurally.
  */
-import type { MfaPolicy } from '../../config/settings';
 import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, User } from '../model';
-import type { TokenDependencies } from '../tokens';
 
 /** What one successful token request writes besides its grant-specific changes. */
 export interface Issuance {
@@ -38,23 +36,4 @@ export interface UserDirectory {
 
 export interface EnvironmentAccess {
   hasAccess(userId: string, environmentId: string): Promise<boolean>;
-}
-
-export interface GrantDependencies extends TokenDependencies {
-  readonly store: GrantStore;
-  readonly users: UserDirectory;
-  readonly environments: EnvironmentAccess;
-  /** Dynamic clients' users need this environment, whatever the client record says (behaviour ENV-1). */
-  readonly dcrEnvironmentId?: string;
-  /** Epoch seconds before which a sign-in counts for nothing (SIGN_INS_NOT_BEFORE, behaviour OPS-7). */
-  readonly signInsNotBefore?: number;
-  /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
-  readonly mfaPolicy: () => Promise<MfaPolicy>;
-  /**
-   * Marks a dynamic client as used, so it no longer expires unused; never fails the request
-   * (the tokens are issued; a later redemption tries again).
-   */
-  readonly keepClient: (clientId: string) => Promise<void>;
-  /** Waits between re-reads after a lost race; injectable so tests need not wait. */
-  readonly pause?: (ms: number) => Promise<void>;
 }

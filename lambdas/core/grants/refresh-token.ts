@@ -12,13 +12,12 @@ import { confirmResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant } from './grant';
-import type { GrantDependencies } from './ports';
+import { formField, type Grant, type GrantDependencies } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
-import { epochSeconds, newRefreshToken, stillGranted } from './user-tokens';
+import { epochSeconds, invalidGrantOf, live, newRefreshToken, stillGranted } from './user-tokens';
 
 export interface RefreshGrantRequest {
   readonly refreshToken: string;
@@ -26,14 +25,7 @@ export interface RefreshGrantRequest {
   readonly resource?: string;
 }
 
-const invalidRefresh = (reason: string) =>
-  new InvalidGrantError('The refresh token is invalid, expired, revoked, or was issued to another client.', reason);
-
-async function loadRefreshToken(token: string, nowEpoch: number, deps: GrantDependencies): Promise<RefreshToken> {
-  const found = await deps.store.getRefreshToken(token, nowEpoch);
-  if (!found || found.expiresAtEpoch <= nowEpoch) throw invalidRefresh('unknown or expired refresh token');
-  return found;
-}
+const invalidRefresh = invalidGrantOf('The refresh token is invalid, expired, revoked, or was issued to another client.');
 
 async function revokeForReuse(familyId: string, nowEpoch: number, deps: GrantDependencies, how: string): Promise<never> {
   await deps.store.revokeFamily(familyId, nowEpoch);
@@ -55,7 +47,7 @@ async function checkGrantStillValid(found: RefreshToken, client: Client, nowEpoc
   if (revoked) throw invalidRefresh(`family ${found.familyId} revoked`);
   if (access instanceof Error) {
     // Only a refusal is a fact (user gone, environment ungranted); a read that failed is not:
-    // it changes nothing and the client may retry (issue 19).
+    // it changes nothing and the client may retry (behaviour REFRESH-5).
     if (!(access instanceof InvalidGrantError)) throw access;
     // Revoked so that a later re-grant does not revive this sign-in: the user signs in again.
     await deps.store.revokeFamily(found.familyId, nowEpoch);
@@ -78,7 +70,9 @@ export async function refreshTokenGrant(
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const requested = parseScope(request.scope);
-  const found = await loadRefreshToken(request.refreshToken, nowEpoch, deps);
+  const found = await live(deps.store.getRefreshToken(request.refreshToken, nowEpoch), nowEpoch, () =>
+    invalidRefresh('unknown or expired refresh token'),
+  );
   activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
   // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
@@ -138,8 +132,9 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const refreshToken: Grant<typeof parameters> = {
+export const refreshToken: Grant<typeof parameters, 'refresh_token'> = {
   type: 'refresh_token',
+  confidentialOnly: false,
   parameters,
   issue: (client, p, activity, deps) =>
     refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),

@@ -7,7 +7,7 @@
  * that conflicts with one in flight), so the loser re-reads a few times to learn the
  * winner's family rather than missing the revocation.
  */
-import type { GrantDependencies } from './ports';
+import type { GrantDependencies } from './grant';
 import { retry, tryAgain } from '../retry';
 
 /** Waits for `find` to yield a value, re-reading with a short backoff; undefined if it never does. */

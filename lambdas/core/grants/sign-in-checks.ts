@@ -1,13 +1,13 @@
 /**
- * What a user's token request holds the sign-in behind its code or refresh token to, on every use
- * (issue 26): the password it was made with is still the user's (behaviour RESET-12), it meets
- * the MFA policy in force now (behaviour MFA-9), and it is not older than SIGN_INS_NOT_BEFORE
- * (behaviour OPS-7). Both grants call these.
+ * What a user's token request holds the sign-in behind its code or refresh token to, on every
+ * use: the password it was made with is still the user's (behaviour RESET-12), it meets the MFA
+ * policy in force now (behaviour MFA-9), and it is not older than SIGN_INS_NOT_BEFORE (behaviour
+ * OPS-7). Both grants call these.
  */
 import { lacksRequiredFactor } from '../account/second-factor';
 import { InvalidGrantError } from '../errors';
 import type { Grant, User } from '../model';
-import type { GrantDependencies } from './ports';
+import type { GrantDependencies } from './grant';
 
 /** The password changed since the sign-in (credentialVersion moved): a fact, not a failed read. */
 export const passwordChangedSince = (grant: Pick<Grant, 'credentialVersion'>, user: Pick<User, 'credentialVersion'>): boolean =>

@@ -1,4 +1,5 @@
 /** Pieces shared by the two grants that issue tokens for a user (code and refresh). */
+import { InvalidGrantError } from '../errors';
 import { newSecret } from '../ids';
 import type { Client, RefreshToken } from '../model';
 import type { RandomSource } from '../ports';
@@ -20,3 +21,17 @@ export function newRefreshToken(value: RefreshToken, random: RandomSource): { to
 }
 
 export const epochSeconds = (ms: number) => Math.floor(ms / 1000);
+
+/** One wire description for every failure of a grant's code or token (RFC 6749 5.2 invalid_grant); the reason is for the log. */
+export const invalidGrantOf = (description: string) => (reason: string) => new InvalidGrantError(description, reason);
+
+/** The stored code or refresh token, if still live: DynamoDB TTL deletes late, so an expired one counts as absent. */
+export async function live<T extends { readonly expiresAtEpoch: number }>(
+  stored: Promise<T | undefined>,
+  nowEpoch: number,
+  refuse: () => Error,
+): Promise<T> {
+  const found = await stored;
+  if (!found || found.expiresAtEpoch <= nowEpoch) throw refuse();
+  return found;
+}

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
+import { grantTypes } from '../../core/grants/registry';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
@@ -19,7 +20,7 @@ export const schema = z.strictObject({
   environment_id: environmentId,
   scopes: z._default(z.array(scopeName).check(z.maxLength(100)), []),
   redirect_uris: z._default(z.array(z.string()).check(z.maxLength(20)), []),
-  grant_types: z.optional(z.array(z.enum(['authorization_code', 'refresh_token', 'client_credentials'])).check(z.maxLength(3))),
+  grant_types: z.optional(z.array(z.enum(grantTypes)).check(z.maxLength(grantTypes.length))),
   admin: z._default(z.boolean(), false),
   test: z._default(z.boolean(), false),
   introspect_all: z._default(z.boolean(), false),
