@@ -103,11 +103,6 @@ export interface Route {
   readonly auth: AuthKind;
   /** DynamoDB access the function is granted (behaviour IAM-1..IAM-3): per key family, the verbs it uses. */
   readonly storage: StorageAccess;
-  /**
-   * Writes the code may try that the function is not granted: IAM refuses them and the code
-   * catches that, so no answer changes (behaviour IAM-1). Not granted; the handler tests accept them.
-   */
-  readonly triedWithoutGrant?: StorageAccess;
   /** Signs tokens: reads the signing key set (Secrets Manager in AWS, a file locally). */
   readonly signs?: boolean;
   /**

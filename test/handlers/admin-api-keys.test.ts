@@ -12,7 +12,8 @@ import { getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, outboxMails, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
-import { adminClientToken, adminUserToken, createTestClient, createTestUser } from '../support/tokens';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
+import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
 
 const outbox = useOutbox();
 
@@ -270,6 +271,63 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
     expect((await revokeKeyAs(admin, a.clientId, '0123456789abcdef')).status).toBe(404);
     expect((await revokeKeyAs(admin, a.clientId, '../x')).status).toBe(404);
     expect((await storedKey(String(body.key_id)))?.revokedAt).toBeUndefined();
+  });
+});
+
+/** The revocation's transaction: its first item sets `revokedAt` on the key record (`APIKEY#`). */
+const isRevocation = (a: Attempt) =>
+  touches(a, 'APIKEY#') &&
+  String((a.input.TransactItems as { Update?: { UpdateExpression?: string } }[] | undefined)?.[0]?.Update?.UpdateExpression ?? '').includes(
+    'SET revokedAt',
+  );
+
+/**
+ * The revocation's transaction names no ClientRequestToken; the DynamoDB client fills one in when
+ * it serializes the call (the field's idempotency-token trait), before its retries, so its resend
+ * carries the same token and DynamoDB answers it as the first send. A DELETE would answer 200 even
+ * if the resend were refused (the use case then re-reads the revoked key); the RESET-13 test in
+ * password-reset-api-keys.test.ts is the one whose answer depends on the token.
+ */
+describe('behaviour KEY-8, KEYM-7, LOG-9, ERR-5: a revocation whose reply was lost and which the DynamoDB client sent again', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => (faults = DynamoFaults.install()));
+  afterEach(() => faults.uninstall());
+
+  /** Revokes `keyId` with its transaction's first reply lost after it landed; checks the answer, the record and the audit. */
+  async function revokeWithLostReply(token: string, clientId: string, keyId: string) {
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: isRevocation });
+    const revoked = await revokeKeyAs(token, clientId, keyId);
+    faults.clear();
+    // The first attempt landed, its reply was lost, and the SDK sent the same transaction again.
+    expect(faults.injected).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
+    expect(faults.attempts.filter(isRevocation)).toHaveLength(2);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ key_id: keyId, status: 'revoked' });
+    expect((await storedKey(keyId))?.revokedAt).toBe(revoked.body.revoked_at);
+    const entries = (await auditOf(clientId)).filter((a) => a.type === 'api_key.revoke');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.at).toBe(revoked.body.revoked_at);
+    return { revoked, entry: entries[0]! };
+  }
+
+  it('admin DELETE: 200 with status revoked (not an error, nor 404), one api_key.revoke entry, the key no longer exchanges', async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
+    const { entry } = await revokeWithLostReply(admin, client.clientId, String(body.key_id));
+    expect(entry).toMatchObject({ keyId: body.key_id, userId: user.id, actor: { kind: 'admin-client', clientId: adminClientId } });
+    expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(401);
+  });
+
+  it("self-service DELETE of the user's own key: 200 with status revoked, one api_key.revoke entry with the user as actor", async () => {
+    const client = await createTestClient({ scopes: ['read'] });
+    const user = await createTestUser();
+    const own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
+    const { body } = await createKeyAs(own, client.clientId, { name: 'laptop' });
+    expect(body.created_by).toEqual({ type: 'user', user_id: user.id });
+    const { entry } = await revokeWithLostReply(own, client.clientId, String(body.key_id));
+    expect(entry).toMatchObject({ keyId: body.key_id, userId: user.id, actor: { kind: 'user', userId: user.id } });
+    expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(401);
   });
 });
 

@@ -15,7 +15,7 @@ import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, storedKey, useOutbox } from '../support/api-keys';
 import { createAccountUser, latestResetToken, mailsTo, type AccountUser } from '../support/account';
 import { browserHeaders } from '../support/authorization';
-import { DynamoFaults, touches } from '../support/dynamo-faults';
+import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
 import { completeReset, mailedLink, removeAll } from '../support/recovery';
 import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
@@ -152,6 +152,25 @@ describe('the step takes effect with its first write, so a failure after it leav
     expect(again.statusCode).toBe(200);
     expect(jsonBody(again)).toEqual({ removed_passkeys: [], revoked_api_keys: [intruderKeyId] });
     expect((await exchangeKey({ bearer: intruderKey })).status).toBe(401);
+  });
+
+  it('a revocation whose reply was lost and which the DynamoDB client sent again: 200 listing the key, revoked once with one entry (behaviour RESET-13, KEY-8, ERR-5)', async () => {
+    const { who, intruderKey, intruderKeyId } = await takenOver();
+    const { recovery } = await completeReset(await mailedLink(outbox, who));
+    const isRevocation = (attempt: Attempt) =>
+      touches(attempt, `APIKEY#${intruderKeyId}`) && JSON.stringify(attempt.input).includes('SET revokedAt');
+    const injectedBefore = faults.injected.length; // the double is installed once for this file
+    faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: isRevocation });
+    const removed = await removeAll(recovery, json());
+    faults.clear();
+    expect(faults.injected.slice(injectedBefore)).toEqual([{ operation: 'TransactWriteItems', phase: 'after' }]);
+    // The resend is answered as the first send (same request token), not refused as already revoked.
+    expect(removed.statusCode).toBe(200);
+    expect(jsonBody(removed)).toEqual({ removed_passkeys: [], revoked_api_keys: [intruderKeyId] });
+    expect((await exchangeKey({ bearer: intruderKey })).status).toBe(401);
+    expect((await auditOf(client.clientId)).filter((e) => e.keyId === intruderKeyId && e.type === 'api_key.revoke')).toHaveLength(1);
+    const [mail] = mailWithSubject(who, 'The passkeys and API keys of your account were removed');
+    expect(mail!.text).toContain(`(key id ${intruderKeyId}, client ${client.clientId})`);
   });
 
   it('a self-service key of an earlier key generation (a create in flight across the step) never exchanges (behaviour KEY-17)', async () => {

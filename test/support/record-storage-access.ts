@@ -53,7 +53,7 @@ export function familyOf(access: StorageAccess): KeyFamilyName | string {
 }
 
 /** Whatever holds a storage grant: a route row, a scheduled job, the first-admin seed. */
-type Grantee = Pick<Route, 'name' | 'storage'> & Partial<Pick<Route, 'triedWithoutGrant'>>;
+type Grantee = Pick<Route, 'name' | 'storage'>;
 
 /**
  * Jobs and custom resources run outside an API Gateway event; their code labels its requests with
@@ -67,8 +67,7 @@ export function refusal(route: Grantee, access: StorageAccess): string | undefin
   if (!(family in keyFamilies)) return family;
   const verb = verbOf[access.action];
   if (!verb) return `${access.action} on ${family}: no route may send it`;
-  const declared = [...verbsOf(route.storage[family as KeyFamilyName]), ...verbsOf(route.triedWithoutGrant?.[family as KeyFamilyName])];
-  if (declared.includes(verb)) return undefined;
+  if (verbsOf(route.storage[family as KeyFamilyName]).includes(verb)) return undefined;
   return `${route.name} sends ${access.action} on ${family} (${JSON.stringify(access.key)}) but its row declares ${family}: ${JSON.stringify(verbsOf(route.storage[family as KeyFamilyName]))}`;
 }
 

@@ -179,7 +179,9 @@ export class DynamoApiKeyStore {
   /**
    * Sets revokedAt (only once: the first timestamp is kept) with the audit entry, atomically. A
    * pending key (behaviour KEY-14: its notice could not be delivered) leaves `pending` for
-   * `revoked`, so it is listed as such and its activation can never succeed.
+   * `revoked`, so it is listed as such and its activation can never succeed. The DynamoDB client
+   * gives the transaction a ClientRequestToken once per call, so its resend after a lost reply is
+   * answered as the first (true, one audit entry), not refused as already revoked (behaviour ERR-5).
    */
   async revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean> {
     const revoked: ApiKey = { ...key, revokedAt };
