@@ -4,9 +4,9 @@
  * A parent resource has no method, and API Gateway never falls back from it to the `{proxy+}`
  * sibling (lib/gateway-responses.ts answers 404): so no row may sit below a dashboard page's path.
  */
-import { dashboardRoutePaths } from '../../lambdas/presentation/dashboard/router';
-import { createRouter } from '../../lambdas/http/router';
-import { routes } from '../../lambdas/routes';
+import { dashboardRoutePaths } from '../../../lambdas/presentation/dashboard/router';
+import { createRouter } from '../../../lambdas/http/router';
+import { routes } from '../../../lambdas/routes';
 
 const ownRows = routes.filter((r) => r.path.startsWith('/dashboard/') && !r.path.includes('{proxy+}'));
 

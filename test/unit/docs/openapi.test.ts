@@ -5,10 +5,10 @@
  * operation is no route. Errors use the RFC 6749 5.2 shape (behaviour ERR-1).
  */
 import { readFileSync } from 'node:fs';
-import { openApiDocument, openApiFile, serializeOpenApi } from '../../bin/openapi';
-import { handler } from '../../lambdas/handlers/openapi-document';
-import { routes, type Route } from '../../lambdas/routes';
-import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { openApiDocument, openApiFile, serializeOpenApi } from '../../../bin/openapi';
+import { handler } from '../../../lambdas/handlers/openapi-document';
+import { routes, type Route } from '../../../lambdas/routes';
+import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../../support/events';
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document read by path; a wrong path fails the assertion anyway
 type Json = any;

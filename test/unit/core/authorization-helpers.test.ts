@@ -1,8 +1,8 @@
 /** The small pure pieces of sign-in and authorization: escaping, return_to, redirect building, cookie security. */
-import { redirectWithParameters } from '../../lambdas/core/authorization-response';
-import { safeReturnTo } from '../../lambdas/core/sign-in';
-import { secureCookies, sessionCookie } from '../../lambdas/http/cookies';
-import { escapeHtml, formTarget, html, Html } from '../../lambdas/presentation/html';
+import { redirectWithParameters } from '../../../lambdas/core/authorization-response';
+import { safeReturnTo } from '../../../lambdas/core/sign-in';
+import { secureCookies, sessionCookie } from '../../../lambdas/http/cookies';
+import { escapeHtml, formTarget, html, Html } from '../../../lambdas/presentation/html';
 
 describe('html escaping', () => {
   it('escapes the five HTML-significant characters in every interpolated value', () => {
