@@ -6,7 +6,7 @@ import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from '../support/events';
-import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixtures';
+import { issuer, resourceA, verifyAsResourceServer } from '../support/token-calls';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { getStorage } from '../../lambdas/wiring/storage';

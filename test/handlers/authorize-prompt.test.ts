@@ -27,7 +27,7 @@ import {
   type TestUser,
 } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
-import { postToken } from '../support/token-fixtures';
+import { postToken } from '../support/token-calls';
 
 const issuer = process.env.BASE_URL!;
 const nowEpoch = () => Math.floor(Date.now() / 1000);

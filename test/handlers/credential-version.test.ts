@@ -23,8 +23,8 @@ import { createAccountUser, ephemeralItems, latestCode, latestResetToken, type A
 import { useOutbox } from '../support/api-keys';
 import { authorizeQuery, browserHeaders, cookieOf, createClient, form, hiddenField, locationOf, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
-import { introspectWith, issueCode, redeem, refresh, type TestClient } from '../support/token-fixtures';
-import { createClient as createTokenClient } from '../support/token-fixtures';
+import { introspectWith, redeem, refresh } from '../support/token-calls';
+import { createTokenClient, issueCode, type TestClient } from '../support/fixtures';
 import { adminClientToken } from '../support/tokens';
 
 const outbox = useOutbox();

@@ -17,17 +17,8 @@ import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  activityOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  refresh,
-  resourceA,
-  signedIn,
-  type TestClient,
-} from '../support/token-fixtures';
+import { activityOf, introspectWith, refresh, resourceA, signedIn } from '../support/token-calls';
+import { createTokenClient, type TestClient, setUpTokenFamily } from '../support/fixtures';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 
 let faults: DynamoFaults;
@@ -36,15 +27,7 @@ let user: User;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
   // Dynamic registration offers the discoverable scopes of the catalog.
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
     name: 'openid',
@@ -60,7 +43,7 @@ const isActive = async (accessToken: unknown) =>
 
 describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour ENV-3: revoke on a fact, not an error)', () => {
   it('answers 503 temporarily_unavailable with Retry-After, revokes nothing, and the same refresh token then rotates', async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
     faults.fail({ operation: 'GetItem', phase: 'before', where: (a) => touches(a, `USER#${user.id}`) });
     const failed = await refresh(client, String(first.refresh_token));
@@ -79,7 +62,7 @@ describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour EN
   });
 
   it('the environment grant unreadable: the same, nothing revoked', async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
     faults.fail({
       operation: 'GetItem',

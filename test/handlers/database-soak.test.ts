@@ -24,19 +24,8 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, listKeysAs, revokeKeyAs, storedKey } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  basic,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  issueCode,
-  postToken,
-  redeem,
-  refresh,
-  resourceA,
-  type TestClient,
-} from '../support/token-fixtures';
+import { basic, introspectWith, postToken, redeem, refresh, resourceA } from '../support/token-calls';
+import { createTokenClient, issueCode, type TestClient, setUpTokenFamily } from '../support/fixtures';
 import { adminClientToken, createTestClient } from '../support/tokens';
 
 const faultRate = 0.35;
@@ -90,15 +79,7 @@ const clientCredentialTokens: string[] = [];
 let faults: DynamoFaults;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
   admin = (await adminClientToken()).token;
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
     name: 'openid',
@@ -106,10 +87,10 @@ beforeAll(async () => {
     discoverable: true,
   });
   keyClientId = (await createTestClient({ scopes: ['read'], environmentId })).clientId;
-  const machine = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  const machine = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
   const codes = await Promise.all(
     Array.from({ length: chains }, async () => {
-      const { client } = await createClient({ environmentId });
+      const { client } = await createTokenClient({ environmentId });
       return { client, code: await issueCode(client, user, { resource: resourceA }) };
     }),
   );

@@ -11,7 +11,8 @@ import { handler as validateToken } from '../../lambdas/handlers/validate-token'
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createClient, createEnvironment, createUser, signedIn } from '../support/token-fixtures';
+import { createEnvironment, createTokenClient, createTokenUser } from '../support/fixtures';
+import { signedIn } from '../support/token-calls';
 import { adminClientToken } from '../support/tokens';
 
 useOutbox();
@@ -23,8 +24,8 @@ it('behaviour BEARER-1, ADMIN-7: after the delete, sign-in tokens stop at once; 
   await ensureScopes('openid', 'admin');
   const admin = (await adminClientToken()).token;
   const environmentId = await createEnvironment();
-  const user = await createUser([environmentId]);
-  const { client } = await createClient({ environmentId, scopes: ['openid'] });
+  const user = await createTokenUser([environmentId]);
+  const { client } = await createTokenClient({ environmentId, scopes: ['openid'] });
   const signIn = await signedIn(client, user, { scopes: ['openid'] });
   const created = await createKeyAs(admin, client.clientId, { userId: user.id });
   expect(created.status).toBe(201);

@@ -21,7 +21,7 @@ import { authorizeQuery, browserHeaders, createClient, form, hiddenField, locati
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { authorizeAs, setMfaPolicy } from '../support/mfa-policy';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
+import { postToken } from '../support/token-calls';
 import { adminClientToken, issueTestToken } from '../support/tokens';
 
 useOwnTables();

@@ -31,7 +31,7 @@ import {
 } from '../support/authorization';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
+import { postToken } from '../support/token-calls';
 import { adminClientToken } from '../support/tokens';
 
 useOwnTables();

@@ -19,7 +19,8 @@ import { createAccountUser, latestCode } from '../support/account';
 import { authorizeQuery, browserHeaders, createClient as createBrowserClient, form, hiddenField, unique } from '../support/authorization';
 import { apiGatewayEvent } from '../support/events';
 import { outputLines } from '../support/output-lines';
-import { basic, createClient, createEnvironment, formEvent, type TestClient } from '../support/token-fixtures';
+import { basic, formEvent } from '../support/token-calls';
+import { createEnvironment, createTokenClient, type TestClient } from '../support/fixtures';
 
 const outbox = useOutbox();
 const saved = { LOG_LEVEL: process.env.LOG_LEVEL, POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED };
@@ -31,7 +32,7 @@ beforeAll(async () => {
   delete process.env.POWERTOOLS_METRICS_DISABLED; // as in Lambda (the local server sets it)
   resetContainer();
   environmentId = await createEnvironment();
-  service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  service = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
 });
 
 afterAll(() => {
@@ -114,7 +115,7 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
 
   it('concurrent requests in one process (the local server) keep their own ids on their own lines', async () => {
     const clients = await Promise.all(
-      [1, 2, 3].map(() => createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] })),
+      [1, 2, 3].map(() => createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] })),
     );
     const events = clients.map((c) => ({
       ...formEvent('/api/token', { grant_type: 'client_credentials' }, { headers: { Authorization: basic(c.client.clientId, 'wrong') } }),

@@ -26,16 +26,8 @@ import { createAccountUser, mailsTo, type AccountUser } from '../support/account
 import { browserHeaders } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { completeReset, mailedLink, removeAll } from '../support/recovery';
-import {
-  claimsOf,
-  createClient as createTokenClient,
-  introspectWith,
-  redeem,
-  redirectUri,
-  refresh,
-  unique,
-  type TestClient,
-} from '../support/token-fixtures';
+import { claimsOf, introspectWith, redeem, refresh } from '../support/token-calls';
+import { createTokenClient, redirectUri, type TestClient, unique } from '../support/fixtures';
 import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
 
 const outbox = useOutbox();

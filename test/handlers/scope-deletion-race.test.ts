@@ -20,7 +20,7 @@ import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
-import { basic, postToken } from '../support/token-fixtures';
+import { basic, postToken } from '../support/token-calls';
 import { adminClientToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
 
 useOutbox();

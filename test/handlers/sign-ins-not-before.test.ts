@@ -26,7 +26,8 @@ import {
   unique,
 } from '../support/authorization';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { redeem, redirectUri, refresh } from '../support/token-fixtures';
+import { redeem, refresh } from '../support/token-calls';
+import { redirectUri } from '../support/fixtures';
 import { randomBytes } from 'node:crypto';
 
 const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;

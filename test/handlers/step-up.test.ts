@@ -30,7 +30,7 @@ import {
 } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
+import { postToken } from '../support/token-calls';
 import { adminClientToken } from '../support/tokens';
 
 useOwnTables();

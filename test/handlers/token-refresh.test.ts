@@ -5,20 +5,8 @@
  */
 import type { User } from '../../lambdas/core/model';
 import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
-import {
-  activityOf,
-  claimsOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  refresh,
-  resourceA,
-  resourceB,
-  signedIn,
-  storedFor,
-  type TestClient,
-} from '../support/token-fixtures';
+import { activityOf, claimsOf, introspectWith, refresh, resourceA, resourceB, signedIn, storedFor } from '../support/token-calls';
+import { createTokenClient, createTokenUser, type TestClient, setUpTokenFamily } from '../support/fixtures';
 import { grantTestEnvironment } from '../support/environments';
 
 let environmentId: string;
@@ -26,18 +14,10 @@ let user: User;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
 });
 
-const newApp = () => createClient({ environmentId });
+const newApp = () => createTokenClient({ environmentId });
 
 describe('rotation (OAuth 2.1 4.3.1)', () => {
   it('answers a new access token and a new refresh token, and logs the rotation', async () => {
@@ -121,7 +101,7 @@ describe('the resource binding across rotation (RFC 8707 2.2, behaviour REFRESH-
 describe('environment access, re-checked on every rotation (behaviour REFRESH-5)', () => {
   it('refuses once access is revoked, and a later re-grant does not revive the sign-in', async () => {
     const { client } = await newApp();
-    const member = await createUser([environmentId]);
+    const member = await createTokenUser([environmentId]);
     const first = await signedIn(client, member);
     const second = await refresh(client, String(first.refresh_token));
     expect(second.status).toBe(200);
@@ -139,7 +119,7 @@ describe('environment access, re-checked on every rotation (behaviour REFRESH-5)
 
   it('refuses once the user is deleted', async () => {
     const { client } = await newApp();
-    const member = await createUser([environmentId]);
+    const member = await createTokenUser([environmentId]);
     const first = await signedIn(client, member);
     await getUsers().delete(member);
     const refused = await refresh(client, String(first.refresh_token));
@@ -168,7 +148,7 @@ describe('RFC 6749 5.2 rows of the refresh grant', () => {
   });
 
   it('unauthorized_client: a client not registered for refresh_token', async () => {
-    const { client } = await createClient({ environmentId, grantTypes: ['authorization_code'] });
+    const { client } = await createTokenClient({ environmentId, grantTypes: ['authorization_code'] });
     const denied = await refresh(client, 'dW5rbm93bi1yZWZyZXNoLXRva2VuLXZhbHVlLXh4eHh4eHg');
     expect(denied.status).toBe(400);
     expect(denied.body.error).toBe('unauthorized_client');

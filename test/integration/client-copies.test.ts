@@ -16,7 +16,8 @@ import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
-import { basic, createClient, createEnvironment, postToken, type TestClient } from '../support/token-fixtures';
+import { basic, postToken } from '../support/token-calls';
+import { createEnvironment, createTokenClient, type TestClient } from '../support/fixtures';
 import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
 
 useOutbox();
@@ -31,7 +32,8 @@ beforeAll(async () => {
 
 afterEach(() => jest.restoreAllMocks());
 
-const serviceClient = () => createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+const serviceClient = () =>
+  createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
 
 /** Every stored item of the client, copy 0 (the record) first; absent copies are undefined. */
 async function storedCopies(clientId: string): Promise<(Record<string, unknown> | undefined)[]> {
