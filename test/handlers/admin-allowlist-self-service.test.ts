@@ -16,7 +16,7 @@ import { passwordAndCodeAmr } from '../../lambdas/core/account/second-factor';
 import type { Client, User } from '../../lambdas/core/model';
 import { keysPath, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
-import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import { adminClientToken, adminUserToken, createClient, createUser, issueAccessToken } from '../support/fixtures';
 
 useOutbox();
 
@@ -33,9 +33,9 @@ let own: string;
 beforeAll(async () => {
   adminClient = (await adminClientToken()).token;
   adminUser = (await adminUserToken()).token;
-  client = await createTestClient({ name: 'Reports app', scopes: ['read'] });
-  user = await createTestUser();
-  own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'], amr: passwordAndCodeAmr })).token;
+  client = await createClient({ name: 'Reports app', scopes: ['read'] });
+  user = await createUser();
+  own = (await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['read'], amr: passwordAndCodeAmr })).token;
 });
 
 afterAll(() => {

@@ -7,18 +7,8 @@ import type { Client } from '../../lambdas/core/model';
 import { handler as completeHandler } from '../../lambdas/handlers/authorize-complete';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient,
-  createUser,
-  form,
-  hiddenField,
-  locationOf,
-  unique,
-  type TestUser,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 
@@ -29,13 +19,14 @@ let faults: DynamoFaults;
 
 beforeAll(async () => {
   const environmentId = unique('env_');
-  staticClient = await createClient({ environmentId });
+  staticClient = await createClient({ kind: 'app', environmentId });
   dynamicClient = await createClient({
+    kind: 'app',
     registrationType: 'dynamic',
     redirectUris: ['http://127.0.0.1:8765/callback'],
     scopes: ['openid', 'profile'],
   });
-  alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
+  alice = await createUserWithPassword({ environments: [environmentId, process.env.DCR_ENVIRONMENT_ID!] });
 });
 beforeEach(() => (faults = DynamoFaults.install()));
 afterEach(() => faults.uninstall());

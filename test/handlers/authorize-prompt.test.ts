@@ -14,18 +14,8 @@ import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-s
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
-import {
-  authorizeQuery,
-  browserHeaders,
-  createClient,
-  createUser,
-  form,
-  hiddenField,
-  locationOf,
-  pkcePair,
-  unique,
-  type TestUser,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 import { postToken } from '../support/token-calls';
 
@@ -38,13 +28,14 @@ let alice: TestUser;
 
 beforeAll(async () => {
   const environmentId = unique('env_');
-  staticClient = await createClient({ environmentId });
+  staticClient = await createClient({ kind: 'app', environmentId });
   dynamicClient = await createClient({
+    kind: 'app',
     registrationType: 'dynamic',
     redirectUris: ['http://127.0.0.1:8765/callback'],
     scopes: ['openid', 'profile'],
   });
-  alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
+  alice = await createUserWithPassword({ environments: [environmentId, process.env.DCR_ENVIRONMENT_ID!] });
 });
 
 /** A session cookie whose sign-in happened `ageSeconds` ago. */

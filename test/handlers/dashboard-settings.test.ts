@@ -16,7 +16,7 @@ import { getSite } from '../../lambdas/wiring/site';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { jpegHeader, png, svgWithScript } from '../support/images';
 import { useOwnTables } from '../support/own-tables';
-import { createTestUser } from '../support/tokens';
+import { createUser } from '../support/fixtures';
 
 useOwnTables();
 
@@ -28,7 +28,7 @@ interface Session {
 
 let admin: Session;
 beforeAll(async () => {
-  const user = await createTestUser({ admin: true, test: false });
+  const user = await createUser({ admin: true, test: false });
   const id = randomBytes(32).toString('base64url');
   const authTime = Math.floor(Date.now() / 1000);
   await getSessions().createSession(

@@ -18,8 +18,7 @@ import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-ke
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { activityOf, introspectWith, refresh, resourceA, signedIn } from '../support/token-calls';
-import { createTokenClient, type TestClient, setUpTokenFamily } from '../support/fixtures';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { adminClientToken, createClient, createTokenClient, createUser, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 let faults: DynamoFaults;
 let environmentId: string;
@@ -151,8 +150,8 @@ const isKeyCreate = (a: Attempt) =>
 describe('API key create whose every attempt lost its reply (behaviour KEY-15; docs/admin-api.md)', () => {
   it('answers 503 and leaves no active key: what was written stays pending (listed nowhere, no audit entry), and the secret was never shown', async () => {
     const admin = (await adminClientToken()).token;
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyCreate });
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     faults.clear();

@@ -25,8 +25,7 @@ import { createKeyAs, exchangeKey, listKeysAs, revokeKeyAs, storedKey } from '..
 import { DynamoFaults } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { basic, introspectWith, postToken, redeem, refresh, resourceA } from '../support/token-calls';
-import { createTokenClient, issueCode, type TestClient, setUpTokenFamily } from '../support/fixtures';
-import { adminClientToken, createTestClient } from '../support/tokens';
+import { adminClientToken, createClient, createTokenClient, issueCode, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 const faultRate = 0.35;
 const seed = 19;
@@ -86,7 +85,7 @@ beforeAll(async () => {
     description: 'openid',
     discoverable: true,
   });
-  keyClientId = (await createTestClient({ scopes: ['read'], environmentId })).clientId;
+  keyClientId = (await createClient({ scopes: ['read'], environmentId })).clientId;
   const machine = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
   const codes = await Promise.all(
     Array.from({ length: chains }, async () => {

@@ -11,9 +11,8 @@ import { handler as validateToken } from '../../lambdas/handlers/validate-token'
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createEnvironment, createTokenClient, createTokenUser } from '../support/fixtures';
 import { signedIn } from '../support/token-calls';
-import { adminClientToken } from '../support/tokens';
+import { adminClientToken, createEnvironment, createTokenClient, createTokenUser } from '../support/fixtures';
 
 useOutbox();
 

@@ -5,14 +5,13 @@
  */
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { mintAccessToken } from '../../lambdas/core/tokens';
-import { attemptOf } from '../support/tokens';
+import { attemptOf, createTokenClient, setUpTokenFamily, type TestClient } from '../support/fixtures';
 import type { Client, User } from '../../lambdas/core/model';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
 import { basic, formEvent, introspectWith, issuer, postToken, resourceA, resourceB, signedIn } from '../support/token-calls';
-import { createTokenClient, type TestClient, setUpTokenFamily } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;

@@ -15,12 +15,12 @@ import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as tokenHandler } from '../../lambdas/handlers/token';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, latestCode } from '../support/account';
-import { authorizeQuery, browserHeaders, createClient as createBrowserClient, form, hiddenField, unique } from '../support/authorization';
+import { createClient, createEnvironment, createTokenClient, createUserWithPassword, type TestClient, unique } from '../support/fixtures';
+import { latestCode } from '../support/account';
+import { authorizeQuery, browserHeaders, form, hiddenField } from '../support/authorization';
 import { apiGatewayEvent } from '../support/events';
 import { outputLines } from '../support/output-lines';
 import { basic, formEvent } from '../support/token-calls';
-import { createEnvironment, createTokenClient, type TestClient } from '../support/fixtures';
 
 const outbox = useOutbox();
 const saved = { LOG_LEVEL: process.env.LOG_LEVEL, POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED };
@@ -85,7 +85,7 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
   });
 
   it('the authorization pages: the client of the request, and later the client of the pending authorization', async () => {
-    const client = await createBrowserClient({ environmentId });
+    const client = await createClient({ kind: 'app', environmentId });
     const page = await outputLines(() =>
       authorizeHandler(
         apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: browserHeaders() }),
@@ -221,7 +221,7 @@ describe('EMF metrics: one document per outcome (behaviour LOG-7)', () => {
         handler(apiGatewayEvent({ method: 'POST', path, headers: browserHeaders(), body: form(fields) }), lambdaContext('x')),
       );
     // MFA_POLICY defaults to admins: an admin's correct password leads to a mailed code.
-    const admin = await createAccountUser({ admin: true }, [environmentId]);
+    const admin = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const refused = await post(signInHandler, '/api/auth/signin', { email: admin.user.email!, password: 'not it' });
     expect(refused.result.statusCode).toBe(401);
     expect(emfOf(refused.lines)).toEqual([expect.objectContaining({ SignInFailed: 1, method: 'password' })]);

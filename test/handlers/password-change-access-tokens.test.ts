@@ -22,13 +22,23 @@ import { getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
-import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
+import {
+  adminClientToken,
+  createClient,
+  createTokenClient,
+  createUserWithPassword,
+  issueAccessToken,
+  redirectUri,
+  type TestClient,
+  testFileEnvironment,
+  type TestUser,
+  unique,
+} from '../support/fixtures';
+import { mailsTo } from '../support/account';
 import { browserHeaders } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { completeReset, mailedLink, removeAll } from '../support/recovery';
 import { claimsOf, introspectWith, redeem, refresh } from '../support/token-calls';
-import { createTokenClient, redirectUri, type TestClient, unique } from '../support/fixtures';
-import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -39,7 +49,7 @@ beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
   const environmentId = await testFileEnvironment();
   // An application an administrator created (static): its users' tokens may manage their own keys (KEYM-2).
-  app = await createTestClient({
+  app = await createClient({
     name: 'Reports app',
     type: 'public',
     grantTypes: ['authorization_code', 'refresh_token'],
@@ -64,7 +74,7 @@ interface SignIn {
  * A sign-in through the token endpoint: a code as the authorization step saves it (the session's
  * password version, a mailed code as second factor), redeemed for real, which starts the family.
  */
-async function signIn(who: AccountUser, scopes: readonly string[] = ['openid', 'read']): Promise<SignIn> {
+async function signIn(who: TestUser, scopes: readonly string[] = ['openid', 'read']): Promise<SignIn> {
   const stored = await getUsers().current(who.user.id);
   const code = unique('code-');
   const verifier = unique('verifier-verifier-verifier-verifier-verifier-');
@@ -100,13 +110,13 @@ async function outOfIndex(familyId: string): Promise<void> {
 }
 
 /** The owner's recovery: the mailed link, a new password, and the completion's "Remove all" (RESET-9, RESET-13). */
-async function recoverWithRemoveAll(who: AccountUser): Promise<void> {
+async function recoverWithRemoveAll(who: TestUser): Promise<void> {
   const { recovery } = await completeReset(await mailedLink(outbox, who));
   const removed = await removeAll(recovery, browserHeaders({ Accept: 'application/json' }));
   expect(removed.statusCode).toBe(200);
 }
 
-async function changePasswordByAdmin(who: AccountUser): Promise<void> {
+async function changePasswordByAdmin(who: TestUser): Promise<void> {
   const patched = await callAdmin(updateUser, {
     token: adminToken,
     method: 'PATCH',
@@ -118,7 +128,7 @@ async function changePasswordByAdmin(who: AccountUser): Promise<void> {
 }
 
 /** A sign-in of the intruder's, missed by the sweep of the owner's password change. */
-async function signInMissedBy(change: (who: AccountUser) => Promise<void>, who: AccountUser, scopes?: readonly string[]) {
+async function signInMissedBy(change: (who: TestUser) => Promise<void>, who: TestUser, scopes?: readonly string[]) {
   const before = await signIn(who, scopes);
   await outOfIndex(before.familyId);
   await change(who);
@@ -141,7 +151,7 @@ function expectInvalidToken(result: APIGatewayProxyResult): void {
 
 describe('self-service API keys: a token from before the password change creates none (behaviour BEARER-1, RESET-12, KEY-17)', () => {
   it('after a reset and its "Remove all": 401 invalid_token and no key, where a sign-in after it creates one', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(recoverWithRemoveAll, who);
 
     // The intruder's key would belong to the new key generation and exchange indefinitely.
@@ -159,15 +169,15 @@ describe('self-service API keys: a token from before the password change creates
   });
 
   it('a token whose user was deleted since creates no key: 401 invalid_token (behaviour KEYM-2, BEARER-2)', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     // A token without a family: the self-service path reads the user itself.
-    const { token } = await issueTestToken({ clientId: app.clientId, sub: who.user.id, scopes: ['read'], amr: passwordAndCodeAmr });
+    const { token } = await issueAccessToken({ clientId: app.clientId, sub: who.user.id, scopes: ['read'], amr: passwordAndCodeAmr });
     await getUsers().delete(who.user);
     expectInvalidToken((await createKeyAs(token, app.clientId, { name: 'orphan' })).result);
   });
 
   it('after an admin sets a new password (ADMIN-6): 401 invalid_token', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     expectInvalidToken((await createKeyAs(before.access, app.clientId, { name: 'backup sync' })).result);
   });
@@ -175,7 +185,7 @@ describe('self-service API keys: a token from before the password change creates
 
 describe('userinfo and validate refuse a token from before the password change (behaviour BEARER-2, BEARER-4, RESET-12)', () => {
   it('after a reset: userinfo and validate answer 401 invalid_token; a sign-in after it is served', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(async (user) => {
       const { page } = await completeReset(await mailedLink(outbox, user));
       expect(page.statusCode).toBe(200);
@@ -195,7 +205,7 @@ describe('userinfo and validate refuse a token from before the password change (
   });
 
   it("a refresh of the old family is refused too, so the holder gets no token of the new password's (RESET-12)", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     const refreshed = await refresh(app, before.refresh);
     expect(refreshed.status).toBe(400);
@@ -205,7 +215,7 @@ describe('userinfo and validate refuse a token from before the password change (
 
 describe('the admin API refuses an admin user token from before the password change (behaviour BEARER-1, ADMIN-1, RESET-12)', () => {
   it('after a reset: 401 invalid_token, where a sign-in after it lists the users', async () => {
-    const who = await createAccountUser({ admin: true }, [await testFileEnvironment()]);
+    const who = await createUserWithPassword({ admin: true });
     const scopes = ['openid', adminScope];
     const before = await signInMissedBy(recoverWithRemoveAll, who, scopes);
 
@@ -217,7 +227,7 @@ describe('the admin API refuses an admin user token from before the password cha
 
 describe('the account endpoints refuse a bearer token from before the password change (behaviour VERIFY-1, BEARER-1)', () => {
   it('POST /api/users/email-verification/request: 401 invalid_token, nothing mailed', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     const mailsBefore = mailsTo(outbox, who.user.email!).length;
     const result = await emailVerificationRequest(
@@ -235,7 +245,7 @@ describe('the account endpoints refuse a bearer token from before the password c
 
 describe('introspection answers active:false for a token from before the password change (behaviour INTRO-4, RFC 7662 2.2)', () => {
   it('the old token is inactive, a token of a sign-in after the change active', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     expect((await introspectWith(resourceServer, before.access)).body).toEqual({ active: false });
     const after = await signIn(who);
@@ -245,7 +255,7 @@ describe('introspection answers active:false for a token from before the passwor
 
 describe('what the password version does not govern (behaviour KEY-17, BEARER-1)', () => {
   it("a token minted by an administrator's key for the user stays valid: key-minted tokens have no family", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const key = await createKeyAs(adminToken, app.clientId, { userId: who.user.id, name: 'CI deploys' });
     expect(key.status).toBe(201);
     const minted = await exchangeKey({ bearer: String(key.body.api_key) });
@@ -256,7 +266,7 @@ describe('what the password version does not govern (behaviour KEY-17, BEARER-1)
   });
 
   it("a sign-in's token of a user deleted since is refused at once, even when the deletion's sweep missed its family (ADMIN-7)", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signIn(who);
     await outOfIndex(before.familyId);
     await getUsers().delete(who.user);

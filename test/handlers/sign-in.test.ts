@@ -7,14 +7,15 @@ import { handler as signInPageHandler } from '../../lambdas/handlers/sign-in-pag
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as signOutHandler } from '../../lambdas/handlers/sign-out';
 import { getHasher } from '../../lambdas/wiring/repositories';
-import { browserHeaders, cookieOf, createUser, form, type TestUser } from '../support/authorization';
+import { browserHeaders, cookieOf, form } from '../support/authorization';
+import { createUserWithPassword, type TestUser } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 const path = '/api/auth/signin';
 let alice: TestUser;
 
 beforeAll(async () => {
-  alice = await createUser([]);
+  alice = await createUserWithPassword({ environments: [] });
 });
 
 const signIn = (fields: Record<string, string>, headers: Record<string, string> = browserHeaders()) =>

@@ -15,31 +15,23 @@ import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { createAccountUser, ephemeralItems, type AccountUser } from '../support/account';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient as createBrowserClient,
-  form,
-  locationOf,
-  unique,
-} from '../support/authorization';
+import { createClient, createUserWithPassword, redirectUri, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems } from '../support/account';
+import { authorizeQuery, browserHeaders, cookieOf, form, locationOf } from '../support/authorization';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { redeem, refresh } from '../support/token-calls';
-import { redirectUri } from '../support/fixtures';
 import { randomBytes } from 'node:crypto';
 
 const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
 
 let environmentId: string;
 let client: Client;
-let who: AccountUser;
+let who: TestUser;
 
 beforeAll(async () => {
   environmentId = unique('env_');
-  client = await createBrowserClient({ environmentId, grantTypes: ['authorization_code', 'refresh_token'] });
-  who = await createAccountUser({}, [environmentId]);
+  client = await createClient({ kind: 'app', environmentId, grantTypes: ['authorization_code', 'refresh_token'] });
+  who = await createUserWithPassword({ environments: [environmentId] });
 });
 
 afterEach(() => {

@@ -6,8 +6,7 @@
 import type { User } from '../../lambdas/core/model';
 import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import { activityOf, claimsOf, introspectWith, refresh, resourceA, resourceB, signedIn, storedFor } from '../support/token-calls';
-import { createTokenClient, createTokenUser, type TestClient, setUpTokenFamily } from '../support/fixtures';
-import { grantTestEnvironment } from '../support/environments';
+import { createTokenClient, createTokenUser, grantEnvironment, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
@@ -113,7 +112,7 @@ describe('environment access, re-checked on every rotation (behaviour REFRESH-5)
     const rows = await activityOf(client.clientId);
     expect(rows.find((r) => !r.success)?.reason).toMatch(/lost access to environment/);
 
-    await grantTestEnvironment(member.id, environmentId, new Date().toISOString());
+    await grantEnvironment(member.id, environmentId, new Date().toISOString());
     expect((await refresh(client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
   });
 

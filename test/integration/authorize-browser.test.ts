@@ -8,7 +8,8 @@ import type { Client } from '../../lambdas/core/model';
 import { verifyPkce } from '../../lambdas/core/pkce';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository, getTokenStore } from '../../lambdas/wiring/repositories';
-import { authorizeQuery, hiddenField, pkcePair, unique } from '../support/authorization';
+import { authorizeQuery, hiddenField, pkcePair } from '../support/authorization';
+import { unique } from '../support/fixtures';
 
 let app: LocalApp;
 let client: Client;

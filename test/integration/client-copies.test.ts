@@ -17,8 +17,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { basic, postToken } from '../support/token-calls';
-import { createEnvironment, createTokenClient, type TestClient } from '../support/fixtures';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { adminClientToken, createClient, createEnvironment, createTokenClient, createUser, type TestClient } from '../support/fixtures';
 
 useOutbox();
 
@@ -246,8 +245,8 @@ describe('issue 20 migration: a record stored before copies existed', () => {
 
 describe('issue 20: the API-key exchange reads one copy of the client in its BatchGetItem', () => {
   const newKey = async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const created = await createKeyAs((await adminClientToken()).token, client.clientId, { userId: user.id });
     expect(created.status).toBe(201);
     return { client, key: String(created.body.api_key) };
