@@ -8,7 +8,6 @@
  * test checks. A token of a sign-in after the change works; key-minted tokens are KEY-17's.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { passwordAndCodeAmr } from '../../lambdas/core/account/second-factor';
 import type { Client } from '../../lambdas/core/model';
@@ -28,6 +27,7 @@ import {
   createTokenClient,
   createUserWithPassword,
   issueAccessToken,
+  issueCode,
   redirectUri,
   type TestClient,
   testFileEnvironment,
@@ -76,21 +76,9 @@ interface SignIn {
  */
 async function signIn(who: TestUser, scopes: readonly string[] = ['openid', 'read']): Promise<SignIn> {
   const stored = await getUsers().current(who.user.id);
-  const code = unique('code-');
-  const verifier = unique('verifier-verifier-verifier-verifier-verifier-');
   const nowEpoch = Math.floor(Date.now() / 1000);
-  await getTokenStore().saveCode(code, {
-    clientId: app.clientId,
-    userId: who.user.id,
-    scopes,
-    authTime: nowEpoch,
-    amr: passwordAndCodeAmr,
-    credentialVersion: stored!.credentialVersion ?? 0,
-    redirectUri,
-    codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-    expiresAtEpoch: nowEpoch + 300,
-  });
-  const redeemed = await redeem(app, { code, verifier });
+  const code = await issueCode(app, who.user, { scopes, amr: passwordAndCodeAmr, credentialVersion: stored!.credentialVersion ?? 0 });
+  const redeemed = await redeem(app, code);
   expect(redeemed.status).toBe(200);
   const access = String(redeemed.body.access_token);
   const record = await getTokenStore().getTokenRecord(String(claimsOf(access).jti), nowEpoch);

@@ -26,7 +26,7 @@ import {
   type TestClient,
   setUpTokenFamily,
 } from '../support/fixtures';
-import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
+import { getEnvironments } from '../../lambdas/wiring/repositories';
 import type { Client, User } from '../../lambdas/core/model';
 
 let environmentId: string;
@@ -230,9 +230,7 @@ describe('behaviour ENV-1, ENV-2: dynamic clients answer to DCR_ENVIRONMENT_ID a
   it('redeems for a user holding the DCR environment, and refuses one holding only the client record’s environment', async () => {
     const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
     const recordEnvironment = await createEnvironment();
-    const { client } = await createTokenClient({ environmentId: recordEnvironment });
-    const dynamic = { ...client, clientId: `${client.clientId}d`, registrationType: 'dynamic' as const };
-    await getClientRepository().create(dynamic);
+    const { client: dynamic } = await createTokenClient({ environmentId: recordEnvironment, registrationType: 'dynamic' });
     const insider = await createTokenUser([dcrEnvironment]);
     const outsider = await createTokenUser([recordEnvironment]);
     expect((await redeem(dynamic, await issueCode(dynamic, insider))).status).toBe(200);
@@ -255,9 +253,7 @@ describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
   });
 
   it('must be sent by a client with several registered URIs: omitted, the code does not hold', async () => {
-    const { client } = await createTokenClient({ environmentId });
-    const twoUris = { ...client, clientId: `${client.clientId}x`, redirectUris: [redirectUri, 'https://app.example.test/second'] };
-    await getClientRepository().create(twoUris);
+    const { client: twoUris } = await createTokenClient({ environmentId, redirectUris: [redirectUri, 'https://app.example.test/second'] });
     const code = await issueCode(twoUris, user);
     const answer = await postToken({
       grant_type: 'authorization_code',
