@@ -1,5 +1,5 @@
 /**
- * The account pages in a real browser (issue 12): Debian's Chromium driven by playwright-core
+ * The account pages in a real browser: Debian's Chromium driven by playwright-core
  * against the local server, mail read from the outbox. An admin's sign-in with the mailed code
  * inside an authorization (password, code, redirect with code, state and iss; behaviour MFA-2,
  * MFA-6); the forgot and reset password pages (behaviour RESET-1..RESET-5) from the sign-in

@@ -1,5 +1,5 @@
 /**
- * The admin dashboard in a real browser (issue 14; behaviour DASH-1..DASH-5): Debian's Chromium
+ * The admin dashboard in a real browser (behaviour DASH-1..DASH-5): Debian's Chromium
  * driven by playwright-core against the local server, the sign-in code read from the outbox.
  * The admin signs in, filters clients to the self-registered ones, creates a confidential client
  * (its secret shown once), creates an API key, exchanges it with fetch, sees the activity row,

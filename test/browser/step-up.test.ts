@@ -1,5 +1,5 @@
 /**
- * A stricter MFA policy in a real browser (issue 26; behaviour MFA-9, MFA-10, DASH-1, AUTHZ-12):
+ * A stricter MFA policy in a real browser (behaviour MFA-9, MFA-10, DASH-1, AUTHZ-12):
  * under MFA_POLICY=off the seeded admin signs in to a client with the password alone, opens the
  * dashboard, and sets the policy to `admins` there. The very next dashboard page asks for the
  * mailed code ("Email me a code"), the code from the outbox brings the admin back to that page,

@@ -173,7 +173,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
         password: outsider.password,
       }),
     });
-    // No redirect to the self-registered client's URI: the user has not approved it (issue 18.4).
+    // No redirect to the self-registered client's URI: the user has not approved it.
     expect(signIn.status).toBe(403);
     expect(signIn.headers.get('location')).toBeNull();
     expect(await signIn.text()).toContain('You do not have access to this application.');

@@ -1,5 +1,5 @@
 /**
- * Issue 26, re-test finding N3, driven over HTTP against the local server (behaviour MFA-9,
+ * Driven over HTTP against the local server (behaviour MFA-9,
  * MFA-11, MFA-12; RFC 9470 3): after the policy tightens, the refresh token of a password-only
  * sign-in is refused, and so is its access token at the self-service key routes, so it cannot
  * turn into an API key (which never expires) that keeps minting tokens under the new policy.

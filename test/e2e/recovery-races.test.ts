@@ -1,5 +1,5 @@
 /**
- * Issue 26 review N1, tried from outside: the local server driven over HTTP, an intruder racing
+ * Tried from outside: the local server driven over HTTP, an intruder racing
  * the owner's "Remove all passkeys" after a reset (behaviour RESET-9, RESET-12, PASSKEY-13,
  * PASSKEY-14). The intruder added a passkey while it knew the password; that passkey still signs
  * in after the reset, so it holds a fresh session (recent enough to add passkeys, PASSKEY-1).

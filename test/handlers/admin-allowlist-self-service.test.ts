@@ -1,5 +1,5 @@
 /**
- * The admin allowlist on the self-service key routes (issue 26, re-test N4; behaviour EDGE-4): the
+ * The admin allowlist on the self-service key routes (behaviour EDGE-4): the
  * web ACL lets these routes through from anywhere so end users can reach them; their functions
  * hold admin callers (admin clients, admin users) to ADMIN_ALLOWED_CIDRS themselves, by API
  * Gateway's source address, with the web ACL's own 403 body. The end user is let in from anywhere.

@@ -1,4 +1,4 @@
-/** /api/admin/clients: static public and confidential clients (issue 3). */
+/** /api/admin/clients: static public and confidential clients. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { updateClient } from '../../lambdas/core/admin/clients';
 import type { ApiKeyHooks } from '../../lambdas/core/admin/ports';

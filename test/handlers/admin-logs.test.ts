@@ -1,5 +1,5 @@
 /**
- * The admin log listings (issue 14): a client's token activity (behaviour LOG-8; filtered by time,
+ * The admin log listings: a client's token activity (behaviour LOG-8; filtered by time,
  * request type and outcome, paged across the 16 activity shards) and the admin audit log
  * (behaviour LOG-9; newest first, by time range and type, paged across days). Bad input is a 400
  * naming the parameter, never a 500; non-admin callers are refused.

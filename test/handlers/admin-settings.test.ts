@@ -1,5 +1,5 @@
 /**
- * Site settings (issue 14; behaviour SITE-1..SITE-3): GET/PATCH /api/admin/settings, their
+ * Site settings (behaviour SITE-1..SITE-3): GET/PATCH /api/admin/settings, their
  * validation, the audit entry, and the effect of the MFA policy on the next sign-in. On tables of
  * this file's own (test/support/own-tables.ts): the settings item is one per deployment.
  */

@@ -1,5 +1,5 @@
 /**
- * The site logo through the admin API (issue 14; behaviour SITE-3): what is refused (SVG, a type
+ * The site logo through the admin API (behaviour SITE-3): what is refused (SVG, a type
  * that does not match the bytes, over 512 KiB, over 1024x1024 pixels, non-admins), each a readable
  * 4xx with nothing stored; what is kept (a content-addressed object, the settings, the audit entry);
  * replacing and deleting. On tables of this file's own: the settings item is one per deployment.

@@ -1,4 +1,4 @@
-/** /api/admin/users: create, list, get, update, delete (issue 3). */
+/** /api/admin/users: create, list, get, update, delete. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as createUser } from '../../lambdas/handlers/admin/users-create';
 import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';

@@ -1,6 +1,6 @@
 /**
  * The single-use authorization request (OAuth 2.1 4.1.1, behaviour AUTHZ-11) when DynamoDB loses the
- * reply to its consumption (issue 19): the SDK resends the conditional write, which must be
+ * reply to its consumption: the SDK resends the conditional write, which must be
  * recognised as this request's own, not as a second use ("expired or already used").
  */
 import type { Client } from '../../lambdas/core/model';

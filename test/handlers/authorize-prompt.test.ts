@@ -1,6 +1,6 @@
 /**
  * OIDC `prompt` and `max_age` at the authorization endpoint (OIDC Core 3.1.2.1, 3.1.2.6;
- * issue 18.4): prompt=none never shows a page, prompt=login and an outlived max_age sign the
+ * behaviour AUTHZ-10): prompt=none never shows a page, prompt=login and an outlived max_age sign the
  * user in again, prompt=consent asks even a static client; the ID token's auth_time is the
  * sign-in that counted. Errors go to a trusted redirect URI only (RFC 9700 4.11.2). And the
  * redirect_uri an authorization request named must be repeated at the token endpoint.

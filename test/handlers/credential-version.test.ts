@@ -1,6 +1,6 @@
 /**
- * Sessions, codes and refresh tokens are bound to the user's credential version (issue 26 item 6;
- * behaviour RESET-12): a password change ends them at once even where the eventually consistent
+ * Sessions, codes and refresh tokens are bound to the user's credential version
+ * (behaviour RESET-12): a password change ends them at once even where the eventually consistent
  * index that finds a user's sessions and families has not caught up yet. The lag is simulated by
  * removing the index attributes of a real session or family (what a query of `gsi1` does not see
  * yet), so the password change's own clean-up (behaviour RESET-7) misses it.

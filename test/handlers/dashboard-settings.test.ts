@@ -1,5 +1,5 @@
 /**
- * The dashboard's settings page (issue 14; behaviour DASH-6, SITE-1..SITE-4): the title and MFA
+ * The dashboard's settings page (behaviour DASH-6, SITE-1..SITE-4): the title and MFA
  * policy, and the logo uploaded as multipart/form-data or removed, through the same core functions
  * as the admin API (so the same checks: the type from the bytes, no SVG, 512 KiB); every change
  * audited `site.*` with the admin as actor and listed by the audit log (LOG-9). Bad input is a page

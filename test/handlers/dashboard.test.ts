@@ -1,5 +1,5 @@
 /**
- * The dashboard's handler (issue 14): who may use it (behaviour DASH-1: an admin session with a
+ * The dashboard's handler: who may use it (behaviour DASH-1: an admin session with a
  * second factor; others 303 to sign-in or 403), its headers (DASH-2: no-store, not framable),
  * the POST checks (DASH-3: same origin, session-bound CSRF token), bad input on every form
  * (DASH-4: a readable page, never a 500, nothing written, no audit entry), and the changes

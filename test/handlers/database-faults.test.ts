@@ -1,5 +1,5 @@
 /**
- * DynamoDB misbehaving (issue 19), one fault aimed at one operation through the fault double
+ * DynamoDB misbehaving, one fault aimed at one operation through the fault double
  * (test/support/dynamo-faults.ts): a failed read is not a fact (RFC 9700 4.14.2 revokes on
  * reuse, behaviour ENV-3 on a lost environment grant, never on an error), and a write retried by the
  * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, behaviour REG-8).

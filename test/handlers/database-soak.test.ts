@@ -1,5 +1,5 @@
 /**
- * A bounded soak under DynamoDB trouble (issue 19): 35% of all DynamoDB attempts fail, half
+ * A bounded soak under DynamoDB trouble: 35% of all DynamoDB attempts fail, half
  * before they reach the database, half with their reply lost after it (the fault double,
  * test/support/dynamo-faults.ts), over code + refresh chains (OAuth 2.1 4.1, 4.3),
  * registrations (RFC 7591, behaviour REG-6), API key create / exchange / revoke (behaviour KEYX-1, KEYM-5..KEYM-7) and

@@ -1,6 +1,6 @@
 /**
  * What a user's deletion stops at this server's bearer endpoints, exactly as behaviour BEARER-1
- * says (issue 26 item 7: it claimed every token of a deleted user stopped at once): the tokens
+ * says (it once claimed every token of a deleted user stopped at once): the tokens
  * of a sign-in stop everywhere (their family is revoked); key-minted ones are not recalled, so
  * validate answers them active for the rest of their hour, while userinfo and the admin API
  * refuse them, and no new one is minted (the keys are gone).

@@ -1,5 +1,5 @@
 /**
- * Email verification (issue 12; behaviour VERIFY-1..VERIFY-6:
+ * Email verification (behaviour VERIFY-1..VERIFY-6:
  * /api/users/email-verification/request and /verify):
  * who may call (the session, or the user's own bearer token with sub, not key-minted), no
  * address → 400 with nothing written, already verified → no mail, the code's rules and its

@@ -1,6 +1,6 @@
 /**
  * Deleting an environment leaves nothing a later environment with the same id inherits
- * (behaviour ADMIN-9, ADMIN-10, ENV-4; issue 26 item 5): a grant made while the environment is
+ * (behaviour ADMIN-9, ADMIN-10, ENV-4): a grant made while the environment is
  * deleted is refused, and a grant that outlived its environment (a grant racing the deletion's
  * sweep, or left by an older version) gives no access to the new one, at authorization, the
  * admin API or the key exchange. The races are run in a fixed order with the fault double's hold.

@@ -1,5 +1,5 @@
 /**
- * Nothing half-done (issue 26, item 6), proved with the fault double (test/support/dynamo-faults.ts)
+ * Nothing half-done, proved with the fault double (test/support/dynamo-faults.ts)
  * on the real SDK request path: an attempt fails before it is sent, or its reply is lost after it
  * landed.
  *

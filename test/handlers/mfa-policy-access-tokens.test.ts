@@ -1,6 +1,6 @@
 /**
- * A stricter MFA policy reaches what the ACCESS tokens of a sign-in can do (issue 26, re-test N3;
- * behaviour MFA-11, MFA-12, CLAIM-11, RFC 9470 3): user access tokens carry the sign-in's `amr`;
+ * A stricter MFA policy reaches what the ACCESS tokens of a sign-in can do
+ * (behaviour MFA-11, MFA-12, CLAIM-11, RFC 9470 3): user access tokens carry the sign-in's `amr`;
  * the admin API and the self-service key routes hold it to the policy in force and answer
  * `401 insufficient_user_authentication`; a self-service key made by a sign-in without the factor
  * the policy now asks for mints nothing (not revoked: a loosened policy lets it work again).

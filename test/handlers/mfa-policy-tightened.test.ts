@@ -1,5 +1,5 @@
 /**
- * A stricter MFA policy reaches the sign-ins made before it (issue 26 item 4; behaviour MFA-9,
+ * A stricter MFA policy reaches the sign-ins made before it (behaviour MFA-9,
  * REFRESH-6, CODE-4, AUTHZ-12, DASH-1, OIDC Core 3.1.2.6): an admin signs in with the password
  * alone while the policy is `off`, then an admin sets it to `admins`. The refresh token of that
  * sign-in answers invalid_grant (and is not revoked), prompt=none through its session answers

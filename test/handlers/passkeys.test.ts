@@ -1,5 +1,5 @@
 /**
- * Passkeys (issue 13; behaviour PASSKEY-1..PASSKEY-9; WebAuthn L3 7.1, 7.2): the passkeys page
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9; WebAuthn L3 7.1, 7.2): the passkeys page
  * and its recent-sign-in guard, registration and sign-in with a software authenticator
  * (test/support/webauthn.ts), every refusal alike and with nothing written, single-use and
  * expiring ceremonies, removal, the admin API, user deletion, and the RP ID setting.

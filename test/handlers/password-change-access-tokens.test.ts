@@ -1,6 +1,6 @@
 /**
  * A password change ends a sign-in's access tokens at this server's bearer endpoints at once
- * (issue 26; behaviour BEARER-1, BEARER-2, BEARER-4, INTRO-4, RESET-12, KEY-17): a token whose
+ * (behaviour BEARER-1, BEARER-2, BEARER-4, INTRO-4, RESET-12, KEY-17): a token whose
  * refresh family holds another password version than the user's is refused like a revoked one,
  * even where the change's sweep of the user's families (RESET-7) missed the family. The miss is
  * the one DynamoDB's index lag makes: the family is taken out of the index (its gsi1 attributes

@@ -354,7 +354,7 @@ describe('passkeys and the ceiling (behaviour PWFAIL-7)', () => {
     return post(passkeySignInHandler, '/api/auth/passkey/verify', { credential: JSON.stringify(authenticator.assert({ challenge })) });
   }
 
-  // Held on the code before issue 26 as well (the passkey path never consulted the ceiling); kept as a guard.
+  // Held from the start (the passkey path never consulted the ceiling); kept as a guard.
   it('a passkey signs in while strangers hold the password ceiling', async () => {
     const who = await createUserWithPassword();
     const authenticator = await addPasskey(who);

@@ -1,6 +1,6 @@
 /**
- * Recovery ends the self-service API keys an intruder created while holding the account (issue 26;
- * behaviour RESET-13, KEY-17, RESET-10, RESET-11): the reset completion lists them (never a
+ * Recovery ends the self-service API keys an intruder created while holding the account
+ * (behaviour RESET-13, KEY-17, RESET-10, RESET-11): the reset completion lists them (never a
  * secret) and its one "Remove all" revokes them with the passkeys, each with its `api_key.revoke`
  * audit entry (LOG-4); left alone they keep exchanging, and the "password changed" mail names them.
  * Admin-created keys are not the owner's to end there and keep working. The step takes effect with

@@ -1,6 +1,6 @@
 /**
- * Recovery leaves nothing an intruder set up working, and the mail says what happened (issue 26;
- * behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
+ * Recovery leaves nothing an intruder set up working, and the mail says what happened
+ * (behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
  * passkeys that still sign in (or says none can) and how to remove them; the reset completion
  * lists them and removes them all with its own short-lived, single-use proof (a cookie scoped to
  * that form's path), same-origin only; an admin-sent link removes nothing by itself. The races of

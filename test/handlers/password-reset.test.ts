@@ -1,5 +1,5 @@
 /**
- * Password reset (issue 12; behaviour RESET-1..RESET-7, ADMIN-17: single use, invalidated
+ * Password reset (behaviour RESET-1..RESET-7, ADMIN-17: single use, invalidated
  * on any password change, the same response whether or not the address exists): the forgot-password answer
  * for known and unknown addresses (page, status, headers, and time, as a median ratio), the
  * per-address throttle, a GET that consumes nothing, one POST, older links killed by a newer

@@ -1,6 +1,6 @@
 /**
- * "Remove all passkeys" after a reset against an intruder who acts while it runs (issue 26
- * review N1; behaviour RESET-9, RESET-12, PASSKEY-3, PASSKEY-13, PASSKEY-14). The intruder's
+ * "Remove all passkeys" after a reset against an intruder who acts while it runs
+ * (behaviour RESET-9, RESET-12, PASSKEY-3, PASSKEY-13, PASSKEY-14). The intruder's
  * passkey still signs in after the owner's reset, so it can hold a fresh session, post
  * registrations and sign in again while the removal runs. Each race is run in a fixed order
  * with the fault double's hold (test/support/dynamo-faults.ts): one request's write waits

@@ -1,5 +1,5 @@
 /**
- * A deleted scope is neither granted nor issued (behaviour ADMIN-18, ADMIN-12; issue 26 item 5).
+ * A deleted scope is neither granted nor issued (behaviour ADMIN-18, ADMIN-12).
  * The race the issue reproduced, run in a fixed order with the fault double's hold: an admin
  * grants a scope to a client, its catalog check passes, the scope is deleted (no holder yet),
  * then the client write lands. Before: the client held the deleted scope and was issued it.

@@ -1,5 +1,5 @@
 /**
- * The emailed second factor at sign-in (issue 12; behaviour MFA-1..MFA-8, CONFIG-11
+ * The emailed second factor at sign-in (behaviour MFA-1..MFA-8, CONFIG-11
  * MFA_OTP_MAX_ATTEMPTS; RFC 8176 amr): both sign-in paths, the attempt cap under parallel
  * guesses, single use, the bindings of a code (challenge, authorization request, user,
  * address, password), the resend throttle, and bad input. Against DynamoDB Local, mail in the

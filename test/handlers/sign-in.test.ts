@@ -1,5 +1,5 @@
 /**
- * Sign-in at /api/auth/* (behaviour SIGNIN-1..SIGNIN-8, issue 3): the server-rendered form, the generic error
+ * Sign-in at /api/auth/* (behaviour SIGNIN-1..SIGNIN-8): the server-rendered form, the generic error
  * for unknown emails and wrong passwords, the session cookie, sign-out and the session query.
  */
 import { handler as sessionHandler } from '../../lambdas/handlers/session';

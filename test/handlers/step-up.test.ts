@@ -1,5 +1,5 @@
 /**
- * POST /api/auth/step-up (issue 26; behaviour MFA-10, AUTHZ-12, DASH-1): a session whose sign-in
+ * POST /api/auth/step-up (behaviour MFA-10, AUTHZ-12, DASH-1): a session whose sign-in
  * lacks the second factor the MFA policy now asks for gets the mailed code, and the right code
  * goes on with the authorization or back to the dashboard, with a new session (amr pwd otp mfa).
  * On tables of this file's own (test/support/own-tables.ts): the policy is one item per deployment.

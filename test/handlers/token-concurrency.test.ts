@@ -1,5 +1,5 @@
 /**
- * Issue 3, Concurrency: two concurrent redemptions of one code, or two concurrent uses of
+ * Concurrency (behaviour CODE-1, REFRESH-2): two concurrent redemptions of one code, or two concurrent uses of
  * one refresh token. Exactly one succeeds (conditional transactions), the activity log
  * records both, and since a concurrent second use is a reuse (RFC 6749 4.1.2, RFC 9700
  * 4.14.2), the family the winner created is revoked.

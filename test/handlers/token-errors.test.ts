@@ -1,6 +1,6 @@
 /**
  * POST /api/token error rows of RFC 6749 5.2 not tied to one grant, and the rule for bad
- * input (issue 3): never a 5xx, the OAuth error shape, `Cache-Control: no-store`, nothing
+ * input: never a 5xx, the OAuth error shape, `Cache-Control: no-store`, nothing
  * written but the one activity row with the real reason.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * The time rules of the account flows, with an injected clock against the real DynamoDB
- * stores (issue 12; behaviour MFA-3, MFA-4, MFA-7, MFA-8,
+ * stores (behaviour MFA-3, MFA-4, MFA-7, MFA-8,
  * PWFAIL-1, PWFAIL-3..PWFAIL-5, RESET-3): a code lives exactly 10 minutes, a resend waits a minute and
  * replaces the code, the attempt cap follows MFA_OTP_MAX_ATTEMPTS and counts evaluations
  * exactly under parallel guesses, the failed-password window ends (and the owner is told once

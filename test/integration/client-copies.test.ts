@@ -1,8 +1,8 @@
 /**
- * Read-sharded client records (issue 20: one client past one partition's 3,000 strongly
+ * Read-sharded client records (one client past one partition's 3,000 strongly
  * consistent reads a second; docs/storage-schema.md "Per-request ceilings"), against DynamoDB
  * Local: the copies sit on distinct partition keys, reads spread over them, every write
- * reaches every copy at once (a deletion counts at once on each, issue 18), a failed write
+ * reaches every copy at once (a deletion counts at once on each), a failed write
  * leaves every copy as it was, and records stored before copies existed keep working.
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';

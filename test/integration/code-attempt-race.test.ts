@@ -1,6 +1,6 @@
 /**
  * The attempt cap never takes a code away from a counted attempt still being checked
- * (behaviour MFA-4, VERIFY-4; issue 26 item 5): the real stores on DynamoDB Local and the real
+ * (behaviour MFA-4, VERIFY-4): the real stores on DynamoDB Local and the real
  * Argon2id hasher, whose verification is held until every attempt over the cap has answered,
  * so the race the issue reproduced (an attempt over the cap deleted the challenge while a
  * counted, correct attempt was still being verified: no session) runs the same way every time.

@@ -1,5 +1,5 @@
 /**
- * The passkey endpoints called as a browser calls them (issue 13; behaviour PASSKEY-*): the
+ * The passkey endpoints called as a browser calls them (behaviour PASSKEY-*): the
  * passkeys page and its creation options, a registration or sign-in posted with the software
  * authenticator's response (test/support/webauthn.ts), and a session as a sign-in leaves it.
  */

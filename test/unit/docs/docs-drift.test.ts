@@ -1,5 +1,5 @@
 /**
- * Documents that restate the route table or the rule list, checked against them (issue 26 item 7:
+ * Documents that restate the route table or the rule list, checked against them (once
  * docs/deployment.md listed 12 of the 24 rate rows, behaviour EDGE-6 named one of the two
  * large-body routes, and the rule index had fallen behind the rule files).
  */

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (issue 15): generated from the route table and the handlers' request
+ * The OpenAPI document: generated from the route table and the handlers' request
  * schemas by bin/openapi.ts, committed as docs/openapi.json and served at GET /openapi.json.
  * CI fails when the committed file is stale, a route row is undocumented or a documented
  * operation is no route. Errors use the RFC 6749 5.2 shape (behaviour ERR-1).
