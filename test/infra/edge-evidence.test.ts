@@ -1,5 +1,5 @@
 /**
- * Issue 27 item 9, evidence about the synthesized web ACL as a whole:
+ * Evidence about the synthesized web ACL as a whole:
  * - its capacity (WCU), computed from every rule it holds, under the 1,500 the base price
  *   includes, with every option on (admin allowlist, Bot Control);
  * - every regex within AWS WAF's quota of 200 characters;
@@ -194,7 +194,7 @@ const concrete = (path: string) =>
     .replace(/\{[^}]+\+\}/, 'clients/new')
     .replace(/\{[^}]+\}/g, 'x1');
 
-/** Spellings of a path (issue 27 item 9): doubled slashes, case, percent-encoding, dot segments, trailing slash, the stage. */
+/** Spellings of a path (behaviour EDGE-8): doubled slashes, case, percent-encoding, dot segments, trailing slash, the stage. */
 function spellings(path: string): string[] {
   const encodeOne = (p: string, upper: boolean) =>
     p.replace(/[a-z](?=[^/]*$)/, (c) => `%${c.charCodeAt(0).toString(16)[upper ? 'toUpperCase' : 'toLowerCase']()}`);

@@ -1,5 +1,5 @@
 /**
- * Token activity rows spread over shards (issue 20: no hot partition for one busy client),
+ * Token activity rows spread over shards (no hot partition for one busy client),
  * read back merged in time order with paging that neither skips nor repeats a row, against
  * DynamoDB Local.
  */
