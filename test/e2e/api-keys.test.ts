@@ -159,7 +159,7 @@ it('self-service with a real sign-in token: mail on success; an undeliverable ma
   expect(byName).toEqual({ cli: 'active', 'cli 2': 'revoked' });
 });
 
-it('issue 18.1: a dynamically registered client cannot turn one consent into an API key (the plain non-admin 403)', async () => {
+it('behaviour KEYM-2: a dynamically registered client cannot turn one consent into an API key (the plain non-admin 403)', async () => {
   const { email, password } = await createUserOverHttp(app.url, adminToken, {
     name: 'DCR user',
     environments: [app.bootstrap.environments.dcrId],
@@ -178,7 +178,7 @@ it('issue 18.1: a dynamically registered client cannot turn one consent into an 
   expect((await call('GET', `/api/admin/clients/${dynamicId}/api-keys`, { token: adminToken })).json.items).toEqual([]);
 });
 
-it("issue 18.2: after DELETE of the user's environment grant, the user's keys stop exchanging (uniform 401), and work again once re-granted", async () => {
+it("behaviour ENV-2: after DELETE of the user's environment grant, the user's keys stop exchanging (uniform 401), and work again once re-granted", async () => {
   const { id: owner } = await createUserOverHttp(app.url, adminToken, {
     name: 'Grant owner',
     withPassword: false,

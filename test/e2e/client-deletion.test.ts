@@ -72,7 +72,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('issue 18.3: after DELETE on server B returns, server A issues nothing to the client and its live tokens are inactive', async () => {
+it('behaviour ADMIN-16: after DELETE on server B returns, server A issues nothing to the client and its live tokens are inactive', async () => {
   const a = serverA.url;
   const { adminClient, environments } = serverB.bootstrap;
   const adminA = await clientCredentialsToken(a, adminClient.clientId, adminClient.clientSecret, 'admin');

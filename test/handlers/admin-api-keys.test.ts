@@ -289,7 +289,7 @@ describe('behaviour KEY-7 active → expired: time passes expiresAt', () => {
   });
 });
 
-describe("issue 5: deleting a user deletes that user's keys", () => {
+describe("behaviour KEY-9: deleting a user deletes that user's keys", () => {
   it('DELETE /api/admin/users/{id} removes the keys of every client; their exchange fails', async () => {
     const a = await createClient({ scopes: ['read'] });
     const b = await createClient({ scopes: ['read'] });

@@ -203,7 +203,7 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
   });
 });
 
-describe('issue 18.4: introspect_all, the right to introspect every token', () => {
+describe('behaviour INTRO-2: introspect_all, the right to introspect every token', () => {
   it('is off by default, set on create for a confidential client, refused for a public one, and changed by PATCH', async () => {
     expect(jsonBody(await create({ type: 'confidential' })).introspect_all).toBe(false);
     const resourceServer = jsonBody(await create({ type: 'confidential', introspect_all: true }));

@@ -195,7 +195,7 @@ describe('behaviour LOG-1, LOG-2: one activity row per attempt, request type "ap
   });
 });
 
-describe('issue 5 Speed: the verified-key cache', () => {
+describe('behaviour KEYX-9: the verified-key cache', () => {
   it('a repeat exchange skips Argon2id; the record is still read, so a revocation counts at once', async () => {
     const { key, keyId, client } = await newKey();
     const verify = jest.spyOn(getHasher(), 'verify');
@@ -286,7 +286,7 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     ['first exchange', false],
     ['repeat exchange', true],
   ])(
-    "issue 18.2 / behaviour ENV-2: a user who lost the client's environment mints nothing: the uniform 401, the reason in the activity log (%s)",
+    "behaviour ENV-2: a user who lost the client's environment mints nothing: the uniform 401, the reason in the activity log (%s)",
     async (_, verifiedBefore) => {
       const { key, keyId, client, user } = await newKey();
       if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
@@ -302,7 +302,7 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     },
   );
 
-  it('issue 18.1: a self-service key of a self-registered client, made before self-service was refused there, mints nothing; an admin-made key of that client still does', async () => {
+  it('behaviour KEY-4, KEYM-2: a self-service key of a self-registered client, made before self-service was refused there, mints nothing; an admin-made key of that client still does', async () => {
     const dcr = process.env.DCR_ENVIRONMENT_ID!;
     const client = await createClient({
       registrationType: 'dynamic',

@@ -70,7 +70,7 @@ describe('behaviour KEYM-2: a self-service caller qualifies only when all three 
   });
 });
 
-describe('issue 18: self-service is only for clients an administrator created', () => {
+describe('behaviour KEYM-2: self-service is only for clients an administrator created', () => {
   let plainRefusal: string;
   beforeAll(async () => {
     plainRefusal = (await callAdmin(listUsers, { token: own })).body;
@@ -102,7 +102,7 @@ describe('issue 18: self-service is only for clients an administrator created', 
   }
 });
 
-describe("issue 18: a self-service key never carries more than the caller's own token", () => {
+describe("behaviour KEYM-3: a self-service key never carries more than the caller's own token", () => {
   it("without scopes: the behaviour KEY-11 snapshot intersected with the token's scopes (client: read write; token: read → key: read)", async () => {
     const created = await createKeyAs(own, client.clientId, {});
     expect(created.status).toBe(201);
@@ -199,7 +199,7 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
     expect(JSON.stringify(mail)).not.toContain(String(created.body.secret));
   });
 
-  it('issue 18: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
+  it('behaviour KEY-14: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
     const created = await createKeyAs(own, client.clientId, {});
     const mail = outboxMails(outbox).find((m) => m.text.includes(String(created.body.key_id)))!;
     expect(mail.text).toContain(

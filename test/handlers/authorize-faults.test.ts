@@ -70,7 +70,7 @@ const loseOneConsumptionReply = () =>
     where: (a) => touches(a, 'AUTHREQ#'),
   });
 
-describe('the single-use request consumed with its reply lost (issue 19)', () => {
+describe('the single-use request consumed with its reply lost (behaviour AUTHZ-11)', () => {
   it('sign-in step of a static client: 303 with a code, not "expired or already used"; a replay still issues nothing', async () => {
     const requestId = await requestIdOf(staticClient);
     loseOneConsumptionReply();

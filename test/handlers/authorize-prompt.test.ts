@@ -179,7 +179,7 @@ describe('prompt=consent (OIDC Core 3.1.2.1)', () => {
   });
 });
 
-describe('OAuth 2.1 4.1.3: redirect_uri at the token endpoint (issue 18.4)', () => {
+describe('OAuth 2.1 4.1.3: redirect_uri at the token endpoint', () => {
   async function codeFor(query: Record<string, string | undefined>): Promise<{ code: string; verifier: string }> {
     const { verifier, challenge } = pkcePair();
     const params = redirectParams(

@@ -379,7 +379,7 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
     expect(headerOf(result, 'location')).toBeUndefined();
   });
 
-  it('issue 18.4 / RFC 9700 4.11.2: a user without the DCR environment who just signed in gets an error page, never a redirect to the dynamic client', async () => {
+  it('behaviour ENV-1 / RFC 9700 4.11.2: a user without the DCR environment who just signed in gets an error page, never a redirect to the dynamic client', async () => {
     const erin = await createUserWithPassword({ environments: [] });
     const page = await authorize(authorizeQuery(dynamicClient));
     const result = await signInStep({ request_id: hiddenField(page.body, 'request_id'), email: erin.user.email!, password: erin.password });

@@ -170,7 +170,7 @@ describe('API key create whose every attempt lost its reply (behaviour KEY-15; d
   });
 });
 
-describe('admin creates whose write was resent after a lost reply (issue 19 follow-up)', () => {
+describe('admin creates whose write was resent after a lost reply', () => {
   it('an environment: 201 with the stored environment, not a 409 against its own first attempt', async () => {
     const { token } = await adminClientToken();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: (a) => touches(a, 'ENV#') });

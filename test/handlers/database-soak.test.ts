@@ -163,7 +163,7 @@ beforeAll(async () => {
 
 const isActive = async (token: string) => (await introspectWith(resourceServer, token, { resource: resourceA })).body.active === true;
 
-describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
+describe(`${faultRate * 100}% DynamoDB faults, seed ${seed}`, () => {
   it('faults were injected on both sides of the database, and some requests were refused for them', () => {
     expect(faults.injected.filter((f) => f.phase === 'before').length).toBeGreaterThan(10);
     expect(faults.injected.filter((f) => f.phase === 'after').length).toBeGreaterThan(10);

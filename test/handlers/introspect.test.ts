@@ -22,7 +22,7 @@ beforeAll(async () => {
   ({ environmentId, user, app, resourceServer } = await setUpTokenFamily({ resourceServerScopes: ['read'] }));
 });
 
-describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
+describe('behaviour INTRO-2 / RFC 7662 2.2: who may introspect what', () => {
   it("a confidential client without introspect_all learns nothing of another client's token: active false, exactly", async () => {
     const tokens = await signedIn(app, user, { scopes: ['openid', 'read'] });
     const other = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });

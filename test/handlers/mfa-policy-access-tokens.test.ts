@@ -115,7 +115,7 @@ describe('the admin API holds an admin user token to the MFA policy in force (be
 });
 
 describe('self-service key routes and self-service keys under a stricter policy (behaviour MFA-11, MFA-12)', () => {
-  it('a password-only access token creates no key once the policy asks for a second factor (issue 26 re-test N3)', async () => {
+  it('a password-only access token creates no key once the policy asks for a second factor (behaviour MFA-12)', async () => {
     const { who, accessToken, refreshToken } = await passwordOnlyAccessToken('off', false);
     await setPolicy('everyone');
     // The refresh is refused (behaviour REFRESH-6); the access token of the same sign-in is too.
@@ -147,7 +147,7 @@ describe('self-service key routes and self-service keys under a stricter policy 
     expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
   });
 
-  it("an admin user's password-only key bound to their own account stops exchanging once the policy asks admins for a factor (behaviour MFA-12, issue 26 re-test)", async () => {
+  it("an admin user's password-only key bound to their own account stops exchanging once the policy asks admins for a factor (behaviour MFA-12)", async () => {
     const { who, accessToken } = await passwordOnlyAccessToken('off', true);
     // Through the admin path (an admin caller names the user): still the admin's own sign-in.
     const created = await createKeyAs(accessToken, client.clientId, { userId: who.user.id, name: 'quiet admin key' });

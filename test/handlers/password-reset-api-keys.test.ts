@@ -177,7 +177,7 @@ describe('the step takes effect with its first write, so a failure after it leav
 });
 
 describe('a key create racing the removal (behaviour KEY-17, RESET-13)', () => {
-  it('a self-service create whose token was checked before "Remove all" makes a key of the old generation, which never exchanges (issue 26 re-test)', async () => {
+  it('a self-service create whose token was checked before "Remove all" makes a key of the old generation, which never exchanges (behaviour KEY-17)', async () => {
     const who = await createUserWithPassword();
     const { recovery } = await completeReset(await mailedLink(outbox, who));
     // A token the intruder still holds after the reset (say, from a passkey sign-in before the removal).

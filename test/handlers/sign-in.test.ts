@@ -80,7 +80,7 @@ describe('POST /api/auth/signin', () => {
   });
 
   it.each(['/.//evil.example/', '/..//evil.example/', '/%2e//evil.example/', '/a/..//evil.example/', '/./\t/evil.example/'])(
-    'issue 18.4: a return_to whose normalised path starts with // (%s) is dropped, never an off-site Location',
+    'behaviour SIGNIN-6: a return_to whose normalised path starts with // (%s) is dropped, never an off-site Location',
     async (hostile) => {
       const result = await signIn({ email: alice.user.email!, password: alice.password, return_to: hostile });
       expect(result.statusCode).toBe(200);

@@ -49,7 +49,7 @@ describe('a confidential client (RFC 6749 4.4.2)', () => {
     expect(rows[0]).not.toHaveProperty('userId');
   });
 
-  it('verifies a repeated secret from the cache, without Argon2id (issue 3, Speed)', async () => {
+  it('verifies a repeated secret from the cache, without Argon2id (behaviour TOKEN-3)', async () => {
     const fresh = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const verify = jest.spyOn(getHasher(), 'verify');
     try {

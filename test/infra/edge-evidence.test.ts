@@ -26,7 +26,7 @@ beforeAll(() => {
 
 const webAcl = (s: Synthesized) => Object.values(resources(s.template, 'AWS::WAFv2::WebACL'))[0]!.Properties;
 
-describe('web ACL capacity (issue 27 item 9)', () => {
+describe('web ACL capacity (behaviour EDGE-10)', () => {
   test('statements are priced as the AWS WAF developer guide prices them', () => {
     const path = (transformations: string[]) => ({
       RegexMatchStatement: {
@@ -278,7 +278,7 @@ function reached(method: string, raw: string): Route[] {
   return [...found.values()];
 }
 
-describe('no spelling of a path reaches a function without its rule (issue 27 item 9; behaviour EDGE-1, EDGE-7, EDGE-8)', () => {
+describe('no spelling of a path reaches a function without its rule (behaviour EDGE-1, EDGE-7, EDGE-8)', () => {
   test('every route row has an edge rule, its own or its group’s, and the web ACL has that rule', () => {
     const names = new Set(webAcl(minimal).Rules.map((r: any) => r.Name));
     for (const row of routes) {

@@ -18,7 +18,7 @@ const operations = Object.entries(generated.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
 );
 
-describe('OpenAPI document (issue 15)', () => {
+describe('OpenAPI document', () => {
   test('docs/openapi.json is what `npm run openapi` generates now: regenerate it after changing routes or schemas', () => {
     expect(readFileSync(openApiFile, 'utf8')).toBe(serializeOpenApi(generated));
   });
