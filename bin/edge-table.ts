@@ -1,7 +1,7 @@
 /**
  * The rate-rule table of docs/deployment.md ("Edge rules (WAF) as deployed"), written from the
  * route table through lib/edge-rules.ts, the same values the web ACL deploys (behaviour EDGE-1):
- * `npm run docs:edge` rewrites it between its two markers; test/unit/docs-drift.test.ts fails
+ * `npm run docs:edge` rewrites it between its two markers; test/unit/docs/docs-drift.test.ts fails
  * while the committed table differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

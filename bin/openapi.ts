@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the whole HTTP surface (behaviour DISC-6), built from the route table
  * (paths, methods, authentication) and the zod/mini schemas the handlers validate requests
  * with (zod 4's JSON Schema conversion). `npm run openapi` writes docs/openapi.json, which the
- * `GET /openapi.json` route serves; test/unit/openapi.test.ts fails when that file is stale,
+ * `GET /openapi.json` route serves; test/unit/docs/openapi.test.ts fails when that file is stale,
  * a route row is undocumented or a documented path is no route.
  *
  * Only this script imports the handlers' schemas together: each Lambda bundle keeps its own.

@@ -1,5 +1,5 @@
 /**
- * The account pages in a real browser (issue 12): Debian's Chromium driven by playwright-core
+ * The account pages in a real browser: Debian's Chromium driven by playwright-core
  * against the local server, mail read from the outbox. An admin's sign-in with the mailed code
  * inside an authorization (password, code, redirect with code, state and iss; behaviour MFA-2,
  * MFA-6); the forgot and reset password pages (behaviour RESET-1..RESET-5) from the sign-in
@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { authorizeQuery, createClient, createUser, pkcePair } from '../support/authorization';
+import { authorizeQuery, pkcePair } from '../support/authorization';
+import { createClient, createUserWithPassword } from '../support/fixtures';
 import { launchChromium, newestMail, pageWatchingErrors, startCallbackServer } from '../support/browser';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'account-browser-')), 'outbox');
@@ -36,6 +37,7 @@ beforeAll(async () => {
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
   });
   client = await createClient({
+    kind: 'app',
     environmentId: app.bootstrap.environments.defaultId,
     redirectUris: [`${callbackOrigin}/callback`],
     test: false,
@@ -102,7 +104,7 @@ describe('account pages in Chromium, without JavaScript, under the pages’ CSP'
 
   it('the reset token leaves the address bar on first load; after a weak password, no later request carries it in its URL or Referer (behaviour RESET-8)', async () => {
     const { page, consoleErrors } = await newPage();
-    const email = (await createUser([app.bootstrap.environments.defaultId], 'Reset User')).user.email!;
+    const email = (await createUserWithPassword({ environments: [app.bootstrap.environments.defaultId], name: 'Reset User' })).user.email!;
     await page.goto(`${app.url}/forgot-password`);
     await page.fill('#email', email);
     await page.click('button[type=submit]');

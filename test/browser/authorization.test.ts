@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { authorizeQuery, pkcePair } from '../support/authorization';
+import { createClient } from '../support/fixtures';
 import { launchChromium, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
 
 /** The clients' loopback redirect target, as a native or MCP client would listen (RFC 8252 7.3). */
@@ -27,8 +28,14 @@ beforeAll(async () => {
     env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn' },
   });
   const environments = app.bootstrap.environments;
-  staticClient = await createClient({ environmentId: environments.defaultId, redirectUris: [`${callbackOrigin}/callback`], test: false });
+  staticClient = await createClient({
+    kind: 'app',
+    environmentId: environments.defaultId,
+    redirectUris: [`${callbackOrigin}/callback`],
+    test: false,
+  });
   dynamicClient = await createClient({
+    kind: 'app',
     name: 'Self-registered MCP client',
     environmentId: environments.dcrId,
     redirectUris: [`${callbackOrigin}/cb`],

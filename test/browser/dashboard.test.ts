@@ -1,5 +1,5 @@
 /**
- * The admin dashboard in a real browser (issue 14; behaviour DASH-1..DASH-5): Debian's Chromium
+ * The admin dashboard in a real browser (behaviour DASH-1..DASH-5): Debian's Chromium
  * driven by playwright-core against the local server, the sign-in code read from the outbox.
  * The admin signs in, filters clients to the self-registered ones, creates a confidential client
  * (its secret shown once), creates an API key, exchanges it with fetch, sees the activity row,
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { createClient, createUser, type TestUser } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser } from '../support/fixtures';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { launchChromium, newestMail, pageWatchingErrors } from '../support/browser';
 import { png } from '../support/images';
@@ -50,10 +50,10 @@ beforeAll(async () => {
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
   });
   const defaultId = app.bootstrap.environments.defaultId;
-  const made = await createUser([defaultId], 'Plain User');
+  const made = await createUserWithPassword({ environments: [defaultId], name: 'Plain User' });
   // Not a test user: behaviour KEY-3 binds test users to test clients only, and the dashboard makes real ones.
   plainUser = { ...made, user: await getUsers().update(made.user, { test: false }, new Date().toISOString()) };
-  await createClient({ name: 'Static web app', environmentId: defaultId, test: false });
+  await createClient({ kind: 'app', name: 'Static web app', environmentId: defaultId, test: false });
   const registered = await fetch(`${app.url}/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { authorizeQuery, pkcePair } from '../support/authorization';
+import { createClient } from '../support/fixtures';
 import { launchChromium, newestMail, pageWatchingErrors, redeemCode, startCallbackServer } from '../support/browser';
 
 let callback: Server;
@@ -30,6 +31,7 @@ beforeAll(async () => {
   });
   expect(new URL(app.url).hostname).toBe('localhost');
   client = await createClient({
+    kind: 'app',
     environmentId: app.bootstrap.environments.defaultId,
     redirectUris: [`${callbackOrigin}/callback`],
     test: false,

@@ -1,5 +1,5 @@
 /**
- * The owner signs in during a stranger's lockout, in a real browser (issue 26; behaviour
+ * The owner signs in during a stranger's lockout, in a real browser (behaviour
  * PWFAIL-1, PWFAIL-3, PWFAIL-5): Debian's Chromium against the local server. The seeded admin
  * signs in once (the browser keeps the device cookie, HttpOnly and SameSite=Strict), signs out;
  * a stranger fills the address's ceiling over HTTP; the admin's browser still signs in with the

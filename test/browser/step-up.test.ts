@@ -1,5 +1,5 @@
 /**
- * A stricter MFA policy in a real browser (issue 26; behaviour MFA-9, MFA-10, DASH-1, AUTHZ-12):
+ * A stricter MFA policy in a real browser (behaviour MFA-9, MFA-10, DASH-1, AUTHZ-12):
  * under MFA_POLICY=off the seeded admin signs in to a client with the password alone, opens the
  * dashboard, and sets the policy to `admins` there. The very next dashboard page asks for the
  * mailed code ("Email me a code"), the code from the outbox brings the admin back to that page,
@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { authorizeQuery, createClient, pkcePair } from '../support/authorization';
+import { authorizeQuery, pkcePair } from '../support/authorization';
+import { createClient } from '../support/fixtures';
 import { launchChromium, newestMail, pageWatchingErrors, startCallbackServer } from '../support/browser';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'step-up-browser-')), 'outbox');
@@ -36,6 +37,7 @@ beforeAll(async () => {
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox, MFA_POLICY: 'off' },
   });
   client = await createClient({
+    kind: 'app',
     environmentId: app.bootstrap.environments.defaultId,
     redirectUris: [`${callbackOrigin}/callback`],
     test: false,

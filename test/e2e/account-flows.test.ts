@@ -1,5 +1,5 @@
 /**
- * The account flows end to end against the local server (issue 12), with mail read from the
+ * The account flows end to end against the local server, with mail read from the
  * outbox folder as a user reads their inbox, and oauth4webapi as the client: an admin's
  * sign-in with the mailed code inside an authorization code flow (ID token amr and auth_time,
  * RFC 8176, OIDC Core 2), then a password reset that ends everything the old password started
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
 import { adminApi } from '../support/local-http';
+import { createUserOverHttp } from '../support/fixtures';
 
 const redirectUri = 'http://127.0.0.1:9999/callback';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -77,16 +78,12 @@ beforeAll(async () => {
       ),
     )
   ).access_token;
-  const password = `pw-${randomUUID()}`;
   // An admin user: MFA_POLICY defaults to `admins`, so this sign-in needs the mailed code.
-  const created = await admin('POST', '/api/admin/users', {
+  user = await createUserOverHttp(app.url, adminToken, {
     name: 'Grace',
-    email: `grace-${randomUUID()}@example.test`,
-    password,
     admin: true,
+    environments: [app.bootstrap.environments.defaultId],
   });
-  user = { id: String(created.id), email: String(created.email), password };
-  await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
   const registered = await admin('POST', '/api/admin/clients', {
     type: 'public',
     name: 'Account E2E app',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createAccessTokenVerifier } from '../../lambdas/resource-server';
 import { call as callServer, clientCredentialsToken as ccToken, signIn as signInServer, type CallOptions } from '../support/local-http';
+import { createUserOverHttp } from '../support/fixtures';
 
 const resource = 'https://reports.example.test/api';
 
@@ -18,7 +19,6 @@ let app: LocalApp;
 let adminToken: string;
 let clientId: string;
 let userId: string;
-let userEmail: string;
 
 const call = (method: string, path: string, options: CallOptions = {}) => callServer(app.url, method, path, options);
 
@@ -42,11 +42,13 @@ beforeAll(async () => {
   });
   expect(client.status).toBe(201);
   clientId = String(client.json.client_id);
-  userEmail = `svc-${randomUUID()}@example.test`;
-  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Service owner', email: userEmail } });
-  userId = String(user.json.id);
-  // Key exchanges re-check the bound user's grant of the client's environment (issue 18).
-  await call('PUT', `/api/admin/users/${userId}/environments/${app.bootstrap.environments.defaultId}`, { token: adminToken });
+  // Key exchanges re-check the bound user's grant of the client's environment (behaviour KEYX-3).
+  const owner = await createUserOverHttp(app.url, adminToken, {
+    name: 'Service owner',
+    withPassword: false,
+    environments: [app.bootstrap.environments.defaultId],
+  });
+  userId = owner.id;
 });
 
 afterAll(async () => {
@@ -115,10 +117,10 @@ it('behaviour KEYM-2 condition 3: a token minted by an API key cannot manage key
 
 it('self-service with a real sign-in token: mail on success; an undeliverable mail revokes the key and fails the call', async () => {
   // A public client and a password user, signed in through the authorization code flow.
-  const password = `pw-${randomUUID()}`;
-  const email = `self-${randomUUID()}@example.test`;
-  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Self', email, password } });
-  await call('PUT', `/api/admin/users/${user.json.id}/environments/${app.bootstrap.environments.defaultId}`, { token: adminToken });
+  const { email, password } = await createUserOverHttp(app.url, adminToken, {
+    name: 'Self',
+    environments: [app.bootstrap.environments.defaultId],
+  });
   const redirectUri = 'http://127.0.0.1:9999/callback';
   const app2 = await call('POST', '/api/admin/clients', {
     token: adminToken,
@@ -157,11 +159,11 @@ it('self-service with a real sign-in token: mail on success; an undeliverable ma
   expect(byName).toEqual({ cli: 'active', 'cli 2': 'revoked' });
 });
 
-it('issue 18.1: a dynamically registered client cannot turn one consent into an API key (the plain non-admin 403)', async () => {
-  const password = `pw-${randomUUID()}`;
-  const email = `dcr-${randomUUID()}@example.test`;
-  const user = await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'DCR user', email, password } });
-  await call('PUT', `/api/admin/users/${user.json.id}/environments/${app.bootstrap.environments.dcrId}`, { token: adminToken });
+it('behaviour KEYM-2: a dynamically registered client cannot turn one consent into an API key (the plain non-admin 403)', async () => {
+  const { email, password } = await createUserOverHttp(app.url, adminToken, {
+    name: 'DCR user',
+    environments: [app.bootstrap.environments.dcrId],
+  });
   const redirectUri = 'http://127.0.0.1:9999/callback';
   const registered = await call('POST', '/api/register', { body: { client_name: 'Anyone', redirect_uris: [redirectUri] } });
   expect(registered.status).toBe(201);
@@ -176,11 +178,13 @@ it('issue 18.1: a dynamically registered client cannot turn one consent into an 
   expect((await call('GET', `/api/admin/clients/${dynamicId}/api-keys`, { token: adminToken })).json.items).toEqual([]);
 });
 
-it("issue 18.2: after DELETE of the user's environment grant, the user's keys stop exchanging (uniform 401), and work again once re-granted", async () => {
-  const email = `grant-${randomUUID()}@example.test`;
-  const owner = String((await call('POST', '/api/admin/users', { token: adminToken, body: { name: 'Grant owner', email } })).json.id);
+it("behaviour ENV-2: after DELETE of the user's environment grant, the user's keys stop exchanging (uniform 401), and work again once re-granted", async () => {
+  const { id: owner } = await createUserOverHttp(app.url, adminToken, {
+    name: 'Grant owner',
+    withPassword: false,
+    environments: [app.bootstrap.environments.defaultId],
+  });
   const grantPath = `/api/admin/users/${owner}/environments/${app.bootstrap.environments.defaultId}`;
-  await call('PUT', grantPath, { token: adminToken });
   const created = await call('POST', `/api/admin/clients/${clientId}/api-keys`, { token: adminToken, body: { userId: owner } });
   const key = String(created.json.api_key);
   expect((await call('POST', '/api/token/api-key', { token: key })).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Issue 18.3: deleting a client takes effect at once, everywhere. Two separately started
+ * Deleting a client takes effect at once, everywhere (behaviour ADMIN-16). Two separately started
  * server processes share one DynamoDB Local: server A issues and serves the client's tokens
  * (its per-process caches warm), server B deletes the client; right after B's 204, A issues
  * no token of any kind to that client, and its live access tokens are inactive at
@@ -15,6 +15,7 @@ import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { physicalTableNames } from '../../lambdas/local/tables';
 import { call, clientCredentialsToken, signIn } from '../support/local-http';
+import { createUserOverHttp } from '../support/fixtures';
 
 const root = join(__dirname, '..', '..');
 const tablePrefix = `e2e-del-${randomUUID().slice(0, 8)}-`;
@@ -71,7 +72,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('issue 18.3: after DELETE on server B returns, server A issues nothing to the client and its live tokens are inactive', async () => {
+it('behaviour ADMIN-16: after DELETE on server B returns, server A issues nothing to the client and its live tokens are inactive', async () => {
   const a = serverA.url;
   const { adminClient, environments } = serverB.bootstrap;
   const adminA = await clientCredentialsToken(a, adminClient.clientId, adminClient.clientSecret, 'admin');
@@ -103,10 +104,11 @@ it('issue 18.3: after DELETE on server B returns, server A issues nothing to the
   const publicId = String(publicClient.json.client_id);
   const serviceId = String(service.json.client_id);
   const serviceSecret = String(service.json.client_secret);
-  const password = `pw-${randomUUID()}`;
-  const email = `doomed-${randomUUID()}@example.test`;
-  const userId = String((await asAdmin('POST', '/api/admin/users', { name: 'Doomed user', email, password })).json.id);
-  await asAdmin('PUT', `/api/admin/users/${userId}/environments/${environments.defaultId}`);
+  const {
+    id: userId,
+    email,
+    password,
+  } = await createUserOverHttp(a, adminA, { name: 'Doomed user', environments: [environments.defaultId] });
   const key = await asAdmin('POST', `/api/admin/clients/${serviceId}/api-keys`, { userId });
   expect(key.status).toBe(201);
 

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { pkcePair, hiddenField } from '../support/authorization';
+import { hiddenField, pkcePair } from '../support/authorization';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 

@@ -13,8 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
+import { createUserOverHttp } from '../support/fixtures';
 import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
-import { adminApi } from '../support/local-http';
 
 /** An MCP client's storage and browser hand-off, kept in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -59,19 +59,6 @@ let app: LocalApp;
 let mcp: RunningMcpServer;
 let otherMcp: RunningMcpServer;
 let adminToken: string;
-
-const adminCall = adminApi(
-  () => app.url,
-  () => adminToken,
-);
-
-async function createUser(environmentIds: string[]): Promise<{ id: string; email: string; password: string }> {
-  const password = `pw-${randomUUID()}`;
-  const created = await adminCall('POST', '/api/admin/users', { name: 'MCP user', email: `mcp-${randomUUID()}@example.test`, password });
-  for (const environmentId of environmentIds)
-    await adminCall('PUT', `/api/admin/users/${String(created.id)}/environments/${environmentId}`);
-  return { id: String(created.id), email: String(created.email), password };
-}
 
 /** Plays the browser: sign-in form, then the consent form of a dynamic client; returns the final redirect. */
 async function signInAndConsent(authorizationUrl: URL, user: { email: string; password: string }): Promise<URL> {
@@ -131,7 +118,7 @@ afterAll(async () => {
 
 describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5, CLAIM-2, AUTHZ-8, ENV-1)', () => {
   it('discovers, registers, signs in with consent, gets a token whose aud is the MCP server, and calls a tool', async () => {
-    const user = await createUser([app.bootstrap.environments.dcrId]);
+    const user = await createUserOverHttp(app.url, adminToken, { name: 'MCP user', environments: [app.bootstrap.environments.dcrId] });
     const provider = new MemoryProvider();
 
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
@@ -169,7 +156,10 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
   });
 
   it('behaviour ENV-1: a user without the DCR environment is rejected at authorization although registration succeeded, on a page (RFC 9700 4.11.2)', async () => {
-    const outsider = await createUser([app.bootstrap.environments.defaultId]);
+    const outsider = await createUserOverHttp(app.url, adminToken, {
+      name: 'MCP user',
+      environments: [app.bootstrap.environments.defaultId],
+    });
     const provider = new MemoryProvider();
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
     const page = await fetch(provider.authorizationUrl!, { headers: { accept: 'text/html' }, redirect: 'manual' });
@@ -183,7 +173,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
         password: outsider.password,
       }),
     });
-    // No redirect to the self-registered client's URI: the user has not approved it (issue 18.4).
+    // No redirect to the self-registered client's URI: the user has not approved it.
     expect(signIn.status).toBe(403);
     expect(signIn.headers.get('location')).toBeNull();
     expect(await signIn.text()).toContain('You do not have access to this application.');

@@ -1,5 +1,5 @@
 /**
- * Issue 26, re-test finding N3, driven over HTTP against the local server (behaviour MFA-9,
+ * Driven over HTTP against the local server (behaviour MFA-9,
  * MFA-11, MFA-12; RFC 9470 3): after the policy tightens, the refresh token of a password-only
  * sign-in is refused, and so is its access token at the self-service key routes, so it cannot
  * turn into an API key (which never expires) that keeps minting tokens under the new policy.
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { call, clientCredentialsToken, CookieBrowser } from '../support/local-http';
+import { createUserOverHttp } from '../support/fixtures';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'mfa-keys-')), 'outbox');
 const redirectUri = 'http://localhost:9999/cb';
@@ -42,14 +43,6 @@ class Browser extends CookieBrowser {
   }
 }
 
-async function newUser(): Promise<{ id: string; email: string; password: string }> {
-  const email = `u-${randomUUID()}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  const created = await admin('POST', '/api/admin/users', { name: 'User', email, password });
-  expect(created.status).toBe(201);
-  return { id: created.json.id, email, password };
-}
-
 describe('MFA-9: a stricter policy reaches what a password-only sign-in can still create', () => {
   afterEach(async () => {
     await admin('PATCH', '/api/admin/settings', { mfa_policy: null });
@@ -57,7 +50,7 @@ describe('MFA-9: a stricter policy reaches what a password-only sign-in can stil
 
   test('its access token creates no API key once the policy asks for a second factor: 401 insufficient_user_authentication (behaviour MFA-11)', async () => {
     expect((await admin('PATCH', '/api/admin/settings', { mfa_policy: 'off' })).status).toBe(200);
-    const user = await newUser();
+    const user = await createUserOverHttp(app.url, adminToken);
     await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
     const client = await admin('POST', '/api/admin/clients', {
       type: 'public',

@@ -10,6 +10,7 @@ import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { BearerTokenError, createAccessTokenVerifier } from '../../lambdas/resource-server';
 import { hiddenField } from '../support/authorization';
 import { adminApi } from '../support/local-http';
+import { createUserOverHttp } from '../support/fixtures';
 
 const resource = 'https://mcp.example.test/mcp';
 const redirectUri = 'http://127.0.0.1:9999/callback';
@@ -50,10 +51,7 @@ beforeAll(async () => {
   );
   adminToken = granted.access_token;
 
-  const password = `pw-${randomUUID()}`;
-  const created = await admin('POST', '/api/admin/users', { name: 'Ada', email: `ada-${randomUUID()}@example.test`, password });
-  user = { id: String(created.id), email: String(created.email), password };
-  await admin('PUT', `/api/admin/users/${user.id}/environments/${app.bootstrap.environments.defaultId}`);
+  user = await createUserOverHttp(app.url, adminToken, { name: 'Ada', environments: [app.bootstrap.environments.defaultId] });
   const client = await admin('POST', '/api/admin/clients', {
     type: 'public',
     name: 'E2E app',

@@ -1,5 +1,5 @@
 /**
- * Issue 26 review N1, tried from outside: the local server driven over HTTP, an intruder racing
+ * Tried from outside: the local server driven over HTTP, an intruder racing
  * the owner's "Remove all passkeys" after a reset (behaviour RESET-9, RESET-12, PASSKEY-13,
  * PASSKEY-14). The intruder added a passkey while it knew the password; that passkey still signs
  * in after the reset, so it holds a fresh session (recent enough to add passkeys, PASSKEY-1).
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { call, clientCredentialsToken, CookieBrowser } from '../support/local-http';
 import { SoftAuthenticator } from '../support/webauthn';
+import { createUserOverHttp } from '../support/fixtures';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'recovery-races-')), 'outbox');
 let app: LocalApp;
@@ -53,14 +54,6 @@ const unescapeHtml = (s: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 const authenticator = () => new SoftAuthenticator(app.url, new URL(app.url).hostname);
-
-async function newUser(): Promise<{ id: string; email: string; password: string }> {
-  const email = `u-${randomUUID()}@example.test`;
-  const password = `pw-${randomUUID()}`;
-  const created = await admin('POST', '/api/admin/users', { name: 'User', email, password });
-  expect(created.status).toBe(201);
-  return { id: created.json.id, email, password };
-}
 
 /** The challenge of "Add a passkey" on the passkeys page (a fresh ceremony per load). */
 async function registrationChallenge(browser: Browser): Promise<string> {
@@ -109,7 +102,7 @@ async function mailedResetToken(email: string): Promise<string> {
 
 describe('"Remove all passkeys" leaves no passkey behind (behaviour RESET-9, PASSKEY-14)', () => {
   test('registrations an intruder posts while the removal runs store nothing (failed before: they survived it)', async () => {
-    const user = await newUser();
+    const user = await createUserOverHttp(app.url, adminToken);
     // The intruder knew the password once and added its own passkey (PASSKEY-1).
     const intruder = new Browser();
     expect((await intruder.request('POST', '/api/auth/signin', { email: user.email, password: user.password })).status).toBe(200);
@@ -162,7 +155,7 @@ describe('"Remove all passkeys" ends every session, one started with a passkey s
   }, 120_000);
 
   async function attempt(): Promise<{ alive: number; passkeys: number }> {
-    const user = await newUser();
+    const user = await createUserOverHttp(app.url, adminToken);
     const intruder = new Browser();
     expect((await intruder.request('POST', '/api/auth/signin', { email: user.email, password: user.password })).status).toBe(200);
     const intrudersKey = authenticator();

@@ -1,5 +1,5 @@
 /**
- * The admin allowlist on the self-service key routes (issue 26, re-test N4; behaviour EDGE-4): the
+ * The admin allowlist on the self-service key routes (behaviour EDGE-4): the
  * web ACL lets these routes through from anywhere so end users can reach them; their functions
  * hold admin callers (admin clients, admin users) to ADMIN_ALLOWED_CIDRS themselves, by API
  * Gateway's source address, with the web ACL's own 403 body. The end user is let in from anywhere.
@@ -16,7 +16,7 @@ import { passwordAndCodeAmr } from '../../lambdas/core/account/second-factor';
 import type { Client, User } from '../../lambdas/core/model';
 import { keysPath, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
-import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import { adminClientToken, adminUserToken, createClient, createUser, issueAccessToken } from '../support/fixtures';
 
 useOutbox();
 
@@ -33,9 +33,9 @@ let own: string;
 beforeAll(async () => {
   adminClient = (await adminClientToken()).token;
   adminUser = (await adminUserToken()).token;
-  client = await createTestClient({ name: 'Reports app', scopes: ['read'] });
-  user = await createTestUser();
-  own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'], amr: passwordAndCodeAmr })).token;
+  client = await createClient({ name: 'Reports app', scopes: ['read'] });
+  user = await createUser();
+  own = (await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['read'], amr: passwordAndCodeAmr })).token;
 });
 
 afterAll(() => {

@@ -13,7 +13,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, outboxMails, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
-import { adminClientToken, adminUserToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import { adminClientToken, adminUserToken, createClient, createUser, issueAccessToken } from '../support/fixtures';
 
 const outbox = useOutbox();
 
@@ -29,8 +29,8 @@ const keyFormat = /^tgk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/;
 
 describe('behaviour KEY-6 (none) → active: create via the admin route', () => {
   it('returns the key with its secret once (201), stores only an Argon2id hash (behaviour KEY-2, KEYM-5)', async () => {
-    const client = await createTestClient({ scopes: ['read', 'write'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read', 'write'] });
+    const user = await createUser();
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const { status, body } = await createKeyAs(admin, client.clientId, { userId: user.id, name: 'CI', expiresAt, scopes: ['read'] });
     expect(status).toBe(201);
@@ -54,8 +54,8 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
   });
 
   it('writes api_key.create to the admin audit log: key id, bound user, scopes, never the secret (behaviour KEY-16)', async () => {
-    const client = await createTestClient({ scopes: ['read', 'write'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read', 'write'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const audit = await auditOf(client.clientId);
     expect(audit).toEqual([
@@ -74,16 +74,16 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
 
   it('an admin user may create keys too; it is recorded as the creator', async () => {
     const { token, user: adminUser } = await adminUserToken();
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { status, body } = await createKeyAs(token, client.clientId, { userId: user.id });
     expect(status).toBe(201);
     expect(body.created_by).toEqual({ type: 'admin-user', user_id: adminUser.id });
   });
 
   it('sends no mail on the admin path (behaviour KEY-14)', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const before = outboxMails(outbox).length;
     expect((await createKeyAs(admin, client.clientId, { userId: user.id })).status).toBe(201);
     expect(outboxMails(outbox).filter((m) => m.to === user.email)).toHaveLength(0);
@@ -91,7 +91,7 @@ describe('behaviour KEY-6 (none) → active: create via the admin route', () => 
   });
 
   it('the audit entry is atomic with the key: a create that fails in its transaction leaves neither', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
+    const client = await createClient({ scopes: ['read'] });
     const key: ApiKey = {
       keyId: 'ab'.repeat(8),
       clientId: client.clientId,
@@ -121,8 +121,8 @@ describe('behaviour KEYM-5: create input rules', () => {
   let clientId: string;
   let userId: string;
   beforeAll(async () => {
-    clientId = (await createTestClient({ scopes: ['read', 'write'] })).clientId;
-    userId = (await createTestUser()).id;
+    clientId = (await createClient({ scopes: ['read', 'write'] })).clientId;
+    userId = (await createUser()).id;
   });
 
   it.each([
@@ -151,10 +151,10 @@ describe('behaviour KEYM-5: create input rules', () => {
   });
 
   it('behaviour KEY-3: a test user may be bound only to a test client', async () => {
-    const production = await createTestClient({ scopes: ['read'], test: false });
-    const testClient = await createTestClient({ scopes: ['read'], test: true });
-    const testUser = await createTestUser({ test: true });
-    const realUser = await createTestUser({ test: false });
+    const production = await createClient({ scopes: ['read'], test: false });
+    const testClient = await createClient({ scopes: ['read'], test: true });
+    const testUser = await createUser({ test: true });
+    const realUser = await createUser({ test: false });
     const refused = await createKeyAs(admin, production.clientId, { userId: testUser.id });
     expect(refused.status).toBe(400);
     expect(refused.body.error_description).toBe('userId: a test user may be bound only to a test client.');
@@ -171,8 +171,8 @@ describe('behaviour KEYM-5: create input rules', () => {
 
 describe('behaviour KEYM-6: list', () => {
   it('never returns secrets or hashes, shows status active/expired/revoked, and pages with next_cursor', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const made = [];
     for (let i = 0; i < 3; i++) made.push((await createKeyAs(admin, client.clientId, { userId: user.id, name: `k${i}` })).body);
     await revokeKeyAs(admin, client.clientId, String(made[1]!.key_id));
@@ -208,9 +208,9 @@ describe('behaviour KEYM-6: list', () => {
   });
 
   it('refuses a cursor of another list with 400, and an unknown client with 404', async () => {
-    const a = await createTestClient({ scopes: ['read'] });
-    const b = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const a = await createClient({ scopes: ['read'] });
+    const b = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     for (let i = 0; i < 2; i++) await createKeyAs(admin, a.clientId, { userId: user.id });
     const first = await listKeysAs(admin, a.clientId, { limit: '1' });
     expect((await listKeysAs(admin, b.clientId, { cursor: String(first.body.next_cursor) })).status).toBe(400);
@@ -220,8 +220,8 @@ describe('behaviour KEYM-6: list', () => {
 
 describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', () => {
   it('revokes (200, status revoked), writes api_key.revoke, and the next exchange fails', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(200);
     const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
@@ -235,8 +235,8 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
   });
 
   it('a second DELETE keeps the original revocation timestamp and writes no second audit entry', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const first = await revokeKeyAs(admin, client.clientId, String(body.key_id));
     await new Promise((r) => setTimeout(r, 15));
@@ -248,8 +248,8 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
   });
 
   it('the record survives revocation (soft delete), with a TTL long after it (documented retention)', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const revoked = await revokeKeyAs(admin, client.clientId, String(body.key_id));
     const { Item } = await getStorage().db.send(
@@ -263,9 +263,9 @@ describe('behaviour KEY-8 active → revoked and revoked → revoked: DELETE', (
   });
 
   it('a key of another client, an unknown id and a malformed id are 404', async () => {
-    const a = await createTestClient({ scopes: ['read'] });
-    const b = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const a = await createClient({ scopes: ['read'] });
+    const b = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, a.clientId, { userId: user.id });
     expect((await revokeKeyAs(admin, b.clientId, String(body.key_id))).status).toBe(404);
     expect((await revokeKeyAs(admin, a.clientId, '0123456789abcdef')).status).toBe(404);
@@ -311,8 +311,8 @@ describe('behaviour KEY-8, KEYM-7, LOG-9, ERR-5: a revocation whose reply was lo
   }
 
   it('admin DELETE: 200 with status revoked (not an error, nor 404), one api_key.revoke entry, the key no longer exchanges', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id });
     const { entry } = await revokeWithLostReply(admin, client.clientId, String(body.key_id));
     expect(entry).toMatchObject({ keyId: body.key_id, userId: user.id, actor: { kind: 'admin-client', clientId: adminClientId } });
@@ -320,9 +320,9 @@ describe('behaviour KEY-8, KEYM-7, LOG-9, ERR-5: a revocation whose reply was lo
   });
 
   it("self-service DELETE of the user's own key: 200 with status revoked, one api_key.revoke entry with the user as actor", async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
-    const own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
+    const own = (await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
     const { body } = await createKeyAs(own, client.clientId, { name: 'laptop' });
     expect(body.created_by).toEqual({ type: 'user', user_id: user.id });
     const { entry } = await revokeWithLostReply(own, client.clientId, String(body.key_id));
@@ -333,8 +333,8 @@ describe('behaviour KEY-8, KEYM-7, LOG-9, ERR-5: a revocation whose reply was lo
 
 describe('behaviour KEY-7 active → expired: time passes expiresAt', () => {
   it('exchanges until expiresAt, then fails like any other failure; the list shows expired', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const expiresAt = new Date(Date.now() + 1500).toISOString();
     const { body } = await createKeyAs(admin, client.clientId, { userId: user.id, expiresAt });
     expect((await exchangeKey({ bearer: String(body.api_key) })).status).toBe(200);
@@ -347,12 +347,12 @@ describe('behaviour KEY-7 active → expired: time passes expiresAt', () => {
   });
 });
 
-describe("issue 5: deleting a user deletes that user's keys", () => {
+describe("behaviour KEY-9: deleting a user deletes that user's keys", () => {
   it('DELETE /api/admin/users/{id} removes the keys of every client; their exchange fails', async () => {
-    const a = await createTestClient({ scopes: ['read'] });
-    const b = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
-    const other = await createTestUser();
+    const a = await createClient({ scopes: ['read'] });
+    const b = await createClient({ scopes: ['read'] });
+    const user = await createUser();
+    const other = await createUser();
     const k1 = (await createKeyAs(admin, a.clientId, { userId: user.id })).body;
     const k2 = (await createKeyAs(admin, b.clientId, { userId: user.id })).body;
     const kept = (await createKeyAs(admin, a.clientId, { userId: other.id })).body;
@@ -370,8 +370,8 @@ describe("issue 5: deleting a user deletes that user's keys", () => {
 
 describe('expiresAt bounds', () => {
   it('refuses an expiry at or past the year 10000 (its ISO form would no longer sort as a date)', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const result = await createKeyAs(admin, client.clientId, { userId: user.id, expiresAt: '9999-12-31T23:59:59-23:59' });
     expect(result.status).toBe(400);
     expect(result.body.error).toBe('invalid_request');

@@ -18,7 +18,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
-import { adminClientToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, createEnvironment, createUser, uniqueSuffix } from '../support/fixtures';
 
 useOutbox();
 
@@ -60,7 +60,7 @@ const failAuditedWrites = () => {
 
 describe('behaviour LOG-9: deletions carry their entry in their own transaction', () => {
   it('environment.delete: a 503 leaves the environment and no entry; the retry writes both, once', async () => {
-    const environmentId = await createTestEnvironment();
+    const environmentId = await createEnvironment();
     const remove = () =>
       callAdmin(deleteEnvironmentHandler, { token: admin, method: 'DELETE', pathParameters: { environment_id: environmentId } });
     const about = (entry: AdminAuditEntry) => entry.environmentId === environmentId;
@@ -90,7 +90,7 @@ describe('behaviour LOG-9: deletions carry their entry in their own transaction'
   });
 
   it("user.passkey_remove: a 503 leaves the passkey and no entry; the retry writes both; the user's own removal writes none", async () => {
-    const user = await createTestUser({ email: `passkey-${uniqueSuffix()}@example.test` });
+    const user = await createUser({ email: `passkey-${uniqueSuffix()}@example.test` });
     const addPasskey = async (credentialId: string) => {
       const passkey = {
         credentialId,
@@ -129,7 +129,7 @@ describe('behaviour LOG-9: deletions carry their entry in their own transaction'
 
 describe('behaviour LOG-9: a mailed reset link is recorded right after it is sent (docs/storage-schema.md)', () => {
   it('user.password_reset_send: 202, one entry with the admin as actor; a failed entry answers 503', async () => {
-    const user = await createTestUser({ email: `reset-${uniqueSuffix()}@example.test` });
+    const user = await createUser({ email: `reset-${uniqueSuffix()}@example.test` });
     const send = () => callAdmin(passwordResetHandler, { token: admin, method: 'POST', pathParameters: { user_id: user.id } });
     expect((await send()).statusCode).toBe(202);
     expect(await entriesOf(`AUDIT#USER#${user.id}`, () => true)).toEqual([{ type: 'user.password_reset_send', actor }]);

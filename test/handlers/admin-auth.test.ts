@@ -4,21 +4,14 @@
  * admin configuration cannot be probed; no or a bad token is 401 invalid_token.
  */
 import { mintAccessToken } from '../../lambdas/core/tokens';
-import { handler as createClient } from '../../lambdas/handlers/admin/clients-create';
+import { handler as postClient } from '../../lambdas/handlers/admin/clients-create';
 import { handler as deleteClient } from '../../lambdas/handlers/admin/clients-delete';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody, headerOf } from '../support/events';
-import {
-  adminClientToken,
-  adminUserToken,
-  createTestClient,
-  createTestEnvironment,
-  createTestUser,
-  issueTestToken,
-} from '../support/tokens';
+import { adminClientToken, adminUserToken, createClient, createEnvironment, createUser, issueAccessToken } from '../support/fixtures';
 
 beforeAll(() => ensureScopes('openid', 'admin'));
 
@@ -35,20 +28,25 @@ describe('admin API callers', () => {
 
   it("answers an admin user's token whose refresh-token family is gone with 401 invalid_token (behaviour BEARER-1)", async () => {
     const { user, client } = await adminUserToken();
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid', 'admin'], familyId: 'fam_gone' });
+    const { token } = await issueAccessToken({
+      clientId: client.clientId,
+      sub: user.id,
+      scopes: ['openid', 'admin'],
+      familyId: 'fam_gone',
+    });
     const result = await callAdmin(listUsers, { token });
     expect(result.statusCode).toBe(401);
     expect(jsonBody(result).error).toBe('invalid_token');
   });
 
   it('refuses a plain user, a non-admin client and an admin user without the admin scope with the identical 403', async () => {
-    const client = await createTestClient({ scopes: ['openid', 'admin'] });
-    const plainUser = await createTestUser();
-    const adminUser = await createTestUser({ admin: true });
+    const client = await createClient({ scopes: ['openid', 'admin'] });
+    const plainUser = await createUser();
+    const adminUser = await createUser({ admin: true });
     const tokens = [
-      (await issueTestToken({ clientId: client.clientId, sub: plainUser.id, scopes: ['openid', 'admin'] })).token,
-      (await issueTestToken({ clientId: client.clientId, scopes: ['admin'] })).token,
-      (await issueTestToken({ clientId: client.clientId, sub: adminUser.id, scopes: ['openid'] })).token,
+      (await issueAccessToken({ clientId: client.clientId, sub: plainUser.id, scopes: ['openid', 'admin'] })).token,
+      (await issueAccessToken({ clientId: client.clientId, scopes: ['admin'] })).token,
+      (await issueAccessToken({ clientId: client.clientId, sub: adminUser.id, scopes: ['openid'] })).token,
     ];
     const results = await Promise.all(tokens.map((token) => callAdmin(listUsers, { token })));
     for (const result of results) {
@@ -60,7 +58,7 @@ describe('admin API callers', () => {
 
   it('refuses an admin client token without the admin scope with the same 403', async () => {
     const { client } = await adminClientToken();
-    const { token } = await issueTestToken({ clientId: client.clientId, scopes: [] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, scopes: [] });
     const result = await callAdmin(listUsers, { token });
     expect(result.statusCode).toBe(403);
     expect(jsonBody(result).error).toBe('access_denied');
@@ -94,8 +92,8 @@ describe('admin API callers', () => {
 describe('behaviour CUSTODY-4: handing over the bootstrap admin client (docs/deployment.md, "Handing over the first admin")', () => {
   it('a successor admin client made through the API works, and deleting the bootstrap client refuses its live token at once', async () => {
     const bootstrap = await adminClientToken();
-    const environmentId = await createTestEnvironment('Handover');
-    const created = await callAdmin(createClient, {
+    const environmentId = await createEnvironment('Handover');
+    const created = await callAdmin(postClient, {
       token: bootstrap.token,
       method: 'POST',
       body: { name: 'platform automation', environment_id: environmentId, type: 'confidential', admin: true, scopes: ['admin'] },
@@ -104,7 +102,7 @@ describe('behaviour CUSTODY-4: handing over the bootstrap admin client (docs/dep
     const successor = jsonBody(created) as { client_id: string; client_secret: string; admin: boolean };
     expect(successor.admin).toBe(true);
     expect(successor.client_secret).toBeTruthy();
-    const successorToken = (await issueTestToken({ clientId: successor.client_id, scopes: ['admin'] })).token;
+    const successorToken = (await issueAccessToken({ clientId: successor.client_id, scopes: ['admin'] })).token;
 
     const deleted = await callAdmin(deleteClient, {
       token: successorToken,

@@ -1,8 +1,8 @@
-/** /api/admin/clients: static public and confidential clients (issue 3). */
+/** /api/admin/clients: static public and confidential clients. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { updateClient } from '../../lambdas/core/admin/clients';
 import type { ApiKeyHooks } from '../../lambdas/core/admin/ports';
-import { handler as createClient } from '../../lambdas/handlers/admin/clients-create';
+import { handler as postClient } from '../../lambdas/handlers/admin/clients-create';
 import { handler as deleteClient } from '../../lambdas/handlers/admin/clients-delete';
 import { handler as getClient } from '../../lambdas/handlers/admin/clients-get';
 import { handler as listClients } from '../../lambdas/handlers/admin/clients-list';
@@ -13,20 +13,20 @@ import { getClientRepository, getHasher } from '../../lambdas/wiring/repositorie
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createTestClient, createTestEnvironment, issueTestToken } from '../support/tokens';
+import { adminClientToken, createClient, createEnvironment, issueAccessToken } from '../support/fixtures';
 
 let token: string;
 let environmentId: string;
 beforeAll(async () => {
   await ensureScopes('openid', 'profile', 'email', 'admin');
   token = (await adminClientToken()).token;
-  environmentId = await createTestEnvironment('Clients');
+  environmentId = await createEnvironment('Clients');
 });
 
 const patch = (clientId: string, body: unknown) =>
   callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
 const create = (body: Record<string, unknown>) =>
-  callAdmin(createClient, { token, method: 'POST', body: { name: 'App', environment_id: environmentId, ...body } });
+  callAdmin(postClient, { token, method: 'POST', body: { name: 'App', environment_id: environmentId, ...body } });
 const storedClient = async (clientId: string) =>
   (await getStorage().db.send(new GetCommand({ TableName: getStorage().tables.main, Key: { pk: `CLIENT#${clientId}`, sk: 'CLIENT' } })))
     .Item;
@@ -124,7 +124,7 @@ describe('POST /api/admin/clients', () => {
   it('creates an admin API client whose client_credentials token may call the admin API', async () => {
     const result = await create({ type: 'confidential', admin: true, scopes: ['admin'] });
     expect(result.statusCode).toBe(201);
-    const { token: adminToken } = await issueTestToken({ clientId: String(jsonBody(result).client_id), scopes: ['admin'] });
+    const { token: adminToken } = await issueAccessToken({ clientId: String(jsonBody(result).client_id), scopes: ['admin'] });
     expect((await callAdmin(listUsers, { token: adminToken })).statusCode).toBe(200);
   });
 });
@@ -146,7 +146,7 @@ describe('GET /api/admin/clients', () => {
 
   it('filters by registration type (behaviour ADMIN-14): static by default, dynamic on request', async () => {
     const staticId = String(jsonBody(await create({ type: 'confidential' })).client_id);
-    const dynamic = await createTestClient({
+    const dynamic = await createClient({
       type: 'public',
       registrationType: 'dynamic',
       grantTypes: ['authorization_code'],
@@ -203,7 +203,7 @@ describe('PATCH /api/admin/clients/{client_id}', () => {
   });
 });
 
-describe('issue 18.4: introspect_all, the right to introspect every token', () => {
+describe('behaviour INTRO-2: introspect_all, the right to introspect every token', () => {
   it('is off by default, set on create for a confidential client, refused for a public one, and changed by PATCH', async () => {
     expect(jsonBody(await create({ type: 'confidential' })).introspect_all).toBe(false);
     const resourceServer = jsonBody(await create({ type: 'confidential', introspect_all: true }));

@@ -1,6 +1,6 @@
 /** /api/admin/environments, the grants of environments to users (`users_environments`), and /api/admin/scopes. */
 import { deleteEnvironment as deleteEnvironmentOf } from '../../lambdas/core/admin/environments';
-import { handler as createEnvironment } from '../../lambdas/handlers/admin/environments-create';
+import { handler as postEnvironment } from '../../lambdas/handlers/admin/environments-create';
 import { handler as deleteEnvironment } from '../../lambdas/handlers/admin/environments-delete';
 import { handler as listEnvironments } from '../../lambdas/handlers/admin/environments-list';
 import { handler as createScope } from '../../lambdas/handlers/admin/scopes-create';
@@ -15,7 +15,7 @@ import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repos
 import { callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createTestClient, issueTestToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, createClient, createEnvironment, createUser, issueAccessToken, uniqueSuffix } from '../support/fixtures';
 
 let token: string;
 let adminClientId: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   adminClientId = admin.client.clientId;
 });
 
-const newEnvironment = (body: unknown) => callAdmin(createEnvironment, { token, method: 'POST', body });
+const newEnvironment = (body: unknown) => callAdmin(postEnvironment, { token, method: 'POST', body });
 const removeEnvironment = (id: string) => callAdmin(deleteEnvironment, { token, method: 'DELETE', pathParameters: { environment_id: id } });
 
 describe('environments', () => {
@@ -63,8 +63,8 @@ describe('environments', () => {
   });
 
   it("deletes an environment and its users' grants", async () => {
-    const environmentId = await createTestEnvironment();
-    const user = await createTestUser();
+    const environmentId = await createEnvironment();
+    const user = await createUser();
     await getEnvironments().grant(user.id, environmentId, new Date().toISOString());
     expect((await removeEnvironment(environmentId)).statusCode).toBe(204);
     expect(await getEnvironments().get(environmentId)).toBeUndefined();
@@ -73,7 +73,7 @@ describe('environments', () => {
   });
 
   it('refuses to delete an environment that still has clients, with 409', async () => {
-    const client = await createTestClient();
+    const client = await createClient();
     const result = await removeEnvironment(client.environmentId);
     expect(result.statusCode).toBe(409);
     expect(String(jsonBody(result).error_description)).toMatch(/still has clients/);
@@ -82,7 +82,7 @@ describe('environments', () => {
 
   it('refuses to delete the DCR environment (DCR_ENVIRONMENT_ID), with 409', async () => {
     // Through the domain with its own DCR id: the shared DCR environment belongs to other test files.
-    const environmentId = await createTestEnvironment();
+    const environmentId = await createEnvironment();
     const refusal = deleteEnvironmentOf({ ...getAdmin(), dcrEnvironmentId: environmentId }, testAdminActor, environmentId);
     await expect(refusal).rejects.toMatchObject({ status: 409, description: expect.stringMatching(/DCR_ENVIRONMENT_ID/) });
     expect(await getEnvironments().get(environmentId)).toBeDefined();
@@ -93,8 +93,8 @@ describe('environment grants (users_environments)', () => {
   const path = (userId: string, environmentId: string) => ({ user_id: userId, environment_id: environmentId });
 
   it('grants an environment idempotently, lists it with its name and grant time, and revokes it', async () => {
-    const user = await createTestUser({}, []);
-    const environmentId = await createTestEnvironment('Grants');
+    const user = await createUser({ environments: [] });
+    const environmentId = await createEnvironment('Grants');
     const first = await callAdmin(grant, { token, method: 'PUT', pathParameters: path(user.id, environmentId) });
     expect(first.statusCode).toBe(200);
     expect(jsonBody(first)).toMatchObject({ user_id: user.id, environment_id: environmentId, granted_at: expect.any(String) });
@@ -113,8 +113,8 @@ describe('environment grants (users_environments)', () => {
   });
 
   it('answers an unknown user or an unknown environment with 404, and writes no grant', async () => {
-    const user = await createTestUser();
-    const environmentId = await createTestEnvironment();
+    const user = await createUser();
+    const environmentId = await createEnvironment();
     for (const [handler, method] of [
       [grant, 'PUT'],
       [revoke, 'DELETE'],
@@ -233,8 +233,8 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
   it('refuses with 409 while clients (static or dynamic) hold the scope, counting and naming them; nothing is deleted', async () => {
     const name = await newScope();
     const holders = [
-      await createTestClient({ scopes: ['openid', name] }),
-      await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' }),
+      await createClient({ scopes: ['openid', name] }),
+      await createClient({ scopes: [name], registrationType: 'dynamic', type: 'public' }),
     ];
     const result = await removeScope(name);
     expect(result.statusCode).toBe(409);
@@ -249,9 +249,9 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
 
   it('counts each client once (not its read copies), names at most 3, and ignores an unused dynamic client past its expiry', async () => {
     const name = await newScope();
-    for (let i = 0; i < 4; i += 1) await createTestClient({ scopes: [name] });
+    for (let i = 0; i < 4; i += 1) await createClient({ scopes: [name] });
     // A used dynamic client counts; an unused one past its expiry (TTL not yet run) does not.
-    const used = await createTestClient({ scopes: [name], registrationType: 'dynamic', type: 'public' });
+    const used = await createClient({ scopes: [name], registrationType: 'dynamic', type: 'public' });
     const stale = { ...used, clientId: `${used.clientId}x` };
     await getClientRepository().create(stale, Math.floor(Date.now() / 1000) - 60);
     const description = String(jsonBody(await removeScope(name)).error_description);
@@ -262,7 +262,7 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
 
   it('deletes the scope once its last holder no longer has it', async () => {
     const name = await newScope();
-    const client = await createTestClient({ scopes: [name] });
+    const client = await createClient({ scopes: [name] });
     expect((await removeScope(name)).statusCode).toBe(409);
     await getClientRepository().update(client.clientId, { scopes: [] });
     expect((await removeScope(name)).statusCode).toBe(204);
@@ -277,8 +277,8 @@ describe('behaviour ADMIN-18: DELETE /api/admin/scopes/{name}', () => {
 
   it('refuses a non-admin token with 403 and no token with 401 (behaviour ADMIN-1); the scope stays', async () => {
     const name = await newScope();
-    const client = await createTestClient({ scopes: ['openid'] });
-    const plain = (await issueTestToken({ clientId: client.clientId, scopes: ['openid'] })).token;
+    const client = await createClient({ scopes: ['openid'] });
+    const plain = (await issueAccessToken({ clientId: client.clientId, scopes: ['openid'] })).token;
     expect((await removeScope(name, plain)).statusCode).toBe(403);
     expect((await callAdmin(deleteScope, { method: 'DELETE', pathParameters: { name } })).statusCode).toBe(401);
     expect(await catalog()).toContain(name);

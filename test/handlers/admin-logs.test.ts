@@ -1,5 +1,5 @@
 /**
- * The admin log listings (issue 14): a client's token activity (behaviour LOG-8; filtered by time,
+ * The admin log listings: a client's token activity (behaviour LOG-8; filtered by time,
  * request type and outcome, paged across the 16 activity shards) and the admin audit log
  * (behaviour LOG-9; newest first, by time range and type, paged across days). Bad input is a 400
  * naming the parameter, never a 500; non-admin callers are refused.
@@ -14,7 +14,7 @@ import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { callAdmin } from '../support/admin-calls';
 import { createKeyAs } from '../support/api-keys';
-import { adminClientToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import { adminClientToken, createClient, createUser, issueAccessToken } from '../support/fixtures';
 
 let admin: string;
 let adminClientId: string;
@@ -110,8 +110,8 @@ describe('behaviour LOG-8: GET /api/admin/clients/{client_id}/activity', () => {
   });
 
   it('refuses a non-admin token with 403, and no token with 401 (behaviour ADMIN-1)', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const { token } = await issueTestToken({ clientId: client.clientId, scopes: ['read'] });
+    const client = await createClient({ scopes: ['read'] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, scopes: ['read'] });
     const refused = await callAdmin(listActivity, { token, pathParameters: { client_id: clientId } });
     expect(refused.statusCode).toBe(403);
     expect((await callAdmin(listActivity, { pathParameters: { client_id: clientId } })).statusCode).toBe(401);
@@ -153,8 +153,8 @@ describe('behaviour LOG-9: GET /api/admin/audit', () => {
   });
 
   it('shows the api_key.create entry written with the key (behaviour LOG-4), in the default range (last 7 days)', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     const listed = json(await list({ type: 'api_key' })) as Listed;
     expect(listed.items).toContainEqual(
@@ -186,7 +186,7 @@ describe("behaviour LOG-9: admin API changes are audited with the caller as acto
     expect(
       (await callAdmin(createEnvironment, { token: admin, method: 'POST', body: { id: environmentId, name: 'Audited' } })).statusCode,
     ).toBe(201);
-    const user = await createTestUser();
+    const user = await createUser();
     const password = `new-password-${randomUUID()}`;
     const updated = await callAdmin(updateUser, {
       token: admin,

@@ -10,12 +10,19 @@ import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { keys, partitions } from '../../lambdas/adapters/dynamodb/keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
-import { createAccountUser, type AccountUser } from '../support/account';
+import {
+  adminClientToken,
+  adminUserToken,
+  createClient,
+  createUser,
+  createUserWithPassword,
+  issueAccessToken,
+  type TestUser,
+} from '../support/fixtures';
 import { useOutbox } from '../support/api-keys';
 import { browserHeaders, form } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
-import { adminClientToken, adminUserToken, issueTestToken, createTestClient, createTestUser } from '../support/tokens';
 
 useOwnTables();
 useOutbox();
@@ -50,7 +57,7 @@ async function storedSettings() {
   return (await db.send(new GetCommand({ TableName: tables.main, Key: keys.siteSettings(), ConsistentRead: true }))).Item;
 }
 
-const signIn = (who: AccountUser) =>
+const signIn = (who: TestUser) =>
   signInHandler(
     apiGatewayEvent({
       method: 'POST',
@@ -61,7 +68,7 @@ const signIn = (who: AccountUser) =>
     lambdaContext,
   );
 /** What the next sign-in asks for after the password: the mailed code, or nothing (a session). */
-async function nextSignInNeeds(who: AccountUser): Promise<'code' | 'session'> {
+async function nextSignInNeeds(who: TestUser): Promise<'code' | 'session'> {
   const result = await signIn(who);
   if (result.body.includes('action="/api/auth/otp"')) return 'code';
   expect(headerOf(result, 'set-cookie')).toContain('__Host-');
@@ -147,9 +154,9 @@ describe('settings (behaviour SITE-1)', () => {
   it('refuses callers that are not admins: no token 401, a plain token 403, and nothing changes', async () => {
     const before = await storedSettings();
     expect((await callAdmin(updateSettings, { method: 'PATCH', body: { title: 'x' } })).statusCode).toBe(401);
-    const client = await createTestClient({ scopes: ['openid'] });
-    const user = await createTestUser();
-    const plain = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid'] });
+    const client = await createClient({ scopes: ['openid'] });
+    const user = await createUser();
+    const plain = await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['openid'] });
     expect((await patch({ title: 'x' }, plain.token)).statusCode).toBe(403);
     expect((await callAdmin(getSettings, { token: plain.token })).statusCode).toBe(403);
     expect(await storedSettings()).toEqual(before);
@@ -166,8 +173,8 @@ describe('settings (behaviour SITE-1)', () => {
 
 describe('the MFA policy setting overrides MFA_POLICY from the next sign-in (behaviour SITE-2, MFA-1)', () => {
   it('everyone, then off, then null (back to MFA_POLICY=admins): each applies to the very next sign-in', async () => {
-    const plain = await createAccountUser();
-    const admin = await createAccountUser({ admin: true });
+    const plain = await createUserWithPassword();
+    const admin = await createUserWithPassword({ admin: true });
 
     expect((await patch({ mfa_policy: 'everyone' })).statusCode).toBe(200);
     expect(await nextSignInNeeds(plain)).toBe('code');

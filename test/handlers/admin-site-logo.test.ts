@@ -18,7 +18,8 @@ import { handler as forgotPasswordPage } from '../../lambdas/handlers/forgot-pas
 import { handler as resetPasswordPage } from '../../lambdas/handlers/reset-password-page';
 import { handler as signInPage } from '../../lambdas/handlers/sign-in-page';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { createAccountUser, mailsTo } from '../support/account';
+import { adminClientToken, createClient, createUser, createUserWithPassword, issueAccessToken } from '../support/fixtures';
+import { mailsTo } from '../support/account';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { useOutbox } from '../support/api-keys';
 import { browserHeaders, form } from '../support/authorization';
@@ -27,7 +28,6 @@ import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
 import { jpegHeader, png, svgWithScript, webpLosslessHeader } from '../support/images';
 import { useOwnTables } from '../support/own-tables';
-import { adminClientToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
 
 useOwnTables();
 
@@ -129,9 +129,9 @@ describe('refusals (behaviour SITE-3): a readable 4xx, and nothing stored', () =
 
   it('no token: 401; a token without admin power: 403 (behaviour ADMIN-1, ADMIN-2)', async () => {
     await expectRefused(await upload(png(1, 1), 'image/png', null), 401, /./);
-    const client = await createTestClient({ scopes: ['openid'] });
-    const user = await createTestUser();
-    const plain = await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['openid'] });
+    const client = await createClient({ scopes: ['openid'] });
+    const user = await createUser();
+    const plain = await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['openid'] });
     await expectRefused(await upload(png(1, 1), 'image/png', plain.token), 403, /./);
     expect((await callAdmin(deleteLogo, { token: plain.token, method: 'DELETE' })).statusCode).toBe(403);
   });
@@ -215,7 +215,7 @@ describe('pages and mails show the title and logo (behaviour SITE-4)', () => {
   });
 
   it('a mail (the sign-in code) gets the title as signature and an HTML part with the logo', async () => {
-    const who = await createAccountUser({ admin: true });
+    const who = await createUserWithPassword({ admin: true });
     const signedIn = await signInHandler(
       apiGatewayEvent({
         method: 'POST',

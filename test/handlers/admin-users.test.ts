@@ -1,4 +1,4 @@
-/** /api/admin/users: create, list, get, update, delete (issue 3). */
+/** /api/admin/users: create, list, get, update, delete. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as createUser } from '../../lambdas/handlers/admin/users-create';
 import { handler as deleteUser } from '../../lambdas/handlers/admin/users-delete';
@@ -10,7 +10,7 @@ import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/w
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
-import { adminClientToken, attemptOf, createTestClient, issueTestToken, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, attemptOf, createClient, issueAccessToken, uniqueSuffix } from '../support/fixtures';
 import { getBearerDependencies } from '../../lambdas/wiring/bearer';
 
 let token: string;
@@ -156,7 +156,7 @@ async function signedInEverywhere(userId: string): Promise<{ sessionId: string; 
   const nowEpoch = Math.floor(Date.now() / 1000);
   const sessionId = `session-${uniqueSuffix()}`;
   await sessions.createSession(sessionId, { userId, authTime: nowEpoch, expiresAtEpoch: nowEpoch + 3600 }, new Date().toISOString());
-  const client = await createTestClient({
+  const client = await createClient({
     type: 'public',
     grantTypes: ['authorization_code', 'refresh_token'],
     redirectUris: ['https://a.example.test/cb'],
@@ -217,7 +217,7 @@ describe('DELETE /api/admin/users/{user_id}', () => {
     const email = `gone-${uniqueSuffix()}@example.test`;
     const id = String(jsonBody(await create({ name: 'Leaving', email })).id);
     const { sessionId, familyId, clientId, nowEpoch } = await signedInEverywhere(id);
-    const issued = await issueTestToken({ clientId, sub: id, scopes: ['openid'], familyId });
+    const issued = await issueAccessToken({ clientId, sub: id, scopes: ['openid'], familyId });
     expect(await tokens.isFamilyRevoked(familyId)).toBe(false);
 
     const result = await callAdmin(deleteUser, { token, method: 'DELETE', pathParameters: { user_id: id } });

@@ -6,8 +6,8 @@ import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from '../support/events';
-import { issuer, resourceA, verifyAsResourceServer } from '../support/token-fixtures';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { issuer, resourceA, verifyAsResourceServer } from '../support/token-calls';
+import { adminClientToken, createClient, createUser } from '../support/fixtures';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoApiKeyStore } from '../../lambdas/adapters/dynamodb/api-key-store';
@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 
 async function newKey(scopes = ['read', 'write'], body: Record<string, unknown> = {}) {
-  const client = await createTestClient({ scopes });
-  const user = await createTestUser();
+  const client = await createClient({ scopes });
+  const user = await createUser();
   const created = await createKeyAs(admin, client.clientId, { userId: user.id, ...body });
   expect(created.status).toBe(201);
   return { client, user, key: String(created.body.api_key), keyId: String(created.body.key_id) };
@@ -195,7 +195,7 @@ describe('behaviour LOG-1, LOG-2: one activity row per attempt, request type "ap
   });
 });
 
-describe('issue 5 Speed: the verified-key cache', () => {
+describe('behaviour KEYX-9: the verified-key cache', () => {
   it('a repeat exchange skips Argon2id; the record is still read, so a revocation counts at once', async () => {
     const { key, keyId, client } = await newKey();
     const verify = jest.spyOn(getHasher(), 'verify');
@@ -235,8 +235,8 @@ it('a 401 carries a WWW-Authenticate challenge (RFC 7235 3.1)', async () => {
 
 describe('behaviour KEY-3: a test user may be bound only to a test client', () => {
   it('stops minting when the bound user is later flagged as a test user, for a non-test client', async () => {
-    const client = await createTestClient({ scopes: ['read'], test: false });
-    const user = await createTestUser({ test: false });
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     expect(created.status).toBe(201);
     const key = String(created.body.api_key);
@@ -286,7 +286,7 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     ['first exchange', false],
     ['repeat exchange', true],
   ])(
-    "issue 18.2 / behaviour ENV-2: a user who lost the client's environment mints nothing: the uniform 401, the reason in the activity log (%s)",
+    "behaviour ENV-2: a user who lost the client's environment mints nothing: the uniform 401, the reason in the activity log (%s)",
     async (_, verifiedBefore) => {
       const { key, keyId, client, user } = await newKey();
       if (verifiedBefore) expect((await exchangeKey({ bearer: key })).status).toBe(200);
@@ -302,16 +302,16 @@ describe('behaviour KEYX-5: every check is made on records read in the exchange 
     },
   );
 
-  it('issue 18.1: a self-service key of a self-registered client, made before self-service was refused there, mints nothing; an admin-made key of that client still does', async () => {
+  it('behaviour KEY-4, KEYM-2: a self-service key of a self-registered client, made before self-service was refused there, mints nothing; an admin-made key of that client still does', async () => {
     const dcr = process.env.DCR_ENVIRONMENT_ID!;
-    const client = await createTestClient({
+    const client = await createClient({
       registrationType: 'dynamic',
       type: 'public',
       scopes: ['read'],
       grantTypes: ['authorization_code'],
       redirectUris: ['https://d.example.test/cb'],
     });
-    const user = await createTestUser({}, [dcr]);
+    const user = await createUser({ environments: [dcr] });
     const made = await createKeyAs(admin, client.clientId, { userId: user.id });
     const adminMade = await createKeyAs(admin, client.clientId, { userId: user.id });
     expect(made.status).toBe(201);

@@ -12,7 +12,7 @@ import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, useOutbox, type Result } from '../support/api-keys';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { adminClientToken, createClient, createUser } from '../support/fixtures';
 import { apiKeyItem } from '../../lambdas/adapters/dynamodb/api-key-items';
 
 useOutbox();
@@ -26,8 +26,8 @@ beforeAll(async () => {
 
 /** A key record written straight to the table, for states the admin API cannot create (already expired, past TTL). */
 async function storedKeyWith(overrides: Partial<ApiKey>, ttl?: number): Promise<{ key: string; keyId: string; clientId: string }> {
-  const client = await createTestClient({ scopes: ['read'] });
-  const user = await createTestUser();
+  const client = await createClient({ scopes: ['read'] });
+  const user = await createUser();
   const created = newApiKey(cryptoRandom);
   const record: ApiKey = {
     keyId: created.keyId,
@@ -45,8 +45,8 @@ async function storedKeyWith(overrides: Partial<ApiKey>, ttl?: number): Promise<
 }
 
 async function activeKey() {
-  const client = await createTestClient({ scopes: ['read'] });
-  const user = await createTestUser();
+  const client = await createClient({ scopes: ['read'] });
+  const user = await createUser();
   const created = await createKeyAs(admin, client.clientId, { userId: user.id });
   return { key: String(created.body.api_key), keyId: String(created.body.key_id), clientId: client.clientId };
 }

@@ -17,7 +17,7 @@ import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { cryptoRandom, systemClock } from '../../lambdas/adapters/system';
 import { createKeyAs, exchangeKey, keyActivityOf, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { adminClientToken, createClient, createUser } from '../support/fixtures';
 
 useOutbox();
 
@@ -27,8 +27,8 @@ beforeAll(async () => {
 });
 
 async function activeKey() {
-  const client = await createTestClient({ scopes: ['read'] });
-  const user = await createTestUser();
+  const client = await createClient({ scopes: ['read'] });
+  const user = await createUser();
   const created = await createKeyAs(admin, client.clientId, { userId: user.id });
   return { key: String(created.body.api_key), keyId: String(created.body.key_id), clientId: client.clientId };
 }

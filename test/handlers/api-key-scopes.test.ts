@@ -7,7 +7,7 @@ import { handler as patchClient } from '../../lambdas/handlers/admin/clients-upd
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, storedKey, useOutbox } from '../support/api-keys';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { adminClientToken, createClient, createUser } from '../support/fixtures';
 
 useOutbox();
 
@@ -18,8 +18,8 @@ beforeAll(async () => {
 });
 
 async function keyFor(clientScopes: string[], body: Record<string, unknown> = {}) {
-  const client = await createTestClient({ scopes: clientScopes });
-  const user = await createTestUser();
+  const client = await createClient({ scopes: clientScopes });
+  const user = await createUser();
   const created = await createKeyAs(admin, client.clientId, { userId: user.id, ...body });
   expect(created.status).toBe(201);
   return { client, key: String(created.body.api_key), keyId: String(created.body.key_id), scopes: created.body.scopes };
@@ -58,8 +58,8 @@ describe('behaviour KEY-12: a scope granted to the client later is not added', (
 
 describe('behaviour KEY-12: a scope ungranted from the client is removed from every key that held it', () => {
   it("PATCH /api/admin/clients removes it from all the client's keys, and the exchange no longer mints it", async () => {
-    const client = await createTestClient({ scopes: ['read', 'write', 'delete'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read', 'write', 'delete'] });
+    const user = await createUser();
     const k1 = (await createKeyAs(admin, client.clientId, { userId: user.id })).body;
     const k2 = (await createKeyAs(admin, client.clientId, { userId: user.id, scopes: ['write', 'delete'] })).body;
     const k3 = (await createKeyAs(admin, client.clientId, { userId: user.id, scopes: ['read'] })).body;
@@ -110,8 +110,8 @@ describe('behaviour KEY-13: an exchange may narrow, never widen', () => {
 });
 
 it('a client granted no scopes cannot get a key that would mint nothing (400)', async () => {
-  const client = await createTestClient({ scopes: [] });
-  const user = await createTestUser();
+  const client = await createClient({ scopes: [] });
+  const user = await createUser();
   const result = await createKeyAs(admin, client.clientId, { userId: user.id });
   expect(result.status).toBe(400);
   expect(String(result.body.error_description)).toMatch(/^scopes: the client is granted no scopes/);

@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, outboxMails, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
-import { adminClientToken, createTestClient, createTestUser, issueTestToken } from '../support/tokens';
+import { adminClientToken, createClient, createUser, issueAccessToken } from '../support/fixtures';
 import type { Client, User } from '../../lambdas/core/model';
 
 const outbox = useOutbox();
@@ -19,9 +19,9 @@ let user: User;
 let own: string;
 beforeAll(async () => {
   admin = (await adminClientToken()).token;
-  client = await createTestClient({ name: 'Reports app', scopes: ['read', 'write'] });
-  user = await createTestUser();
-  own = (await issueTestToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
+  client = await createClient({ name: 'Reports app', scopes: ['read', 'write'] });
+  user = await createUser();
+  own = (await issueAccessToken({ clientId: client.clientId, sub: user.id, scopes: ['read'] })).token;
 });
 
 describe('behaviour KEYM-2: a self-service caller qualifies only when all three conditions hold', () => {
@@ -43,8 +43,8 @@ describe('behaviour KEYM-2: a self-service caller qualifies only when all three 
   });
 
   it('condition 1 fails alone (token issued by another client): the plain non-admin refusal, word for word', async () => {
-    const otherClient = await createTestClient({ scopes: ['read'] });
-    const { token } = await issueTestToken({ clientId: otherClient.clientId, sub: user.id, scopes: ['read'] });
+    const otherClient = await createClient({ scopes: ['read'] });
+    const { token } = await issueAccessToken({ clientId: otherClient.clientId, sub: user.id, scopes: ['read'] });
     for (const result of [await createKeyAs(token, client.clientId, {}), await listKeysAs(token, client.clientId)]) {
       expect(result.status).toBe(plainRefusal.status);
       expect(result.result.body).toBe(plainRefusal.body);
@@ -52,7 +52,7 @@ describe('behaviour KEYM-2: a self-service caller qualifies only when all three 
   });
 
   it('condition 2 fails alone (no sub: a client_credentials token of the client): the same refusal', async () => {
-    const { token } = await issueTestToken({ clientId: client.clientId, scopes: ['read'] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, scopes: ['read'] });
     const result = await createKeyAs(token, client.clientId, { userId: user.id });
     expect(result.status).toBe(plainRefusal.status);
     expect(result.result.body).toBe(plainRefusal.body);
@@ -70,7 +70,7 @@ describe('behaviour KEYM-2: a self-service caller qualifies only when all three 
   });
 });
 
-describe('issue 18: self-service is only for clients an administrator created', () => {
+describe('behaviour KEYM-2: self-service is only for clients an administrator created', () => {
   let plainRefusal: string;
   beforeAll(async () => {
     plainRefusal = (await callAdmin(listUsers, { token: own })).body;
@@ -84,13 +84,13 @@ describe('issue 18: self-service is only for clients an administrator created', 
     ],
   ] as const) {
     it(`${kind}: its user's token gets the plain non-admin refusal on create and list, and no key is written`, async () => {
-      const thirdParty = await createTestClient({
+      const thirdParty = await createClient({
         ...overrides,
         scopes: ['openid', 'profile', 'email'],
         grantTypes: ['authorization_code', 'refresh_token'],
         redirectUris: ['https://app.example.test/cb'],
       });
-      const { token } = await issueTestToken({ clientId: thirdParty.clientId, sub: user.id, scopes: ['openid'] });
+      const { token } = await issueAccessToken({ clientId: thirdParty.clientId, sub: user.id, scopes: ['openid'] });
       const auditBefore = (await auditOf(thirdParty.clientId)).length;
       for (const result of [await createKeyAs(token, thirdParty.clientId, {}), await listKeysAs(token, thirdParty.clientId)]) {
         expect(result.status).toBe(403);
@@ -102,7 +102,7 @@ describe('issue 18: self-service is only for clients an administrator created', 
   }
 });
 
-describe("issue 18: a self-service key never carries more than the caller's own token", () => {
+describe("behaviour KEYM-3: a self-service key never carries more than the caller's own token", () => {
   it("without scopes: the behaviour KEY-11 snapshot intersected with the token's scopes (client: read write; token: read → key: read)", async () => {
     const created = await createKeyAs(own, client.clientId, {});
     expect(created.status).toBe(201);
@@ -122,8 +122,8 @@ describe("issue 18: a self-service key never carries more than the caller's own 
   });
 
   it("a token with none of the client's scopes cannot create a key (400, nothing written)", async () => {
-    const bare = await createTestUser();
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: bare.id, scopes: ['openid'] });
+    const bare = await createUser();
+    const { token } = await issueAccessToken({ clientId: client.clientId, sub: bare.id, scopes: ['openid'] });
     const result = await createKeyAs(token, client.clientId, {});
     expect(result.status).toBe(400);
     expect(String(result.body.error_description)).toMatch(/carries none of the client's scopes/);
@@ -146,7 +146,7 @@ describe('behaviour KEYM-4: a self-service caller is confined to its own user', 
   });
 
   it('the list shows only its own keys; an admin sees all', async () => {
-    const other = await createTestUser();
+    const other = await createUser();
     const theirs = (await createKeyAs(admin, client.clientId, { userId: other.id })).body;
     const mine = (await createKeyAs(own, client.clientId, {})).body;
     const listed = (await listKeysAs(own, client.clientId, { limit: '100' })).body.items as { key_id: string; user_id: string }[];
@@ -158,8 +158,8 @@ describe('behaviour KEYM-4: a self-service caller is confined to its own user', 
   });
 
   it('the self-service list pages with next_cursor', async () => {
-    const pager = await createTestUser();
-    const token = (await issueTestToken({ clientId: client.clientId, sub: pager.id, scopes: ['read'] })).token;
+    const pager = await createUser();
+    const token = (await issueAccessToken({ clientId: client.clientId, sub: pager.id, scopes: ['read'] })).token;
     for (let i = 0; i < 3; i++) expect((await createKeyAs(token, client.clientId, {})).status).toBe(201);
     const first = await listKeysAs(token, client.clientId, { limit: '2' });
     expect(first.body.items).toHaveLength(2);
@@ -169,7 +169,7 @@ describe('behaviour KEYM-4: a self-service caller is confined to its own user', 
   });
 
   it("behaviour KEYM-4: revoking another user's key is 404, never 403, and leaves it active", async () => {
-    const other = await createTestUser();
+    const other = await createUser();
     const theirs = (await createKeyAs(admin, client.clientId, { userId: other.id })).body;
     const result = await revokeKeyAs(own, client.clientId, String(theirs.key_id));
     expect(result.status).toBe(404);
@@ -199,7 +199,7 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
     expect(JSON.stringify(mail)).not.toContain(String(created.body.secret));
   });
 
-  it('issue 18: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
+  it('behaviour KEY-14: the mail says who can revoke the key and how (the client that created it, or an administrator)', async () => {
     const created = await createKeyAs(own, client.clientId, {});
     const mail = outboxMails(outbox).find((m) => m.text.includes(String(created.body.key_id)))!;
     expect(mail.text).toContain(
@@ -212,8 +212,8 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
   });
 
   it('behaviour KEY-14 / 7: a user with no email gets 400 and nothing is written', async () => {
-    const silent = await createTestUser({ email: undefined });
-    const token = (await issueTestToken({ clientId: client.clientId, sub: silent.id, scopes: ['read'] })).token;
+    const silent = await createUser({ email: undefined });
+    const token = (await issueAccessToken({ clientId: client.clientId, sub: silent.id, scopes: ['read'] })).token;
     const mailsBefore = outboxMails(outbox).length;
     const auditBefore = (await auditOf(client.clientId)).length;
     const result = await createKeyAs(token, client.clientId, {});
@@ -225,8 +225,8 @@ describe('behaviour KEY-14: self-service creation mails the bound user', () => {
   });
 
   it('behaviour KEY-14: when the mail cannot be delivered, the key is revoked without ever being active and the call fails (503)', async () => {
-    const target = await createTestUser();
-    const token = (await issueTestToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
+    const target = await createUser();
+    const token = (await issueAccessToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
     // Fault injection in the local mailer: a file where the outbox folder should be.
     rmSync(outbox, { recursive: true, force: true });
     writeFileSync(outbox, 'not a folder');

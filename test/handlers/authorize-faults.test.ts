@@ -1,24 +1,14 @@
 /**
  * The single-use authorization request (OAuth 2.1 4.1.1, behaviour AUTHZ-11) when DynamoDB loses the
- * reply to its consumption (issue 19): the SDK resends the conditional write, which must be
+ * reply to its consumption: the SDK resends the conditional write, which must be
  * recognised as this request's own, not as a second use ("expired or already used").
  */
 import type { Client } from '../../lambdas/core/model';
 import { handler as completeHandler } from '../../lambdas/handlers/authorize-complete';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient,
-  createUser,
-  form,
-  hiddenField,
-  locationOf,
-  unique,
-  type TestUser,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 
@@ -29,13 +19,14 @@ let faults: DynamoFaults;
 
 beforeAll(async () => {
   const environmentId = unique('env_');
-  staticClient = await createClient({ environmentId });
+  staticClient = await createClient({ kind: 'app', environmentId });
   dynamicClient = await createClient({
+    kind: 'app',
     registrationType: 'dynamic',
     redirectUris: ['http://127.0.0.1:8765/callback'],
     scopes: ['openid', 'profile'],
   });
-  alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
+  alice = await createUserWithPassword({ environments: [environmentId, process.env.DCR_ENVIRONMENT_ID!] });
 });
 beforeEach(() => (faults = DynamoFaults.install()));
 afterEach(() => faults.uninstall());
@@ -79,7 +70,7 @@ const loseOneConsumptionReply = () =>
     where: (a) => touches(a, 'AUTHREQ#'),
   });
 
-describe('the single-use request consumed with its reply lost (issue 19)', () => {
+describe('the single-use request consumed with its reply lost (behaviour AUTHZ-11)', () => {
   it('sign-in step of a static client: 303 with a code, not "expired or already used"; a replay still issues nothing', async () => {
     const requestId = await requestIdOf(staticClient);
     loseOneConsumptionReply();

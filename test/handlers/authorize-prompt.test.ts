@@ -1,6 +1,6 @@
 /**
  * OIDC `prompt` and `max_age` at the authorization endpoint (OIDC Core 3.1.2.1, 3.1.2.6;
- * issue 18.4): prompt=none never shows a page, prompt=login and an outlived max_age sign the
+ * behaviour AUTHZ-10): prompt=none never shows a page, prompt=login and an outlived max_age sign the
  * user in again, prompt=consent asks even a static client; the ID token's auth_time is the
  * sign-in that counted. Errors go to a trusted redirect URI only (RFC 9700 4.11.2). And the
  * redirect_uri an authorization request named must be repeated at the token endpoint.
@@ -14,20 +14,10 @@ import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-s
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
-import {
-  authorizeQuery,
-  browserHeaders,
-  createClient,
-  createUser,
-  form,
-  hiddenField,
-  locationOf,
-  pkcePair,
-  unique,
-  type TestUser,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
-import { postToken } from '../support/token-fixtures';
+import { postToken } from '../support/token-calls';
 
 const issuer = process.env.BASE_URL!;
 const nowEpoch = () => Math.floor(Date.now() / 1000);
@@ -38,13 +28,14 @@ let alice: TestUser;
 
 beforeAll(async () => {
   const environmentId = unique('env_');
-  staticClient = await createClient({ environmentId });
+  staticClient = await createClient({ kind: 'app', environmentId });
   dynamicClient = await createClient({
+    kind: 'app',
     registrationType: 'dynamic',
     redirectUris: ['http://127.0.0.1:8765/callback'],
     scopes: ['openid', 'profile'],
   });
-  alice = await createUser([environmentId, process.env.DCR_ENVIRONMENT_ID!]);
+  alice = await createUserWithPassword({ environments: [environmentId, process.env.DCR_ENVIRONMENT_ID!] });
 });
 
 /** A session cookie whose sign-in happened `ageSeconds` ago. */
@@ -188,7 +179,7 @@ describe('prompt=consent (OIDC Core 3.1.2.1)', () => {
   });
 });
 
-describe('OAuth 2.1 4.1.3: redirect_uri at the token endpoint (issue 18.4)', () => {
+describe('OAuth 2.1 4.1.3: redirect_uri at the token endpoint', () => {
   async function codeFor(query: Record<string, string | undefined>): Promise<{ code: string; verifier: string }> {
     const { verifier, challenge } = pkcePair();
     const params = redirectParams(

@@ -10,19 +10,8 @@ import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-s
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositories';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient,
-  createUser,
-  form,
-  hiddenField,
-  locationOf,
-  pkcePair,
-  unique,
-  type TestUser,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 const issuer = process.env.BASE_URL!;
@@ -48,19 +37,21 @@ async function sessionCookie(user: TestUser): Promise<string> {
 beforeAll(async () => {
   environmentId = unique('env_');
   staticClient = await createClient({
+    kind: 'app',
     environmentId,
     redirectUris: ['https://app.example.test/callback', 'https://app.example.test/other?tenant=a%20b'],
   });
-  singleUriClient = await createClient({ environmentId, scopes: ['openid', 'email'] });
+  singleUriClient = await createClient({ kind: 'app', environmentId, scopes: ['openid', 'email'] });
   dynamicClient = await createClient({
+    kind: 'app',
     name: hostileName,
     registrationType: 'dynamic',
     environmentId: unique('env_'), // not the DCR environment: the DCR environment is what counts
     redirectUris: ['http://127.0.0.1:8765/callback'],
     scopes: ['openid', 'profile'],
   });
-  alice = await createUser([environmentId, dcrEnvironment]);
-  bob = await createUser([]);
+  alice = await createUserWithPassword({ environments: [environmentId, dcrEnvironment] });
+  bob = await createUserWithPassword({ environments: [] });
   [aliceCookie, bobCookie] = await Promise.all([sessionCookie(alice), sessionCookie(bob)]);
 });
 
@@ -138,7 +129,7 @@ describe('GET /api/authorize: client and redirect URI are checked first, and the
   });
 
   it('shows an error page for a client that may not use the code flow, whatever else is wrong', async () => {
-    const machine = await createClient({ environmentId, grantTypes: ['client_credentials'] });
+    const machine = await createClient({ kind: 'app', environmentId, grantTypes: ['client_credentials'] });
     expectNoRedirect(await authorize(authorizeQuery(machine, { response_type: 'token' })));
   });
 
@@ -382,14 +373,14 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
   });
 
   it('checks the DCR environment for dynamic clients, not the client record (behaviour ENV-1); with no user action, a page, not a redirect', async () => {
-    const carol = await createUser([dynamicClient.environmentId]);
+    const carol = await createUserWithPassword({ environments: [dynamicClient.environmentId] });
     const result = await authorize(authorizeQuery(dynamicClient), { Cookie: await sessionCookie(carol) });
     expect(result.statusCode).toBe(403);
     expect(headerOf(result, 'location')).toBeUndefined();
   });
 
-  it('issue 18.4 / RFC 9700 4.11.2: a user without the DCR environment who just signed in gets an error page, never a redirect to the dynamic client', async () => {
-    const erin = await createUser([]);
+  it('behaviour ENV-1 / RFC 9700 4.11.2: a user without the DCR environment who just signed in gets an error page, never a redirect to the dynamic client', async () => {
+    const erin = await createUserWithPassword({ environments: [] });
     const page = await authorize(authorizeQuery(dynamicClient));
     const result = await signInStep({ request_id: hiddenField(page.body, 'request_id'), email: erin.user.email!, password: erin.password });
     expect(result.statusCode).toBe(403);
@@ -407,7 +398,7 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
   });
 
   it('re-checks the environment on approval: a grant revoked while the page was open means access_denied', async () => {
-    const dave = await createUser([dcrEnvironment]);
+    const dave = await createUserWithPassword({ environments: [dcrEnvironment] });
     const cookie = await sessionCookie(dave);
     const requestId = hiddenField((await authorize(authorizeQuery(dynamicClient), { Cookie: cookie })).body, 'request_id');
     await getEnvironments().revoke(dave.user.id, dcrEnvironment);

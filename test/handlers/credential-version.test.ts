@@ -1,6 +1,6 @@
 /**
- * Sessions, codes and refresh tokens are bound to the user's credential version (issue 26 item 6;
- * behaviour RESET-12): a password change ends them at once even where the eventually consistent
+ * Sessions, codes and refresh tokens are bound to the user's credential version
+ * (behaviour RESET-12): a password change ends them at once even where the eventually consistent
  * index that finds a user's sessions and families has not caught up yet. The lag is simulated by
  * removing the index attributes of a real session or family (what a query of `gsi1` does not see
  * yet), so the password change's own clean-up (behaviour RESET-7) misses it.
@@ -19,13 +19,21 @@ import { handler as codeHandler } from '../../lambdas/handlers/sign-in-code';
 import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
-import { createAccountUser, ephemeralItems, latestCode, latestResetToken, type AccountUser } from '../support/account';
+import {
+  adminClientToken,
+  createClient,
+  createTokenClient,
+  createUserWithPassword,
+  issueCode,
+  type TestClient,
+  type TestUser,
+  unique,
+} from '../support/fixtures';
+import { ephemeralItems, latestCode, latestResetToken } from '../support/account';
 import { useOutbox } from '../support/api-keys';
-import { authorizeQuery, browserHeaders, cookieOf, createClient, form, hiddenField, locationOf, unique } from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
-import { introspectWith, issueCode, redeem, refresh, type TestClient } from '../support/token-fixtures';
-import { createClient as createTokenClient } from '../support/token-fixtures';
-import { adminClientToken } from '../support/tokens';
+import { introspectWith, redeem, refresh } from '../support/token-calls';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -36,7 +44,7 @@ let resourceServer: TestClient;
 beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
   environmentId = unique('env_');
-  client = await createClient({ environmentId });
+  client = await createClient({ kind: 'app', environmentId });
   resourceServer = await createTokenClient({
     environmentId,
     type: 'confidential',
@@ -49,7 +57,7 @@ beforeAll(async () => {
 const post = (handler: typeof signInHandler, path: string, fields: Record<string, string>) =>
   handler(apiGatewayEvent({ method: 'POST', path, headers: browserHeaders(), body: form(fields) }), lambdaContext);
 
-async function signIn(who: AccountUser): Promise<string> {
+async function signIn(who: TestUser): Promise<string> {
   const page = await post(signInHandler, '/api/auth/signin', { email: who.user.email!, password: who.password });
   if (!who.user.admin) return cookieOf(page);
   // An admin (MFA_POLICY admins, the default) enters the mailed code.
@@ -74,7 +82,7 @@ async function sessionKeyOf(userId: string): Promise<string> {
   return String(session!.pk);
 }
 
-async function changePasswordByAdmin(who: AccountUser): Promise<void> {
+async function changePasswordByAdmin(who: TestUser): Promise<void> {
   const patched = await callAdmin(updateUserHandler, {
     token: adminToken,
     method: 'PATCH',
@@ -85,7 +93,7 @@ async function changePasswordByAdmin(who: AccountUser): Promise<void> {
   expect(patched.statusCode).toBe(200);
 }
 
-async function changePasswordByResetLink(who: AccountUser): Promise<void> {
+async function changePasswordByResetLink(who: TestUser): Promise<void> {
   await forgotHandler(
     apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: browserHeaders(), body: form({ email: who.user.email! }) }),
     lambdaContext,
@@ -122,7 +130,7 @@ function errorOf(result: APIGatewayProxyResult): string | null {
 
 describe('a session the index had not shown yet ends with the password change (behaviour RESET-12, RESET-7)', () => {
   it('reset link: the session is still stored, and nothing accepts it any more', async () => {
-    const who = await createAccountUser({}, [environmentId]);
+    const who = await createUserWithPassword({ environments: [environmentId] });
     const cookie = await signIn(who);
     expect((await whoIsSignedIn(cookie)).statusCode).toBe(200);
     const key = await sessionKeyOf(who.user.id);
@@ -138,7 +146,7 @@ describe('a session the index had not shown yet ends with the password change (b
   });
 
   it("admin password change: an admin's second-factor session is sent to sign in at the dashboard", async () => {
-    const who = await createAccountUser({ admin: true }, [environmentId]);
+    const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const cookie = await signIn(who);
     expect((await dashboard(cookie)).statusCode).toBe(200);
     await outOfIndex(await sessionKeyOf(who.user.id));
@@ -152,7 +160,7 @@ describe('a session the index had not shown yet ends with the password change (b
 
 describe('codes and refresh families of the old password (behaviour RESET-12, REFRESH-6, CODE-4)', () => {
   it('a refresh family the index had not shown yet: refused after the change, and revoked with its access tokens', async () => {
-    const who = await createAccountUser({}, [environmentId]);
+    const who = await createUserWithPassword({ environments: [environmentId] });
     const app = await createTokenClient({ environmentId });
     const tokens = await redeem(app.client, await issueCode(app.client, who.user));
     expect(tokens.status).toBe(200);
@@ -168,7 +176,7 @@ describe('codes and refresh families of the old password (behaviour RESET-12, RE
   });
 
   it('a code issued before the change and redeemed after it: invalid_grant, no tokens', async () => {
-    const who = await createAccountUser({}, [environmentId]);
+    const who = await createUserWithPassword({ environments: [environmentId] });
     const app = await createTokenClient({ environmentId });
     const code = await issueCode(app.client, who.user);
     await changePasswordByAdmin(who);

@@ -1,5 +1,5 @@
 /**
- * The dashboard's settings page (issue 14; behaviour DASH-6, SITE-1..SITE-4): the title and MFA
+ * The dashboard's settings page (behaviour DASH-6, SITE-1..SITE-4): the title and MFA
  * policy, and the logo uploaded as multipart/form-data or removed, through the same core functions
  * as the admin API (so the same checks: the type from the bytes, no SVG, 512 KiB); every change
  * audited `site.*` with the admin as actor and listed by the audit log (LOG-9). Bad input is a page
@@ -16,7 +16,7 @@ import { getSite } from '../../lambdas/wiring/site';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { jpegHeader, png, svgWithScript } from '../support/images';
 import { useOwnTables } from '../support/own-tables';
-import { createTestUser } from '../support/tokens';
+import { createUser } from '../support/fixtures';
 
 useOwnTables();
 
@@ -28,7 +28,7 @@ interface Session {
 
 let admin: Session;
 beforeAll(async () => {
-  const user = await createTestUser({ admin: true, test: false });
+  const user = await createUser({ admin: true, test: false });
   const id = randomBytes(32).toString('base64url');
   const authTime = Math.floor(Date.now() / 1000);
   await getSessions().createSession(

@@ -1,5 +1,5 @@
 /**
- * The dashboard's handler (issue 14): who may use it (behaviour DASH-1: an admin session with a
+ * The dashboard's handler: who may use it (behaviour DASH-1: an admin session with a
  * second factor; others 303 to sign-in or 403), its headers (DASH-2: no-store, not framable),
  * the POST checks (DASH-3: same origin, session-bound CSRF token), bad input on every form
  * (DASH-4: a readable page, never a 500, nothing written, no audit entry), and the changes
@@ -14,7 +14,7 @@ import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { getClientRepository, getEnvironments, getSessions, getUsers } from '../../lambdas/wiring/repositories';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createTestClient, createTestUser, testFileEnvironment, uniqueSuffix } from '../support/tokens';
+import { createClient, createUser, testFileEnvironment, uniqueSuffix } from '../support/fixtures';
 import { ensureScopes } from '../support/admin-calls';
 import { listScopes } from '../../lambdas/core/admin/scopes';
 import { getAdmin } from '../../lambdas/wiring/admin';
@@ -34,7 +34,7 @@ async function sessionOf(user: User, amr: string[] = ['pwd', 'otp', 'mfa']): Pro
   return { user, cookie: `__Host-session=${id}`, csrf: csrfTokenOf(id) };
 }
 
-const adminSession = async () => sessionOf(await createTestUser({ admin: true, test: false, name: 'Dashboard admin' }));
+const adminSession = async () => sessionOf(await createUser({ admin: true, test: false, name: 'Dashboard admin' }));
 
 function request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string, query?: Record<string, string>) {
   const sub = path.replace(/^\/dashboard\/?/, '');
@@ -94,7 +94,7 @@ beforeAll(async () => {
 async function newScope(holder = false): Promise<string> {
   const name = `dash:${uniqueSuffix()}`;
   await ensureScopes(name);
-  if (holder) await createTestClient({ scopes: [name] });
+  if (holder) await createClient({ scopes: [name] });
   return name;
 }
 
@@ -108,7 +108,7 @@ describe('behaviour DASH-1: only an admin session with a second factor', () => {
   });
 
   it('refuses a plain user with a 403 page', async () => {
-    const session = await sessionOf(await createTestUser());
+    const session = await sessionOf(await createUser());
     const response = await get(session, '/dashboard');
     expect(response.statusCode).toBe(403);
     expect(header(response, 'Content-Type')).toMatch(/^text\/html/);
@@ -116,7 +116,7 @@ describe('behaviour DASH-1: only an admin session with a second factor', () => {
   });
 
   it('asks an admin whose sign-in had no second factor for the mailed code (MFA_POLICY admins; ASVS 6.3.3; behaviour MFA-10)', async () => {
-    const session = await sessionOf(await createTestUser({ admin: true }), ['pwd']);
+    const session = await sessionOf(await createUser({ admin: true }), ['pwd']);
     const response = await get(session, '/dashboard/users');
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('second factor');
@@ -179,11 +179,10 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
   let envId: string;
   beforeAll(async () => {
     session = await adminSession();
-    clientId = (
-      await createTestClient({ type: 'public', grantTypes: ['authorization_code'], redirectUris: ['https://app.example.test/cb'] })
-    ).clientId;
-    userId = (await createTestUser()).id;
-    keyLessUserId = (await createTestUser({ email: undefined as unknown as string })).id;
+    clientId = (await createClient({ type: 'public', grantTypes: ['authorization_code'], redirectUris: ['https://app.example.test/cb'] }))
+      .clientId;
+    userId = (await createUser()).id;
+    keyLessUserId = (await createUser({ email: undefined as unknown as string })).id;
     envId = await testFileEnvironment();
   });
   const env = () => testFileEnvironment();
@@ -323,8 +322,8 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
 
   it('an API key: shown once on creation, listed active, revoked; api_key.create and api_key.revoke name the admin', async () => {
     const session = await adminSession();
-    const client = await createTestClient({ scopes: ['read'], test: false });
-    const user = await createTestUser({ test: false });
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
     const created = await post(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'CI key' });
     expect(created.statusCode).toBe(201);
     const apiKey = /id="api-key">([^<]+)</.exec(created.body)![1]!;
@@ -373,7 +372,7 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
   it('a scope granted to a client is refused (ADMIN-18) with a page naming the client and a way back; nothing deleted or audited', async () => {
     const session = await adminSession();
     const name = await newScope();
-    const holder = await createTestClient({ scopes: [name] });
+    const holder = await createClient({ scopes: [name] });
     const refused = await post(session, '/dashboard/scopes/remove', { name });
     expect(refused.statusCode).toBe(409);
     expect(header(refused, 'Content-Type')).toMatch(/^text\/html/);

@@ -1,5 +1,5 @@
 /**
- * DynamoDB misbehaving (issue 19), one fault aimed at one operation through the fault double
+ * DynamoDB misbehaving, one fault aimed at one operation through the fault double
  * (test/support/dynamo-faults.ts): a failed read is not a fact (RFC 9700 4.14.2 revokes on
  * reuse, behaviour ENV-3 on a lost environment grant, never on an error), and a write retried by the
  * SDK after its reply was lost is recognised as the request's own (RFC 7591 3.2.1, behaviour REG-8).
@@ -17,18 +17,8 @@ import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  activityOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  refresh,
-  resourceA,
-  signedIn,
-  type TestClient,
-} from '../support/token-fixtures';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { activityOf, introspectWith, refresh, resourceA, signedIn } from '../support/token-calls';
+import { adminClientToken, createClient, createTokenClient, createUser, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 let faults: DynamoFaults;
 let environmentId: string;
@@ -36,15 +26,7 @@ let user: User;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
   // Dynamic registration offers the discoverable scopes of the catalog.
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
     name: 'openid',
@@ -60,7 +42,7 @@ const isActive = async (accessToken: unknown) =>
 
 describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour ENV-3: revoke on a fact, not an error)', () => {
   it('answers 503 temporarily_unavailable with Retry-After, revokes nothing, and the same refresh token then rotates', async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
     faults.fail({ operation: 'GetItem', phase: 'before', where: (a) => touches(a, `USER#${user.id}`) });
     const failed = await refresh(client, String(first.refresh_token));
@@ -79,7 +61,7 @@ describe('refresh with the user record unreadable (RFC 9700 4.14.2, behaviour EN
   });
 
   it('the environment grant unreadable: the same, nothing revoked', async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const first = await signedIn(client, user, { resource: resourceA });
     faults.fail({
       operation: 'GetItem',
@@ -168,8 +150,8 @@ const isKeyCreate = (a: Attempt) =>
 describe('API key create whose every attempt lost its reply (behaviour KEY-15; docs/admin-api.md)', () => {
   it('answers 503 and leaves no active key: what was written stays pending (listed nowhere, no audit entry), and the secret was never shown', async () => {
     const admin = (await adminClientToken()).token;
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyCreate });
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     faults.clear();
@@ -188,7 +170,7 @@ describe('API key create whose every attempt lost its reply (behaviour KEY-15; d
   });
 });
 
-describe('admin creates whose write was resent after a lost reply (issue 19 follow-up)', () => {
+describe('admin creates whose write was resent after a lost reply', () => {
   it('an environment: 201 with the stored environment, not a 409 against its own first attempt', async () => {
     const { token } = await adminClientToken();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', times: 1, where: (a) => touches(a, 'ENV#') });

@@ -1,5 +1,5 @@
 /**
- * A bounded soak under DynamoDB trouble (issue 19): 35% of all DynamoDB attempts fail, half
+ * A bounded soak under DynamoDB trouble: 35% of all DynamoDB attempts fail, half
  * before they reach the database, half with their reply lost after it (the fault double,
  * test/support/dynamo-faults.ts), over code + refresh chains (OAuth 2.1 4.1, 4.3),
  * registrations (RFC 7591, behaviour REG-6), API key create / exchange / revoke (behaviour KEYX-1, KEYM-5..KEYM-7) and
@@ -24,20 +24,8 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, listKeysAs, revokeKeyAs, storedKey } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  basic,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  issueCode,
-  postToken,
-  redeem,
-  refresh,
-  resourceA,
-  type TestClient,
-} from '../support/token-fixtures';
-import { adminClientToken, createTestClient } from '../support/tokens';
+import { basic, introspectWith, postToken, redeem, refresh, resourceA } from '../support/token-calls';
+import { adminClientToken, createClient, createTokenClient, issueCode, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 const faultRate = 0.35;
 const seed = 19;
@@ -90,26 +78,18 @@ const clientCredentialTokens: string[] = [];
 let faults: DynamoFaults;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
   admin = (await adminClientToken()).token;
   await new DynamoScopeRepository(getStorage().db, getStorage().tables.main).createScope({
     name: 'openid',
     description: 'openid',
     discoverable: true,
   });
-  keyClientId = (await createTestClient({ scopes: ['read'], environmentId })).clientId;
-  const machine = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  keyClientId = (await createClient({ scopes: ['read'], environmentId })).clientId;
+  const machine = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
   const codes = await Promise.all(
     Array.from({ length: chains }, async () => {
-      const { client } = await createClient({ environmentId });
+      const { client } = await createTokenClient({ environmentId });
       return { client, code: await issueCode(client, user, { resource: resourceA }) };
     }),
   );
@@ -183,7 +163,7 @@ beforeAll(async () => {
 
 const isActive = async (token: string) => (await introspectWith(resourceServer, token, { resource: resourceA })).body.active === true;
 
-describe(`${faultRate * 100}% DynamoDB faults, seed ${seed} (issue 19)`, () => {
+describe(`${faultRate * 100}% DynamoDB faults, seed ${seed}`, () => {
   it('faults were injected on both sides of the database, and some requests were refused for them', () => {
     expect(faults.injected.filter((f) => f.phase === 'before').length).toBeGreaterThan(10);
     expect(faults.injected.filter((f) => f.phase === 'after').length).toBeGreaterThan(10);

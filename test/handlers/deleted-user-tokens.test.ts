@@ -1,6 +1,6 @@
 /**
  * What a user's deletion stops at this server's bearer endpoints, exactly as behaviour BEARER-1
- * says (issue 26 item 7: it claimed every token of a deleted user stopped at once): the tokens
+ * says (it once claimed every token of a deleted user stopped at once): the tokens
  * of a sign-in stop everywhere (their family is revoked); key-minted ones are not recalled, so
  * validate answers them active for the rest of their hour, while userinfo and the admin API
  * refuse them, and no new one is minted (the keys are gone).
@@ -11,8 +11,8 @@ import { handler as validateToken } from '../../lambdas/handlers/validate-token'
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createClient, createEnvironment, createUser, signedIn } from '../support/token-fixtures';
-import { adminClientToken } from '../support/tokens';
+import { signedIn } from '../support/token-calls';
+import { adminClientToken, createEnvironment, createTokenClient, createTokenUser } from '../support/fixtures';
 
 useOutbox();
 
@@ -23,8 +23,8 @@ it('behaviour BEARER-1, ADMIN-7: after the delete, sign-in tokens stop at once; 
   await ensureScopes('openid', 'admin');
   const admin = (await adminClientToken()).token;
   const environmentId = await createEnvironment();
-  const user = await createUser([environmentId]);
-  const { client } = await createClient({ environmentId, scopes: ['openid'] });
+  const user = await createTokenUser([environmentId]);
+  const { client } = await createTokenClient({ environmentId, scopes: ['openid'] });
   const signIn = await signedIn(client, user, { scopes: ['openid'] });
   const created = await createKeyAs(admin, client.clientId, { userId: user.id });
   expect(created.status).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Email verification (issue 12; behaviour VERIFY-1..VERIFY-6:
+ * Email verification (behaviour VERIFY-1..VERIFY-6:
  * /api/users/email-verification/request and /verify):
  * who may call (the session, or the user's own bearer token with sub, not key-minted), no
  * address → 400 with nothing written, already verified → no mail, the code's rules and its
@@ -13,19 +13,19 @@ import { updateUser } from '../../lambdas/core/admin/users';
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
-import { browserHeaders, cookieOf, form, unique } from '../support/authorization';
+import { bearer, createClient, createUserWithPassword, issueAccessToken, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems, latestCode, mailsTo } from '../support/account';
+import { browserHeaders, cookieOf, form } from '../support/authorization';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
-import { bearer, createTestClient, issueTestToken } from '../support/tokens';
 import { testAdminActor } from '../support/admin-calls';
 
 const outbox = useOutbox();
 
-async function tokenOf(who: AccountUser, extra: { apiKeyId?: string; sub?: string | null } = {}): Promise<string> {
-  const client = await createTestClient({ scopes: ['openid', 'email'] });
+async function tokenOf(who: TestUser, extra: { apiKeyId?: string; sub?: string | null } = {}): Promise<string> {
+  const client = await createClient({ scopes: ['openid', 'email'] });
   const sub = extra.sub === null ? undefined : (extra.sub ?? who.user.id);
   return (
-    await issueTestToken({
+    await issueAccessToken({
       clientId: client.clientId,
       ...(sub ? { sub } : {}),
       scopes: ['openid', 'email'],
@@ -50,7 +50,7 @@ const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 
 describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY-3)', () => {
   it("with the user's bearer token: 202 expires_in 600, one mail with a 6-digit code, only its hash stored", async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const result = await requestCode(bearer(await tokenOf(who)));
     expect(result.statusCode).toBe(202);
     expect(jsonBody(result)).toEqual({ email_verified: false, expires_in: 600 });
@@ -61,7 +61,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
   });
 
   it('with the session cookie (same-origin post) works too; a cross-site post with the cookie is 403', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = cookieOf(
       await signInHandler(
         apiGatewayEvent({
@@ -78,7 +78,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
   });
 
   it('already verified: 200 email_verified true, and no mail', async () => {
-    const who = await createAccountUser({ emailVerifiedAt: new Date().toISOString() });
+    const who = await createUserWithPassword({ emailVerifiedAt: new Date().toISOString() });
     const result = await requestCode(bearer(await tokenOf(who)));
     expect(result.statusCode).toBe(200);
     expect(jsonBody(result)).toEqual({ email_verified: true });
@@ -86,7 +86,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
   });
 
   it('no address: 400 invalid_request, nothing written (no code, no send counted)', async () => {
-    const who = await createAccountUser({ email: undefined });
+    const who = await createUserWithPassword({ email: undefined });
     const result = await requestCode(bearer(await tokenOf(who)));
     expect(result.statusCode).toBe(400);
     expect(jsonBody(result).error).toBe('invalid_request');
@@ -95,7 +95,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
   });
 
   it('a second request within a minute: 429 from the service, no second mail', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const again = await requestCode(bearer(token));
@@ -105,7 +105,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
   });
 
   it('refused callers: a key-minted token 403, a token without sub 403, no credential 401, a bad token 401', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     expect((await requestCode(bearer(await tokenOf(who, { apiKeyId: 'abcdef0123456789' })))).statusCode).toBe(403);
     expect((await requestCode(bearer(await tokenOf(who, { sub: null })))).statusCode).toBe(403);
     const none = await requestCode({});
@@ -118,7 +118,7 @@ describe('POST /api/users/email-verification/request (behaviour VERIFY-1..VERIFY
 
 describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-6)', () => {
   it('the right code: 200 email_verified true; userinfo says so (OIDC Core 5.1); the code is single use', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
@@ -133,7 +133,7 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
   });
 
   it('5 wrong codes: the code is used up (every attempt counted, kept for a check still running) and the right code is refused (behaviour VERIFY-4, MFA-4: 5 attempts)', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
@@ -143,7 +143,7 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
   });
 
   it('20 parallel wrong guesses count at most 5 attempts', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
@@ -155,7 +155,7 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
   });
 
   it('the address changed since the code was sent: refused, and email_verified stays false', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     const code = latestCode(outbox, who.user.email!);
@@ -165,8 +165,8 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
   });
 
   it("another user's code does not verify this user (a code is bound to its user)", async () => {
-    const alice = await createAccountUser();
-    const bob = await createAccountUser();
+    const alice = await createUserWithPassword();
+    const bob = await createUserWithPassword();
     await requestCode(bearer(await tokenOf(alice)));
     const bobToken = await tokenOf(bob);
     await requestCode(bearer(bobToken));
@@ -176,14 +176,14 @@ describe('POST /api/users/email-verification/verify (behaviour VERIFY-4..VERIFY-
   });
 
   it('changing the address clears email_verified', async () => {
-    const who = await createAccountUser({ emailVerifiedAt: new Date().toISOString() });
+    const who = await createUserWithPassword({ emailVerifiedAt: new Date().toISOString() });
     const updated = await updateUser(getAdmin(), testAdminActor, { userId: who.user.id, email: `${unique('changed')}@example.test` });
     expect(updated.emailVerifiedAt).toBeUndefined();
     expect((await getUsers().get(who.user.id))!.emailVerifiedAt).toBeUndefined();
   });
 
   it('bad input: 400 invalid_request (415 for the wrong type), never a 500, no attempt counted', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await tokenOf(who);
     await requestCode(bearer(token));
     for (const body of [{}, { code: 12 }, { code: 'abcdef' }, { code: '1234567' }, { code: '' }, [], 'not json']) {

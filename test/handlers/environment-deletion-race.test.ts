@@ -1,6 +1,6 @@
 /**
  * Deleting an environment leaves nothing a later environment with the same id inherits
- * (behaviour ADMIN-9, ADMIN-10, ENV-4; issue 26 item 5): a grant made while the environment is
+ * (behaviour ADMIN-9, ADMIN-10, ENV-4): a grant made while the environment is
  * deleted is refused, and a grant that outlived its environment (a grant racing the deletion's
  * sweep, or left by an older version) gives no access to the new one, at authorization, the
  * admin API or the key exchange. The races are run in a fixed order with the fault double's hold.
@@ -19,7 +19,7 @@ import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createTestClient, createTestUser, uniqueSuffix } from '../support/tokens';
+import { adminClientToken, createClient, createUser, uniqueSuffix } from '../support/fixtures';
 
 useOutbox();
 
@@ -68,7 +68,7 @@ describe('a deleted environment leaves nothing to a later one with the same id (
   it('a grant whose write lands after the environment was deleted is refused (404), and the environment created again starts with no grants', async () => {
     const environmentId = `race-${uniqueSuffix()}`;
     expect((await newEnvironment(environmentId)).statusCode).toBe(201);
-    const user = await createTestUser({}, []);
+    const user = await createUser({ environments: [] });
 
     // The grant has read the environment and is about to write; the deletion runs to the end first.
     const held = faults.hold(grantWrite(user.id, environmentId));
@@ -88,7 +88,7 @@ describe('a deleted environment leaves nothing to a later one with the same id (
   it('a grant that outlived its environment (missed by the sweep) gives no access to the environment created again under that id', async () => {
     const environmentId = `race-${uniqueSuffix()}`;
     expect((await newEnvironment(environmentId)).statusCode).toBe(201);
-    const user = await createTestUser({}, []);
+    const user = await createUser({ environments: [] });
     expect((await grantOf(user.id, environmentId)).statusCode).toBe(200);
     // What a sweep that missed the grant leaves: the environment gone, its grant still stored.
     const { db, tables } = getStorage();
@@ -106,8 +106,8 @@ describe('a deleted environment leaves nothing to a later one with the same id (
   it('a client of the environment created again does not exchange a key for a user granted only the old one (behaviour ENV-2, KEYX-3)', async () => {
     const environmentId = `race-${uniqueSuffix()}`;
     expect((await newEnvironment(environmentId)).statusCode).toBe(201);
-    const client = await createTestClient({ environmentId, scopes: ['read'] });
-    const user = await createTestUser({}, []);
+    const client = await createClient({ environmentId, scopes: ['read'] });
+    const user = await createUser({ environments: [] });
     expect((await grantOf(user.id, environmentId)).statusCode).toBe(200);
     const created = await createKeyAs(token, client.clientId, { userId: user.id });
     expect(created.status).toBe(201);

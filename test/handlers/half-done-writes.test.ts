@@ -1,5 +1,5 @@
 /**
- * Nothing half-done (issue 26, item 6), proved with the fault double (test/support/dynamo-faults.ts)
+ * Nothing half-done, proved with the fault double (test/support/dynamo-faults.ts)
  * on the real SDK request path: an attempt fails before it is sent, or its reply is lost after it
  * landed.
  *
@@ -22,7 +22,7 @@ import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
-import { adminClientToken, createTestClient, createTestUser, issueTestToken, testFileEnvironment } from '../support/tokens';
+import { adminClientToken, createClient, createUser, issueAccessToken, testFileEnvironment } from '../support/fixtures';
 
 const outbox = useOutbox();
 
@@ -59,7 +59,7 @@ describe('behaviour ADMIN-7: deleting a user removes the user last, so a retried
   it('an environment grant that cannot be deleted: 503, the user is still there, and the retry answers 204 and leaves no grant', async () => {
     const second = `env_half_${Date.now()}`;
     await getEnvironments().create({ id: second, name: 'second', dcr: false, createdAt: new Date().toISOString() });
-    const user = await createTestUser({}, [await testFileEnvironment(), second]);
+    const user = await createUser({ environments: [await testFileEnvironment(), second] });
     faults.fail({ operation: 'DeleteItem', phase: 'before', where: (a) => sortKeyOf(a).startsWith('ENV#') });
     const failed = await deleteUserCall(user.id);
     faults.clear();
@@ -75,7 +75,7 @@ describe('behaviour ADMIN-7: deleting a user removes the user last, so a retried
   });
 
   it('the last step landed but its reply was lost on every attempt: 503, then the retry answers 404 and nothing is left, audited once', async () => {
-    const user = await createTestUser();
+    const user = await createUser();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: (a) => JSON.stringify(a.input).includes(`"USER#${user.id}"`) });
     const failed = await deleteUserCall(user.id);
     faults.clear();
@@ -120,8 +120,8 @@ const isActivation = (a: Attempt) =>
 
 describe('behaviour KEY-15: a key create answered with an error leaves no active key', () => {
   it('the key write landed but every reply was lost, and every later key write fails: 503, no active key, no audit entry', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isKeyWrite });
     // The old code's compensating revoke (and any other key write) fails too: what the soak met at 35%.
     faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: (a) => touches(a, 'APIKEY#') });
@@ -139,8 +139,8 @@ describe('behaviour KEY-15: a key create answered with an error leaves no active
   });
 
   it('the activation landed but the replies of all its attempts were lost: sent again with its token, 201 with a key that works, audited once', async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     faults.fail({ operation: 'TransactWriteItems', phase: 'after', where: isActivation, times: 3 });
     const created = await createKeyAs(admin, client.clientId, { userId: user.id });
     faults.clear();
@@ -151,9 +151,9 @@ describe('behaviour KEY-15: a key create answered with an error leaves no active
   });
 
   it('behaviour KEY-14: an undeliverable mail while the database refuses key writes: 503, the key never active', async () => {
-    const client = await createTestClient({ name: 'Self-service app', scopes: ['read'], test: false });
-    const target = await createTestUser({ test: false });
-    const token = (await issueTestToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
+    const client = await createClient({ name: 'Self-service app', scopes: ['read'], test: false });
+    const target = await createUser({ test: false });
+    const token = (await issueAccessToken({ clientId: client.clientId, sub: target.id, scopes: ['read'] })).token;
     // The old code revoked the key it had activated before the mail; that revocation fails here.
     faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: (a) => touches(a, 'APIKEY#') && !isKeyWrite(a) });
     rmSync(outbox, { recursive: true, force: true });
@@ -180,7 +180,7 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
   };
 
   it('user.update: a 503 leaves the user as it was, with no entry; the retry writes both', async () => {
-    const user = await createTestUser({ name: 'Before' });
+    const user = await createUser({ name: 'Before' });
     const rename = () =>
       callAdmin(updateUserHandler, { token: admin, method: 'PATCH', pathParameters: { user_id: user.id }, body: { name: 'After' } });
     failAuditedWrites();
@@ -193,7 +193,7 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
   });
 
   it('client.update: a 503 leaves the client and every copy as they were, with no entry', async () => {
-    const client = await createTestClient({ name: 'Before', scopes: ['read'] });
+    const client = await createClient({ name: 'Before', scopes: ['read'] });
     failAuditedWrites();
     const result = await callAdmin(updateClientHandler, {
       token: admin,
@@ -219,7 +219,7 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
     faults.clear();
     expect(await getEnvironments().get(environmentId)).toBeUndefined();
 
-    const user = await createTestUser();
+    const user = await createUser();
     const other = `env_grant_${Date.now()}`;
     await getEnvironments().create({ id: other, name: 'other', dcr: false, createdAt: new Date().toISOString() });
     failAuditedWrites();

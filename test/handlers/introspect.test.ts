@@ -5,26 +5,13 @@
  */
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { mintAccessToken } from '../../lambdas/core/tokens';
-import { attemptOf } from '../support/tokens';
+import { attemptOf, createTokenClient, setUpTokenFamily, type TestClient } from '../support/fixtures';
 import type { Client, User } from '../../lambdas/core/model';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getSigner } from '../../lambdas/wiring/signing';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  basic,
-  createClient,
-  createEnvironment,
-  createUser,
-  formEvent,
-  introspectWith,
-  issuer,
-  postToken,
-  resourceA,
-  resourceB,
-  signedIn,
-  type TestClient,
-} from '../support/token-fixtures';
+import { basic, formEvent, introspectWith, issuer, postToken, resourceA, resourceB, signedIn } from '../support/token-calls';
 
 let environmentId: string;
 let user: User;
@@ -32,29 +19,20 @@ let app: Client;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  app = (await createClient({ environmentId })).client;
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: ['read'],
-    introspectAll: true,
-  });
+  ({ environmentId, user, app, resourceServer } = await setUpTokenFamily({ resourceServerScopes: ['read'] }));
 });
 
-describe('issue 18.4 / RFC 7662 2.2: who may introspect what', () => {
+describe('behaviour INTRO-2 / RFC 7662 2.2: who may introspect what', () => {
   it("a confidential client without introspect_all learns nothing of another client's token: active false, exactly", async () => {
     const tokens = await signedIn(app, user, { scopes: ['openid', 'read'] });
-    const other = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const other = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const { status, body } = await introspectWith(other, String(tokens.access_token));
     expect(status).toBe(200);
     expect(body).toEqual({ active: false });
   });
 
   it('a confidential client introspects the tokens issued to it', async () => {
-    const own = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const own = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const issued = await postToken(
       { grant_type: 'client_credentials' },
       { headers: { Authorization: basic(own.client.clientId, own.secret!) } },
@@ -185,7 +163,7 @@ describe('RFC 7662 2.1: the caller must authenticate as a confidential client', 
 
 describe('behaviour INTRO-5: the cost of a call is bounded', () => {
   it('a repeated secret is verified from the cache the token endpoint uses, without Argon2id; a wrong one never is', async () => {
-    const caller = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const caller = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const tokens = await signedIn(app, user);
     const call = (secret: string) =>
       introspect(

@@ -1,6 +1,6 @@
 /**
- * A stricter MFA policy reaches what the ACCESS tokens of a sign-in can do (issue 26, re-test N3;
- * behaviour MFA-11, MFA-12, CLAIM-11, RFC 9470 3): user access tokens carry the sign-in's `amr`;
+ * A stricter MFA policy reaches what the ACCESS tokens of a sign-in can do
+ * (behaviour MFA-11, MFA-12, CLAIM-11, RFC 9470 3): user access tokens carry the sign-in's `amr`;
  * the admin API and the self-service key routes hold it to the policy in force and answer
  * `401 insufficient_user_authentication`; a self-service key made by a sign-in without the factor
  * the policy now asks for mints nothing (not revoked: a loosened policy lets it work again).
@@ -15,14 +15,13 @@ import type { Client } from '../../lambdas/core/model';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-sign-in';
 import { callAdmin } from '../support/admin-calls';
-import { createAccountUser, type AccountUser } from '../support/account';
+import { adminClientToken, createClient, createUserWithPassword, issueAccessToken, type TestUser, unique } from '../support/fixtures';
 import { createKeyAs, exchangeKey, listKeysAs, revokeKeyAs, storedKey, useOutbox } from '../support/api-keys';
-import { authorizeQuery, browserHeaders, createClient, form, hiddenField, locationOf, pkcePair, unique } from '../support/authorization';
+import { authorizeQuery, browserHeaders, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { authorizeAs, setMfaPolicy } from '../support/mfa-policy';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
-import { adminClientToken, issueTestToken } from '../support/tokens';
+import { postToken } from '../support/token-calls';
 
 useOwnTables();
 useOutbox();
@@ -34,7 +33,7 @@ let client: Client;
 beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
   environmentId = unique('env_');
-  client = await createClient({ environmentId, scopes: ['openid', 'profile', 'admin'] });
+  client = await createClient({ kind: 'app', environmentId, scopes: ['openid', 'profile', 'admin'] });
 });
 
 afterAll(async () => {
@@ -47,9 +46,9 @@ const setPolicy = (policy: MfaPolicy) => setMfaPolicy(adminToken, policy);
 async function passwordOnlyAccessToken(
   policy: MfaPolicy,
   admin: boolean,
-): Promise<{ who: AccountUser; accessToken: string; refreshToken: string }> {
+): Promise<{ who: TestUser; accessToken: string; refreshToken: string }> {
   await setPolicy(policy);
-  const who = await createAccountUser({ admin }, [environmentId]);
+  const who = await createUserWithPassword({ admin, environments: [environmentId] });
   const { verifier, challenge } = pkcePair();
   const started = await authorizeAs(
     authorizeQuery(client, { code_challenge: challenge, scope: admin ? 'openid admin' : 'openid profile' }),
@@ -108,15 +107,15 @@ describe('the admin API holds an admin user token to the MFA policy in force (be
 
   it("an admin's token of a sign-in with the code, and an admin client's token, are used at once under everyone", async () => {
     await setPolicy('everyone');
-    const who = await createAccountUser({ admin: true }, [environmentId]);
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['admin'], amr: passwordAndCodeAmr });
+    const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['admin'], amr: passwordAndCodeAmr });
     expect((await callAdmin(listUsers, { token })).statusCode).toBe(200);
     expect((await callAdmin(listUsers, { token: adminToken })).statusCode).toBe(200);
   });
 });
 
 describe('self-service key routes and self-service keys under a stricter policy (behaviour MFA-11, MFA-12)', () => {
-  it('a password-only access token creates no key once the policy asks for a second factor (issue 26 re-test N3)', async () => {
+  it('a password-only access token creates no key once the policy asks for a second factor (behaviour MFA-12)', async () => {
     const { who, accessToken, refreshToken } = await passwordOnlyAccessToken('off', false);
     await setPolicy('everyone');
     // The refresh is refused (behaviour REFRESH-6); the access token of the same sign-in is too.
@@ -148,7 +147,7 @@ describe('self-service key routes and self-service keys under a stricter policy 
     expect((await exchangeKey({ bearer: String(created.body.api_key) })).status).toBe(200);
   });
 
-  it("an admin user's password-only key bound to their own account stops exchanging once the policy asks admins for a factor (behaviour MFA-12, issue 26 re-test)", async () => {
+  it("an admin user's password-only key bound to their own account stops exchanging once the policy asks admins for a factor (behaviour MFA-12)", async () => {
     const { who, accessToken } = await passwordOnlyAccessToken('off', true);
     // Through the admin path (an admin caller names the user): still the admin's own sign-in.
     const created = await createKeyAs(accessToken, client.clientId, { userId: who.user.id, name: 'quiet admin key' });
@@ -166,8 +165,8 @@ describe('self-service key routes and self-service keys under a stricter policy 
 
   it('a key created by a sign-in with a second factor, and a key an admin created, keep exchanging under everyone', async () => {
     await setPolicy('everyone');
-    const who = await createAccountUser({ admin: false }, [environmentId]);
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['openid'], amr: passwordAndCodeAmr });
+    const who = await createUserWithPassword({ admin: false, environments: [environmentId] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['openid'], amr: passwordAndCodeAmr });
     const own = await createKeyAs(token, client.clientId, { name: 'made with the code' });
     expect(own.status).toBe(201);
     expect((await storedKey(String(own.body.key_id)))?.amr).toEqual(['pwd', 'otp', 'mfa']);

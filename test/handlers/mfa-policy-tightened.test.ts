@@ -1,5 +1,5 @@
 /**
- * A stricter MFA policy reaches the sign-ins made before it (issue 26 item 4; behaviour MFA-9,
+ * A stricter MFA policy reaches the sign-ins made before it (behaviour MFA-9,
  * REFRESH-6, CODE-4, AUTHZ-12, DASH-1, OIDC Core 3.1.2.6): an admin signs in with the password
  * alone while the policy is `off`, then an admin sets it to `admins`. The refresh token of that
  * sign-in answers invalid_grant (and is not revoked), prompt=none through its session answers
@@ -16,23 +16,13 @@ import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { ensureScopes } from '../support/admin-calls';
 import { authorizeAs, dashboardPageAs, expectStepUpPage, setMfaPolicy } from '../support/mfa-policy';
-import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
+import { adminClientToken, createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { mailsTo } from '../support/account';
 import { useOutbox } from '../support/api-keys';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient,
-  form,
-  hiddenField,
-  locationOf,
-  pkcePair,
-  unique,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
-import { adminClientToken } from '../support/tokens';
+import { postToken } from '../support/token-calls';
 
 useOwnTables();
 const outbox = useOutbox();
@@ -47,7 +37,7 @@ beforeAll(async () => {
   await ensureScopes('openid', 'profile', 'email', 'admin');
   adminToken = (await adminClientToken()).token;
   environmentId = unique('env_');
-  client = await createClient({ environmentId });
+  client = await createClient({ kind: 'app', environmentId });
 });
 
 const setPolicy = (policy: MfaPolicy) => setMfaPolicy(adminToken, policy);
@@ -73,7 +63,7 @@ function redirectParams(result: APIGatewayProxyResult): URLSearchParams {
 }
 
 interface PasswordOnlySignIn {
-  readonly who: AccountUser;
+  readonly who: TestUser;
   /** The session cookie of the sign-in (amr pwd). */
   readonly cookie: string;
   /** A code of that sign-in, not redeemed yet. */
@@ -86,7 +76,7 @@ async function passwordOnlySignIn(
   overrides: { admin?: boolean } = { admin: true },
 ): Promise<PasswordOnlySignIn> {
   await setPolicy(policy);
-  const who = await createAccountUser({ admin: true, ...overrides }, [environmentId]);
+  const who = await createUserWithPassword({ admin: true, ...overrides, environments: [environmentId] });
   const { verifier, challenge } = pkcePair();
   const started = await authorize(authorizeQuery(client, { code_challenge: challenge }));
   const signedIn = await signInStepHandler(
@@ -198,7 +188,7 @@ describe('the session of a sign-in without the second factor the policy now asks
 
   it('a session stored without amr counts as a password alone (behaviour MFA-9)', async () => {
     await setPolicy('admins');
-    const who = await createAccountUser({ admin: true }, [environmentId]);
+    const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const id = randomBytes(32).toString('base64url');
     await getSessions().createSession(
       id,
@@ -211,7 +201,7 @@ describe('the session of a sign-in without the second factor the policy now asks
 
   it('a session with a second factor is still used at once under everyone', async () => {
     await setPolicy('everyone');
-    const who = await createAccountUser({ admin: false }, [environmentId]);
+    const who = await createUserWithPassword({ admin: false, environments: [environmentId] });
     const id = randomBytes(32).toString('base64url');
     await getSessions().createSession(
       id,

@@ -15,11 +15,12 @@ import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as tokenHandler } from '../../lambdas/handlers/token';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, latestCode } from '../support/account';
-import { authorizeQuery, browserHeaders, createClient as createBrowserClient, form, hiddenField, unique } from '../support/authorization';
+import { createClient, createEnvironment, createTokenClient, createUserWithPassword, type TestClient, unique } from '../support/fixtures';
+import { latestCode } from '../support/account';
+import { authorizeQuery, browserHeaders, form, hiddenField } from '../support/authorization';
 import { apiGatewayEvent } from '../support/events';
 import { outputLines } from '../support/output-lines';
-import { basic, createClient, createEnvironment, formEvent, type TestClient } from '../support/token-fixtures';
+import { basic, formEvent } from '../support/token-calls';
 
 const outbox = useOutbox();
 const saved = { LOG_LEVEL: process.env.LOG_LEVEL, POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED };
@@ -31,7 +32,7 @@ beforeAll(async () => {
   delete process.env.POWERTOOLS_METRICS_DISABLED; // as in Lambda (the local server sets it)
   resetContainer();
   environmentId = await createEnvironment();
-  service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  service = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
 });
 
 afterAll(() => {
@@ -84,7 +85,7 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
   });
 
   it('the authorization pages: the client of the request, and later the client of the pending authorization', async () => {
-    const client = await createBrowserClient({ environmentId });
+    const client = await createClient({ kind: 'app', environmentId });
     const page = await outputLines(() =>
       authorizeHandler(
         apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: browserHeaders() }),
@@ -114,7 +115,7 @@ describe('every log line of a request names the request (behaviour LOG-6)', () =
 
   it('concurrent requests in one process (the local server) keep their own ids on their own lines', async () => {
     const clients = await Promise.all(
-      [1, 2, 3].map(() => createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] })),
+      [1, 2, 3].map(() => createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] })),
     );
     const events = clients.map((c) => ({
       ...formEvent('/api/token', { grant_type: 'client_credentials' }, { headers: { Authorization: basic(c.client.clientId, 'wrong') } }),
@@ -220,7 +221,7 @@ describe('EMF metrics: one document per outcome (behaviour LOG-7)', () => {
         handler(apiGatewayEvent({ method: 'POST', path, headers: browserHeaders(), body: form(fields) }), lambdaContext('x')),
       );
     // MFA_POLICY defaults to admins: an admin's correct password leads to a mailed code.
-    const admin = await createAccountUser({ admin: true }, [environmentId]);
+    const admin = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const refused = await post(signInHandler, '/api/auth/signin', { email: admin.user.email!, password: 'not it' });
     expect(refused.result.statusCode).toBe(401);
     expect(emfOf(refused.lines)).toEqual([expect.objectContaining({ SignInFailed: 1, method: 'password' })]);

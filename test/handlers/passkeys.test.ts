@@ -1,5 +1,5 @@
 /**
- * Passkeys (issue 13; behaviour PASSKEY-1..PASSKEY-9; WebAuthn L3 7.1, 7.2): the passkeys page
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9; WebAuthn L3 7.1, 7.2): the passkeys page
  * and its recent-sign-in guard, registration and sign-in with a software authenticator
  * (test/support/webauthn.ts), every refusal alike and with nothing written, single-use and
  * expiring ceremonies, removal, the admin API, user deletion, and the RP ID setting.
@@ -24,10 +24,9 @@ import { getPasskeys, getPasskeyStore } from '../../lambdas/wiring/passkeys';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { callAdmin, testAdminActor } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, ephemeralItems, mailsTo, sessionsOf, type AccountUser } from '../support/account';
-import { authorizeQuery, browserHeaders, createClient, hiddenField, unique } from '../support/authorization';
+import { ephemeralItems, mailsTo, sessionsOf } from '../support/account';
+import { authorizeQuery, browserHeaders, hiddenField } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import { adminClientToken } from '../support/tokens';
 import { SoftAuthenticator } from '../support/webauthn';
 import {
   creationOptionsOf,
@@ -40,7 +39,7 @@ import {
   signInChallenge,
   withCookie,
 } from '../support/passkeys';
-import { grantTestEnvironment } from '../support/environments';
+import { adminClientToken, createClient, createUserWithPassword, grantEnvironment, type TestUser, unique } from '../support/fixtures';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;
@@ -51,8 +50,8 @@ const post = postForm;
 const getPage = passkeysPage;
 
 /** A user with a registered passkey on a software authenticator. */
-async function userWithPasskey(): Promise<{ who: AccountUser; cookie: string; authenticator: SoftAuthenticator }> {
-  const who = await createAccountUser();
+async function userWithPasskey(): Promise<{ who: TestUser; cookie: string; authenticator: SoftAuthenticator }> {
+  const who = await createUserWithPassword();
   const cookie = await signedIn(who);
   const authenticator = new SoftAuthenticator(issuer, rpId);
   const added = await postRegistration(cookie, authenticator.register({ challenge: await registrationChallenge(cookie) }));
@@ -61,11 +60,11 @@ async function userWithPasskey(): Promise<{ who: AccountUser; cookie: string; au
   return { who, cookie, authenticator };
 }
 
-const passkeysOf = (who: AccountUser) => getPasskeyStore().listOf(who.user.id);
+const passkeysOf = (who: TestUser) => getPasskeyStore().listOf(who.user.id);
 
 describe('the passkeys page (behaviour PASSKEY-1, PASSKEY-2)', () => {
   it('without a session, or with a sign-in older than 10 minutes, sends the browser to sign in again and back', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     for (const cookie of [undefined, await signedIn(who, 11 * 60)]) {
       const page = await getPage(cookie);
       expect(page.statusCode).toBe(303);
@@ -74,7 +73,7 @@ describe('the passkeys page (behaviour PASSKEY-1, PASSKEY-2)', () => {
   });
 
   it('offers registration options: resident key and user verification required, no attestation, RP ID = issuer host, 256-bit challenge stored only as a digest', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const page = await getPage(await signedIn(who));
     expect(page.statusCode).toBe(200);
     const options = creationOptionsOf(page);
@@ -112,7 +111,7 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
 
   it('a wrong password keeps offering the passkey, on /api/auth/signin and inside an authorization, its script allowed by the CSP nonce', async () => {
     const environmentId = unique('env_');
-    const client: Client = await createClient({ environmentId });
+    const client: Client = await createClient({ kind: 'app', environmentId });
     const { who } = await userWithPasskey();
     const authorizePage = await authorizeHandler(
       apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client, {}), headers: { Accept: 'text/html' } }),
@@ -140,7 +139,7 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
     ['a challenge we never issued', (a) => a.register({ challenge: randomBytes(32).toString('base64url') })],
   ];
   it.each(refusals)('%s: refused with the one answer, nothing stored, no mail', async (_name, respond) => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const result = await postRegistration(cookie, respond(new SoftAuthenticator(issuer, rpId), await registrationChallenge(cookie)));
     expect(result.statusCode).toBe(400);
@@ -150,7 +149,7 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
   });
 
   it('a replayed registration response is refused: the ceremony is single use', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const response = new SoftAuthenticator(issuer, rpId).register({ challenge: await registrationChallenge(cookie) });
     expect((await postRegistration(cookie, response)).statusCode).toBe(303);
@@ -160,7 +159,7 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
   });
 
   it('an expired ceremony (5 minutes) is refused even before TTL removes it', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const challenge = randomBytes(32).toString('base64url');
     await getPasskeys().ceremonies.save(challenge, { kind: 'register', userId: who.user.id, expiresAtEpoch: nowEpoch() - 1 });
@@ -170,8 +169,8 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
   });
 
   it("another user's ceremony, or a sign-in ceremony, does not register", async () => {
-    const who = await createAccountUser();
-    const other = await createAccountUser();
+    const who = await createUserWithPassword();
+    const other = await createUserWithPassword();
     const cookie = await signedIn(who);
     const otherChallenge = await registrationChallenge(await signedIn(other));
     for (const challenge of [otherChallenge, await signInChallenge()]) {
@@ -190,7 +189,7 @@ describe('registration (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; WebAuthn 7.1)
   });
 
   it('a sign-in older than 10 minutes cannot register: sent to sign in again, nothing stored', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const challenge = await registrationChallenge(await signedIn(who));
     const stale = await signedIn(who, 11 * 60);
     const result = await postRegistration(stale, new SoftAuthenticator(issuer, rpId).register({ challenge }));
@@ -217,9 +216,9 @@ describe('sign-in with a passkey (behaviour PASSKEY-3..PASSKEY-6; WebAuthn 7.2; 
 
   it('inside an authorization, the sign-in continues to the redirect URI with a code, as after a password', async () => {
     const environmentId = unique('env_');
-    const client: Client = await createClient({ environmentId });
+    const client: Client = await createClient({ kind: 'app', environmentId });
     const { who, authenticator } = await userWithPasskey();
-    await grantTestEnvironment(who.user.id, environmentId, new Date().toISOString());
+    await grantEnvironment(who.user.id, environmentId, new Date().toISOString());
     const signInPage = await authorizeHandler(
       apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client, { state: 'pk-state' }), headers: { Accept: 'text/html' } }),
       lambdaContext,
@@ -298,7 +297,7 @@ describe('names, and what the mails say (behaviour PASSKEY-11, PASSKEY-12)', () 
   const utcMinute = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/;
 
   it('adding a passkey mails its owner its name, when it was added and how to remove it; the page lists it by name', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const authenticator = new SoftAuthenticator(issuer, rpId);
     const added = await postRegistration(cookie, authenticator.register({ challenge: await registrationChallenge(cookie) }), {
@@ -315,7 +314,7 @@ describe('names, and what the mails say (behaviour PASSKEY-11, PASSKEY-12)', () 
   });
 
   it('an unnamed passkey is named for the browser and system that added it; removing it mails that name', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const authenticator = new SoftAuthenticator(issuer, rpId);
     await postRegistration(
@@ -334,7 +333,7 @@ describe('names, and what the mails say (behaviour PASSKEY-11, PASSKEY-12)', () 
   });
 
   it('a name with a control character or over 64 characters is 400 invalid_request, nothing stored, no mail', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     for (const name of ['line\u0000break', 'x'.repeat(65), 'bidi\u202Etrick']) {
       const authenticator = new SoftAuthenticator(issuer, rpId);
@@ -365,7 +364,7 @@ describe('removal (behaviour PASSKEY-2, PASSKEY-8, PASSKEY-9)', () => {
 
   it("another user's passkey cannot be removed by naming its id: 404, and it stays", async () => {
     const owner = await userWithPasskey();
-    const intruder = await createAccountUser();
+    const intruder = await createUserWithPassword();
     const result = await post(
       removeHandler,
       '/api/users/passkey/remove',
@@ -412,7 +411,7 @@ describe('bad input on the passkey endpoints: 400 invalid_request, never a 500',
   const badCredentials = ['not json', '[]', '{}', JSON.stringify({ id: 'a', rawId: 'a', type: 'other', response: {} }), 'x'.repeat(40_000)];
 
   it.each(badCredentials)('credential %#', async (credential) => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const cookie = await signedIn(who);
     const json = browserHeaders({ Accept: 'application/json', Cookie: cookie });
     for (const [handler, path] of [

@@ -1,6 +1,6 @@
 /**
  * A password change ends a sign-in's access tokens at this server's bearer endpoints at once
- * (issue 26; behaviour BEARER-1, BEARER-2, BEARER-4, INTRO-4, RESET-12, KEY-17): a token whose
+ * (behaviour BEARER-1, BEARER-2, BEARER-4, INTRO-4, RESET-12, KEY-17): a token whose
  * refresh family holds another password version than the user's is refused like a revoked one,
  * even where the change's sweep of the user's families (RESET-7) missed the family. The miss is
  * the one DynamoDB's index lag makes: the family is taken out of the index (its gsi1 attributes
@@ -8,7 +8,6 @@
  * test checks. A token of a sign-in after the change works; key-minted tokens are KEY-17's.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { passwordAndCodeAmr } from '../../lambdas/core/account/second-factor';
 import type { Client } from '../../lambdas/core/model';
@@ -22,21 +21,24 @@ import { getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
-import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
+import {
+  adminClientToken,
+  createClient,
+  createTokenClient,
+  createUserWithPassword,
+  issueAccessToken,
+  issueCode,
+  redirectUri,
+  type TestClient,
+  testFileEnvironment,
+  type TestUser,
+  unique,
+} from '../support/fixtures';
+import { mailsTo } from '../support/account';
 import { browserHeaders } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { completeReset, mailedLink, removeAll } from '../support/recovery';
-import {
-  claimsOf,
-  createClient as createTokenClient,
-  introspectWith,
-  redeem,
-  redirectUri,
-  refresh,
-  unique,
-  type TestClient,
-} from '../support/token-fixtures';
-import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
+import { claimsOf, introspectWith, redeem, refresh } from '../support/token-calls';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -47,7 +49,7 @@ beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
   const environmentId = await testFileEnvironment();
   // An application an administrator created (static): its users' tokens may manage their own keys (KEYM-2).
-  app = await createTestClient({
+  app = await createClient({
     name: 'Reports app',
     type: 'public',
     grantTypes: ['authorization_code', 'refresh_token'],
@@ -72,23 +74,11 @@ interface SignIn {
  * A sign-in through the token endpoint: a code as the authorization step saves it (the session's
  * password version, a mailed code as second factor), redeemed for real, which starts the family.
  */
-async function signIn(who: AccountUser, scopes: readonly string[] = ['openid', 'read']): Promise<SignIn> {
+async function signIn(who: TestUser, scopes: readonly string[] = ['openid', 'read']): Promise<SignIn> {
   const stored = await getUsers().current(who.user.id);
-  const code = unique('code-');
-  const verifier = unique('verifier-verifier-verifier-verifier-verifier-');
   const nowEpoch = Math.floor(Date.now() / 1000);
-  await getTokenStore().saveCode(code, {
-    clientId: app.clientId,
-    userId: who.user.id,
-    scopes,
-    authTime: nowEpoch,
-    amr: passwordAndCodeAmr,
-    credentialVersion: stored!.credentialVersion ?? 0,
-    redirectUri,
-    codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-    expiresAtEpoch: nowEpoch + 300,
-  });
-  const redeemed = await redeem(app, { code, verifier });
+  const code = await issueCode(app, who.user, { scopes, amr: passwordAndCodeAmr, credentialVersion: stored!.credentialVersion ?? 0 });
+  const redeemed = await redeem(app, code);
   expect(redeemed.status).toBe(200);
   const access = String(redeemed.body.access_token);
   const record = await getTokenStore().getTokenRecord(String(claimsOf(access).jti), nowEpoch);
@@ -108,13 +98,13 @@ async function outOfIndex(familyId: string): Promise<void> {
 }
 
 /** The owner's recovery: the mailed link, a new password, and the completion's "Remove all" (RESET-9, RESET-13). */
-async function recoverWithRemoveAll(who: AccountUser): Promise<void> {
+async function recoverWithRemoveAll(who: TestUser): Promise<void> {
   const { recovery } = await completeReset(await mailedLink(outbox, who));
   const removed = await removeAll(recovery, browserHeaders({ Accept: 'application/json' }));
   expect(removed.statusCode).toBe(200);
 }
 
-async function changePasswordByAdmin(who: AccountUser): Promise<void> {
+async function changePasswordByAdmin(who: TestUser): Promise<void> {
   const patched = await callAdmin(updateUser, {
     token: adminToken,
     method: 'PATCH',
@@ -126,7 +116,7 @@ async function changePasswordByAdmin(who: AccountUser): Promise<void> {
 }
 
 /** A sign-in of the intruder's, missed by the sweep of the owner's password change. */
-async function signInMissedBy(change: (who: AccountUser) => Promise<void>, who: AccountUser, scopes?: readonly string[]) {
+async function signInMissedBy(change: (who: TestUser) => Promise<void>, who: TestUser, scopes?: readonly string[]) {
   const before = await signIn(who, scopes);
   await outOfIndex(before.familyId);
   await change(who);
@@ -149,7 +139,7 @@ function expectInvalidToken(result: APIGatewayProxyResult): void {
 
 describe('self-service API keys: a token from before the password change creates none (behaviour BEARER-1, RESET-12, KEY-17)', () => {
   it('after a reset and its "Remove all": 401 invalid_token and no key, where a sign-in after it creates one', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(recoverWithRemoveAll, who);
 
     // The intruder's key would belong to the new key generation and exchange indefinitely.
@@ -167,15 +157,15 @@ describe('self-service API keys: a token from before the password change creates
   });
 
   it('a token whose user was deleted since creates no key: 401 invalid_token (behaviour KEYM-2, BEARER-2)', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     // A token without a family: the self-service path reads the user itself.
-    const { token } = await issueTestToken({ clientId: app.clientId, sub: who.user.id, scopes: ['read'], amr: passwordAndCodeAmr });
+    const { token } = await issueAccessToken({ clientId: app.clientId, sub: who.user.id, scopes: ['read'], amr: passwordAndCodeAmr });
     await getUsers().delete(who.user);
     expectInvalidToken((await createKeyAs(token, app.clientId, { name: 'orphan' })).result);
   });
 
   it('after an admin sets a new password (ADMIN-6): 401 invalid_token', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     expectInvalidToken((await createKeyAs(before.access, app.clientId, { name: 'backup sync' })).result);
   });
@@ -183,7 +173,7 @@ describe('self-service API keys: a token from before the password change creates
 
 describe('userinfo and validate refuse a token from before the password change (behaviour BEARER-2, BEARER-4, RESET-12)', () => {
   it('after a reset: userinfo and validate answer 401 invalid_token; a sign-in after it is served', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(async (user) => {
       const { page } = await completeReset(await mailedLink(outbox, user));
       expect(page.statusCode).toBe(200);
@@ -203,7 +193,7 @@ describe('userinfo and validate refuse a token from before the password change (
   });
 
   it("a refresh of the old family is refused too, so the holder gets no token of the new password's (RESET-12)", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     const refreshed = await refresh(app, before.refresh);
     expect(refreshed.status).toBe(400);
@@ -213,7 +203,7 @@ describe('userinfo and validate refuse a token from before the password change (
 
 describe('the admin API refuses an admin user token from before the password change (behaviour BEARER-1, ADMIN-1, RESET-12)', () => {
   it('after a reset: 401 invalid_token, where a sign-in after it lists the users', async () => {
-    const who = await createAccountUser({ admin: true }, [await testFileEnvironment()]);
+    const who = await createUserWithPassword({ admin: true });
     const scopes = ['openid', adminScope];
     const before = await signInMissedBy(recoverWithRemoveAll, who, scopes);
 
@@ -225,7 +215,7 @@ describe('the admin API refuses an admin user token from before the password cha
 
 describe('the account endpoints refuse a bearer token from before the password change (behaviour VERIFY-1, BEARER-1)', () => {
   it('POST /api/users/email-verification/request: 401 invalid_token, nothing mailed', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     const mailsBefore = mailsTo(outbox, who.user.email!).length;
     const result = await emailVerificationRequest(
@@ -243,7 +233,7 @@ describe('the account endpoints refuse a bearer token from before the password c
 
 describe('introspection answers active:false for a token from before the password change (behaviour INTRO-4, RFC 7662 2.2)', () => {
   it('the old token is inactive, a token of a sign-in after the change active', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signInMissedBy(changePasswordByAdmin, who);
     expect((await introspectWith(resourceServer, before.access)).body).toEqual({ active: false });
     const after = await signIn(who);
@@ -253,7 +243,7 @@ describe('introspection answers active:false for a token from before the passwor
 
 describe('what the password version does not govern (behaviour KEY-17, BEARER-1)', () => {
   it("a token minted by an administrator's key for the user stays valid: key-minted tokens have no family", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const key = await createKeyAs(adminToken, app.clientId, { userId: who.user.id, name: 'CI deploys' });
     expect(key.status).toBe(201);
     const minted = await exchangeKey({ bearer: String(key.body.api_key) });
@@ -264,7 +254,7 @@ describe('what the password version does not govern (behaviour KEY-17, BEARER-1)
   });
 
   it("a sign-in's token of a user deleted since is refused at once, even when the deletion's sweep missed its family (ADMIN-7)", async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+    const who = await createUserWithPassword();
     const before = await signIn(who);
     await outOfIndex(before.familyId);
     await getUsers().delete(who.user);

@@ -10,10 +10,17 @@ import type { Client } from '../../lambdas/core/model';
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import { callAdmin } from '../support/admin-calls';
 import { createKeyAs, useOutbox } from '../support/api-keys';
-import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
+import { mailsTo } from '../support/account';
 import { type Attempt, DynamoFaults } from '../support/dynamo-faults';
 import { completeReset, mailedLink } from '../support/recovery';
-import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
+import {
+  adminClientToken,
+  createClient,
+  createUserWithPassword,
+  issueAccessToken,
+  testFileEnvironment,
+  type TestUser,
+} from '../support/fixtures';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -21,7 +28,7 @@ let client: Client;
 let faults: DynamoFaults;
 beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
-  client = await createTestClient({ name: 'Reports app', scopes: ['read'] });
+  client = await createClient({ name: 'Reports app', scopes: ['read'] });
   faults = DynamoFaults.install();
 });
 afterAll(() => faults.uninstall());
@@ -29,21 +36,21 @@ afterEach(() => faults.clear());
 
 /** The strongly consistent query of the user's own partition that lists their API keys (`APIKEY#`) or passkeys (`PASSKEY#`). */
 const listingOf =
-  (who: AccountUser, prefix: 'APIKEY#' | 'PASSKEY#') =>
+  (who: TestUser, prefix: 'APIKEY#' | 'PASSKEY#') =>
   (attempt: Attempt): boolean => {
     const values = attempt.input.ExpressionAttributeValues as Record<string, { S?: string }> | undefined;
     return values?.[':pk']?.S === `USER#${who.user.id}` && values[':prefix']?.S === prefix;
   };
 
 /** An account with a self-service key an intruder created while holding it (behaviour KEYM-2). */
-async function withIntruderKey(): Promise<AccountUser> {
-  const who = await createAccountUser({}, [await testFileEnvironment()]);
-  const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
+async function withIntruderKey(): Promise<TestUser> {
+  const who = await createUserWithPassword({ environments: [await testFileEnvironment()] });
+  const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
   expect((await createKeyAs(token, client.clientId, { name: 'backup sync' })).status).toBe(201);
   return who;
 }
 
-const changedMail = (who: AccountUser) => {
+const changedMail = (who: TestUser) => {
   const mails = mailsTo(outbox, who.user.email!).filter((m) => m.subject === 'Your password was changed');
   expect(mails).toHaveLength(1);
   return mails[0]!.text;
@@ -96,7 +103,7 @@ describe('the keys cannot be read when the password changes (behaviour RESET-10)
 
 describe('the passkeys cannot be read when the password changes (behaviour RESET-10, RESET-9)', () => {
   it('after a reset, the mail says any passkey still signs in and where to check them, never "No passkey"; the page says the same (fails before: the page said none)', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await mailedLink(outbox, who);
     faults.fail({ operation: 'Query', phase: 'before', where: listingOf(who, 'PASSKEY#') });
     const { page } = await completeReset(token);

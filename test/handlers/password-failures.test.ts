@@ -20,8 +20,9 @@ import { deviceFailuresAllowed, deviceKeySet, sealDeviceCookie } from '../../lam
 import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { useOutbox } from '../support/api-keys';
-import { ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
-import { cookieOf } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems, latestCode, mailsTo } from '../support/account';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField } from '../support/authorization';
 import { headersOf, jsonBody } from '../support/events';
 import { SoftAuthenticator } from '../support/webauthn';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
@@ -29,8 +30,6 @@ import { handler as signInStepHandler } from '../../lambdas/handlers/authorize-s
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { failuresPerWindow } from '../../lambdas/core/account/password-attempts';
-import { createAccountUser } from '../support/account';
-import { authorizeQuery, browserHeaders, createClient, form, hiddenField, unique } from '../support/authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from '../support/events';
 
 const outbox = useOutbox();
@@ -56,7 +55,7 @@ beforeAll(async () => {
 
 describe('the per-account ceiling (behaviour PWFAIL-1, PWFAIL-2)', () => {
   it(`after ${failuresPerWindow} wrong passwords even the right one gets 429 with Retry-After; an unknown address gets the same sequence and page`, async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const ghost = `${unique('ghost')}@example.test`;
     for (let i = 0; i < failuresPerWindow; i++) {
       expect((await signIn(who.user.email!, 'wrong password')).statusCode).toBe(401);
@@ -72,23 +71,23 @@ describe('the per-account ceiling (behaviour PWFAIL-1, PWFAIL-2)', () => {
   });
 
   it('20 parallel wrong passwords: at most 10 are checked, the rest are 429', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const results = await Promise.all(Array.from({ length: 20 }, () => signIn(who.user.email!, 'wrong password')));
     expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(failuresPerWindow);
     expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(20 - failuresPerWindow);
   });
 
   it('another account is not affected', async () => {
-    const victim = await createAccountUser();
-    const bystander = await createAccountUser();
+    const victim = await createUserWithPassword();
+    const bystander = await createUserWithPassword();
     for (let i = 0; i < failuresPerWindow; i++) await signIn(victim.user.email!, 'wrong password');
     expect(headerOf(await signIn(bystander.user.email!, bystander.password), 'set-cookie')).toMatch(/^__Host-session=/);
   });
 
   it('the sign-in step of /api/authorize shares the count', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     for (let i = 0; i < failuresPerWindow; i++) await signIn(who.user.email!, 'wrong password');
-    const client = await createClient();
+    const client = await createClient({ kind: 'app' });
     const page = await authorizeHandler(
       apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
       lambdaContext,
@@ -119,15 +118,15 @@ const nowEpoch = () => Math.floor(Date.now() / 1000);
 const realKeys = () => parseDeviceKeys(readFileSync(process.env.DEVICE_COOKIE_KEY_FILE!, 'utf8'))!;
 
 /** A user whose browser signed in once, and the device cookie it kept. */
-async function ownerWithDevice(environmentIds: readonly string[] = []): Promise<{ who: AccountUser; device: string }> {
-  const who = await createAccountUser({}, environmentIds);
+async function ownerWithDevice(environmentIds: readonly string[] = []): Promise<{ who: TestUser; device: string }> {
+  const who = await createUserWithPassword({ environments: environmentIds });
   const first = await signIn(who.user.email!, who.password);
   expect(first.statusCode).toBe(200);
   return { who, device: deviceCookieOf(first) };
 }
 
 /** Strangers fill the address's window: ten wrong passwords, after which even the right one waits. */
-async function tripCeiling(who: AccountUser): Promise<void> {
+async function tripCeiling(who: TestUser): Promise<void> {
   for (let i = 0; i < failuresPerWindow; i++) expect((await signIn(who.user.email!, 'wrong password')).statusCode).toBe(401);
   expect((await signIn(who.user.email!, who.password)).statusCode).toBe(429);
 }
@@ -146,7 +145,7 @@ describe('device cookies: a browser that signed in before is not stopped by stra
   });
 
   it('the cookie is __Host-, HttpOnly, Secure, SameSite=Strict and lives a year; only a completed sign-in sets it; the table keeps only a digest of its nonce, with its user', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const signedIn = await signIn(who.user.email!, who.password);
     const line = headersOf(signedIn, 'set-cookie').find((c) => c.startsWith('__Host-device='));
     expect(line).toMatch(
@@ -212,7 +211,7 @@ describe('device cookies: a browser that signed in before is not stopped by stra
   });
 
   it('the sign-in step of /api/authorize honours the cookie and renews it', async () => {
-    const client = await createClient();
+    const client = await createClient({ kind: 'app' });
     const { who, device } = await ownerWithDevice([client.environmentId]);
     await tripCeiling(who);
     const page = await authorizeHandler(
@@ -234,7 +233,7 @@ describe('device cookies: a browser that signed in before is not stopped by stra
   });
 
   it('with a mailed code (an admin under MFA_POLICY=admins) the code completes the sign-in and sets the cookie; strangers at the ceiling then do not stop that browser', async () => {
-    const who = await createAccountUser({ admin: true });
+    const who = await createUserWithPassword({ admin: true });
     const codePage = await signIn(who.user.email!, who.password);
     expect(codePage.statusCode).toBe(200);
     expect(setsDeviceCookie(codePage)).toBe(false);
@@ -284,7 +283,7 @@ describe('the owner is told when the ceiling trips (behaviour PWFAIL-5)', () => 
   const noticeSubject = 'Wrong passwords were entered for your account';
 
   it('one mail per window however many attempts fail or are refused, parallel ones included: what happened and what to do, nothing an attacker could use', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const guess = 'correct horse battery staple';
     const parallel = await Promise.all(Array.from({ length: 20 }, () => signIn(who.user.email!, guess)));
     expect(parallel.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(failuresPerWindow);
@@ -317,7 +316,7 @@ describe('passkeys and the ceiling (behaviour PWFAIL-7)', () => {
     );
 
   /** Registers a software passkey for `who` through the passkeys page, as a freshly signed-in browser would. */
-  async function addPasskey(who: AccountUser): Promise<SoftAuthenticator> {
+  async function addPasskey(who: TestUser): Promise<SoftAuthenticator> {
     const id = randomBytes(32).toString('base64url');
     const authTime = nowEpoch();
     await getSessions().createSession(
@@ -355,9 +354,9 @@ describe('passkeys and the ceiling (behaviour PWFAIL-7)', () => {
     return post(passkeySignInHandler, '/api/auth/passkey/verify', { credential: JSON.stringify(authenticator.assert({ challenge })) });
   }
 
-  // Held on the code before issue 26 as well (the passkey path never consulted the ceiling); kept as a guard.
+  // Held from the start (the passkey path never consulted the ceiling); kept as a guard.
   it('a passkey signs in while strangers hold the password ceiling', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const authenticator = await addPasskey(who);
     await tripCeiling(who);
     const signedIn = await passkeySignIn(authenticator);
@@ -367,7 +366,7 @@ describe('passkeys and the ceiling (behaviour PWFAIL-7)', () => {
   });
 
   it('a passkey sign-in leaves the browser a device cookie, so its password is not held by strangers either (behaviour PWFAIL-3)', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const authenticator = await addPasskey(who);
     const signedIn = await passkeySignIn(authenticator);
     await tripCeiling(who);
@@ -381,7 +380,7 @@ describe('database trouble (behaviour PWFAIL-2..PWFAIL-5, ERR-5)', () => {
   afterEach(() => faults.uninstall());
 
   it('a device record that cannot be written costs the browser its cookie, never the sign-in', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     faults.fail({ operation: 'PutItem', phase: 'before', where: (a) => touches(a, 'DEVICE#') });
     const signedIn = await signIn(who.user.email!, who.password);
     expect(signedIn.statusCode).toBe(200);
@@ -398,7 +397,7 @@ describe('database trouble (behaviour PWFAIL-2..PWFAIL-5, ERR-5)', () => {
   });
 
   it("the DynamoDB client's resend of the notice claim after a lost reply is still the claim: one mail", async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     faults.fail({
       operation: 'UpdateItem',
       phase: 'after',

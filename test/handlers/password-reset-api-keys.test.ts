@@ -1,6 +1,6 @@
 /**
- * Recovery ends the self-service API keys an intruder created while holding the account (issue 26;
- * behaviour RESET-13, KEY-17, RESET-10, RESET-11): the reset completion lists them (never a
+ * Recovery ends the self-service API keys an intruder created while holding the account
+ * (behaviour RESET-13, KEY-17, RESET-10, RESET-11): the reset completion lists them (never a
  * secret) and its one "Remove all" revokes them with the passkeys, each with its `api_key.revoke`
  * audit entry (LOG-4); left alone they keep exchanging, and the "password changed" mail names them.
  * Admin-created keys are not the owner's to end there and keep working. The step takes effect with
@@ -13,12 +13,12 @@ import { handler as sendLinkHandler } from '../../lambdas/handlers/admin/users-p
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, storedKey, useOutbox } from '../support/api-keys';
-import { createAccountUser, latestResetToken, mailsTo, type AccountUser } from '../support/account';
+import { adminClientToken, createClient, createUserWithPassword, issueAccessToken, type TestUser } from '../support/fixtures';
+import { latestResetToken, mailsTo } from '../support/account';
 import { browserHeaders } from '../support/authorization';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
 import { completeReset, mailedLink, removeAll } from '../support/recovery';
-import { adminClientToken, createTestClient, issueTestToken, testFileEnvironment } from '../support/tokens';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -26,7 +26,7 @@ let client: Client;
 let faults: DynamoFaults;
 beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
-  client = await createTestClient({ name: 'Reports app', scopes: ['read'] });
+  client = await createClient({ name: 'Reports app', scopes: ['read'] });
   faults = DynamoFaults.install();
 });
 afterAll(() => faults.uninstall());
@@ -38,9 +38,9 @@ const json = () => browserHeaders({ Accept: 'application/json' });
  * The account as an intruder leaves it: a self-service key created with a token the client got
  * for the user (behaviour KEYM-2), and a key an administrator created for the user besides.
  */
-async function takenOver(): Promise<{ who: AccountUser; intruderKey: string; intruderKeyId: string; adminKey: string }> {
-  const who = await createAccountUser({}, [await testFileEnvironment()]);
-  const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
+async function takenOver(): Promise<{ who: TestUser; intruderKey: string; intruderKeyId: string; adminKey: string }> {
+  const who = await createUserWithPassword();
+  const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
   const intruder = await createKeyAs(token, client.clientId, { name: 'backup sync' });
   expect(intruder.status).toBe(201);
   const admin = await createKeyAs(adminToken, client.clientId, { userId: who.user.id, name: 'CI deploys' });
@@ -50,7 +50,7 @@ async function takenOver(): Promise<{ who: AccountUser; intruderKey: string; int
   return { who, intruderKey, intruderKeyId: String(intruder.body.key_id), adminKey: String(admin.body.api_key) };
 }
 
-const mailWithSubject = (who: AccountUser, subject: string) => mailsTo(outbox, who.user.email!).filter((m) => m.subject === subject);
+const mailWithSubject = (who: TestUser, subject: string) => mailsTo(outbox, who.user.email!).filter((m) => m.subject === subject);
 
 describe('the reset completion lists the self-service API keys and one "Remove all" revokes them (behaviour RESET-13)', () => {
   it('lists the intruder key by name and id (never a secret), not the admin-created one, with one button for passkeys and keys', async () => {
@@ -187,7 +187,7 @@ describe('the step takes effect with its first write, so a failure after it leav
     expect((await exchangeKey({ bearer: intruderKey })).status).toBe(401);
     expect((await exchangeKey({ bearer: adminKey })).status).toBe(200);
     // A key the user creates now belongs to the new generation and works.
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
     const fresh = await createKeyAs(token, client.clientId, { name: 'after' });
     expect(fresh.status).toBe(201);
     expect((await exchangeKey({ bearer: String(fresh.body.api_key) })).status).toBe(200);
@@ -196,11 +196,11 @@ describe('the step takes effect with its first write, so a failure after it leav
 });
 
 describe('a key create racing the removal (behaviour KEY-17, RESET-13)', () => {
-  it('a self-service create whose token was checked before "Remove all" makes a key of the old generation, which never exchanges (issue 26 re-test)', async () => {
-    const who = await createAccountUser({}, [await testFileEnvironment()]);
+  it('a self-service create whose token was checked before "Remove all" makes a key of the old generation, which never exchanges (behaviour KEY-17)', async () => {
+    const who = await createUserWithPassword();
     const { recovery } = await completeReset(await mailedLink(outbox, who));
     // A token the intruder still holds after the reset (say, from a passkey sign-in before the removal).
-    const { token } = await issueTestToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, sub: who.user.id, scopes: ['read'] });
     // The create's own read of the user waits (its token check read the user first); meanwhile
     // the owner removes everything.
     let userReads = 0;

@@ -1,6 +1,6 @@
 /**
- * Recovery leaves nothing an intruder set up working, and the mail says what happened (issue 26;
- * behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
+ * Recovery leaves nothing an intruder set up working, and the mail says what happened
+ * (behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
  * passkeys that still sign in (or says none can) and how to remove them; the reset completion
  * lists them and removes them all with its own short-lived, single-use proof (a cookie scoped to
  * that form's path), same-origin only; an admin-sent link removes nothing by itself. The races of
@@ -17,10 +17,10 @@ import { getSessions, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, ephemeralItems, latestResetToken, mailsTo, sessionsOf, type AccountUser } from '../support/account';
+import { adminClientToken, createUserWithPassword, type TestUser } from '../support/fixtures';
+import { ephemeralItems, latestResetToken, mailsTo, sessionsOf } from '../support/account';
 import { browserHeaders } from '../support/authorization';
 import { headerOf, jsonBody } from '../support/events';
-import { adminClientToken } from '../support/tokens';
 import { completeReset, mailedLink as recoveryLink, removeAll, setCookies } from '../support/recovery';
 
 const outbox = useOutbox();
@@ -30,7 +30,7 @@ beforeAll(async () => {
   adminToken = (await adminClientToken()).token;
 });
 
-async function addPasskey(who: AccountUser, name: string): Promise<Passkey> {
+async function addPasskey(who: TestUser, name: string): Promise<Passkey> {
   const passkey: Passkey = {
     credentialId: randomBytes(16).toString('base64url'),
     userId: who.user.id,
@@ -47,7 +47,7 @@ async function addPasskey(who: AccountUser, name: string): Promise<Passkey> {
 }
 
 /** A session as a passkey sign-in leaves it (behaviour PASSKEY-3). */
-async function passkeySession(who: AccountUser): Promise<void> {
+async function passkeySession(who: TestUser): Promise<void> {
   const authTime = Math.floor(Date.now() / 1000);
   await getSessions().createSession(
     randomBytes(32).toString('base64url'),
@@ -56,10 +56,10 @@ async function passkeySession(who: AccountUser): Promise<void> {
   );
 }
 
-const mailedLink = (who: AccountUser) => recoveryLink(outbox, who);
+const mailedLink = (who: TestUser) => recoveryLink(outbox, who);
 
 /** An admin password change (behaviour ADMIN-6, RESET-7). */
-const adminSetsPassword = (who: AccountUser, password: string) =>
+const adminSetsPassword = (who: TestUser, password: string) =>
   callAdmin(updateUserHandler, {
     token: adminToken,
     method: 'PATCH',
@@ -67,12 +67,12 @@ const adminSetsPassword = (who: AccountUser, password: string) =>
     pathParameters: { user_id: who.user.id },
     body: { password },
   });
-const passkeysOf = (who: AccountUser) => getPasskeyStore().listOf(who.user.id);
-const mailWithSubject = (who: AccountUser, subject: string) => mailsTo(outbox, who.user.email!).filter((m) => m.subject === subject);
+const passkeysOf = (who: TestUser) => getPasskeyStore().listOf(who.user.id);
+const mailWithSubject = (who: TestUser, subject: string) => mailsTo(outbox, who.user.email!).filter((m) => m.subject === subject);
 
 describe('the "password changed" mail says exactly what happened (behaviour RESET-10)', () => {
   it('after a reset link: how, that every session and refresh token ended, and each passkey that still signs in, named, with how to remove it', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await addPasskey(who, 'Intruder key');
     await addPasskey(who, 'My phone');
     await completeReset(await mailedLink(who));
@@ -89,14 +89,14 @@ describe('the "password changed" mail says exactly what happened (behaviour RESE
   });
 
   it('says so when no passkey can sign in', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await completeReset(await mailedLink(who));
     const [mail] = mailWithSubject(who, 'Your password was changed');
     expect(mail!.text).toContain('No passkey can sign in to your account.');
   });
 
   it('after an admin password change: "by an administrator", and the passkeys that still sign in', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await addPasskey(who, 'Intruder key');
     const patched = await adminSetsPassword(who, 'set by the admin');
     expect(patched.statusCode).toBe(200);
@@ -109,7 +109,7 @@ describe('the "password changed" mail says exactly what happened (behaviour RESE
 
 describe('the reset completion lists the passkeys and removes them all with its own proof (behaviour RESET-9)', () => {
   it('lists every passkey by name with a same-origin form; the answer clears the link cookie and sets a 10-minute proof cookie scoped to that form', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await addPasskey(who, 'Intruder key');
     const { page } = await completeReset(await mailedLink(who));
     expect(page.body).toContain('<strong>Intruder key</strong>');
@@ -126,7 +126,7 @@ describe('the reset completion lists the passkeys and removes them all with its 
   });
 
   it('"Remove all passkeys" removes every passkey (one added after the page too), ends sessions started since, mails the names, and works once', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const intruders = [await addPasskey(who, 'Intruder key')];
     const { recovery } = await completeReset(await mailedLink(who));
     intruders.push(await addPasskey(who, 'Added meanwhile'));
@@ -150,7 +150,7 @@ describe('the reset completion lists the passkeys and removes them all with its 
   });
 
   it('refused, nothing removed: a cross-site post, no proof, an expired proof, and a proof outlived by a later password change', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await addPasskey(who, 'Kept');
     const { recovery } = await completeReset(await mailedLink(who));
     const crossSite = await removeAll(recovery, browserHeaders({ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }));
@@ -177,7 +177,7 @@ describe('the reset completion lists the passkeys and removes them all with its 
     expect(await passkeysOf(who)).toHaveLength(1);
 
     // Outlived: the password changed again after the reset.
-    const second = await createAccountUser();
+    const second = await createUserWithPassword();
     await addPasskey(second, 'Kept too');
     const fresh = await completeReset(await mailedLink(second));
     await adminSetsPassword(second, 'changed once more');
@@ -189,7 +189,7 @@ describe('the reset completion lists the passkeys and removes them all with its 
 
 describe('an admin-sent reset link removes no passkey by itself (behaviour RESET-11, ADMIN-17)', () => {
   it('sending the link and using it leave the passkeys; the completion offers removing them, as for any reset', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await addPasskey(who, 'Own key');
     const sent = await callAdmin(sendLinkHandler, {
       token: adminToken,

@@ -1,5 +1,5 @@
 /**
- * Password reset (issue 12; behaviour RESET-1..RESET-7, ADMIN-17: single use, invalidated
+ * Password reset (behaviour RESET-1..RESET-7, ADMIN-17: single use, invalidated
  * on any password change, the same response whether or not the address exists): the forgot-password answer
  * for known and unknown addresses (page, status, headers, and time, as a median ratio), the
  * per-address throttle, a GET that consumes nothing, one POST, older links killed by a newer
@@ -19,10 +19,10 @@ import { getUsers } from '../../lambdas/wiring/repositories';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
-import { createAccountUser, ephemeralItems, latestResetToken, mailsTo, sessionsOf, type AccountUser } from '../support/account';
-import { browserHeaders, cookieOf, form, unique } from '../support/authorization';
+import { adminClientToken, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems, latestResetToken, mailsTo, sessionsOf } from '../support/account';
+import { browserHeaders, cookieOf, form } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import { adminClientToken } from '../support/tokens';
 
 const outbox = useOutbox();
 let adminToken: string;
@@ -63,7 +63,7 @@ const signIn = (email: string, password: string) =>
     lambdaContext,
   );
 
-async function requestLink(who: AccountUser): Promise<string> {
+async function requestLink(who: TestUser): Promise<string> {
   expect((await forgot(who.user.email!)).statusCode).toBe(200);
   await settleBackgroundJobs();
   return latestResetToken(outbox, who.user.email!);
@@ -86,7 +86,7 @@ describe('GET /forgot-password (behaviour RESET-1)', () => {
 
 describe('POST /forgot-password answers the same for every address (behaviour RESET-1, RESET-2)', () => {
   it('known and unknown address: same status, headers (but Date) and body; mail only for the known one, sent after the answer', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const unknown = `${unique('nobody')}@example.test`;
     const known = await forgot(who.user.email!);
     expect(mailsTo(outbox, who.user.email!)).toHaveLength(0); // not yet: it is off the request path
@@ -106,7 +106,7 @@ describe('POST /forgot-password answers the same for every address (behaviour RE
   });
 
   it('no timing a client can use: median response time known/unknown within 0.67..1.5 over 40 requests each (measured, not a timed assertion of speed)', async () => {
-    const knownUsers = await Promise.all(Array.from({ length: 40 }, () => createAccountUser()));
+    const knownUsers = await Promise.all(Array.from({ length: 40 }, () => createUserWithPassword()));
     const timings: { known: number[]; unknown: number[] } = { known: [], unknown: [] };
     for (let i = 0; i < 40; i++) {
       // Interleaved, so drift of the machine affects both alike.
@@ -128,7 +128,7 @@ describe('POST /forgot-password answers the same for every address (behaviour RE
   });
 
   it('throttled per address by the service: a second request within a minute is 429 for known and unknown alike', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const unknown = `${unique('nobody')}@example.test`;
     await forgot(who.user.email!);
     await forgot(unknown);
@@ -167,7 +167,7 @@ describe('POST /forgot-password answers the same for every address (behaviour RE
 
 describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any password change kills it)', () => {
   it('GET twice consumes nothing; the first POST sets the password; a second POST is refused', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     for (let i = 0; i < 2; i++) {
       const opened = await resetPage(token);
@@ -185,7 +185,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('after a reset: old password refused, new one works, sessions deleted, "password changed" mailed, no session started', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await signIn(who.user.email!, who.password);
     expect(await sessionsOf(who.user.id)).toBe(1);
     const token = await requestLink(who);
@@ -202,7 +202,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('a reset whose sign-out step fails answers 503 and leaves the link usable; submitted again it ends the old sessions (behaviour RESET-7)', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     await signIn(who.user.email!, who.password);
     expect(await sessionsOf(who.user.id)).toBe(1);
     const token = await requestLink(who);
@@ -228,7 +228,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('a newer request kills the older link', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const first = await requestLink(who);
     // A minute later (the per-address throttle): the admin route issues the second link at once.
     const sent = await callAdmin(sendLinkHandler, {
@@ -246,7 +246,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('an admin password change (PATCH) kills an outstanding link, ends sessions and mails the user', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     await signIn(who.user.email!, who.password);
     const patched = await callAdmin(updateUserHandler, {
@@ -264,7 +264,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('an admin address change kills an outstanding link (it went to the old address) and clears email_verified', async () => {
-    const who = await createAccountUser({ emailVerifiedAt: new Date().toISOString() });
+    const who = await createUserWithPassword({ emailVerifiedAt: new Date().toISOString() });
     const token = await requestLink(who);
     const patched = await callAdmin(updateUserHandler, {
       token: adminToken,
@@ -278,7 +278,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
   });
 
   it('bad input on /reset-password: dead-link page or the form again with the reason, never a 500, nothing changed', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     expect((await resetPage('short')).statusCode).toBe(400);
     expect((await resetPageHandler(apiGatewayEvent({ path: '/reset-password' }), lambdaContext)).statusCode).toBe(400);
@@ -313,7 +313,7 @@ describe('the token never reaches a Referer, the address bar or the page (behavi
   };
 
   it('a live link answers 303 to the bare path, no-referrer, the token in a short-lived HttpOnly Secure SameSite=Strict cookie scoped to /reset-password', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     const opened = await resetPage(token);
     expect(opened.statusCode).toBe(303);
@@ -331,7 +331,7 @@ describe('the token never reaches a Referer, the address bar or the page (behavi
   });
 
   it('the bare page holds no token (not in the form, not in a header) and keeps same-origin, so its posts keep their Origin', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     const page = await formPage(linkCookie(await resetPage(token)));
     expect(page.statusCode).toBe(200);
@@ -351,7 +351,7 @@ describe('the token never reaches a Referer, the address bar or the page (behavi
   });
 
   it('after a weak and a mismatched password the link still works from its cookie; the answers hold no token; success clears the cookie', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const token = await requestLink(who);
     const cookie = linkCookie(await resetPage(token));
     const weak = await resetWithCookie(cookie, 'short');
@@ -399,7 +399,7 @@ describe('the token never reaches a Referer, the address bar or the page (behavi
 
 describe('POST /api/admin/users/{user_id}/password-reset (behaviour ADMIN-17)', () => {
   it('202 with expires_in and no link in the response; the user gets the mail', async () => {
-    const who = await createAccountUser();
+    const who = await createUserWithPassword();
     const result = await callAdmin(sendLinkHandler, {
       token: adminToken,
       method: 'POST',
@@ -419,7 +419,7 @@ describe('POST /api/admin/users/{user_id}/password-reset (behaviour ADMIN-17)', 
       pathParameters: { user_id: 'usr_none' },
     });
     expect(missing.statusCode).toBe(404);
-    const who = await createAccountUser({ email: undefined });
+    const who = await createUserWithPassword({ email: undefined });
     const noAddress = await callAdmin(sendLinkHandler, {
       token: adminToken,
       method: 'POST',

@@ -1,6 +1,6 @@
 /**
- * "Remove all passkeys" after a reset against an intruder who acts while it runs (issue 26
- * review N1; behaviour RESET-9, RESET-12, PASSKEY-3, PASSKEY-13, PASSKEY-14). The intruder's
+ * "Remove all passkeys" after a reset against an intruder who acts while it runs
+ * (behaviour RESET-9, RESET-12, PASSKEY-3, PASSKEY-13, PASSKEY-14). The intruder's
  * passkey still signs in after the owner's reset, so it can hold a fresh session, post
  * registrations and sign in again while the removal runs. Each race is run in a fixed order
  * with the fault double's hold (test/support/dynamo-faults.ts): one request's write waits
@@ -18,7 +18,8 @@ import { handler as sessionHandler } from '../../lambdas/handlers/session';
 import { handler as passwordSignIn } from '../../lambdas/handlers/sign-in';
 import { getPasskeyStore } from '../../lambdas/wiring/passkeys';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { createAccountUser, mailsTo, type AccountUser } from '../support/account';
+import { adminClientToken, createUserWithPassword, type TestUser } from '../support/fixtures';
+import { mailsTo } from '../support/account';
 import { callAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { browserHeaders } from '../support/authorization';
@@ -34,7 +35,6 @@ import {
   signInChallenge,
 } from '../support/passkeys';
 import { completeReset, mailedLink, removeAll, setCookies } from '../support/recovery';
-import { adminClientToken } from '../support/tokens';
 import { SoftAuthenticator } from '../support/webauthn';
 
 const outbox = useOutbox();
@@ -58,7 +58,7 @@ const sessionCookieOf = (result: APIGatewayProxyResult): string => {
 const whoIsSignedIn = (cookie: string) =>
   sessionHandler(apiGatewayEvent({ path: '/api/auth/session', headers: { Cookie: cookie } }), lambdaContext);
 /** Every passkey index entry in the user's partition, of any generation (what the removal must leave none of). */
-async function storedPasskeys(who: AccountUser): Promise<Record<string, unknown>[]> {
+async function storedPasskeys(who: TestUser): Promise<Record<string, unknown>[]> {
   const { db, tables } = getStorage();
   const page = await db.send(
     new QueryCommand({
@@ -70,7 +70,7 @@ async function storedPasskeys(who: AccountUser): Promise<Record<string, unknown>
   );
   return page.Items ?? [];
 }
-const adminListsPasskeys = async (who: AccountUser) =>
+const adminListsPasskeys = async (who: TestUser) =>
   jsonBody(
     await callAdmin(listPasskeysAdmin, {
       token: adminToken,
@@ -89,13 +89,13 @@ const passkeyWrite = (attempt: Attempt) => isWrite(attempt.operation) && touches
  * session ended) and has the completion's proof; the intruder's passkey signed in again since.
  */
 async function afterTheReset(): Promise<{
-  who: AccountUser;
+  who: TestUser;
   key: SoftAuthenticator;
   recovery: string;
   intruder: string;
   password: string;
 }> {
-  const who = await createAccountUser();
+  const who = await createUserWithPassword();
   const before = await signedIn(who);
   const key = authenticator();
   expect(

@@ -96,14 +96,11 @@ describe('POST /api/register (RFC 7591, behaviour REG-2, REG-3)', () => {
     ['an over-long client_name', { ...valid, client_name: 'x'.repeat(201) }, 'client_name: must have at most 200 characters'],
     ['an unknown application_type', { ...valid, application_type: 'tv' }, 'application_type: must be one of "web", "native"'],
     ['a non-string redirect URI', { ...valid, redirect_uris: [7] }, 'redirect_uris.0: expected string'],
-  ])(
-    'behaviour REG-3: %s names the field and the problem in readable words, as every endpoint does (issue 15)',
-    async (_case, body, description) => {
-      const result = await register(body);
-      expect(result.statusCode).toBe(400);
-      expect(jsonBody(result).error_description).toBe(description);
-    },
-  );
+  ])('behaviour REG-3: %s names the field and the problem in readable words, as every endpoint does', async (_case, body, description) => {
+    const result = await register(body);
+    expect(result.statusCode).toBe(400);
+    expect(jsonBody(result).error_description).toBe(description);
+  });
 
   it('behaviour REG-2: a form-encoded body is invalid_client_metadata too', async () => {
     const result = await register('redirect_uris=https://a.example/cb', freshIp(), 'application/x-www-form-urlencoded');

@@ -5,20 +5,8 @@
 import { handler as revoke } from '../../lambdas/handlers/revoke';
 import type { Client, User } from '../../lambdas/core/model';
 import { headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  basic,
-  createClient,
-  createEnvironment,
-  createUser,
-  formEvent,
-  introspectWith,
-  issueCode,
-  postToken,
-  redirectUri,
-  refresh,
-  signedIn,
-  type TestClient,
-} from '../support/token-fixtures';
+import { basic, formEvent, introspectWith, postToken, refresh, signedIn } from '../support/token-calls';
+import { createTokenClient, issueCode, redirectUri, type TestClient, setUpTokenFamily } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
@@ -26,16 +14,7 @@ let app: Client;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  app = (await createClient({ environmentId })).client;
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, app, resourceServer } = await setUpTokenFamily());
 });
 
 const revokeAs = (fields: Record<string, string>, headers?: Record<string, string>) =>
@@ -52,7 +31,7 @@ describe('RFC 7009 2.1: revoking a refresh token', () => {
   });
 
   it('a confidential client with client_secret_basic', async () => {
-    const web = await createClient({ environmentId, type: 'confidential' });
+    const web = await createTokenClient({ environmentId, type: 'confidential' });
     const auth = { Authorization: basic(web.client.clientId, web.secret!) };
     const code = await issueCode(web.client, user);
     const tokens = await postToken(
@@ -73,7 +52,7 @@ describe('RFC 7009 2.1: revoking a refresh token', () => {
   });
 
   it('a token of another client: refused with invalid_grant, and the token keeps working', async () => {
-    const { client: other } = await createClient({ environmentId });
+    const { client: other } = await createTokenClient({ environmentId });
     const tokens = await signedIn(app, user);
     const result = await revokeAs({ token: String(tokens.refresh_token), client_id: other.clientId });
     expect(result.statusCode).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * A deleted scope is neither granted nor issued (behaviour ADMIN-18, ADMIN-12; issue 26 item 5).
+ * A deleted scope is neither granted nor issued (behaviour ADMIN-18, ADMIN-12).
  * The race the issue reproduced, run in a fixed order with the fault double's hold: an admin
  * grants a scope to a client, its catalog check passes, the scope is deleted (no holder yet),
  * then the client write lands. Before: the client held the deleted scope and was issued it.
@@ -20,8 +20,8 @@ import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
-import { basic, postToken } from '../support/token-fixtures';
-import { adminClientToken, createTestEnvironment, createTestUser, uniqueSuffix } from '../support/tokens';
+import { basic, postToken } from '../support/token-calls';
+import { adminClientToken, createEnvironment, createUser, uniqueSuffix } from '../support/fixtures';
 
 useOutbox();
 
@@ -58,7 +58,7 @@ let faults: DynamoFaults;
 beforeAll(async () => {
   await ensureScopes('openid', 'admin');
   token = (await adminClientToken()).token;
-  environmentId = await createTestEnvironment();
+  environmentId = await createEnvironment();
   faults = DynamoFaults.install();
 });
 afterAll(() => faults.uninstall());
@@ -167,7 +167,7 @@ describe('issuance leaves out a scope the catalog no longer holds (behaviour ADM
     const name = await newScope();
     const created = await newClient(['openid', name]);
     const clientId = String(jsonBody(created).client_id);
-    const user = await createTestUser({ test: false }, [environmentId]);
+    const user = await createUser({ test: false, environments: [environmentId] });
     const key = await createKeyAs(token, clientId, { userId: user.id, scopes: ['openid', name] });
     expect(key.status).toBe(201);
     expect((await exchangeKey({ bearer: String(key.body.api_key) })).body.scope).toBe(`openid ${name}`);

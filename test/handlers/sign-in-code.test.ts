@@ -1,5 +1,5 @@
 /**
- * The emailed second factor at sign-in (issue 12; behaviour MFA-1..MFA-8, CONFIG-11
+ * The emailed second factor at sign-in (behaviour MFA-1..MFA-8, CONFIG-11
  * MFA_OTP_MAX_ATTEMPTS; RFC 8176 amr): both sign-in paths, the attempt cap under parallel
  * guesses, single use, the bindings of a code (challenge, authorization request, user,
  * address, password), the resend throttle, and bad input. Against DynamoDB Local, mail in the
@@ -17,8 +17,9 @@ import type { Client } from '../../lambdas/core/model';
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { useOutbox } from '../support/api-keys';
-import { createAccountUser, ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
-import { authorizeQuery, browserHeaders, cookieOf, createClient, form, hiddenField, locationOf, unique } from '../support/authorization';
+import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems, latestCode, mailsTo } from '../support/account';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { testAdminActor } from '../support/admin-calls';
 
@@ -29,12 +30,12 @@ let client: Client;
 
 beforeAll(async () => {
   environmentId = unique('env_');
-  client = await createClient({ environmentId });
+  client = await createClient({ kind: 'app', environmentId });
 });
 
 const post = (handler: typeof codeHandler, path: string, fields: Record<string, string>, headers = browserHeaders()) =>
   handler(apiGatewayEvent({ method: 'POST', path, headers, body: form(fields) }), lambdaContext);
-const signIn = (who: AccountUser, extra: Record<string, string> = {}) =>
+const signIn = (who: TestUser, extra: Record<string, string> = {}) =>
   post(signInHandler, '/api/auth/signin', { email: who.user.email!, password: who.password, ...extra });
 const enterCode = (challengeId: string, code: string, extra: Record<string, string> = {}, headers = browserHeaders()) =>
   post(codeHandler, '/api/auth/otp', { challenge_id: challengeId, code, ...extra }, headers);
@@ -42,8 +43,8 @@ const resend = (challengeId: string, extra: Record<string, string> = {}) =>
   post(resendHandler, '/api/auth/otp/resend', { challenge_id: challengeId, ...extra });
 
 /** An admin (MFA_POLICY defaults to admins) who has passed the password step. */
-async function passwordStep(overrides = {}): Promise<{ who: AccountUser; challengeId: string; page: APIGatewayProxyResult }> {
-  const who = await createAccountUser({ admin: true, ...overrides }, [environmentId]);
+async function passwordStep(overrides = {}): Promise<{ who: TestUser; challengeId: string; page: APIGatewayProxyResult }> {
+  const who = await createUserWithPassword({ admin: true, ...overrides, environments: [environmentId] });
   const page = await signIn(who);
   expect(page.statusCode).toBe(200);
   return { who, challengeId: hiddenField(page.body, 'challenge_id'), page };
@@ -83,7 +84,7 @@ describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MF
   });
 
   it('return_to is followed after the code, as after a password alone', async () => {
-    const who = await createAccountUser({ admin: true });
+    const who = await createUserWithPassword({ admin: true });
     const page = await signIn(who, { return_to: '/api/authorize?x=1' });
     const result = await enterCode(hiddenField(page.body, 'challenge_id'), latestCode(outbox, who.user.email!));
     expect(result.statusCode).toBe(303);
@@ -91,7 +92,7 @@ describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MF
   });
 
   it('a user the policy does not cover signs in with the password alone (amr pwd)', async () => {
-    const who = await createAccountUser({ admin: false });
+    const who = await createUserWithPassword({ admin: false });
     const result = await signIn(who);
     expect(headerOf(result, 'set-cookie')).toMatch(/^__Host-session=/);
     expect(mailsTo(outbox, who.user.email!)).toHaveLength(0);
@@ -100,7 +101,7 @@ describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MF
   });
 
   it('an admin without an address cannot sign in (there is nowhere to send the code): 403, no session', async () => {
-    const who = await createAccountUser({ admin: true, email: `${unique('noaddr')}@example.test` });
+    const who = await createUserWithPassword({ admin: true, email: `${unique('noaddr')}@example.test` });
     await getUsers().update(who.user, { email: undefined }, new Date().toISOString());
     // The address item stays behind (update only moves it); sign in through the user lookup of that address.
     const result = await signIn(who);
@@ -111,7 +112,7 @@ describe('MFA_POLICY=admins (the default): the sign-in page (behaviour MFA-1, MF
 
 describe('the sign-in step of /api/authorize continues after the code exactly as after a password (behaviour MFA-5, MFA-6)', () => {
   it('code page, then 303 to the redirect URI with code, state and iss (RFC 9207)', async () => {
-    const who = await createAccountUser({ admin: true }, [environmentId]);
+    const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const started = await authorizeHandler(
       apiGatewayEvent({ path: '/api/authorize', query: authorizeQuery(client), headers: { Accept: 'text/html' } }),
       lambdaContext,
@@ -134,7 +135,7 @@ describe('the sign-in step of /api/authorize continues after the code exactly as
   });
 
   it('a challenge is bound to its authorization request: another request id is refused and the code stays usable', async () => {
-    const who = await createAccountUser({ admin: true }, [environmentId]);
+    const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
     const open = async () =>
       hiddenField(
         (

@@ -1,5 +1,5 @@
 /**
- * Sign-in at /api/auth/* (behaviour SIGNIN-1..SIGNIN-8, issue 3): the server-rendered form, the generic error
+ * Sign-in at /api/auth/* (behaviour SIGNIN-1..SIGNIN-8): the server-rendered form, the generic error
  * for unknown emails and wrong passwords, the session cookie, sign-out and the session query.
  */
 import { handler as sessionHandler } from '../../lambdas/handlers/session';
@@ -7,14 +7,15 @@ import { handler as signInPageHandler } from '../../lambdas/handlers/sign-in-pag
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as signOutHandler } from '../../lambdas/handlers/sign-out';
 import { getHasher } from '../../lambdas/wiring/repositories';
-import { browserHeaders, cookieOf, createUser, form, type TestUser } from '../support/authorization';
+import { browserHeaders, cookieOf, form } from '../support/authorization';
+import { createUserWithPassword, type TestUser } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 
 const path = '/api/auth/signin';
 let alice: TestUser;
 
 beforeAll(async () => {
-  alice = await createUser([]);
+  alice = await createUserWithPassword({ environments: [] });
 });
 
 const signIn = (fields: Record<string, string>, headers: Record<string, string> = browserHeaders()) =>
@@ -79,7 +80,7 @@ describe('POST /api/auth/signin', () => {
   });
 
   it.each(['/.//evil.example/', '/..//evil.example/', '/%2e//evil.example/', '/a/..//evil.example/', '/./\t/evil.example/'])(
-    'issue 18.4: a return_to whose normalised path starts with // (%s) is dropped, never an off-site Location',
+    'behaviour SIGNIN-6: a return_to whose normalised path starts with // (%s) is dropped, never an off-site Location',
     async (hostile) => {
       const result = await signIn({ email: alice.user.email!, password: alice.password, return_to: hostile });
       expect(result.statusCode).toBe(200);

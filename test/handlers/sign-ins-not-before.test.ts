@@ -8,37 +8,28 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { loadConfig } from '../../lambdas/config/settings';
 import type { Client, User } from '../../lambdas/core/model';
-import { s256 } from '../../lambdas/core/pkce';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as sessionHandler } from '../../lambdas/handlers/session';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { createAccountUser, ephemeralItems, type AccountUser } from '../support/account';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient as createBrowserClient,
-  form,
-  locationOf,
-  unique,
-} from '../support/authorization';
+import { createClient, issueCode, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems } from '../support/account';
+import { authorizeQuery, browserHeaders, cookieOf, form, locationOf } from '../support/authorization';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { redeem, redirectUri, refresh } from '../support/token-fixtures';
-import { randomBytes } from 'node:crypto';
+import { redeem, refresh } from '../support/token-calls';
 
 const hourAgo = () => Math.floor(Date.now() / 1000) - 3600;
 
 let environmentId: string;
 let client: Client;
-let who: AccountUser;
+let who: TestUser;
 
 beforeAll(async () => {
   environmentId = unique('env_');
-  client = await createBrowserClient({ environmentId, grantTypes: ['authorization_code', 'refresh_token'] });
-  who = await createAccountUser({}, [environmentId]);
+  client = await createClient({ kind: 'app', environmentId, grantTypes: ['authorization_code', 'refresh_token'] });
+  who = await createUserWithPassword({ environments: [environmentId] });
 });
 
 afterEach(() => {
@@ -53,20 +44,7 @@ function restoreCutoff(): void {
 }
 
 /** A code as the consent step saves it, for a sign-in at `authTime`. */
-async function codeOf(user: User, authTime: number): Promise<{ code: string; verifier: string }> {
-  const code = randomBytes(32).toString('base64url');
-  const verifier = randomBytes(48).toString('base64url');
-  await getTokenStore().saveCode(code, {
-    clientId: client.clientId,
-    userId: user.id,
-    scopes: ['openid'],
-    authTime,
-    redirectUri,
-    codeChallenge: s256(verifier),
-    expiresAtEpoch: Math.floor(Date.now() / 1000) + 300,
-  });
-  return { code, verifier };
-}
+const codeOf = (user: User, authTime: number) => issueCode(client, user, { scopes: ['openid'], authTime });
 
 async function signIn(): Promise<string> {
   const page = await signInHandler(

@@ -1,5 +1,5 @@
 /**
- * POST /api/auth/step-up (issue 26; behaviour MFA-10, AUTHZ-12, DASH-1): a session whose sign-in
+ * POST /api/auth/step-up (behaviour MFA-10, AUTHZ-12, DASH-1): a session whose sign-in
  * lacks the second factor the MFA policy now asks for gets the mailed code, and the right code
  * goes on with the authorization or back to the dashboard, with a new session (amr pwd otp mfa).
  * On tables of this file's own (test/support/own-tables.ts): the policy is one item per deployment.
@@ -15,23 +15,13 @@ import { sessionCookieName } from '../../lambdas/http/cookies';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { ensureScopes } from '../support/admin-calls';
 import { authorizeAs, dashboardPageAs, setMfaPolicy } from '../support/mfa-policy';
-import { createAccountUser, ephemeralItems, latestCode, mailsTo, type AccountUser } from '../support/account';
+import { adminClientToken, createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
+import { ephemeralItems, latestCode, mailsTo } from '../support/account';
 import { useOutbox } from '../support/api-keys';
-import {
-  authorizeQuery,
-  browserHeaders,
-  cookieOf,
-  createClient,
-  form,
-  hiddenField,
-  locationOf,
-  pkcePair,
-  unique,
-} from '../support/authorization';
+import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { useOwnTables } from '../support/own-tables';
-import { postToken } from '../support/token-fixtures';
-import { adminClientToken } from '../support/tokens';
+import { postToken } from '../support/token-calls';
 
 useOwnTables();
 const outbox = useOutbox();
@@ -46,7 +36,7 @@ beforeAll(async () => {
   await ensureScopes('openid', 'profile', 'email', 'admin');
   adminToken = (await adminClientToken()).token;
   environmentId = unique('env_');
-  client = await createClient({ environmentId });
+  client = await createClient({ kind: 'app', environmentId });
   await setPolicy('admins');
 });
 
@@ -55,8 +45,8 @@ const authorize = authorizeAs;
 const dashboard = dashboardPageAs;
 
 /** An admin signed in with the password alone (as under a policy of `off`): the session of that sign-in. */
-async function passwordOnlyAdmin(): Promise<{ who: AccountUser; cookie: string }> {
-  const who = await createAccountUser({ admin: true }, [environmentId]);
+async function passwordOnlyAdmin(): Promise<{ who: TestUser; cookie: string }> {
+  const who = await createUserWithPassword({ admin: true, environments: [environmentId] });
   const id = randomBytes(32).toString('base64url');
   await getSessions().createSession(
     id,

@@ -7,47 +7,41 @@ import {
   activityOf,
   basic,
   claimsOf,
-  createClient,
-  createEnvironment,
-  createUser,
   introspectWith,
-  issueCode,
   issuer,
   postToken,
   redeem,
-  redirectUri,
   refresh,
   resourceA,
   resourceB,
   storedFor,
   verifyAsResourceServer,
+} from '../support/token-calls';
+import {
+  createEnvironment,
+  createTokenClient,
+  createTokenUser,
+  issueCode,
+  redirectUri,
   type TestClient,
-} from '../support/token-fixtures';
-import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
-import type { User } from '../../lambdas/core/model';
+  setUpTokenFamily,
+} from '../support/fixtures';
+import { getEnvironments } from '../../lambdas/wiring/repositories';
+import type { Client, User } from '../../lambdas/core/model';
 
 let environmentId: string;
 let user: User;
-let app: TestClient;
+let app: Client;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  app = await createClient({ environmentId });
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, app, resourceServer } = await setUpTokenFamily());
 });
 
 describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
   it('yields a Bearer access token, a refresh token and an ID token, never cached (RFC 6749 5.1)', async () => {
-    const code = await issueCode(app.client, user, { scopes: ['openid', 'profile', 'email', 'read'], nonce: 'n-0S6_WzA2Mj' });
-    const { status, body, result } = await redeem(app.client, code);
+    const code = await issueCode(app, user, { scopes: ['openid', 'profile', 'email', 'read'], nonce: 'n-0S6_WzA2Mj' });
+    const { status, body, result } = await redeem(app, code);
     expect(status).toBe(200);
     expect(headerOf(result, 'cache-control')).toBe('no-store');
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid profile email read' });
@@ -59,7 +53,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
       iss: issuer(),
       aud: issuer(),
       sub: user.id,
-      client_id: app.client.clientId,
+      client_id: app.clientId,
       scope: 'openid profile email read',
     });
     expect(access.jti).toEqual(expect.any(String));
@@ -69,7 +63,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
     expect(id).toMatchObject({
       iss: issuer(),
       sub: user.id,
-      aud: app.client.clientId,
+      aud: app.clientId,
       nonce: 'n-0S6_WzA2Mj',
       name: user.name,
       email: user.email,
@@ -78,7 +72,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
   });
 
   it('releases in the ID token only the claims of the granted scopes (OIDC Core 5.4)', async () => {
-    const { body } = await redeem(app.client, await issueCode(app.client, user, { scopes: ['openid'] }));
+    const { body } = await redeem(app, await issueCode(app, user, { scopes: ['openid'] }));
     const id = claimsOf(body.id_token);
     expect(id.sub).toBe(user.id);
     expect(id).not.toHaveProperty('name');
@@ -86,13 +80,13 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
   });
 
   it('adds no ID token without openid (OIDC Core 3.1.2.1)', async () => {
-    const { status, body } = await redeem(app.client, await issueCode(app.client, user, { scopes: ['read'] }));
+    const { status, body } = await redeem(app, await issueCode(app, user, { scopes: ['read'] }));
     expect(status).toBe(200);
     expect(body).not.toHaveProperty('id_token');
   });
 
   it('issues no refresh token to a client without the refresh_token grant', async () => {
-    const noRefresh = await createClient({ environmentId, grantTypes: ['authorization_code'] });
+    const noRefresh = await createTokenClient({ environmentId, grantTypes: ['authorization_code'] });
     const { status, body } = await redeem(noRefresh.client, await issueCode(noRefresh.client, user));
     expect(status).toBe(200);
     expect(body).not.toHaveProperty('refresh_token');
@@ -100,7 +94,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
   });
 
   it('accepts a confidential client with client_secret_basic, and still checks PKCE (RFC 6749 2.3.1)', async () => {
-    const web = await createClient({ environmentId, type: 'confidential' });
+    const web = await createTokenClient({ environmentId, type: 'confidential' });
     const code = await issueCode(web.client, user);
     const fields = { grant_type: 'authorization_code', code: code.code, code_verifier: code.verifier, redirect_uri: redirectUri };
     const ok = await postToken(fields, { headers: { Authorization: basic(web.client.clientId, web.secret!) } });
@@ -113,7 +107,7 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
   });
 
   it('writes one activity row for the success, with client, environment, user and source IP (behaviour LOG-1, LOG-2)', async () => {
-    const client = await createClient({ environmentId });
+    const client = await createTokenClient({ environmentId });
     const code = await issueCode(client.client, user);
     const { status } = await postToken(
       {
@@ -142,14 +136,14 @@ describe('a valid code (RFC 6749 4.1.3, RFC 7636 4.6)', () => {
 
 describe('RFC 8707 2.2: the resource binding', () => {
   it('sets aud to the resource bound at authorization, and accepts the same resource repeated', async () => {
-    const code = await issueCode(app.client, user, { resource: resourceA });
-    const { status, body } = await redeem(app.client, code, { resource: resourceA });
+    const code = await issueCode(app, user, { resource: resourceA });
+    const { status, body } = await redeem(app, code, { resource: resourceA });
     expect(status).toBe(200);
     expect((await verifyAsResourceServer(String(body.access_token), resourceA)).aud).toBe(resourceA);
   });
 
   it('keeps the bound aud when the token request names no resource', async () => {
-    const { body } = await redeem(app.client, await issueCode(app.client, user, { resource: resourceA }));
+    const { body } = await redeem(app, await issueCode(app, user, { resource: resourceA }));
     expect(claimsOf(body.access_token).aud).toBe(resourceA);
   });
 
@@ -159,7 +153,7 @@ describe('RFC 8707 2.2: the resource binding', () => {
     ['a resource that is not an absolute URI', resourceA, 'not a uri'],
     ['a resource with a fragment', resourceA, `${resourceA}#x`],
   ])('answers invalid_target for %s, and issues nothing', async (_name, bound, requested) => {
-    const client = await createClient({ environmentId });
+    const client = await createTokenClient({ environmentId });
     const { status, body } = await redeem(client.client, await issueCode(client.client, user, { resource: bound }), {
       resource: requested,
     });
@@ -179,7 +173,7 @@ describe('RFC 6749 5.2 invalid_grant: the code does not hold', () => {
     ['a different redirect_uri (OAuth 2.1 4.1.3)', () => ({ redirect_uri: 'https://app.example.test/other' }), {}],
   ];
   it.each(cases)('%s', async (_name, change, options) => {
-    const client = await createClient({ environmentId });
+    const client = await createTokenClient({ environmentId });
     const code = await issueCode(client.client, user, options);
     const { status, body } = await redeem(client.client, code, change(code));
     expect(status).toBe(400);
@@ -192,20 +186,20 @@ describe('RFC 6749 5.2 invalid_grant: the code does not hold', () => {
   });
 
   it('a code issued to another client', async () => {
-    const thief = await createClient({ environmentId });
-    const code = await issueCode(app.client, user);
+    const thief = await createTokenClient({ environmentId });
+    const code = await issueCode(app, user);
     const { status, body } = await redeem(thief.client, code);
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_grant');
     // The rightful client can still redeem it.
-    expect((await redeem(app.client, code)).status).toBe(200);
+    expect((await redeem(app, code)).status).toBe(200);
   });
 
   it('a user whose environment access was revoked after authorization (behaviour ENV-2)', async () => {
-    const leaving = await createUser([environmentId]);
-    const code = await issueCode(app.client, leaving);
+    const leaving = await createTokenUser([environmentId]);
+    const code = await issueCode(app, leaving);
     await getEnvironments().revoke(leaving.id, environmentId);
-    const { status, body } = await redeem(app.client, code);
+    const { status, body } = await redeem(app, code);
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_grant');
   });
@@ -213,12 +207,12 @@ describe('RFC 6749 5.2 invalid_grant: the code does not hold', () => {
 
 describe('RFC 6749 4.1.2 and 10.5: a code used twice', () => {
   it('fails the second time and revokes what the first use issued', async () => {
-    const code = await issueCode(app.client, user, { resource: resourceA });
-    const first = await redeem(app.client, code);
+    const code = await issueCode(app, user, { resource: resourceA });
+    const first = await redeem(app, code);
     expect(first.status).toBe(200);
     expect((await introspectWith(resourceServer, String(first.body.access_token), { resource: resourceA })).body.active).toBe(true);
 
-    const second = await redeem(app.client, code);
+    const second = await redeem(app, code);
     expect(second.status).toBe(400);
     expect(second.body.error).toBe('invalid_grant');
 
@@ -226,7 +220,7 @@ describe('RFC 6749 4.1.2 and 10.5: a code used twice', () => {
     expect((await introspectWith(resourceServer, String(first.body.access_token), { resource: resourceA })).body).toEqual({
       active: false,
     });
-    const refreshed = await refresh(app.client, String(first.body.refresh_token));
+    const refreshed = await refresh(app, String(first.body.refresh_token));
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe('invalid_grant');
   });
@@ -236,11 +230,9 @@ describe('behaviour ENV-1, ENV-2: dynamic clients answer to DCR_ENVIRONMENT_ID a
   it('redeems for a user holding the DCR environment, and refuses one holding only the client record’s environment', async () => {
     const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
     const recordEnvironment = await createEnvironment();
-    const { client } = await createClient({ environmentId: recordEnvironment });
-    const dynamic = { ...client, clientId: `${client.clientId}d`, registrationType: 'dynamic' as const };
-    await getClientRepository().create(dynamic);
-    const insider = await createUser([dcrEnvironment]);
-    const outsider = await createUser([recordEnvironment]);
+    const { client: dynamic } = await createTokenClient({ environmentId: recordEnvironment, registrationType: 'dynamic' });
+    const insider = await createTokenUser([dcrEnvironment]);
+    const outsider = await createTokenUser([recordEnvironment]);
     expect((await redeem(dynamic, await issueCode(dynamic, insider))).status).toBe(200);
     const refused = await redeem(dynamic, await issueCode(dynamic, outsider));
     expect(refused.status).toBe(400);
@@ -250,10 +242,10 @@ describe('behaviour ENV-1, ENV-2: dynamic clients answer to DCR_ENVIRONMENT_ID a
 
 describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
   it('may be omitted by a client with a single registered URI, and the code still redeems', async () => {
-    const code = await issueCode(app.client, user);
+    const code = await issueCode(app, user);
     const { status } = await postToken({
       grant_type: 'authorization_code',
-      client_id: app.client.clientId,
+      client_id: app.clientId,
       code: code.code,
       code_verifier: code.verifier,
     });
@@ -261,9 +253,7 @@ describe('RFC 6749 4.1.3: redirect_uri at the token endpoint', () => {
   });
 
   it('must be sent by a client with several registered URIs: omitted, the code does not hold', async () => {
-    const { client } = await createClient({ environmentId });
-    const twoUris = { ...client, clientId: `${client.clientId}x`, redirectUris: [redirectUri, 'https://app.example.test/second'] };
-    await getClientRepository().create(twoUris);
+    const { client: twoUris } = await createTokenClient({ environmentId, redirectUris: [redirectUri, 'https://app.example.test/second'] });
     const code = await issueCode(twoUris, user);
     const answer = await postToken({
       grant_type: 'authorization_code',

@@ -5,25 +5,15 @@
  */
 import { getHasher } from '../../lambdas/wiring/repositories';
 import { headerOf } from '../support/events';
-import {
-  activityOf,
-  basic,
-  createClient,
-  createEnvironment,
-  issuer,
-  postToken,
-  resourceA,
-  storedFor,
-  verifyAsResourceServer,
-  type TestClient,
-} from '../support/token-fixtures';
+import { activityOf, basic, issuer, postToken, resourceA, storedFor, verifyAsResourceServer } from '../support/token-calls';
+import { createEnvironment, createTokenClient, type TestClient } from '../support/fixtures';
 
 let environmentId: string;
 let service: TestClient;
 
 beforeAll(async () => {
   environmentId = await createEnvironment();
-  service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read', 'write'] });
+  service = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read', 'write'] });
 });
 
 const grant = { grant_type: 'client_credentials' };
@@ -50,7 +40,7 @@ describe('a confidential client (RFC 6749 4.4.2)', () => {
   });
 
   it('writes the token record and one activity row, and no refresh token', async () => {
-    const fresh = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const fresh = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     expect((await postToken(grant, viaBasic(fresh))).status).toBe(200);
     expect(await storedFor(fresh.client.clientId)).toEqual({ tokenRecords: 1, refreshTokens: 0, families: 0 });
     const rows = await activityOf(fresh.client.clientId);
@@ -59,8 +49,8 @@ describe('a confidential client (RFC 6749 4.4.2)', () => {
     expect(rows[0]).not.toHaveProperty('userId');
   });
 
-  it('verifies a repeated secret from the cache, without Argon2id (issue 3, Speed)', async () => {
-    const fresh = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+  it('verifies a repeated secret from the cache, without Argon2id (behaviour TOKEN-3)', async () => {
+    const fresh = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const verify = jest.spyOn(getHasher(), 'verify');
     try {
       expect((await postToken(grant, viaBasic(fresh))).status).toBe(200);
@@ -103,14 +93,14 @@ describe('RFC 6749 5.2 rows of the client_credentials grant', () => {
   });
 
   it('unauthorized_client for a public client, even one registered for the grant (RFC 6749 4.4)', async () => {
-    const { client } = await createClient({ environmentId, grantTypes: ['client_credentials'] });
+    const { client } = await createTokenClient({ environmentId, grantTypes: ['client_credentials'] });
     const { status, body } = await postToken({ ...grant, client_id: client.clientId });
     expect(status).toBe(400);
     expect(body.error).toBe('unauthorized_client');
   });
 
   it('unauthorized_client for a confidential client not registered for the grant', async () => {
-    const web = await createClient({ environmentId, type: 'confidential' });
+    const web = await createTokenClient({ environmentId, type: 'confidential' });
     const { status, body } = await postToken(grant, viaBasic(web));
     expect(status).toBe(400);
     expect(body.error).toBe('unauthorized_client');
@@ -118,7 +108,7 @@ describe('RFC 6749 5.2 rows of the client_credentials grant', () => {
   });
 
   it('invalid_scope for a scope the client was not granted, and nothing is written', async () => {
-    const fresh = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+    const fresh = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
     const { status, body } = await postToken({ ...grant, scope: 'read admin' }, viaBasic(fresh));
     expect(status).toBe(400);
     expect(body.error).toBe('invalid_scope');

@@ -1,32 +1,19 @@
 /**
- * Issue 3, Concurrency: two concurrent redemptions of one code, or two concurrent uses of
+ * Concurrency (behaviour CODE-1, REFRESH-2): two concurrent redemptions of one code, or two concurrent uses of
  * one refresh token. Exactly one succeeds (conditional transactions), the activity log
  * records both, and since a concurrent second use is a reuse (RFC 6749 4.1.2, RFC 9700
  * 4.14.2), the family the winner created is revoked.
  */
 import type { User } from '../../lambdas/core/model';
-import {
-  activityOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  issueCode,
-  redeem,
-  refresh,
-  signedIn,
-  type Answer,
-  type TestClient,
-} from '../support/token-fixtures';
+import { activityOf, type Answer, introspectWith, redeem, refresh, signedIn } from '../support/token-calls';
+import { createTokenClient, issueCode, type TestClient, setUpTokenFamily } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: [] });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily({ introspectAll: false }));
 });
 
 function exactlyOneSucceeded(answers: Answer[]): Answer {
@@ -39,7 +26,7 @@ const rounds = [1, 2, 3, 4, 5];
 
 describe('two concurrent redemptions of one code (RFC 6749 4.1.2)', () => {
   it.each(rounds)("round %i: exactly one succeeds, both are logged, the winner's family is revoked", async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const code = await issueCode(client, user);
     const winner = exactlyOneSucceeded(await Promise.all([redeem(client, code), redeem(client, code)]));
 
@@ -55,7 +42,7 @@ describe('two concurrent redemptions of one code (RFC 6749 4.1.2)', () => {
 
 describe('two concurrent uses of one refresh token (OAuth 2.1 4.3.1)', () => {
   it.each(rounds)('round %i: exactly one succeeds, both are logged, the family is revoked', async () => {
-    const { client } = await createClient({ environmentId });
+    const { client } = await createTokenClient({ environmentId });
     const first = await signedIn(client, user);
     const token = String(first.refresh_token);
     const winner = exactlyOneSucceeded(await Promise.all([refresh(client, token), refresh(client, token)]));

@@ -9,7 +9,8 @@ import { getContainer } from '../../lambdas/wiring/container';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { tokenEndpoint, type TokenDoor } from '../../lambdas/wiring/token-endpoint';
 import { lambdaContext } from '../support/events';
-import { activityOf, formEvent, unique } from '../support/token-fixtures';
+import { unique } from '../support/fixtures';
+import { activityOf, formEvent } from '../support/token-calls';
 
 const response = { access_token: 'at', token_type: 'Bearer' as const, expires_in: 60, scope: '' };
 const metrics = { issued: metricNames.tokenIssued, refused: metricNames.tokenRefused, byGrant: true };

@@ -1,24 +1,13 @@
 /**
  * POST /api/token error rows of RFC 6749 5.2 not tied to one grant, and the rule for bad
- * input (issue 3): never a 5xx, the OAuth error shape, `Cache-Control: no-store`, nothing
+ * input: never a 5xx, the OAuth error shape, `Cache-Control: no-store`, nothing
  * written but the one activity row with the real reason.
  */
 import { randomBytes } from 'node:crypto';
 import type { Client, User } from '../../lambdas/core/model';
 import { headerOf } from '../support/events';
-import {
-  activityOf,
-  basic,
-  createClient,
-  createEnvironment,
-  createUser,
-  issueCode,
-  postToken,
-  redirectUri,
-  storedFor,
-  type FormCall,
-  type TestClient,
-} from '../support/token-fixtures';
+import { activityOf, basic, type FormCall, postToken, storedFor } from '../support/token-calls';
+import { createTokenClient, issueCode, redirectUri, type TestClient, setUpTokenFamily } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
@@ -26,14 +15,13 @@ let app: Client;
 let web: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
+  ({ environmentId, user } = await setUpTokenFamily());
 });
 
 // Fresh clients per test, so "nothing written" is about this request alone.
 beforeEach(async () => {
-  app = (await createClient({ environmentId })).client;
-  web = await createClient({ environmentId, type: 'confidential', grantTypes: ['authorization_code', 'client_credentials'] });
+  app = (await createTokenClient({ environmentId })).client;
+  web = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['authorization_code', 'client_credentials'] });
 });
 
 interface Row {

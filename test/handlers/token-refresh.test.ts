@@ -5,39 +5,18 @@
  */
 import type { User } from '../../lambdas/core/model';
 import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
-import {
-  activityOf,
-  claimsOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  introspectWith,
-  refresh,
-  resourceA,
-  resourceB,
-  signedIn,
-  storedFor,
-  type TestClient,
-} from '../support/token-fixtures';
-import { grantTestEnvironment } from '../support/environments';
+import { activityOf, claimsOf, introspectWith, refresh, resourceA, resourceB, signedIn, storedFor } from '../support/token-calls';
+import { createTokenClient, createTokenUser, grantEnvironment, setUpTokenFamily, type TestClient } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
 let resourceServer: TestClient;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  resourceServer = await createClient({
-    environmentId,
-    type: 'confidential',
-    grantTypes: ['client_credentials'],
-    scopes: [],
-    introspectAll: true,
-  });
+  ({ environmentId, user, resourceServer } = await setUpTokenFamily());
 });
 
-const newApp = () => createClient({ environmentId });
+const newApp = () => createTokenClient({ environmentId });
 
 describe('rotation (OAuth 2.1 4.3.1)', () => {
   it('answers a new access token and a new refresh token, and logs the rotation', async () => {
@@ -121,7 +100,7 @@ describe('the resource binding across rotation (RFC 8707 2.2, behaviour REFRESH-
 describe('environment access, re-checked on every rotation (behaviour REFRESH-5)', () => {
   it('refuses once access is revoked, and a later re-grant does not revive the sign-in', async () => {
     const { client } = await newApp();
-    const member = await createUser([environmentId]);
+    const member = await createTokenUser([environmentId]);
     const first = await signedIn(client, member);
     const second = await refresh(client, String(first.refresh_token));
     expect(second.status).toBe(200);
@@ -133,13 +112,13 @@ describe('environment access, re-checked on every rotation (behaviour REFRESH-5)
     const rows = await activityOf(client.clientId);
     expect(rows.find((r) => !r.success)?.reason).toMatch(/lost access to environment/);
 
-    await grantTestEnvironment(member.id, environmentId, new Date().toISOString());
+    await grantEnvironment(member.id, environmentId, new Date().toISOString());
     expect((await refresh(client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
   });
 
   it('refuses once the user is deleted', async () => {
     const { client } = await newApp();
-    const member = await createUser([environmentId]);
+    const member = await createTokenUser([environmentId]);
     const first = await signedIn(client, member);
     await getUsers().delete(member);
     const refused = await refresh(client, String(first.refresh_token));
@@ -168,7 +147,7 @@ describe('RFC 6749 5.2 rows of the refresh grant', () => {
   });
 
   it('unauthorized_client: a client not registered for refresh_token', async () => {
-    const { client } = await createClient({ environmentId, grantTypes: ['authorization_code'] });
+    const { client } = await createTokenClient({ environmentId, grantTypes: ['authorization_code'] });
     const denied = await refresh(client, 'dW5rbm93bi1yZWZyZXNoLXRva2VuLXZhbHVlLXh4eHh4eHg');
     expect(denied.status).toBe(400);
     expect(denied.body.error).toBe('unauthorized_client');

@@ -8,26 +8,15 @@ import { handler as validateToken } from '../../lambdas/handlers/validate-token'
 import type { Client, User } from '../../lambdas/core/model';
 import { getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
-import {
-  basic,
-  claimsOf,
-  createClient,
-  createEnvironment,
-  createUser,
-  issuer,
-  postToken,
-  resourceA,
-  signedIn,
-} from '../support/token-fixtures';
+import { basic, claimsOf, issuer, postToken, resourceA, signedIn } from '../support/token-calls';
+import { createTokenClient, createTokenUser, setUpTokenFamily } from '../support/fixtures';
 
 let environmentId: string;
 let user: User;
 let app: Client;
 
 beforeAll(async () => {
-  environmentId = await createEnvironment();
-  user = await createUser([environmentId]);
-  app = (await createClient({ environmentId })).client;
+  ({ environmentId, user, app } = await setUpTokenFamily());
 });
 
 const get = (handler: typeof userinfo, path: string, token?: string) =>
@@ -63,7 +52,12 @@ describe('GET /api/userinfo: claims by scope (OIDC Core 5.3.2, 5.4)', () => {
   });
 
   it('401 invalid_token for a client_credentials token: it identifies no user', async () => {
-    const service = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['openid'] });
+    const service = await createTokenClient({
+      environmentId,
+      type: 'confidential',
+      grantTypes: ['client_credentials'],
+      scopes: ['openid'],
+    });
     const issued = await postToken(
       { grant_type: 'client_credentials' },
       { headers: { Authorization: basic(service.client.clientId, service.secret!) } },
@@ -74,7 +68,7 @@ describe('GET /api/userinfo: claims by scope (OIDC Core 5.3.2, 5.4)', () => {
   });
 
   it('401 invalid_token once the user is deleted', async () => {
-    const leaving = await createUser([environmentId]);
+    const leaving = await createTokenUser([environmentId]);
     const tokens = await signedIn(app, leaving, { scopes: ['openid'] });
     await getUsers().delete(leaving);
     expect((await getUserinfo(String(tokens.access_token))).statusCode).toBe(401);

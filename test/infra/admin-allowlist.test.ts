@@ -1,5 +1,5 @@
 /**
- * The admin IP allowlist as synthesized (behaviour EDGE-4, KEYM-2; issue 26 item 7): the
+ * The admin IP allowlist as synthesized (behaviour EDGE-4, KEYM-2): the
  * self-service API-key routes, which end users call with their own token, pass from any
  * address; every other admin route and the dashboard is refused outside the allowlist, however
  * its path is spelled (double slashes, case, percent-encoding, dot segments, trailing slash).

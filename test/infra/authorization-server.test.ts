@@ -196,7 +196,7 @@ describe('storage', () => {
   });
 });
 
-describe('the site logo (issue 14; behaviour SITE-3, SITE-4)', () => {
+describe('the site logo (behaviour SITE-3, SITE-4)', () => {
   const logoRows = routes.filter((r) => r.writesSiteAssets);
 
   test('the logo rows may put and delete objects under branding/ of the JWKS bucket only; no other row touches S3', () => {

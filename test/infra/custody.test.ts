@@ -1,5 +1,5 @@
 /**
- * Key custody as synthesized (issue 27): resource policies naming the only principals that may
+ * Key custody as synthesized: resource policies naming the only principals that may
  * read or change the keys and credentials (behaviour CUSTODY-1).
  */
 import { routes } from '../../lambdas/routes';

@@ -1,5 +1,5 @@
 /**
- * Issue 27 item 9, evidence about the synthesized web ACL as a whole:
+ * Evidence about the synthesized web ACL as a whole:
  * - its capacity (WCU), computed from every rule it holds, under the 1,500 the base price
  *   includes, with every option on (admin allowlist, Bot Control);
  * - every regex within AWS WAF's quota of 200 characters;
@@ -26,7 +26,7 @@ beforeAll(() => {
 
 const webAcl = (s: Synthesized) => Object.values(resources(s.template, 'AWS::WAFv2::WebACL'))[0]!.Properties;
 
-describe('web ACL capacity (issue 27 item 9)', () => {
+describe('web ACL capacity (behaviour EDGE-10)', () => {
   test('statements are priced as the AWS WAF developer guide prices them', () => {
     const path = (transformations: string[]) => ({
       RegexMatchStatement: {
@@ -194,7 +194,7 @@ const concrete = (path: string) =>
     .replace(/\{[^}]+\+\}/, 'clients/new')
     .replace(/\{[^}]+\}/g, 'x1');
 
-/** Spellings of a path (issue 27 item 9): doubled slashes, case, percent-encoding, dot segments, trailing slash, the stage. */
+/** Spellings of a path (behaviour EDGE-8): doubled slashes, case, percent-encoding, dot segments, trailing slash, the stage. */
 function spellings(path: string): string[] {
   const encodeOne = (p: string, upper: boolean) =>
     p.replace(/[a-z](?=[^/]*$)/, (c) => `%${c.charCodeAt(0).toString(16)[upper ? 'toUpperCase' : 'toLowerCase']()}`);
@@ -278,7 +278,7 @@ function reached(method: string, raw: string): Route[] {
   return [...found.values()];
 }
 
-describe('no spelling of a path reaches a function without its rule (issue 27 item 9; behaviour EDGE-1, EDGE-7, EDGE-8)', () => {
+describe('no spelling of a path reaches a function without its rule (behaviour EDGE-1, EDGE-7, EDGE-8)', () => {
   test('every route row has an edge rule, its own or its group’s, and the web ACL has that rule', () => {
     const names = new Set(webAcl(minimal).Rules.map((r: any) => r.Name));
     for (const row of routes) {

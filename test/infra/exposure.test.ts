@@ -1,5 +1,5 @@
 /**
- * What the deployment exposes and how (issue 27): TLS 1.2 at least wherever a client connects
+ * What the deployment exposes and how: TLS 1.2 at least wherever a client connects
  * (behaviour EXPOSURE-1, EXPOSURE-2), and the admin plane open to the internet only when the
  * deployer says so (behaviour EXPOSURE-3).
  */

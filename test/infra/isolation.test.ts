@@ -1,5 +1,5 @@
 /**
- * Issue 27 item 1: one route, or one flood, cannot take what the others need. Lambda reserved
+ * One route, or one flood, cannot take what the others need. Lambda reserved
  * concurrency per route family (behaviour LIMIT-5) and API Gateway throttling per stage and per
  * mail-sending method (behaviour LIMIT-6), read from the synthesized template.
  */

@@ -1,5 +1,5 @@
 /**
- * The construct as a library user builds it (issue 15 part 4): imported from the package
+ * The construct as a library user builds it: imported from the package
  * entry (lib/index.ts), in an app of their own under their own stack name, configured with
  * typed props instead of context, two instances side by side, one stack each (a server's API
  * methods take about half of a stack's 500 resources). Template-only

@@ -1,5 +1,5 @@
 /**
- * What an operator gets in CloudWatch (behaviour LOG-7, issue 15.2): a dashboard of the API's traffic,
+ * What an operator gets in CloudWatch (behaviour LOG-7): a dashboard of the API's traffic,
  * latency and errors beside the service's own metrics, alarms on refusal spikes and the
  * registration cap (thresholds as props, actions to the alarm topic), the functions told where
  * their metrics go, and X-Ray tracing only when asked for.

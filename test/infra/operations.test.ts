@@ -1,5 +1,5 @@
 /**
- * The stack in production (issue 27 items 5, 7 and 8): alarms that reach someone, alarms on what
+ * The stack in production: alarms that reach someone, alarms on what
  * breaks quietly (SES reputation, DynamoDB, a key rotation that stopped running), failure
  * destinations for background work, mail that passes DMARC, backups, tags and termination
  * protection. Template assertions on the synthesized stack (behaviour OPS-1..OPS-6).

@@ -23,7 +23,7 @@ import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getPasskeyStore } from '../../lambdas/wiring/passkeys';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { createAccountUser } from '../support/account';
+import { createUserWithPassword } from '../support/fixtures';
 
 const start = Date.UTC(2031, 0, 1, 12, 0, 0);
 let now = start;
@@ -64,7 +64,7 @@ const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(
 
 async function challenge(maxAttempts = 5) {
   now = start;
-  const { user } = await createAccountUser({ admin: true });
+  const { user } = await createUserWithPassword({ admin: true });
   const d = deps(maxAttempts);
   const { challengeId } = await startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {});
   return { d, user, challengeId, code: codeIn(sent[sent.length - 1]) };
@@ -122,7 +122,7 @@ describe('resend (behaviour MFA-7, MFA-8)', () => {
 
   it('at most 10 codes an hour per user, whatever the challenge', async () => {
     now = start;
-    const { user } = await createAccountUser({ admin: true });
+    const { user } = await createUserWithPassword({ admin: true });
     const d = deps();
     for (let i = 0; i < 10; i++) {
       now = start + i * 61_000;
@@ -157,7 +157,7 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
 
   it(`${failuresPerWindow} failures fill the window (even the right password waits); the next window signs in`, async () => {
     now = Date.UTC(2031, 0, 2, 12, 0, 0); // a window start
-    const { user, password } = await createAccountUser();
+    const { user, password } = await createUserWithPassword();
     for (let i = 0; i < failuresPerWindow; i++)
       expect(await signInWithPassword(signInDeps(), user.email!, 'wrong password')).toBeUndefined();
     await expect(signInWithPassword(signInDeps(), user.email!, password)).rejects.toBeInstanceOf(TooManyRequestsError);
@@ -167,14 +167,14 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
 
   it('successes do not count', async () => {
     now = Date.UTC(2031, 0, 3, 12, 0, 0);
-    const { user, password } = await createAccountUser();
+    const { user, password } = await createUserWithPassword();
     for (let i = 0; i < failuresPerWindow + 5; i++)
       expect((await signInWithPassword(signInDeps(), user.email!, password))?.id).toBe(user.id);
   });
 
   it('the owner is told once per window: at the failure that fills it, not again for the refusals after it; again in a later window that fills (behaviour PWFAIL-5)', async () => {
     now = Date.UTC(2031, 0, 4, 12, 0, 0); // a window start
-    const { user } = await createAccountUser();
+    const { user } = await createUserWithPassword();
     const mine = () => notices.filter((n) => n.email === user.email);
     for (let i = 0; i < failuresPerWindow - 1; i++) await signInWithPassword(signInDeps(), user.email!, 'wrong password');
     expect(mine()).toEqual([]);
@@ -193,7 +193,7 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
 
   it("a device's failures do not start over with a new window: the fifth, whenever it comes, ends its standing (behaviour PWFAIL-4)", async () => {
     now = Date.UTC(2031, 0, 5, 12, 0, 0);
-    const { user } = await createAccountUser();
+    const { user } = await createUserWithPassword();
     const devices = signInDeps().devices;
     const device = {
       userId: user.id,
@@ -214,7 +214,7 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
 
   it('a device record past its expiry gives no standing, though TTL has not removed it yet (behaviour PWFAIL-3)', async () => {
     now = Date.UTC(2031, 0, 6, 12, 0, 0);
-    const { user } = await createAccountUser();
+    const { user } = await createUserWithPassword();
     const devices = signInDeps().devices;
     await devices.create('n'.repeat(43), user.id, now / 1000 + 60, new Date(now).toISOString());
     expect(await devices.take('n'.repeat(43), user.id, 'first', deviceFailuresAllowed, now / 1000)).toBe('taken');
@@ -226,7 +226,7 @@ describe('failed passwords: a per-account ceiling per 15-minute window, never a 
 describe('reset link lifetime (behaviour RESET-3)', () => {
   it('found at 1799 s, dead at 1800 s (30 minutes, under the hour ASVS allows)', async () => {
     now = start;
-    const { user } = await createAccountUser();
+    const { user } = await createUserWithPassword();
     const { db, tables } = getStorage();
     const base = {
       sessions: getSessions(),

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '../../lambdas/core/model';
 import { verifyPkce } from '../../lambdas/core/pkce';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { getClientRepository, getTokenStore } from '../../lambdas/wiring/repositories';
-import { authorizeQuery, hiddenField, pkcePair, unique } from '../support/authorization';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
+import { authorizeQuery, hiddenField, pkcePair } from '../support/authorization';
+import { createClient } from '../support/fixtures';
 
 let app: LocalApp;
 let client: Client;
@@ -23,33 +24,21 @@ beforeAll(async () => {
     // test/handlers/sign-in-code.test.ts and test/browser/account.test.ts.
     env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
-  const base = {
-    type: 'public' as const,
-    grantTypes: ['authorization_code' as const, 'refresh_token' as const],
-    scopes: ['openid', 'profile'],
-    admin: false,
-    test: false,
-    createdAt: new Date().toISOString(),
-  };
-  client = {
-    ...base,
-    clientId: unique('tgc_'),
+  // startLocalApp pointed this process's wiring at its tables.
+  const publicApp = { kind: 'app', scopes: ['openid', 'profile'], test: false } as const;
+  client = await createClient({
+    ...publicApp,
     name: 'Local Test App',
     environmentId: app.bootstrap.environments.defaultId,
     redirectUris: ['http://127.0.0.1:9999/callback'],
-    registrationType: 'static',
-  };
-  dynamicClient = {
-    ...base,
-    clientId: unique('tgc_'),
+  });
+  dynamicClient = await createClient({
+    ...publicApp,
     name: 'Self-registered MCP client',
     environmentId: app.bootstrap.environments.dcrId,
     redirectUris: ['http://127.0.0.1:9998/cb'],
     registrationType: 'dynamic',
-  };
-  // startLocalApp pointed this process's wiring at its tables.
-  await getClientRepository().create(client);
-  await getClientRepository().create(dynamicClient);
+  });
 });
 
 afterAll(async () => {

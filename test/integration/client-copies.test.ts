@@ -12,8 +12,8 @@ import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createKeyAs, exchangeKey, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
-import { basic, createClient, createEnvironment, postToken, type TestClient } from '../support/token-fixtures';
-import { adminClientToken, createTestClient, createTestUser } from '../support/tokens';
+import { basic, postToken } from '../support/token-calls';
+import { adminClientToken, createClient, createEnvironment, createTokenClient, createUser, type TestClient } from '../support/fixtures';
 
 useOutbox();
 
@@ -25,7 +25,8 @@ beforeAll(async () => {
 
 afterEach(() => jest.restoreAllMocks());
 
-const serviceClient = () => createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
+const serviceClient = () =>
+  createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], scopes: ['read'] });
 
 /** Every stored item of the client, copy 0 (the record) first; absent copies are undefined. */
 async function storedCopies(clientId: string): Promise<(Record<string, unknown> | undefined)[]> {
@@ -182,8 +183,8 @@ describe('issue 20: nothing half-written when a multi-copy write fails (test/sup
 
 describe('issue 20: the API-key exchange reads one copy of the client in its BatchGetItem', () => {
   const newKey = async () => {
-    const client = await createTestClient({ scopes: ['read'] });
-    const user = await createTestUser();
+    const client = await createClient({ scopes: ['read'] });
+    const user = await createUser();
     const created = await createKeyAs((await adminClientToken()).token, client.clientId, { userId: user.id });
     expect(created.status).toBe(201);
     return { client, key: String(created.body.api_key) };

@@ -16,7 +16,7 @@ import type { Hasher, MailMessage } from '../../lambdas/core/ports';
 import { mailNotifier } from '../../lambdas/presentation/mail/render';
 import { getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { createAccountUser } from '../support/account';
+import { createUserWithPassword } from '../support/fixtures';
 
 const sent: MailMessage[] = [];
 const notifier = mailNotifier({ send: async (message: MailMessage) => void sent.push(message) }, async () => ({ title: 'Tollgate' }));
@@ -81,7 +81,7 @@ async function inParallel<T>(
 }
 
 async function newChallenge(hasher: Hasher, maxAttempts = 5) {
-  const { user } = await createAccountUser({ admin: true });
+  const { user } = await createUserWithPassword({ admin: true });
   const d = challengeDeps(hasher, maxAttempts);
   const { challengeId } = await startChallenge(d, user, { kind: 'code', email: user.email!, verifiesEmail: false }, {});
   return { d, user, challengeId, code: codeIn(sent[sent.length - 1]) };
@@ -145,7 +145,7 @@ describe('the code-attempt cap never deletes a challenge under a counted attempt
 describe('the same for email verification codes (behaviour VERIFY-4)', () => {
   it('10 parallel posts of the right verification code, cap 5: the address is verified', async () => {
     const hasher = heldHasher();
-    const { user } = await createAccountUser({ emailVerifiedAt: undefined });
+    const { user } = await createUserWithPassword({ emailVerifiedAt: undefined });
     const { db, tables } = getStorage();
     const deps = {
       codes: new DynamoVerificationStore(db, tables),

@@ -1,5 +1,5 @@
 /**
- * The logo through the local server (issue 14; behaviour SITE-3, SITE-4): an image body sent over
+ * The logo through the local server (behaviour SITE-3, SITE-4): an image body sent over
  * HTTP reaches the handler intact (base64, as API Gateway passes binaryMediaTypes), is served at
  * /branding/* with nosniff as CloudFront serves it, and shows on the sign-in page. Own tables
  * and data folder: the settings item is one per deployment.

@@ -1,6 +1,6 @@
 /**
- * The local bootstrap keeps existing tables and adds indexes defined since they were made (issue 14:
- * the activity table's gsi1, the audit log by day), so a DATA_DIR from an older version still serves
+ * The local bootstrap keeps existing tables and adds indexes defined since they were made (the
+ * activity table's gsi1, the audit log by day), so a DATA_DIR from an older version still serves
  * the audit log.
  */
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';

@@ -111,7 +111,7 @@ describe("this server's own verifier for functions without the private key", () 
   });
 });
 
-describe('issue 18.4 / RFC 9068 2.2: exp, iat and jti are required, and iat may not be in the future', () => {
+describe('behaviour RS-1, CLAIM-7 / RFC 9068 2.2: exp, iat and jti are required, and iat may not be in the future', () => {
   /** Signed with the server's real key, with exactly the claims given (no defaults added). */
   async function signExactly(claims: JWTPayload): Promise<string> {
     const jwk = keySet.keys.find((k) => k.kid === keySet.currentKid)!;

@@ -1,5 +1,5 @@
 /**
- * The package as an app installs it (issue 15 part 4). `npm pack` (its prepack script runs
+ * The package as an app installs it. `npm pack` (its prepack script runs
  * `npm run build`) makes the tarball; the test checks what is in it, installs it into a
  * temporary app offline (the tarball extracted into node_modules, every dependency linked
  * from this repository's node_modules, where npm would have installed them from the

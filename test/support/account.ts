@@ -1,43 +1,13 @@
 /**
- * Helpers for the account-flow tests (issue 12): users with a chosen role and address
- * state, the handlers called as API Gateway would, codes and links read from the outbox,
- * and what the ephemeral table holds for one key prefix.
+ * Helpers for the account-flow tests: codes and links read from the outbox, what the
+ * ephemeral table holds for one key prefix, a user's sessions. Their users come from
+ * test/support/fixtures (createUserWithPassword).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
 import type { OutboxMail } from '../../lambdas/adapters/outbox-mailer';
-import type { User } from '../../lambdas/core/model';
-import { getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { unique } from './authorization';
 import { outboxMails } from './api-keys';
-import { grantTestEnvironment } from './environments';
-
-export interface AccountUser {
-  readonly user: User;
-  readonly password: string;
-}
-
-export async function createAccountUser(overrides: Partial<User> = {}, environmentIds: readonly string[] = []): Promise<AccountUser> {
-  const users = getUsers();
-  const hasher = getHasher();
-  const password = randomBytes(12).toString('base64url');
-  const id = unique('usr_');
-  const user: User = {
-    id,
-    email: `${id}@example.test`,
-    name: 'Account User',
-    passwordHash: await hasher.hash(password),
-    admin: false,
-    test: true,
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-  await users.create(user);
-  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, user.createdAt);
-  return { user, password };
-}
 
 export const mailsTo = (outbox: string, address: string): OutboxMail[] => outboxMails(outbox).filter((m) => m.to === address);
 

@@ -1,63 +1,13 @@
 /**
- * Test data and browser-like helpers for the sign-in and authorization handler tests:
- * unique users, environments and clients written through the repositories, PKCE pairs,
- * and cookie handling as a browser would do it.
+ * Browser-like helpers for the sign-in and authorization handler tests: PKCE pairs, a valid
+ * authorization request, forms, and cookie handling as a browser would do it. Their users and
+ * clients come from test/support/fixtures.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Client, User } from '../../lambdas/core/model';
+import { randomBytes } from 'node:crypto';
+import type { Client } from '../../lambdas/core/model';
 import { s256 } from '../../lambdas/core/pkce';
-import { getClientRepository, getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { headerOf } from './events';
-import { grantTestEnvironment } from './environments';
-import { ensureScopes } from './admin-calls';
-
-export const unique = (prefix: string) => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-
-export interface TestUser {
-  readonly user: User;
-  readonly password: string;
-}
-
-export async function createUser(environmentIds: readonly string[], name = 'Test User'): Promise<TestUser> {
-  const users = getUsers();
-  const hasher = getHasher();
-  const password = randomBytes(12).toString('base64url');
-  const id = unique('usr_');
-  const user: User = {
-    id,
-    email: `${id}@example.test`,
-    name,
-    passwordHash: await hasher.hash(password),
-    admin: false,
-    test: true,
-    createdAt: new Date().toISOString(),
-  };
-  await users.create(user);
-  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, user.createdAt);
-  return { user, password };
-}
-
-export async function createClient(overrides: Partial<Client> = {}): Promise<Client> {
-  const client: Client = {
-    clientId: unique('tgc_'),
-    name: 'Test App',
-    type: 'public',
-    environmentId: unique('env_'),
-    redirectUris: ['https://app.example.test/callback'],
-    grantTypes: ['authorization_code', 'refresh_token'],
-    scopes: ['openid', 'profile', 'email'],
-    registrationType: 'static',
-    admin: false,
-    test: true,
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
-  await ensureScopes(...client.scopes);
-  await getClientRepository().create(client);
-  return client;
-}
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');

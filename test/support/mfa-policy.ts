@@ -1,5 +1,5 @@
 /**
- * Helpers for the tests of a changing MFA policy (issue 26; behaviour MFA-9, MFA-10): set the
+ * Helpers for the tests of a changing MFA policy (behaviour MFA-9, MFA-10): set the
  * site's policy through the admin API, and open the authorization endpoint and dashboard pages
  * with a session cookie, as a browser would. Use with test/support/own-tables.ts: the policy is
  * one item per deployment.

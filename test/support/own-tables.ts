@@ -7,7 +7,7 @@
 import { createDynamoClient } from '../../lambdas/adapters/dynamodb/client';
 import { ensureTables, physicalTableNames, tableEnv } from '../../lambdas/local/tables';
 import { resetContainer } from '../../lambdas/wiring/container';
-import { uniqueSuffix } from './tokens';
+import { uniqueSuffix } from './fixtures';
 
 export function useOwnTables(): void {
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The passkey endpoints called as a browser calls them (issue 13; behaviour PASSKEY-*): the
+ * The passkey endpoints called as a browser calls them (behaviour PASSKEY-*): the
  * passkeys page and its creation options, a registration or sign-in posted with the software
  * authenticator's response (test/support/webauthn.ts), and a session as a sign-in leaves it.
  */
@@ -10,7 +10,7 @@ import { handler as optionsHandler } from '../../lambdas/handlers/passkey-sign-i
 import { handler as signInHandler } from '../../lambdas/handlers/passkey-sign-in';
 import { handler as pageHandler } from '../../lambdas/handlers/passkeys-page';
 import { getSessions, getUsers } from '../../lambdas/wiring/repositories';
-import type { AccountUser } from './account';
+import type { TestUser } from './fixtures';
 import { browserHeaders, form } from './authorization';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
 
@@ -20,7 +20,7 @@ const nowEpoch = () => Math.floor(Date.now() / 1000);
  * A session as a password sign-in `ageSeconds` ago would have left it, of the user's credential
  * version as stored now (behaviour RESET-12); the cookie to send.
  */
-export async function signedIn(who: AccountUser, ageSeconds = 0): Promise<string> {
+export async function signedIn(who: TestUser, ageSeconds = 0): Promise<string> {
   const id = randomBytes(32).toString('base64url');
   const authTime = nowEpoch() - ageSeconds;
   const credentialVersion = (await getUsers().current(who.user.id))?.credentialVersion ?? 0;

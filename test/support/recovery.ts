@@ -9,12 +9,13 @@ import { handler as removeAllHandler } from '../../lambdas/handlers/reset-passke
 import { handler as resetPageHandler } from '../../lambdas/handlers/reset-password-page';
 import { handler as resetHandler } from '../../lambdas/handlers/reset-password';
 import { settleBackgroundJobs } from '../../lambdas/wiring/background';
-import { latestResetToken, type AccountUser } from './account';
+import { latestResetToken } from './account';
+import type { TestUser } from './fixtures';
 import { browserHeaders, form } from './authorization';
 import { apiGatewayEvent, headerOf, lambdaContext } from './events';
 
 /** The token of a reset link mailed to the user (POST /forgot-password, then the background work). */
-export async function mailedLink(outbox: string, who: AccountUser): Promise<string> {
+export async function mailedLink(outbox: string, who: TestUser): Promise<string> {
   const result = await forgotHandler(
     apiGatewayEvent({ method: 'POST', path: '/forgot-password', headers: browserHeaders(), body: form({ email: who.user.email! }) }),
     lambdaContext,

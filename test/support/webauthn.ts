@@ -1,5 +1,5 @@
 /**
- * A software WebAuthn authenticator for handler tests (issue 13): an ES256 key pair, and
+ * A software WebAuthn authenticator for handler tests (behaviour PASSKEY-*): an ES256 key pair, and
  * registration and assertion responses in the JSON shape of PublicKeyCredential.toJSON(),
  * built byte by byte after WebAuthn L3 6.1 (authenticator data), 6.5.4 (attestation object,
  * fmt "none") and 7.2 (the signature over authenticatorData || SHA-256(clientDataJSON)).

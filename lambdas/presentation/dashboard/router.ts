@@ -35,7 +35,7 @@ const routes: readonly DashboardRoute[] = [
   ...settingsRoutes,
 ];
 
-/** The dashboard's own paths (below /dashboard, `:name` segments), for the route-table check of test/unit/dashboard-routes.test.ts. */
+/** The dashboard's own paths (below /dashboard, `:name` segments), for the route-table check of test/unit/presentation/dashboard-routes.test.ts. */
 export const dashboardRoutePaths = routes.map((route) => ({ method: route.method, path: route.path }));
 
 function match(method: string, subPath: string): { route: DashboardRoute; params: Record<string, string> } | 'method' | undefined {

@@ -1,14 +1,14 @@
 /**
- * The OpenAPI document (issue 15): generated from the route table and the handlers' request
+ * The OpenAPI document: generated from the route table and the handlers' request
  * schemas by bin/openapi.ts, committed as docs/openapi.json and served at GET /openapi.json.
  * CI fails when the committed file is stale, a route row is undocumented or a documented
  * operation is no route. Errors use the RFC 6749 5.2 shape (behaviour ERR-1).
  */
 import { readFileSync } from 'node:fs';
-import { openApiDocument, openApiFile, serializeOpenApi } from '../../bin/openapi';
-import { handler } from '../../lambdas/handlers/openapi-document';
-import { routes, type Route } from '../../lambdas/routes';
-import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { openApiDocument, openApiFile, serializeOpenApi } from '../../../bin/openapi';
+import { handler } from '../../../lambdas/handlers/openapi-document';
+import { routes, type Route } from '../../../lambdas/routes';
+import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../../support/events';
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON document read by path; a wrong path fails the assertion anyway
 type Json = any;
@@ -18,7 +18,7 @@ const operations = Object.entries(generated.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
 );
 
-describe('OpenAPI document (issue 15)', () => {
+describe('OpenAPI document', () => {
   test('docs/openapi.json is what `npm run openapi` generates now: regenerate it after changing routes or schemas', () => {
     expect(readFileSync(openApiFile, 'utf8')).toBe(serializeOpenApi(generated));
   });

@@ -2,9 +2,9 @@
  * Behaviour KEY-1, LIMIT-3 and DESIGN "Traps": the key is `tgk_<16 hex key id>_<43 base64url secret>`,
  * parsed with one strict pattern (secrets contain `_`, so no split on `_`).
  */
-import { cryptoRandom } from '../../lambdas/adapters/system';
-import { apiKeyPrefix, newApiKey, parseApiKey } from '../../lambdas/core/api-keys/format';
-import { keyStatus } from '../../lambdas/core/api-keys/status';
+import { cryptoRandom } from '../../../lambdas/adapters/system';
+import { apiKeyPrefix, newApiKey, parseApiKey } from '../../../lambdas/core/api-keys/format';
+import { keyStatus } from '../../../lambdas/core/api-keys/status';
 
 const fixed = (fill: number) => ({ bytes: (n: number) => new Uint8Array(n).fill(fill) });
 

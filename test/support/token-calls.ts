@@ -1,110 +1,24 @@
 /**
- * Fixtures for the token endpoints: environments, users and clients with unique ids
- * created through the repositories, authorization codes saved directly (as the authorize
- * step would), and helpers to call the handlers as API Gateway does.
+ * Calls to the token endpoints as API Gateway makes them (token, introspection), signing in
+ * through a saved code, and reading what they stored. The clients, users and codes come from
+ * test/support/fixtures.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseKeySet, publicJwks } from '../../lambdas/adapters/signing/key-set';
-import type { Client, GrantType, User } from '../../lambdas/core/model';
-import { s256 } from '../../lambdas/core/pkce';
+import type { Client, User } from '../../lambdas/core/model';
 import { handler as introspect } from '../../lambdas/handlers/introspect';
 import { handler as token } from '../../lambdas/handlers/token';
-import { getClientRepository, getEnvironments, getHasher, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { apiGatewayEvent, jsonBody, lambdaContext } from './events';
-import { grantTestEnvironment } from './environments';
-import { ensureScopes } from './admin-calls';
+import { issueCode, redirectUri, type CodeOptions, type TestClient } from './fixtures';
 
 export const issuer = () => process.env.BASE_URL!;
-export const redirectUri = 'https://app.example.test/callback';
 export const resourceA = 'https://mcp-a.example.test/mcp';
 export const resourceB = 'https://mcp-b.example.test/mcp';
-export const unique = (prefix: string) => `${prefix}${randomBytes(8).toString('hex')}`;
-const nowIso = () => new Date().toISOString();
-const nowEpoch = () => Math.floor(Date.now() / 1000);
-
-export async function createEnvironment(): Promise<string> {
-  const id = unique('env_t');
-  await getEnvironments().create({ id, name: id, dcr: false, createdAt: nowIso() });
-  return id;
-}
-
-export async function createUser(environmentIds: readonly string[], overrides: Partial<User> = {}): Promise<User> {
-  const id = unique('usr_t');
-  const user: User = { id, email: `${id}@example.test`, name: `User ${id}`, admin: false, test: false, createdAt: nowIso(), ...overrides };
-  await getUsers().create(user);
-  for (const environmentId of environmentIds) await grantTestEnvironment(id, environmentId, nowIso());
-  return user;
-}
-
-export interface TestClient {
-  readonly client: Client;
-  /** The plain secret of a confidential client. */
-  readonly secret?: string;
-}
-
-export interface ClientOptions {
-  readonly environmentId: string;
-  readonly type?: 'public' | 'confidential';
-  readonly grantTypes?: readonly GrantType[];
-  readonly scopes?: readonly string[];
-  /** A resource server that may introspect every token (admin API `introspect_all`). */
-  readonly introspectAll?: boolean;
-}
-
-export async function createClient(options: ClientOptions): Promise<TestClient> {
-  const type = options.type ?? 'public';
-  const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
-  const client: Client = {
-    clientId: unique('tgc_'),
-    name: 'Test client',
-    type,
-    ...(secret ? { secretHash: await getHasher().hash(secret) } : {}),
-    environmentId: options.environmentId,
-    redirectUris: [redirectUri],
-    grantTypes: options.grantTypes ?? ['authorization_code', 'refresh_token'],
-    scopes: options.scopes ?? ['openid', 'profile', 'email', 'read', 'write'],
-    registrationType: 'static',
-    admin: false,
-    test: false,
-    ...(options.introspectAll ? { introspectAll: true } : {}),
-    createdAt: nowIso(),
-  };
-  // Issuance leaves out scopes the catalog lacks (behaviour ADMIN-18): the catalog holds them, as an admin's grant requires.
-  await ensureScopes(...client.scopes);
-  await getClientRepository().create(client);
-  return { client, secret };
-}
-
-export interface CodeOptions {
-  readonly scopes?: readonly string[];
-  readonly resource?: string;
-  readonly nonce?: string;
-  readonly expiresInSeconds?: number;
-}
-
-/** Saves a code as the authorization step would, with an S256 challenge (RFC 7636 4.2). */
-export async function issueCode(client: Client, user: User, options: CodeOptions = {}): Promise<{ code: string; verifier: string }> {
-  const code = randomBytes(32).toString('base64url');
-  const verifier = randomBytes(48).toString('base64url');
-  await getTokenStore().saveCode(code, {
-    clientId: client.clientId,
-    userId: user.id,
-    scopes: options.scopes ?? ['openid', 'profile', 'email', 'read'],
-    ...(options.resource ? { resource: options.resource } : {}),
-    authTime: nowEpoch(),
-    redirectUri,
-    codeChallenge: s256(verifier),
-    ...(options.nonce ? { nonce: options.nonce } : {}),
-    expiresAtEpoch: nowEpoch() + (options.expiresInSeconds ?? 300),
-  });
-  return { code, verifier };
-}
-
 export const basic = (clientId: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, parseSettings } from '../../lambdas/config/settings';
+import { ConfigError, loadConfig, parseSettings } from '../../../lambdas/config/settings';
 
 const base = {
   BASE_URL: 'https://auth.example.com/',

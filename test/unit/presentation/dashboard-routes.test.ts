@@ -1,12 +1,12 @@
 /**
- * The dashboard's pages behind API Gateway (issue 14; behaviour DASH-6): `{proxy+}` under /dashboard
+ * The dashboard's pages behind API Gateway (behaviour DASH-6): `{proxy+}` under /dashboard
  * serves every page, and a row of its own (the logo upload) creates its resource and every parent.
  * A parent resource has no method, and API Gateway never falls back from it to the `{proxy+}`
  * sibling (lib/gateway-responses.ts answers 404): so no row may sit below a dashboard page's path.
  */
-import { dashboardRoutePaths } from '../../lambdas/presentation/dashboard/router';
-import { createRouter } from '../../lambdas/http/router';
-import { routes } from '../../lambdas/routes';
+import { dashboardRoutePaths } from '../../../lambdas/presentation/dashboard/router';
+import { createRouter } from '../../../lambdas/http/router';
+import { routes } from '../../../lambdas/routes';
 
 const ownRows = routes.filter((r) => r.path.startsWith('/dashboard/') && !r.path.includes('{proxy+}'));
 

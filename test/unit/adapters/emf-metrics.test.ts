@@ -3,11 +3,11 @@
  * read from stdout as CloudWatch receives them, follow AWS's embedded metric format specification:
  * every dimension a Dimensions set names, and every metric, is a top-level member; one document per count.
  */
-import { createEmfMetrics } from '../../lambdas/adapters/emf-metrics';
-import type { LogFields, Logger, Metrics } from '../../lambdas/core/ports';
-import { ConfigError } from '../../lambdas/config/settings';
-import { getContainer, resetContainer } from '../../lambdas/wiring/container';
-import { outputLines } from '../support/output-lines';
+import { createEmfMetrics } from '../../../lambdas/adapters/emf-metrics';
+import type { LogFields, Logger, Metrics } from '../../../lambdas/core/ports';
+import { ConfigError } from '../../../lambdas/config/settings';
+import { getContainer, resetContainer } from '../../../lambdas/wiring/container';
+import { outputLines } from '../../support/output-lines';
 
 interface EmfDocument {
   readonly _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: unknown[] }[] };

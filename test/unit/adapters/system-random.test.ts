@@ -1,5 +1,5 @@
 /** Ids and secrets come from node:crypto's CSPRNG, one fresh buffer per value (lambdas/adapters/system.ts). */
-import { cryptoRandom } from '../../lambdas/adapters/system';
+import { cryptoRandom } from '../../../lambdas/adapters/system';
 
 test('random bytes come in the asked length, differ from draw to draw, and share no memory with another draw', () => {
   const draws = Array.from({ length: 1000 }, () => cryptoRandom.bytes(10));

@@ -5,10 +5,10 @@
  * a token signed by a key that JWKS lacks, however irregularly the job runs.
  */
 import type { JWK } from 'jose';
-import { createSigner, generateKeySet } from '../../lambdas/adapters/signing/key-set';
-import { lifetimes, longestSignedTokenLifetime } from '../../lambdas/core/lifetimes';
-import { mintAccessToken } from '../../lambdas/core/tokens';
-import { cryptoRandom } from '../../lambdas/adapters/system';
+import { createSigner, generateKeySet } from '../../../lambdas/adapters/signing/key-set';
+import { lifetimes, longestSignedTokenLifetime } from '../../../lambdas/core/lifetimes';
+import { mintAccessToken } from '../../../lambdas/core/tokens';
+import { cryptoRandom } from '../../../lambdas/adapters/system';
 import {
   addNextKey,
   longestTokenLifetimeMs,
@@ -18,7 +18,7 @@ import {
   rotationPolicy,
   signingKeyCacheMs,
   type RotatingKeySet,
-} from '../../lambdas/adapters/signing/rotation';
+} from '../../../lambdas/adapters/signing/rotation';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -50,16 +50,16 @@ describe('rotation policy', () => {
 /** The rotation module as it would be built with some token lifetimes raised in lambdas/core/lifetimes.ts. */
 function rotationWithLifetimes(
   raised: Partial<Record<keyof typeof lifetimes, number>>,
-): typeof import('../../lambdas/adapters/signing/rotation') {
-  let loaded!: typeof import('../../lambdas/adapters/signing/rotation');
+): typeof import('../../../lambdas/adapters/signing/rotation') {
+  let loaded!: typeof import('../../../lambdas/adapters/signing/rotation');
   jest.isolateModules(() => {
-    jest.doMock('../../lambdas/core/lifetimes', () => {
-      const actual = jest.requireActual<typeof import('../../lambdas/core/lifetimes')>('../../lambdas/core/lifetimes');
+    jest.doMock('../../../lambdas/core/lifetimes', () => {
+      const actual = jest.requireActual<typeof import('../../../lambdas/core/lifetimes')>('../../../lambdas/core/lifetimes');
       return { ...actual, lifetimes: { ...actual.lifetimes, ...raised } };
     });
-    loaded = require('../../lambdas/adapters/signing/rotation');
+    loaded = require('../../../lambdas/adapters/signing/rotation');
   });
-  jest.dontMock('../../lambdas/core/lifetimes');
+  jest.dontMock('../../../lambdas/core/lifetimes');
   return loaded;
 }
 

@@ -1,5 +1,5 @@
-import { createLogger } from '../../lambdas/adapters/json-logger';
-import { outputLines } from '../support/output-lines';
+import { createLogger } from '../../../lambdas/adapters/json-logger';
+import { outputLines } from '../../support/output-lines';
 
 describe('structured logs never carry secrets', () => {
   it('writes one JSON object per line and redacts credential-like fields at any depth', async () => {

@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, type JWK, jwtVerify } from 'jose';
-import { createSigner, generateKeySet, publicJwks, type SigningKeySet } from '../../lambdas/adapters/signing/key-set';
+import { createSigner, generateKeySet, publicJwks, type SigningKeySet } from '../../../lambdas/adapters/signing/key-set';
 
 describe.each(['RS256', 'ES256'] as const)('JWT signer, %s', (alg) => {
   test('RFC 7515/7519: jose verifies the token against the published JWKS, with the header and time claims set', async () => {

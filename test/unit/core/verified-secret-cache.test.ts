@@ -1,4 +1,4 @@
-import { VerifiedSecretCache } from '../../lambdas/core/verified-secret-cache';
+import { VerifiedSecretCache } from '../../../lambdas/core/verified-secret-cache';
 
 const binding = { clientId: 'tgc_a', userId: 'usr_a' };
 

@@ -3,7 +3,7 @@
  * event id, with both images, written in order with an integrity checksum (Object Lock requires one).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { archiveBody, archiveKey, createHandler } from '../../lambdas/jobs/export-audit-entries';
+import { archiveBody, archiveKey, createHandler } from '../../../lambdas/jobs/export-audit-entries';
 
 const record = (eventID: string, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', extra: Partial<DynamoDBRecord> = {}): DynamoDBRecord => ({
   eventID,

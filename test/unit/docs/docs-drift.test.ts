@@ -1,14 +1,14 @@
 /**
- * Documents that restate the route table or the rule list, checked against them (issue 26 item 7:
+ * Documents that restate the route table or the rule list, checked against them (once
  * docs/deployment.md listed 12 of the 24 rate rows, behaviour EDGE-6 named one of the two
  * large-body routes, and the rule index had fallen behind the rule files).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deploymentFile, edgeRateTable, withEdgeRateTable } from '../../bin/edge-table';
-import { routes } from '../../lambdas/routes';
+import { deploymentFile, edgeRateTable, withEdgeRateTable } from '../../../bin/edge-table';
+import { routes } from '../../../lambdas/routes';
 
-const behaviourDir = join(__dirname, '..', '..', 'docs', 'behaviour');
+const behaviourDir = join(__dirname, '..', '..', '..', 'docs', 'behaviour');
 const read = (file: string) => readFileSync(file, 'utf8');
 
 test('docs/deployment.md lists every route row’s edge limit and every rate rule the web ACL deploys, as deployed (behaviour EDGE-1, EDGE-7): run `npm run docs:edge` after changing a row', () => {

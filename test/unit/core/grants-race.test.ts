@@ -4,15 +4,15 @@
  * (TransactionConflict) reports no winner yet. The loser re-reads until the winner's
  * family shows, then revokes it (RFC 6749 4.1.2, RFC 9700 4.14.2).
  */
-import { cryptoRandom } from '../../lambdas/adapters/system';
-import { InvalidGrantError } from '../../lambdas/core/errors';
-import { TokenRequestActivity } from '../../lambdas/core/grants/activity';
-import { authorizationCodeGrant } from '../../lambdas/core/grants/authorization-code';
-import type { GrantDependencies } from '../../lambdas/core/grants/grant';
-import type { GrantStore } from '../../lambdas/core/grants/ports';
-import { refreshTokenGrant } from '../../lambdas/core/grants/refresh-token';
-import type { AuthorizationCode, Client, RefreshToken, User } from '../../lambdas/core/model';
-import { s256 } from '../../lambdas/core/pkce';
+import { cryptoRandom } from '../../../lambdas/adapters/system';
+import { InvalidGrantError } from '../../../lambdas/core/errors';
+import { TokenRequestActivity } from '../../../lambdas/core/grants/activity';
+import { authorizationCodeGrant } from '../../../lambdas/core/grants/authorization-code';
+import type { GrantDependencies } from '../../../lambdas/core/grants/grant';
+import type { GrantStore } from '../../../lambdas/core/grants/ports';
+import { refreshTokenGrant } from '../../../lambdas/core/grants/refresh-token';
+import type { AuthorizationCode, Client, RefreshToken, User } from '../../../lambdas/core/model';
+import { s256 } from '../../../lambdas/core/pkce';
 
 const clock = { now: () => Date.now() };
 const nowEpoch = () => Math.floor(Date.now() / 1000);

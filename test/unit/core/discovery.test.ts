@@ -1,5 +1,5 @@
-import { loadConfig } from '../../lambdas/config/settings';
-import { authorizationServerMetadata, openIdConfiguration } from '../../lambdas/core/discovery';
+import { loadConfig } from '../../../lambdas/config/settings';
+import { authorizationServerMetadata, openIdConfiguration } from '../../../lambdas/core/discovery';
 
 const env = { BASE_URL: 'https://auth.example.com', JWKS_CDN_BASE_URL: 'https://cdn.example.com', MAIL_FROM: 'a@example.com' };
 const scopes = [

@@ -1,5 +1,5 @@
-import { createRouter } from '../../lambdas/http/router';
-import { routes, type Route } from '../../lambdas/routes';
+import { createRouter } from '../../../lambdas/http/router';
+import { routes, type Route } from '../../../lambdas/routes';
 
 const row = (method: Route['method'], path: string): Route => ({
   name: `${method}${path}`,
@@ -48,7 +48,7 @@ describe('route table', () => {
 
   it('names handler files that exist and export a handler', async () => {
     for (const r of routes) {
-      const module = (await import(`../../lambdas/handlers/${r.handler}`)) as { handler?: unknown };
+      const module = (await import(`../../../lambdas/handlers/${r.handler}`)) as { handler?: unknown };
       expect(typeof module.handler).toBe('function');
     }
   });

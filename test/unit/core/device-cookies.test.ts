@@ -5,8 +5,8 @@
  * file's and secret's format.
  */
 import { randomBytes } from 'node:crypto';
-import { generateDeviceKeys, parseDeviceKeys } from '../../lambdas/adapters/device-cookie-keys';
-import { deviceKeySet, openDeviceCookie, sealDeviceCookie, type DeviceClaim } from '../../lambdas/core/account/device-cookies';
+import { generateDeviceKeys, parseDeviceKeys } from '../../../lambdas/adapters/device-cookie-keys';
+import { deviceKeySet, openDeviceCookie, sealDeviceCookie, type DeviceClaim } from '../../../lambdas/core/account/device-cookies';
 
 const secret = () => randomBytes(32).toString('base64url');
 const now = 2_000_000_000;

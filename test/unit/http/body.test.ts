@@ -1,5 +1,5 @@
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lambdas/core/errors';
-import { maxBodyBytes, parseBody } from '../../lambdas/http/body';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../lambdas/core/errors';
+import { maxBodyBytes, parseBody } from '../../../lambdas/http/body';
 
 const event = (contentType: string | undefined, body: string | null, isBase64Encoded = false) => ({
   headers: contentType ? { 'Content-Type': contentType } : {},

@@ -4,7 +4,7 @@
  * created a moment ago at once (looked up by itself); a name that stays missing is looked up at
  * most once a second.
  */
-import { catalogNames } from '../../lambdas/core/cache';
+import { catalogNames } from '../../../lambdas/core/cache';
 
 function catalog(initial: string[]) {
   const stored = new Set(initial);

@@ -3,8 +3,8 @@ import {
   clientFromMetadataDocument,
   isMetadataDocumentUrl,
   resolveMetadataDocumentClient,
-} from '../../lambdas/core/client-metadata-document';
-import { InvalidClientMetadataError } from '../../lambdas/core/errors';
+} from '../../../lambdas/core/client-metadata-document';
+import { InvalidClientMetadataError } from '../../../lambdas/core/errors';
 
 const catalog = ['openid', 'profile'].map((name) => ({ name, description: '', discoverable: true }));
 const url = 'https://app.example.com/oauth/client.json';
