@@ -3,11 +3,7 @@
  * password). The request stays stored until decided, so a wrong password can be retried.
  * Device cookies and the ceiling notice as in sign-in.ts (behaviour PWFAIL-3, PWFAIL-5).
  */
-import type { Context } from 'aws-lambda';
-import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
-import type { LambdaHandler } from '../http/handler';
 import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
-import { isBackgroundInvocation } from '../wiring/background';
 import { getDeviceCookies } from '../wiring/device-cookies';
 import { newSecret } from '../core/ids';
 import type { PendingAuthorization } from '../core/authorization-request';
@@ -27,7 +23,7 @@ import { validate } from '../http/validate';
 import { signInPage } from '../presentation/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { getSecondFactor } from '../wiring/account';
-import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
+import { getPasswordSignIn, withCeilingNoticeJob } from '../wiring/password-sign-in';
 import { getClientFinder, getSessions } from '../wiring/repositories';
 import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { metricNames } from '../core/metrics';
@@ -84,7 +80,4 @@ const endpoint = httpHandler(
   }),
 );
 
-export const handler = (async (event: unknown, context: Context) =>
-  isBackgroundInvocation(event, 'password-ceiling-mail')
-    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
-    : endpoint(event as never, context)) as LambdaHandler;
+export const handler = withCeilingNoticeJob(endpoint);

@@ -5,11 +5,7 @@
  * completed sign-in (behaviour PWFAIL-3); the function also runs the owner's notice of a tripped
  * ceiling when it invokes itself (PWFAIL-5).
  */
-import type { Context } from 'aws-lambda';
-import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
-import type { LambdaHandler } from '../http/handler';
 import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
-import { isBackgroundInvocation } from '../wiring/background';
 import { getDeviceCookies } from '../wiring/device-cookies';
 import { newSecret } from '../core/ids';
 import { signInWithPassword } from '../core/account/password-attempts';
@@ -29,7 +25,7 @@ import { signedInPage } from '../presentation/views/messages';
 import { signInPage } from '../presentation/views/sign-in';
 import { endpointPaths } from '../core/paths';
 import { getSecondFactor } from '../wiring/account';
-import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
+import { getPasswordSignIn, withCeilingNoticeJob } from '../wiring/password-sign-in';
 import { getSessions } from '../wiring/repositories';
 import { metricNames } from '../core/metrics';
 
@@ -71,7 +67,4 @@ const endpoint = httpHandler(
   }),
 );
 
-export const handler = (async (event: unknown, context: Context) =>
-  isBackgroundInvocation(event, 'password-ceiling-mail')
-    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
-    : endpoint(event as never, context)) as LambdaHandler;
+export const handler = withCeilingNoticeJob(endpoint);
