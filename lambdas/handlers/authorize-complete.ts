@@ -4,8 +4,16 @@
  * request was shown to; the request is consumed first, so it decides exactly once.
  */
 import type { PendingAuthorization } from '../core/authorization-request';
-import { AccessDeniedError, InvalidRequestError } from '../core/errors';
-import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../presentation/authorize-flow';
+import {
+  expiredRequest,
+  hasEnvironmentAccess,
+  issueCode,
+  noEnvironmentAccess,
+  refusal,
+  unregisteredClient,
+} from '../core/authorization-decision';
+import { AccessDeniedError } from '../core/errors';
+import { decisionResponse } from '../presentation/authorize-flow';
 import { parseBody } from '../http/body';
 import { consentForm } from '../http/forms';
 import { httpHandler } from '../wiring/handler';
@@ -16,7 +24,7 @@ import { stepUpResponse } from '../presentation/step-up';
 import { validate } from '../http/validate';
 import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getSite } from '../wiring/site';
-import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { getAuthorizationDependencies } from '../wiring/authorize';
 import { labelClient } from '../http/request-context';
 
 export const handler = httpHandler(
@@ -52,16 +60,16 @@ export const handler = httpHandler(
         `session user ${userId}, request user ${pending.userId ?? 'none'}`,
       );
     }
-    if (form.decision === 'deny') {
-      return redirectError(container, pending, new AccessDeniedError('The user denied the request.'));
-    }
+    const flow = getAuthorizationDependencies();
+    if (form.decision === 'deny')
+      return decisionResponse(container, refusal(flow, pending, new AccessDeniedError('The user denied the request.')));
     labelClient(pending.clientId);
     const client = await findClient(pending.clientId);
-    if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
+    if (!client) throw unregisteredClient(pending.clientId);
     // Re-checked: the grant may have been revoked while the consent page was open.
-    const flow = getAuthorizeFlowDependencies();
-    if (!(await hasEnvironmentAccess(container, flow.environments, client, userId)))
-      return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, flow.codes, pending, signedInUserOf(current.session));
+    const decision = (await hasEnvironmentAccess(flow, client, userId))
+      ? await issueCode(flow, pending, signedInUserOf(current.session))
+      : refusal(flow, pending, noEnvironmentAccess(userId, client));
+    return decisionResponse(container, decision);
   }),
 );

@@ -15,7 +15,8 @@ import {
 import { LoginRequiredError, OAuthError } from '../core/errors';
 import { lifetimes } from '../core/lifetimes';
 import { newSecret } from '../core/ids';
-import { decide, mustSignInAgain, newRequestId, redirectError } from '../presentation/authorize-flow';
+import { decideAuthorization, mustSignInAgain, newRequestId } from '../core/authorization-decision';
+import { decisionResponse, redirectError } from '../presentation/authorize-flow';
 import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../presentation/html';
 import { withErrorPages } from '../presentation/page-errors';
@@ -28,7 +29,7 @@ import { endpointPaths } from '../core/paths';
 import { findClient, getSessionReaders, getSessions } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
 import { withCatalogScopes } from '../core/scope';
-import { getAuthorizeFlowDependencies } from '../wiring/authorize';
+import { getAuthorizationDependencies } from '../wiring/authorize';
 import { getBrand, getSite } from '../wiring/site';
 
 /** Strongly consistent, as at sign-in (behaviour SITE-2): a tightened policy counts at the very next authorization. */
@@ -66,14 +67,9 @@ export const handler = httpHandler(
     // Behaviour AUTHZ-12, MFA-9: a session without the second factor the policy now asks for is not used as it is.
     const stepUp = usable ? await lacksSecondFactor(usable, mfaPolicyInForce) : false;
     if (usable && !stepUp) {
-      return decide({
-        container,
-        deps: getAuthorizeFlowDependencies(),
-        client: client!,
-        request,
-        user: signedInUserOf(usable.session),
-        interactive: false,
-      });
+      const user = signedInUserOf(usable.session);
+      const decision = await decideAuthorization(getAuthorizationDependencies(), { client: client!, request, user, interactive: false });
+      return decisionResponse(container, decision, { brand: getBrand });
     }
     if (request.prompt?.none) {
       // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
@@ -87,7 +83,7 @@ export const handler = httpHandler(
       if (client!.registrationType === 'dynamic') throw error;
       return redirectError(container, request, error);
     }
-    const requestId = newRequestId(container);
+    const requestId = newRequestId(container.random);
     const expiresAtEpoch = Math.floor(container.clock.now() / 1000) + lifetimes.authorizationRequest;
     const pending: PendingAuthorization = { ...request, expiresAtEpoch };
     await getSessions().saveAuthorizationRequest(requestId, pending, expiresAtEpoch);

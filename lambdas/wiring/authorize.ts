@@ -1,13 +1,19 @@
-/** What the authorization steps (lambdas/presentation/authorize-flow.ts) read and write, from this container. */
-import type { AuthorizeFlowDependencies } from '../presentation/authorize-flow';
+/** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
+import type { AuthorizationDependencies } from '../core/authorization-decision';
+import { getContainer } from './container';
 import { getEnvironments, getSessions, getTokenStore } from './repositories';
-import { getBrand } from './site';
 import { getStorage } from './storage';
 
-export const getAuthorizeFlowDependencies = (): AuthorizeFlowDependencies => ({
-  sessions: getSessions(),
-  codes: getTokenStore(),
-  environments: getEnvironments(),
-  scopes: getStorage().scopes,
-  brand: getBrand,
-});
+export const getAuthorizationDependencies = (): AuthorizationDependencies => {
+  const { config, clock, random } = getContainer();
+  return {
+    sessions: getSessions(),
+    codes: getTokenStore(),
+    environments: getEnvironments(),
+    scopes: getStorage().scopes,
+    clock,
+    random,
+    issuer: config.baseUrl,
+    dcrEnvironmentId: config.dcr.environmentId,
+  };
+};

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MfaPolicy } from '../../config/settings';
-import { TooManyRequestsError } from '../errors';
+import { AccessDeniedError, TooManyRequestsError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
@@ -100,6 +100,20 @@ export function secondFactorNeed(user: User, policy: MfaPolicy, requireVerifiedE
   const verifiesEmail = requireVerifiedEmail && user.emailVerifiedAt === undefined;
   if (!mfa && !verifiesEmail) return { kind: 'none' };
   return user.email ? { kind: 'code', email: user.email, verifiesEmail } : { kind: 'impossible' };
+}
+
+/** A user who needs a code and has no address cannot sign in (behaviour MFA-1). */
+export function noAddressForCode(user: Pick<User, 'id'>): AccessDeniedError {
+  return new AccessDeniedError(
+    'This account must confirm each sign-in with a code sent by email, but it has no email address. Ask an administrator.',
+    `user ${user.id} needs a mailed code and has no email`,
+  );
+}
+
+/** The masked address a step-up code would go to (behaviour MFA-10); throws for a user without one (MFA-1). */
+export function stepUpAddress(user: User): string {
+  if (!user.email) throw noAddressForCode(user);
+  return maskEmail(user.email);
 }
 
 export const requestDigest = (requestId: string): string => createHash('sha256').update(requestId).digest('base64url');
