@@ -1,16 +1,18 @@
 /**
- * Passkeys (behaviour PASSKEY-1..PASSKEY-9, issue 13): WebAuthn registration by a signed-in,
+ * Passkeys (behaviour PASSKEY-1..PASSKEY-9): WebAuthn registration by a signed-in,
  * recently authenticated user, and sign-in with a discoverable credential. This module builds
  * the ceremony options and runs the ceremonies; the cryptographic verification is a port
- * (`PasskeyVerifier`), implemented with @simplewebauthn/server only in the two verify handlers,
+ * (`PasskeyVerifier`), implemented with @simplewebauthn/server (lambdas/adapters/webauthn.ts) only for the two verify functions,
  * so no other function carries that library's weight.
  *
  * A ceremony's challenge is 256 random bits; the store keeps only its digest and it is
  * consumed (single use) before anything is verified, so a replayed response finds nothing.
  */
+import type { MfaPolicy } from '../../config/settings';
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import { accountPaths } from './paths';
+import { lacksRequiredFactor } from './second-factor';
 import type { Clock, Logger, Mailer, RandomSource } from '../ports';
 
 /** WebAuthn ceremony lifetime (ASVS 6.7.2 asks for short-lived challenges). */
@@ -217,6 +219,27 @@ export async function registrationOptions(deps: PasskeyDependencies, user: User,
     authenticatorSelection: { residentKey: 'required' as const, requireResidentKey: true, userVerification: 'required' as const },
     attestation: 'none' as const,
   };
+}
+
+/** What the passkeys page shows (behaviour PASSKEY-1, PASSKEY-2): the user's passkeys, and a new ceremony to add one. */
+export async function passkeysToManage(deps: PasskeyDependencies, user: User) {
+  const passkeys = await deps.passkeys.listOf(user.id);
+  return { passkeys, creationOptions: await registrationOptions(deps, user, passkeys) };
+}
+
+/**
+ * Whether a session may see, add or remove its user's passkeys: signed in within the last 10
+ * minutes (behaviour PASSKEY-1) with every factor the MFA policy now asks of them; a sign-in
+ * without it must not add the passkey that would give it one (behaviour MFA-9).
+ */
+export async function mayManagePasskeys(
+  session: { readonly authTime: number; readonly amr?: readonly string[] },
+  user: Pick<User, 'admin'>,
+  clock: Clock,
+  mfaPolicy: () => Promise<MfaPolicy>,
+): Promise<boolean> {
+  if (!isRecentlyAuthenticated(session.authTime, clock)) return false;
+  return !(await lacksRequiredFactor(user, session.amr, mfaPolicy));
 }
 
 /** PublicKeyCredentialRequestOptionsJSON: no allowCredentials, so the authenticator offers its discoverable passkeys. */
