@@ -8,8 +8,8 @@
  * a lazy init, as for Argon2 in wiring/repositories.ts): its 290 KiB would otherwise add about
  * 20-30 ms to the function's module import, over the 50 ms budget. A container pays it once.
  */
-import type { ExpectedCeremony, Passkey, PasskeyVerifier } from '../core/account/passkeys';
 import type { Logger } from '../core/ports';
+import type { ExpectedCeremony, Passkey, PasskeyVerifier } from '../core/account/ports';
 
 type WebAuthn = typeof import('@simplewebauthn/server');
 let webAuthn: Promise<WebAuthn> | undefined;

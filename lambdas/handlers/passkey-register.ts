@@ -1,6 +1,6 @@
 /**
  * POST /api/users/passkey/verify (spec 4.10): the registration response of "Add a passkey"
- * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; issue 13). One of the two functions that bundle
+ * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5). One of the two functions that bundle
  * @simplewebauthn/server (loaded on first use): it checks the attestation's origin, RP ID hash, user-verified flag
  * and the challenge; attestation statements are not asked for (attestation `none`).
  */

@@ -1,4 +1,4 @@
-/** POST /api/users/passkey/remove: removes one of the user's passkeys and mails them (behaviour PASSKEY-2; issue 13). */
+/** POST /api/users/passkey/remove: removes one of the user's passkeys and mails them (behaviour PASSKEY-2). */
 import { removePasskey } from '../core/account/passkeys';
 import { accountPaths } from '../core/account/paths';
 import { parseBody } from '../http/body';

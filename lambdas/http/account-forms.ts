@@ -1,4 +1,4 @@
-/** Form and body fields of the account endpoints (issue 12), zod/mini. */
+/** Form and body fields of the account endpoints, zod/mini. */
 import * as z from 'zod/mini';
 import { requestIdField } from './forms';
 

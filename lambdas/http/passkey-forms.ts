@@ -1,5 +1,5 @@
 /**
- * Form fields of the passkey endpoints (issue 13), zod/mini. A credential is the JSON of the
+ * Form fields of the passkey endpoints, zod/mini. A credential is the JSON of the
  * browser's PublicKeyCredential.toJSON() (WebAuthn L3 5.1.8), posted in the `credential`
  * field; what the verifier reads is checked here, the rest passes through untouched.
  */

@@ -1,5 +1,5 @@
 /**
- * The account flows of a container (issue 12): second factor at sign-in, email verification
+ * The account flows of a container: second factor at sign-in, email verification
  * and password reset, wired to the DynamoDB stores, the hasher, the mailer, the clock and
  * randomness. The failed-password ceiling is in password-sign-in.ts.
  */

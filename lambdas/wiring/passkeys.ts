@@ -1,4 +1,4 @@
-/** The passkey stores and settings of a container (issue 13; lambdas/core/account/passkeys.ts). */
+/** The passkey stores and settings of a container (lambdas/core/account/passkeys.ts). */
 import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';

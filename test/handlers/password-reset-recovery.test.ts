@@ -1,6 +1,6 @@
 /**
- * Recovery leaves nothing an intruder set up working, and the mail says what happened (issue 26;
- * behaviour RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
+ * Recovery leaves nothing an intruder set up working, and the mail says what happened (behaviour
+ * RESET-9, RESET-10, RESET-11, PASSKEY-12): the "password changed" mail names the
  * passkeys that still sign in (or says none can) and how to remove them; the reset completion
  * lists them and removes them all with its own short-lived, single-use proof (a cookie scoped to
  * that form's path), same-origin only; an admin-sent link removes nothing by itself. The races of
@@ -8,7 +8,6 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { Passkey } from '../../lambdas/core/account/passkeys';
 import { resetTokenDigest } from '../../lambdas/core/account/password-reset';
 import { handler as sendLinkHandler } from '../../lambdas/handlers/admin/users-password-reset';
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
@@ -22,6 +21,7 @@ import { browserHeaders } from '../support/authorization';
 import { headerOf, jsonBody } from '../support/events';
 import { adminClientToken } from '../support/tokens';
 import { completeReset, mailedLink as recoveryLink, removeAll, setCookies } from '../support/recovery';
+import type { Passkey } from '../../lambdas/core/account/ports';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;

@@ -4,7 +4,7 @@
  * cookie, challenge, code). The doors' responses are covered by test/handlers/sign-in*.test.ts.
  */
 import { passkeyAmr } from '../../lambdas/core/account/passkeys';
-import { passwordAndCodeAmr, type SecondFactorDependencies, type SignInChallenge } from '../../lambdas/core/account/second-factor';
+import { passwordAndCodeAmr, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
 import type { SignedInUser } from '../../lambdas/core/authorization-code';
 import { decideAuthorization, type AuthorizationDependencies } from '../../lambdas/core/authorization-decision';
 import type { PendingAuthorization } from '../../lambdas/core/authorization-request';
@@ -18,6 +18,7 @@ import {
   type SignInBrowser,
   type SignInContinuationDependencies,
 } from '../../lambdas/core/sign-in/continuation';
+import type { SignInChallenge } from '../../lambdas/core/account/ports';
 
 const now = Date.UTC(2026, 0, 1);
 const clock = { now: () => now };

@@ -19,13 +19,17 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
-import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
-import type { AttemptCount } from '../../core/account/one-time-code';
-import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
 import { digest, isConditionFailure, withoutKeys } from './items';
 import { claimOnce } from './claim';
+import type {
+  AttemptCount,
+  ChallengeStore,
+  SignInChallenge,
+  StoredCode,
+  VerificationCode,
+  VerificationStore,
+} from '../../core/account/ports';
 
 type Key = { readonly pk: string; readonly sk: string };
 

@@ -5,20 +5,14 @@
  */
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import {
-  isOfCurrentGeneration,
-  type Ceremony,
-  type CeremonyStore,
-  type Passkey,
-  type PasskeyOwnerState,
-  type PasskeyStore,
-} from '../../core/account/passkeys';
+import { isOfCurrentGeneration } from '../../core/account/passkeys';
 import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
 import { cancellationCodes, digest, isConditionFailure, isStill, keyFits, withoutKeys } from './items';
 import { keys, partitions } from './keys';
 import { queryAll } from './pages';
 import { claimOnce } from './claim';
+import type { Ceremony, CeremonyStore, Passkey, PasskeyOwnerState, PasskeyStore } from '../../core/account/ports';
 
 const storageOnly = new Set(['useToken']);
 const toPasskey = (item: Record<string, unknown>): Passkey =>

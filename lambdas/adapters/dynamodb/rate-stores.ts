@@ -6,10 +6,17 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
-import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
-import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
+import { decideSend } from '../../core/account/send-rate';
 import { digest, isOwnWrite } from './items';
+import type {
+  AttemptSlot,
+  DeviceStandingStore,
+  DeviceTake,
+  PasswordAttemptStore,
+  SendRateDecision,
+  SendRatePolicy,
+  SendRateStore,
+} from '../../core/account/ports';
 
 /**
  * The send times of the last hour, in one item per subject, changed by optimistic

@@ -6,11 +6,11 @@
  */
 import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
 import { retry, tryAgain } from '../../core/retry';
 import type { PhysicalTableNames } from './client';
 import { cancellationCodes, isConditionFailure, isStill, withoutKeys } from './items';
+import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/ports';
 
 const linkKey = (digest: string) => ({ pk: `PWRESET#${digest}`, sk: 'PWRESET' });
 const pointerKey = (userId: string) => ({ pk: `PWRESETUSER#${userId}`, sk: 'PWRESETUSER' });

@@ -1,5 +1,5 @@
 /**
- * Email verification (behaviour VERIFY-2..VERIFY-6, issue 12): a code mailed to the user's current
+ * Email verification (behaviour VERIFY-2..VERIFY-6): a code mailed to the user's current
  * address, with the one-time code rules of behaviour MFA-3, MFA-4 (ten minutes, attempts capped and
  * counted atomically, single use). The code is bound to the user (one item per user; a new request
  * replaces it) and to the address it went to: confirming it sets `emailVerifiedAt` only while the
@@ -9,24 +9,9 @@ import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '..
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import { codeMail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
-import { verificationCodeRate, type SendRateStore } from './send-rate';
-import { checkStoredCode, type CodeAttemptStore, type StoredCode } from './stored-code';
-
-export interface VerificationCode extends StoredCode {
-  readonly userId: string;
-  /** The address the code was sent to. */
-  readonly email: string;
-}
-
-export interface VerificationStore extends CodeAttemptStore<VerificationCode> {
-  /** Replaces any earlier code of the user. */
-  save(userId: string, code: VerificationCode): Promise<void>;
-  /**
-   * One transaction: the code item is deleted (it must still hold `codeHash`) and the user
-   * gets `emailVerifiedAt`, only if their address is still `email`. False when either failed.
-   */
-  confirm(code: VerificationCode, verifiedAt: string): Promise<boolean>;
-}
+import { verificationCodeRate } from './send-rate';
+import { checkStoredCode } from './stored-code';
+import type { SendRateStore, VerificationStore } from './ports';
 
 export interface EmailVerificationDependencies {
   readonly codes: VerificationStore;

@@ -1,5 +1,5 @@
 /**
- * Mailed one-time codes (issue 12; behaviour MFA-3, MFA-4): six digits from a CSPRNG, valid ten minutes,
+ * Mailed one-time codes (behaviour MFA-3, MFA-4): six digits from a CSPRNG, valid ten minutes,
  * stored only as an Argon2id hash, a fixed number of attempts counted atomically by the
  * store. A code is good only for the item it was issued into (its challenge, or the user's
  * verification item) and the address it went to (ASVS 6.5.x, 6.6.2).
@@ -31,14 +31,6 @@ export function maskEmail(email: string): string {
   if (at < 1) return '•••';
   return `${email[0]}•••${email.slice(at)}`;
 }
-
-/** What counting one attempt against a stored code found. */
-export type AttemptCount =
-  | { readonly kind: 'counted'; readonly used: number }
-  /** The cap was reached before this attempt: the code must not be evaluated. */
-  | { readonly kind: 'exhausted' }
-  /** No such code, or it expired or was used. */
-  | { readonly kind: 'absent' };
 
 export const codeMail = (code: string, purpose: 'sign-in' | 'verification') =>
   purpose === 'sign-in'

@@ -1,5 +1,5 @@
 /**
- * The emailed second factor at sign-in (behaviour MFA-1..MFA-8, issue 12). After a correct
+ * The emailed second factor at sign-in (behaviour MFA-1..MFA-8). After a correct
  * password, when the policy applies to the user (MFA_POLICY) or their address still needs verifying
  * (REQUIRE_VERIFIED_EMAIL), no session starts: a challenge is stored and a code mailed. The
  * challenge id (256 bits) is the browser's handle; the store keeps only its digest. Only the right
@@ -13,35 +13,13 @@ import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import { codeMail, maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
-import { signInCodeRate, signInCodeResendRate, type SendRatePolicy, type SendRateStore } from './send-rate';
-import { checkStoredCode, type CodeAttemptStore, type CodeCheck, type StoredCode } from './stored-code';
+import { signInCodeRate, signInCodeResendRate } from './send-rate';
+import { checkStoredCode, type CodeCheck } from './stored-code';
+import type { ChallengeStore, SendRatePolicy, SendRateStore, SignInChallenge } from './ports';
 
 /** RFC 8176: a password and a one-time code, so multiple factors. */
 export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
 export const passwordAmr = ['pwd'] as const;
-
-export interface SignInChallenge extends StoredCode {
-  readonly userId: string;
-  /** The address the code went to; the user's address must still be this one. */
-  readonly email: string;
-  /** The user's credentialVersion at the password check: a password change since kills the challenge. */
-  readonly credentialVersion: number;
-  /** A correct code also verifies the address (REQUIRE_VERIFIED_EMAIL). */
-  readonly verifiesEmail: boolean;
-  /** Where the sign-in page would have sent the browser (already a safe same-origin path). */
-  readonly returnTo?: string;
-  /** SHA-256 of the authorization request id: the code page posts the id back, and it must match. */
-  readonly requestDigest?: string;
-}
-
-export interface ChallengeStore extends CodeAttemptStore<SignInChallenge> {
-  save(id: string, challenge: SignInChallenge): Promise<void>;
-  get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined>;
-  /** Single use: true for exactly one caller (a resend of the same claim included). */
-  consume(id: string, nowEpoch: number): Promise<boolean>;
-  /** A new code for a live challenge, its attempts reset; false when it is gone. */
-  replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean>;
-}
 
 export interface SecondFactorDependencies {
   readonly challenges: ChallengeStore;
@@ -53,7 +31,7 @@ export interface SecondFactorDependencies {
   /** MFA_OTP_MAX_ATTEMPTS */
   readonly maxAttempts: number;
   /**
-   * The MFA policy in force: the stored site setting, else MFA_POLICY (issue 14). Read at each
+   * The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). Read at each
    * sign-in, never cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
    */
   readonly mfaPolicy: () => Promise<MfaPolicy>;

@@ -29,10 +29,10 @@ import {
   secondFactorNeed,
   startChallenge,
   type SecondFactorDependencies,
-  type SignInChallenge,
 } from '../account/second-factor';
 import type { CodeCheck } from '../account/stored-code';
 import { maskEmail } from '../account/one-time-code';
+import type { SignInChallenge } from '../account/ports';
 
 /** Where the sign-in goes once it is complete. */
 export type Destination =
