@@ -9,7 +9,7 @@
  * 20-30 ms to the function's module import, over the 50 ms budget. A container pays it once.
  */
 import type { Logger } from '../core/ports';
-import type { ExpectedCeremony, Passkey, PasskeyVerifier } from '../core/account/ports';
+import type { ExpectedCeremony, PasskeyVerifier } from '../core/account/ports';
 
 type WebAuthn = typeof import('@simplewebauthn/server');
 let webAuthn: Promise<WebAuthn> | undefined;
@@ -18,18 +18,31 @@ const loadWebAuthn = () => (webAuthn ??= import('@simplewebauthn/server'));
 /** The browser's response as the library types it; the JSON form never carries extension results here. */
 const responseOf = <T>(response: unknown) => ({ clientExtensionResults: {}, ...(response as object) }) as T;
 
-/** Every failed check resolves undefined; the library's reasons (origin, RP ID, flags, signature, counter) are logged, never shown. */
+/** What both ceremonies check besides the signature: challenge, origin, RP ID and user verification (behaviour PASSKEY-5). */
+const expectations = (expected: ExpectedCeremony) => ({
+  expectedChallenge: expected.challenge,
+  expectedOrigin: expected.origin,
+  expectedRPID: expected.rpId,
+  requireUserVerification: true,
+});
+
+/** Runs one verification; any failure resolves undefined, its reason logged (origin, RP ID, flags, signature, counter), never shown. */
+async function verified<T>(log: Logger, ceremony: 'registration' | 'assertion', run: (library: WebAuthn) => Promise<T | undefined>) {
+  try {
+    return await run(await loadWebAuthn());
+  } catch (error) {
+    log.info(`passkey ${ceremony} failed verification`, { reason: (error as Error).message });
+    return undefined;
+  }
+}
+
 export function webAuthnVerifier(log: Logger): Required<PasskeyVerifier> {
   return {
-    async registration(response: unknown, expected: ExpectedCeremony) {
-      try {
-        const { verifyRegistrationResponse } = await loadWebAuthn();
+    registration: (response, expected) =>
+      verified(log, 'registration', async ({ verifyRegistrationResponse }) => {
         const result = await verifyRegistrationResponse({
           response: responseOf<Parameters<WebAuthn['verifyRegistrationResponse']>[0]['response']>(response),
-          expectedChallenge: expected.challenge,
-          expectedOrigin: expected.origin,
-          expectedRPID: expected.rpId,
-          requireUserVerification: true,
+          ...expectations(expected),
         });
         if (!result.verified) return undefined;
         const { credential, credentialBackedUp } = result.registrationInfo;
@@ -40,32 +53,20 @@ export function webAuthnVerifier(log: Logger): Required<PasskeyVerifier> {
           ...(credential.transports ? { transports: credential.transports } : {}),
           backedUp: credentialBackedUp,
         };
-      } catch (error) {
-        log.info('passkey registration failed verification', { reason: (error as Error).message });
-        return undefined;
-      }
-    },
-    async assertion(response: unknown, expected: ExpectedCeremony, passkey: Passkey) {
-      try {
-        const { verifyAuthenticationResponse } = await loadWebAuthn();
+      }),
+    assertion: (response, expected, passkey) =>
+      verified(log, 'assertion', async ({ verifyAuthenticationResponse }) => {
         const result = await verifyAuthenticationResponse({
           response: responseOf<Parameters<WebAuthn['verifyAuthenticationResponse']>[0]['response']>(response),
-          expectedChallenge: expected.challenge,
-          expectedOrigin: expected.origin,
-          expectedRPID: expected.rpId,
+          ...expectations(expected),
           credential: {
             id: passkey.credentialId,
             publicKey: Buffer.from(passkey.publicKey, 'base64url'),
             counter: passkey.counter,
             ...(passkey.transports ? { transports: passkey.transports as never } : {}),
           },
-          requireUserVerification: true,
         });
         return result.verified ? { counter: result.authenticationInfo.newCounter } : undefined;
-      } catch (error) {
-        log.info('passkey assertion failed verification', { reason: (error as Error).message });
-        return undefined;
-      }
-    },
+      }),
   };
 }

@@ -6,37 +6,33 @@
  */
 import { defaultPasskeyName, finishRegistration } from '../core/account/passkeys';
 import { accountPaths } from '../core/account/paths';
-import { header, parseBody } from '../http/body';
+import { header } from '../http/body';
 import { passkeyRegisterForm } from '../http/passkey-forms';
-import { passkeysPageResponse, recentlySignedInUser, signInAgain } from '../presentation/passkey-pages';
-import { withErrorPages } from '../presentation/page-errors';
 import { redirect } from '../http/redirect';
-import { assertSameOrigin } from '../http/same-origin';
-import { validate } from '../http/validate';
+import { withErrorPages } from '../presentation/page-errors';
+import { passkeyFormPost, passkeysPageResponse, signInAgain } from '../presentation/passkey-pages';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
 import { getPasskeyVerifier } from '../wiring/webauthn';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, container) => {
-    assertSameOrigin(event, container.config.baseUrl);
-    const form = validate(passkeyRegisterForm, parseBody(event, ['form']));
-    const deps = getPasskeys();
-    const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
-    if (!user) return signInAgain();
-    const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
-    const outcome = await finishRegistration(deps, getPasskeyVerifier(), user, form.credential, name);
-    // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,
-    // or the reset's "Remove all passkeys"): nothing was stored, and only a new sign-in may add one.
-    if (outcome.kind === 'outdated') {
-      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
-      return signInAgain();
-    }
-    if (outcome.kind === 'refused') {
-      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
-      return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });
-    }
-    container.log.info('passkey added', { userId: user.id });
-    return redirect(`${accountPaths.passkeys}?done=added`);
-  }),
+  withErrorPages((event, container) =>
+    passkeyFormPost(event, container, getPasskeySessionReaders(), passkeyRegisterForm, async (form, user) => {
+      const deps = getPasskeys();
+      const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
+      const outcome = await finishRegistration(deps, getPasskeyVerifier(), user, form.credential, name);
+      // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,
+      // or the reset's "Remove all passkeys"): nothing was stored, and only a new sign-in may add one.
+      if (outcome.kind === 'outdated') {
+        container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+        return signInAgain();
+      }
+      if (outcome.kind === 'refused') {
+        container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+        return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });
+      }
+      container.log.info('passkey added', { userId: user.id });
+      return redirect(`${accountPaths.passkeys}?done=added`);
+    }),
+  ),
 );

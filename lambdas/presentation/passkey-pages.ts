@@ -12,7 +12,11 @@ import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
 import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
+import type * as z from 'zod/mini';
+import { parseBody } from '../http/body';
 import { redirect } from '../http/redirect';
+import { assertSameOrigin } from '../http/same-origin';
+import { validate } from '../http/validate';
 import { currentSession, type SessionReaders } from '../http/session';
 import { htmlResponse } from './html';
 import { passkeysPage } from './views/passkeys';
@@ -31,6 +35,23 @@ export async function recentlySignedInUser(
   const current = await currentSession(event, container, readers);
   if (!current) return undefined;
   return (await mayManagePasskeys(current.session, current.user, container.clock, readers.mfaPolicy)) ? current.user : undefined;
+}
+
+/**
+ * A post of the passkeys page (adding or removing one): same-origin only (behaviour SIGNIN-5), its
+ * form validated, then `run` for a user who may manage passkeys; anyone else signs in again.
+ */
+export async function passkeyFormPost<S extends z.ZodMiniType>(
+  event: APIGatewayProxyEvent,
+  container: Container,
+  readers: PasskeySessionReaders,
+  schema: S,
+  run: (form: z.output<S>, user: User) => Promise<APIGatewayProxyResult>,
+): Promise<APIGatewayProxyResult> {
+  assertSameOrigin(event, container.config.baseUrl);
+  const form = validate(schema, parseBody(event, ['form']));
+  const user = await recentlySignedInUser(event, container, readers);
+  return user ? run(form, user) : signInAgain();
 }
 
 export const signInAgain = (): APIGatewayProxyResult =>

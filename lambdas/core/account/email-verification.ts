@@ -7,20 +7,13 @@
  */
 import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '../errors';
 import type { User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
 import { codeMail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
 import { verificationCodeRate } from './send-rate';
-import { checkStoredCode } from './stored-code';
-import type { SendRateStore, VerificationStore } from './ports';
+import { checkStoredCode, type MailedCodeDependencies } from './stored-code';
+import type { VerificationStore } from './ports';
 
-export interface EmailVerificationDependencies {
+export interface EmailVerificationDependencies extends MailedCodeDependencies {
   readonly codes: VerificationStore;
-  readonly sendRate: SendRateStore;
-  readonly hasher: Hasher;
-  readonly mailer: Mailer;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly maxAttempts: number;
 }
 
 export type VerificationRequestResult = { readonly kind: 'already-verified' } | { readonly kind: 'sent'; readonly expiresIn: number };

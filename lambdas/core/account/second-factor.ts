@@ -11,28 +11,21 @@ import type { MfaPolicy } from '../../config/settings';
 import { AccessDeniedError, TooManyRequestsError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
-import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import type { Clock } from '../ports';
 import { codeMail, maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
 import { signInCodeRate, signInCodeResendRate } from './send-rate';
-import { checkStoredCode, type CodeCheck } from './stored-code';
-import type { ChallengeStore, SendRatePolicy, SendRateStore, SignInChallenge } from './ports';
+import { checkStoredCode, type CodeCheck, type MailedCodeDependencies } from './stored-code';
+import type { ChallengeStore, SendRatePolicy, SignInChallenge } from './ports';
 
 /** RFC 8176: a password and a one-time code, so multiple factors. */
 export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
 export const passwordAmr = ['pwd'] as const;
 
-export interface SecondFactorDependencies {
+export interface SecondFactorDependencies extends MailedCodeDependencies {
   readonly challenges: ChallengeStore;
-  readonly sendRate: SendRateStore;
-  readonly hasher: Hasher;
-  readonly mailer: Mailer;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  /** MFA_OTP_MAX_ATTEMPTS */
-  readonly maxAttempts: number;
   /**
-   * The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). Read at each
-   * sign-in, never cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
+   * The MFA policy in force: the stored site setting, else MFA_POLICY. Read at each sign-in, never
+   * cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
    */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
   /** Sets emailVerifiedAt while the user's address is still `email` (REQUIRE_VERIFIED_EMAIL challenges). */

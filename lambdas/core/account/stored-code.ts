@@ -10,13 +10,21 @@
  * so of 10 parallel posts of the right code, none would start a session (behaviour MFA-4).
  */
 import { newId } from '../ids';
-import type { Clock, Hasher, RandomSource } from '../ports';
-import type { CodeAttemptStore, StoredCode } from './ports';
+import type { Clock, Hasher, Mailer, RandomSource } from '../ports';
+import type { CodeAttemptStore, SendRateStore, StoredCode } from './ports';
 
 export interface CodeCheckDependencies {
   readonly hasher: Hasher;
   readonly clock: Clock;
   readonly random: RandomSource;
+}
+
+/** What mailing a code and checking it need, the same for sign-in challenges and email verification. */
+export interface MailedCodeDependencies extends CodeCheckDependencies {
+  readonly sendRate: SendRateStore;
+  readonly mailer: Mailer;
+  /** MFA_OTP_MAX_ATTEMPTS */
+  readonly maxAttempts: number;
 }
 
 export type CodeCheck<T> =
