@@ -39,6 +39,7 @@ function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; c
   const counted: [string, unknown][] = [];
   const saved: Record<string, SignInChallenge> = {};
   const codes: string[] = [];
+  const usersRead: string[] = [];
   const consumed: string[] = [];
   const secondFactor = {
     challenges: {
@@ -75,7 +76,10 @@ function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; c
     requireVerifiedEmail: false,
     authorization,
     findClient: async () => client,
-    findUser: async (id) => (id === user.id ? user : undefined),
+    findUser: async (id) => {
+      usersRead.push(id);
+      return id === user.id ? user : undefined;
+    },
     log: { debug: () => undefined, info: (m, f) => void log.push([m, f]), warn: () => undefined, error: () => undefined },
     metrics: { count: (metric, dimensions) => void counted.push([metric, dimensions]) },
   };
@@ -90,7 +94,7 @@ function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; c
       devices.push(userId);
     },
   };
-  return { deps, browser, log, counted, saved, codes, consumed, sessions, devices };
+  return { deps, browser, log, counted, saved, codes, consumed, sessions, devices, usersRead };
 }
 
 const page = (returnTo?: string): Destination => ({ kind: 'page', returnTo });
@@ -143,6 +147,13 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
     expect(h.devices).toEqual([user.id]);
   });
 
+  test('a passkey without return_to shows who signed in, as the factor read them (no second read of the user)', async () => {
+    const h = harness();
+    const answer = await continueSignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
+    expect(answer).toEqual({ kind: 'signed-in', userId: user.id, user });
+    expect(h.usersRead).toEqual([]);
+  });
+
   test('a passkey within an authorization resumes it: the request is consumed and a code issued (PASSKEY-3)', async () => {
     const h = harness({ policy: 'everyone' });
     const answer = await continueSignIn(
@@ -173,6 +184,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
       page(),
     );
     expect(signedIn).toEqual({ kind: 'signed-in', userId: user.id, user });
+    expect(h.usersRead).toEqual([user.id]);
   });
 
   test('a wrong code is refused with the tries left and the masked address of its challenge (MFA-4)', async () => {

@@ -134,10 +134,16 @@ interface Established {
   readonly returnTo?: string;
 }
 
+const signedInAs = (user: User, amr: readonly string[]): Established => ({
+  userId: user.id,
+  credentialVersion: user.credentialVersion,
+  user,
+  amr,
+});
+
 function establishedBy(factor: Factor): Established | undefined {
-  if (factor.kind === 'password') return factor.user && { userId: factor.user.id, ...factor.user, amr: passwordAmr };
-  if (factor.kind === 'passkey')
-    return factor.outcome.kind === 'signed-in' ? { userId: factor.outcome.user.id, ...factor.outcome.user, amr: passkeyAmr } : undefined;
+  if (factor.kind === 'password') return factor.user && signedInAs(factor.user, passwordAmr);
+  if (factor.kind === 'passkey') return factor.outcome.kind === 'signed-in' ? signedInAs(factor.outcome.user, passkeyAmr) : undefined;
   if (factor.kind === 'session') return { userId: factor.user.id, user: factor.user };
   if (factor.check.kind !== 'match') return undefined;
   const { userId, credentialVersion, returnTo } = factor.check.item;
