@@ -16,15 +16,15 @@ import { getSecondFactor } from '../wiring/account';
 import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
 import { getPasswordSignIn, withCeilingNoticeJob } from '../wiring/password-sign-in';
-import { getSignInContinuation } from '../wiring/sign-in';
+import { getAuthorizingSignIn } from '../wiring/authorize';
 
 const endpoint = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
-    const continuation = getSignInContinuation(getSecondFactor());
+    const continuation = getAuthorizingSignIn(getSecondFactor());
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
-    const destination = await destinationOf(continuation, form, true);
+    const destination = await destinationOf(continuation.resume, form, true);
     const device = await presentedDevice(event, container, getDeviceCookies());
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     const browser = requestBrowser(event, container, getSignInBrowser());

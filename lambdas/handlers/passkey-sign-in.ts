@@ -19,15 +19,15 @@ import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
 import { getPasskeyVerifier } from '../wiring/webauthn';
-import { getSignInContinuation } from '../wiring/sign-in';
+import { getAuthorizingSignIn } from '../wiring/authorize';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(passkeySignInForm, parseBody(event, ['form']));
-    const continuation = getSignInContinuation();
+    const continuation = getAuthorizingSignIn();
     // The authorization must still be open before a ceremony is spent on it.
-    const destination = await destinationOf(continuation, form, true);
+    const destination = await destinationOf(continuation.resume, form, true);
     const outcome = await finishSignIn(getPasskeys(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
     const answer = await continueSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);

@@ -16,16 +16,16 @@ import { destinationOf, requestBrowser, signInResponse } from '../presentation/s
 import { getSecondFactor } from '../wiring/account';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
-import { getSignInContinuation } from '../wiring/sign-in';
+import { getAuthorizingSignIn } from '../wiring/authorize';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInCodeForm, parseBody(event, ['form']));
     const secondFactor = getSecondFactor();
-    const continuation = getSignInContinuation(secondFactor);
+    const continuation = getAuthorizingSignIn(secondFactor);
     // The authorization must still be open before the code is spent on it; a page's return_to is the challenge's.
-    const destination = await destinationOf(continuation, { request_id: form.request_id });
+    const destination = await destinationOf(continuation.resume, { request_id: form.request_id });
     const check = await completeChallenge(secondFactor, form.challenge_id, form.code, form.request_id);
     const browser = requestBrowser(event, container, getSignInBrowser());
     const answer = await continueSignIn(continuation, browser, { kind: 'code', challengeId: form.challenge_id, check }, destination);

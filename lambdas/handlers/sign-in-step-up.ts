@@ -17,15 +17,15 @@ import { destinationOf, requestBrowser, signInAgain, signInResponse } from '../p
 import { getSecondFactor } from '../wiring/account';
 import { httpHandler } from '../wiring/handler';
 import { getSessionReaders, getSessions } from '../wiring/repositories';
-import { getSignInContinuation } from '../wiring/sign-in';
+import { getAuthorizingSignIn } from '../wiring/authorize';
 import { getBrand } from '../wiring/site';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(stepUpForm, parseBody(event, ['form']));
-    const continuation = getSignInContinuation(getSecondFactor());
-    const destination = await destinationOf(continuation, form);
+    const continuation = getAuthorizingSignIn(getSecondFactor());
+    const destination = await destinationOf(continuation.resume, form);
     const current = await currentSession(event, container, getSessionReaders());
     const session = sessionToStepUp(current && { user: current.user, signedIn: signedInUserOf(current.session) }, destination);
     if (!session) return signInAgain(destination);

@@ -12,7 +12,7 @@ import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
 import { openAuthorization, unregisteredClient } from '../core/authorization-decision';
 import { safeReturnTo } from '../core/sign-in';
-import type { Destination, SignInAnswer, SignInBrowser, SignInContinuationDependencies } from '../core/sign-in/continuation';
+import type { Destination, SignInAnswer, ResumeDependencies, SignInBrowser } from '../core/sign-in/continuation';
 import { renewDeviceCookie, withSetCookies, type DeviceCookieDependencies } from '../http/device-cookie';
 import { badCredentials } from '../http/forms';
 import { redirect } from '../http/redirect';
@@ -64,7 +64,7 @@ export function requestBrowser(event: APIGatewayProxyEvent, container: Container
  * where the page needs the client's name before the factor is checked.
  */
 export async function destinationOf(
-  deps: Pick<SignInContinuationDependencies, 'authorization' | 'findClient'>,
+  deps: ResumeDependencies,
   form: { readonly request_id?: string; readonly return_to?: string },
   lookUpClient = false,
 ): Promise<Destination> {

@@ -1,7 +1,10 @@
 /** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
+import type { SecondFactorDependencies } from '../core/account/second-factor';
 import type { AuthorizationDependencies } from '../core/authorization-decision';
+import type { ResumeDependencies, SignInContinuationDependencies } from '../core/sign-in/continuation';
 import { getContainer } from './container';
-import { getEnvironments, getSessions, getTokenStore } from './repositories';
+import { getClientFinder, getEnvironments, getSessions, getTokenStore } from './repositories';
+import { getSignInContinuation } from './sign-in';
 import { getStorage } from './storage';
 
 export const getAuthorizationDependencies = (): AuthorizationDependencies => {
@@ -17,3 +20,11 @@ export const getAuthorizationDependencies = (): AuthorizationDependencies => {
     dcrEnvironmentId: config.dcr.environmentId,
   };
 };
+
+/** The sign-in continuation of a door that may continue an authorization (lambdas/wiring/sign-in.ts). */
+export const getAuthorizingSignIn = (
+  secondFactor?: SecondFactorDependencies,
+): SignInContinuationDependencies & { readonly resume: ResumeDependencies } => ({
+  ...getSignInContinuation(secondFactor),
+  resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
+});

@@ -74,8 +74,7 @@ function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; c
   const deps: SignInContinuationDependencies = {
     secondFactor,
     requireVerifiedEmail: false,
-    authorization,
-    findClient: async () => client,
+    resume: { authorization, findClient: async () => client },
     findUser: async (id) => {
       usersRead.push(id);
       return id === user.id ? user : undefined;
@@ -222,7 +221,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 describe('the authorization decision (core/authorization-decision.ts)', () => {
   test('without the environment grant a static client gets the error at its redirect URI, the request consumed (ENV-1)', async () => {
     const h = harness({ hasAccess: false });
-    const decision = await decideAuthorization(h.deps.authorization, {
+    const decision = await decideAuthorization(h.deps.resume!.authorization, {
       client,
       request,
       requestId: 'req_1',
@@ -236,7 +235,11 @@ describe('the authorization decision (core/authorization-decision.ts)', () => {
   test('a dynamic client is asked for consent, never redirected to before (RFC 9700 4.11.2)', async () => {
     const h = harness();
     const dynamic = { ...client, registrationType: 'dynamic' } as Client;
-    const decision = await decideAuthorization(h.deps.authorization, { client: dynamic, request, user: { userId: user.id, authTime: 1 } });
+    const decision = await decideAuthorization(h.deps.resume!.authorization, {
+      client: dynamic,
+      request,
+      user: { userId: user.id, authTime: 1 },
+    });
     expect(decision).toMatchObject({ kind: 'consent', scopes: [{ name: 'openid' }] });
     expect(h.codes).toEqual([]);
   });

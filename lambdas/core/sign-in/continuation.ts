@@ -81,11 +81,17 @@ export interface SignInContinuationDependencies {
   readonly secondFactor?: SecondFactorDependencies;
   /** REQUIRE_VERIFIED_EMAIL */
   readonly requireVerifiedEmail: boolean;
-  readonly authorization: AuthorizationDependencies;
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
+  /** Absent at the sign-in page's own door, which never continues an authorization (its function stays small). */
+  readonly resume?: ResumeDependencies;
   readonly findUser: (userId: string) => Promise<User | undefined>;
   readonly log: Logger;
   readonly metrics: Metrics;
+}
+
+/** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
+export interface ResumeDependencies {
+  readonly authorization: AuthorizationDependencies;
+  readonly findClient: (clientId: string) => Promise<Client | undefined>;
 }
 
 /** What the browser's side of a completed sign-in needs: the HTTP layer sets the cookies. */
@@ -231,10 +237,11 @@ const startSession: Step = async (progress, browser) => {
 /** On with the authorization the sign-in was for (its client is looked up now if not before). */
 const resumeAuthorization: Step = async ({ deps, destination, signedIn }) => {
   if (destination.kind !== 'authorization') return undefined;
-  const client = destination.client ?? (await deps.findClient(destination.request.clientId));
+  if (!deps.resume) throw new Error('this sign-in door was wired without resuming authorizations');
+  const client = destination.client ?? (await deps.resume.findClient(destination.request.clientId));
   if (!client) throw unregisteredClient(destination.request.clientId);
   const { request, requestId } = destination;
-  const decision = await decideAuthorization(deps.authorization, { client, request, requestId, user: signedIn! });
+  const decision = await decideAuthorization(deps.resume.authorization, { client, request, requestId, user: signedIn! });
   return { kind: 'resume-authorization', decision };
 };
 
