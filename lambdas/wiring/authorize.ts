@@ -1,10 +1,12 @@
 /** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
 import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { ConsentDependencies } from '../core/authorization-consent';
 import type { AuthorizationDependencies } from '../core/authorization-decision';
 import type { ResumeDependencies, SignInContinuationDependencies } from '../core/sign-in/continuation';
 import { getContainer } from './container';
 import { getClientFinder, getEnvironments, getSessions, getTokenStore } from './repositories';
 import { getSignInContinuation } from './sign-in';
+import { getSite } from './site';
 import { getStorage } from './storage';
 
 export const getAuthorizationDependencies = (): AuthorizationDependencies => {
@@ -27,4 +29,11 @@ export const getAuthorizingSignIn = (
 ): SignInContinuationDependencies & { readonly resume: ResumeDependencies } => ({
   ...getSignInContinuation(secondFactor),
   resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
+});
+
+/** The consent decision (lambdas/core/authorization-consent.ts); the MFA policy read strongly consistently, as at sign-in (behaviour SITE-2). */
+export const getConsentDependencies = (): ConsentDependencies => ({
+  authorization: getAuthorizationDependencies(),
+  findClient: getClientFinder(),
+  mfaPolicy: async () => (await getSite().current()).mfaPolicy,
 });

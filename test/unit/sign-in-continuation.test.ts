@@ -1,11 +1,14 @@
 /**
- * The sign-in continuation (lambdas/core/sign-in/continuation.ts) with in-memory ports: which
- * answer each factor and destination gets, and what was started on the way (session, device
- * cookie, challenge, code). The doors' responses are covered by test/handlers/sign-in*.test.ts.
+ * The sign-in continuation (lambdas/core/sign-in/continuation.ts) and the authorization decisions
+ * it and the consent post lead to (core/authorization-decision.ts, core/authorization-consent.ts),
+ * with in-memory ports: which answer each factor and destination gets, and what was started on the
+ * way (session, device cookie, challenge, code). The doors' responses are covered by
+ * test/handlers/sign-in*.test.ts and test/handlers/authorize*.test.ts.
  */
 import { passkeyAmr } from '../../lambdas/core/account/passkeys';
 import { passwordAndCodeAmr, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
 import type { SignedInUser } from '../../lambdas/core/authorization-code';
+import { decideConsent } from '../../lambdas/core/authorization-consent';
 import { decideAuthorization, type AuthorizationDependencies } from '../../lambdas/core/authorization-decision';
 import type { PendingAuthorization } from '../../lambdas/core/authorization-request';
 import { AccessDeniedError } from '../../lambdas/core/errors';
@@ -34,7 +37,7 @@ const request = {
   expiresAtEpoch: now / 1000 + 600,
 } as unknown as PendingAuthorization;
 
-function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; challenge?: Partial<SignInChallenge> } = {}) {
+function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; challenge?: Partial<SignInChallenge> } = {}) {
   const log: [string, Record<string, unknown> | undefined][] = [];
   const counted: [string, unknown][] = [];
   const saved: Record<string, SignInChallenge> = {};
@@ -52,7 +55,7 @@ function harness(options: { policy?: 'none' | 'everyone'; hasAccess?: boolean; c
     clock,
     random,
     maxAttempts: 5,
-    mfaPolicy: async () => options.policy ?? 'none',
+    mfaPolicy: async () => options.policy ?? 'off',
   } as unknown as SecondFactorDependencies;
   const authorization: AuthorizationDependencies = {
     sessions: {
@@ -242,5 +245,60 @@ describe('the authorization decision (core/authorization-decision.ts)', () => {
     });
     expect(decision).toMatchObject({ kind: 'consent', scopes: [{ name: 'openid' }] });
     expect(h.codes).toEqual([]);
+  });
+});
+
+describe('the consent decision (core/authorization-consent.ts, behaviour AUTHZ-9, AUTHZ-12)', () => {
+  const signedIn: SignedInUser = { userId: user.id, authTime: 1, amr: ['pwd'] };
+  function consent(shownTo: string | undefined, policy: 'off' | 'everyone' = 'off') {
+    const h = harness();
+    const named: string[] = [];
+    const stored = { ...request, ...(shownTo ? { userId: shownTo } : {}) };
+    const sessions = {
+      ...h.deps.resume!.authorization.sessions,
+      getAuthorizationRequest: async <T>() => stored as T,
+      consumeAuthorizationRequest: async <T>(id: string) => {
+        h.consumed.push(id);
+        return stored as T;
+      },
+    };
+    const deps = {
+      authorization: { ...h.deps.resume!.authorization, sessions },
+      findClient: async () => client,
+      mfaPolicy: async () => policy,
+    };
+    const live = { user, signedIn };
+    const decide = (approve: boolean, session: typeof live | undefined) =>
+      decideConsent(deps, { requestId: 'req_1', approve, session, nameClient: (id) => void named.push(id) });
+    return { h, named, live, decide };
+  }
+
+  test('without a live session nothing is claimed', async () => {
+    const { h, decide } = consent(user.id);
+    await expect(decide(true, undefined)).rejects.toThrow(AccessDeniedError);
+    expect(h.consumed).toEqual([]);
+  });
+
+  test("another user's consent page is refused with no redirect, the request used up", async () => {
+    const { h, live, decide } = consent('usr_2');
+    await expect(decide(true, live)).rejects.toThrow('This request was started by another sign-in.');
+    expect(h.consumed).toEqual(['req_1']);
+  });
+
+  test('an approval that lacks the second factor now asked for is the step-up page; the request stays', async () => {
+    const { h, live, decide } = consent(user.id, 'everyone');
+    await expect(decide(true, live)).resolves.toEqual({ kind: 'step-up', redirectUri: request.redirectUri });
+    expect(h.consumed).toEqual([]);
+  });
+
+  test('a denial needs no second factor and redirects access_denied; an approval issues the code and names the client', async () => {
+    const denied = consent(user.id, 'everyone');
+    const refused = await denied.decide(false, denied.live);
+    expect(new URL((refused as { location: string }).location).searchParams.get('error')).toBe('access_denied');
+    expect(denied.named).toEqual([]);
+    const approved = consent(user.id);
+    await expect(approved.decide(true, approved.live)).resolves.toMatchObject({ kind: 'issued' });
+    expect(approved.named).toEqual(['cli_1']);
+    expect(approved.h.codes).toHaveLength(1);
   });
 });
