@@ -13,7 +13,7 @@ import { validate } from '../http/validate';
 import { decisionResponse } from '../presentation/authorize-flow';
 import { withErrorPages } from '../presentation/page-errors';
 import { stepUpResponse } from '../presentation/step-up';
-import { getConsentDependencies } from '../wiring/authorize';
+import { getInteractionDependencies } from '../wiring/authorize';
 import { httpHandler } from '../wiring/handler';
 import { getSessionReaders } from '../wiring/repositories';
 
@@ -24,7 +24,7 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessionReaders());
     const session = current && { user: current.user, signedIn: signedInUserOf(current.session) };
     const input = { requestId: form.request_id, approve: form.decision === 'approve', session, nameClient: labelClient };
-    const answer = await decideConsent(getConsentDependencies(), input);
+    const answer = await decideConsent(getInteractionDependencies(), input);
     if (answer.kind !== 'step-up') return decisionResponse(container, answer);
     return stepUpResponse(container, current!.user, { hidden: { request_id: form.request_id }, redirectUri: answer.redirectUri });
   }),

@@ -31,8 +31,12 @@ export const getAuthorizingSignIn = (
   resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
 });
 
-/** The consent decision (lambdas/core/authorization-consent.ts); the MFA policy read strongly consistently, as at sign-in (behaviour SITE-2). */
-export const getConsentDependencies = (): ConsentDependencies => ({
+/**
+ * Starting an authorization and the consent decision (lambdas/core/authorization-start.ts,
+ * authorization-consent.ts); the MFA policy read strongly consistently, as at sign-in (behaviour
+ * SITE-2): a tightened policy counts at the very next authorization.
+ */
+export const getInteractionDependencies = (): ConsentDependencies => ({
   authorization: getAuthorizationDependencies(),
   findClient: getClientFinder(),
   mfaPolicy: async () => (await getSite().current()).mfaPolicy,

@@ -9,6 +9,7 @@ import { passkeyAmr } from '../../lambdas/core/account/passkeys';
 import { passwordAndCodeAmr, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
 import type { SignedInUser } from '../../lambdas/core/authorization-code';
 import { decideConsent } from '../../lambdas/core/authorization-consent';
+import { startAuthorization } from '../../lambdas/core/authorization-start';
 import { decideAuthorization, type AuthorizationDependencies } from '../../lambdas/core/authorization-decision';
 import type { PendingAuthorization } from '../../lambdas/core/authorization-request';
 import { AccessDeniedError } from '../../lambdas/core/errors';
@@ -43,6 +44,7 @@ function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; ch
   const saved: Record<string, SignInChallenge> = {};
   const codes: string[] = [];
   const usersRead: string[] = [];
+  const stored: string[] = [];
   const consumed: string[] = [];
   const secondFactor = {
     challenges: {
@@ -60,7 +62,7 @@ function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; ch
   const authorization: AuthorizationDependencies = {
     sessions: {
       getAuthorizationRequest: async () => undefined,
-      saveAuthorizationRequest: async () => undefined,
+      saveAuthorizationRequest: async (id: string) => void stored.push(id),
       consumeAuthorizationRequest: async <T>(id: string) => {
         consumed.push(id);
         return request as T;
@@ -96,7 +98,7 @@ function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; ch
       devices.push(userId);
     },
   };
-  return { deps, browser, log, counted, saved, codes, consumed, sessions, devices, usersRead };
+  return { deps, browser, log, counted, saved, codes, consumed, sessions, devices, usersRead, stored };
 }
 
 const page = (returnTo?: string): Destination => ({ kind: 'page', returnTo });
@@ -300,5 +302,47 @@ describe('the consent decision (core/authorization-consent.ts, behaviour AUTHZ-9
     await expect(approved.decide(true, approved.live)).resolves.toMatchObject({ kind: 'issued' });
     expect(approved.named).toEqual(['cli_1']);
     expect(approved.h.codes).toHaveLength(1);
+  });
+});
+
+describe('starting an authorization (core/authorization-start.ts, behaviour AUTHZ-7, AUTHZ-10, AUTHZ-12)', () => {
+  const start = (policy: 'off' | 'everyone', prompt: Record<string, unknown> | undefined, session = true) => {
+    const h = harness();
+    const deps = { authorization: h.deps.resume!.authorization, mfaPolicy: async () => policy };
+    const live = { user, signedIn: { userId: user.id, authTime: now / 1000, amr: ['pwd'] } };
+    const asked = { ...request, ...(prompt ? { prompt } : {}) } as unknown as PendingAuthorization;
+    return { h, answer: startAuthorization(deps, client, asked, session ? live : undefined) };
+  };
+
+  test('a live session the policy is content with decides at once: the code, nothing stored', async () => {
+    const { h, answer } = start('off', undefined);
+    await expect(answer).resolves.toMatchObject({ kind: 'decided', decision: { kind: 'issued' } });
+    expect([h.stored, h.codes.length]).toEqual([[], 1]);
+  });
+
+  test('a session without the factor now asked for stores the request for the step-up page', async () => {
+    const { h, answer } = start('everyone', undefined);
+    const started = await answer;
+    expect(started).toMatchObject({ kind: 'step-up', user });
+    expect(h.stored).toEqual([(started as { requestId: string }).requestId]);
+  });
+
+  test('prompt=none with no usable session redirects login_required and stores nothing (OIDC Core 3.1.2.6)', async () => {
+    const { h, answer } = start('everyone', { none: true });
+    const { decision } = (await answer) as { decision: { kind: string; location: string } };
+    expect(decision.kind).toBe('refused');
+    expect(new URL(decision.location).searchParams.get('error')).toBe('login_required');
+    expect(h.stored).toEqual([]);
+  });
+
+  test('prompt=login, or no session, is the sign-in page with the request stored', async () => {
+    for (const [prompt, session] of [
+      [{ login: true }, true],
+      [undefined, false],
+    ] as const) {
+      const { h, answer } = start('off', prompt, session);
+      await expect(answer).resolves.toMatchObject({ kind: 'sign-in' });
+      expect(h.stored).toHaveLength(1);
+    }
   });
 });
