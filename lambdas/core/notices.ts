@@ -4,8 +4,8 @@
  * words it. A notice carries facts and the links the mail gives, never wording or a secret but
  * the one it exists to deliver (a code, a reset link).
  */
-import type { Passkey } from './account/passkeys';
-import type { PasswordChangeWay, SelfServiceKey } from './account/password-change';
+import type { PasswordChangeWay } from './account/password-change';
+import type { Passkey, SelfServiceKey } from './account/ports';
 import type { ApiKey, Client } from './model';
 
 /** A passkey as a mail names it (behaviour PASSKEY-11). */

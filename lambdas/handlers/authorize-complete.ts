@@ -1,67 +1,31 @@
 /**
  * POST /api/authorize/complete: the consent decision for a dynamically registered client,
- * or any client asked with prompt=consent (form: request_id, decision=approve|deny). Honoured only for the signed-in user the
- * request was shown to; the request is consumed first, so it decides exactly once.
+ * or any client asked with prompt=consent (form: request_id, decision=approve|deny; behaviour
+ * AUTHZ-9, lambdas/core/authorization-consent.ts).
  */
-import type { PendingAuthorization } from '../core/authorization-request';
-import { AccessDeniedError, InvalidRequestError } from '../core/errors';
-import { expiredRequest, hasEnvironmentAccess, issueCode, noEnvironmentAccess, redirectError } from '../presentation/authorize-flow';
+import { decideConsent } from '../core/authorization-consent';
 import { parseBody } from '../http/body';
 import { consentForm } from '../http/forms';
-import { httpHandler } from '../wiring/handler';
-import { withErrorPages } from '../presentation/page-errors';
-import { assertSameOrigin } from '../http/same-origin';
-import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
-import { stepUpResponse } from '../presentation/step-up';
-import { validate } from '../http/validate';
-import { getClientFinder, getSessionReaders, getSessions } from '../wiring/repositories';
-import { getSite } from '../wiring/site';
-import { getAuthorizeFlowDependencies } from '../wiring/authorize';
 import { labelClient } from '../http/request-context';
+import { assertSameOrigin } from '../http/same-origin';
+import { currentSession, signedInUserOf } from '../http/session';
+import { validate } from '../http/validate';
+import { decisionResponse } from '../presentation/authorize-flow';
+import { withErrorPages } from '../presentation/page-errors';
+import { stepUpResponse } from '../presentation/step-up';
+import { getInteractionDependencies } from '../wiring/authorize';
+import { httpHandler } from '../wiring/handler';
+import { getSessionReaders } from '../wiring/repositories';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(consentForm, parseBody(event, ['form']));
     const current = await currentSession(event, container, getSessionReaders());
-    if (!current) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
-    const sessions = getSessions();
-    if (form.decision === 'approve' && (await lacksSecondFactor(current, async () => (await getSite().current()).mfaPolicy))) {
-      // Behaviour AUTHZ-12: the policy tightened while the consent page was open. The request stays
-      // unconsumed; the code step continues it (and asks for consent again with the new session).
-      // A denial needs no second factor: it grants nothing.
-      const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(
-        form.request_id,
-        Math.floor(container.clock.now() / 1000),
-      );
-      if (!pending) throw expiredRequest();
-      return stepUpResponse(container, current.user, { hidden: { request_id: form.request_id }, redirectUri: pending.redirectUri });
-    }
-    const findClient = getClientFinder();
-    // Conditional claim: of two concurrent posts (double click, replay) only one proceeds.
-    const pending = await sessions.consumeAuthorizationRequest<PendingAuthorization>(
-      form.request_id,
-      Math.floor(container.clock.now() / 1000),
-    );
-    if (!pending) throw expiredRequest();
-    const userId = current.session.userId;
-    if (!pending.userId || pending.userId !== userId) {
-      // Another user's consent screen: no redirect, so the client learns nothing either.
-      throw new AccessDeniedError(
-        'This request was started by another sign-in.',
-        `session user ${userId}, request user ${pending.userId ?? 'none'}`,
-      );
-    }
-    if (form.decision === 'deny') {
-      return redirectError(container, pending, new AccessDeniedError('The user denied the request.'));
-    }
-    labelClient(pending.clientId);
-    const client = await findClient(pending.clientId);
-    if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
-    // Re-checked: the grant may have been revoked while the consent page was open.
-    const flow = getAuthorizeFlowDependencies();
-    if (!(await hasEnvironmentAccess(container, flow.environments, client, userId)))
-      return redirectError(container, pending, noEnvironmentAccess(userId, client));
-    return issueCode(container, flow.codes, pending, signedInUserOf(current.session));
+    const session = current && { user: current.user, signedIn: signedInUserOf(current.session) };
+    const input = { requestId: form.request_id, approve: form.decision === 'approve', session, nameClient: labelClient };
+    const answer = await decideConsent(getInteractionDependencies(), input);
+    if (answer.kind !== 'step-up') return decisionResponse(container, answer);
+    return stepUpResponse(container, current!.user, { hidden: { request_id: form.request_id }, redirectUri: answer.redirectUri });
   }),
 );

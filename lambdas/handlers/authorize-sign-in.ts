@@ -3,88 +3,34 @@
  * password). The request stays stored until decided, so a wrong password can be retried.
  * Device cookies and the ceiling notice as in sign-in.ts (behaviour PWFAIL-3, PWFAIL-5).
  */
-import type { Context } from 'aws-lambda';
-import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
-import type { LambdaHandler } from '../http/handler';
-import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
-import { isBackgroundInvocation } from '../wiring/background';
-import { getDeviceCookies } from '../wiring/device-cookies';
-import { newSecret } from '../core/ids';
-import type { PendingAuthorization } from '../core/authorization-request';
-import { InvalidRequestError } from '../core/errors';
 import { signInWithPassword } from '../core/account/password-attempts';
-import { decide, expiredRequest } from '../presentation/authorize-flow';
+import { continueSignIn } from '../core/sign-in/continuation';
 import { parseBody } from '../http/body';
-import { authorizeSignInForm, badCredentials } from '../http/forms';
-import { httpHandler } from '../wiring/handler';
-import { formTarget, htmlResponse, wantsHtml } from '../presentation/html';
-import { withErrorPages } from '../presentation/page-errors';
-import { jsonResponse } from '../http/response';
+import { presentedDevice } from '../http/device-cookie';
+import { authorizeSignInForm } from '../http/forms';
 import { assertSameOrigin } from '../http/same-origin';
-import { secondFactorStep } from '../presentation/second-factor';
-import { signedInUserOf, startSession } from '../http/session';
 import { validate } from '../http/validate';
-import { signInPage } from '../presentation/views/sign-in';
-import { endpointPaths } from '../core/paths';
+import { withErrorPages } from '../presentation/page-errors';
+import { destinationOf, requestBrowser, signInResponse } from '../presentation/sign-in';
 import { getSecondFactor } from '../wiring/account';
-import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
-import { getClientFinder, getSessions } from '../wiring/repositories';
-import { getAuthorizeFlowDependencies } from '../wiring/authorize';
-import { metricNames } from '../core/metrics';
-import { labelClient } from '../http/request-context';
+import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
+import { httpHandler } from '../wiring/handler';
+import { getPasswordSignIn, withCeilingNoticeJob } from '../wiring/password-sign-in';
+import { getAuthorizingSignIn } from '../wiring/authorize';
 
 const endpoint = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(authorizeSignInForm, parseBody(event, ['form']));
-    const sessions = getSessions();
-    const findClient = getClientFinder();
+    const continuation = getAuthorizingSignIn(getSecondFactor());
     // Before any Argon2id work: a made-up request id costs one read, not a hash.
-    const pending = await sessions.getAuthorizationRequest<PendingAuthorization>(form.request_id, Math.floor(container.clock.now() / 1000));
-    if (!pending) throw expiredRequest();
-    labelClient(pending.clientId);
-    const client = await findClient(pending.clientId);
-    if (!client) throw new InvalidRequestError('The application is no longer registered.', `client ${pending.clientId} deleted`);
-
-    const deviceCookies = getDeviceCookies();
-    const device = await presentedDevice(event, container, deviceCookies);
+    const destination = await destinationOf(continuation.resume, form, true);
+    const device = await presentedDevice(event, container, getDeviceCookies());
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
-    if (!user) {
-      container.log.info('sign-in refused', { reason: 'unknown email or wrong password', clientId: client.clientId });
-      container.metrics.count(metricNames.signInFailed, { method: 'password' });
-      const view = {
-        action: endpointPaths.authorize,
-        hidden: { request_id: form.request_id },
-        email: form.email,
-        error: badCredentials,
-        clientName: client.registrationType === 'static' ? client.name : undefined,
-        passkeyNonce: newSecret(container.random),
-      };
-      return wantsHtml(event)
-        ? htmlResponse(401, signInPage(view), { formTargets: [formTarget(pending.redirectUri)], scriptNonce: view.passkeyNonce })
-        : jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
-    }
-    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, {
-      requestId: form.request_id,
-      redirectUri: pending.redirectUri,
-    });
-    if (codeStep) return codeStep;
-    const { session, setCookie } = await startSession(event, container, sessions, user);
-    const deviceCookie = await renewDeviceCookie(event, container, deviceCookies, user.id);
-    const response = await decide({
-      container,
-      deps: getAuthorizeFlowDependencies(),
-      client,
-      request: pending,
-      requestId: form.request_id,
-      user: signedInUserOf(session),
-      headers: { 'Set-Cookie': setCookie },
-    });
-    return withSetCookies(response, [deviceCookie]);
+    const browser = requestBrowser(event, container, getSignInBrowser());
+    const answer = await continueSignIn(continuation, browser, { kind: 'password', user }, destination);
+    return signInResponse(event, container, answer, browser, form.email);
   }),
 );
 
-export const handler = (async (event: unknown, context: Context) =>
-  isBackgroundInvocation(event, 'password-ceiling-mail')
-    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
-    : endpoint(event as never, context)) as LambdaHandler;
+export const handler = withCeilingNoticeJob(endpoint);

@@ -5,34 +5,25 @@
  * for a session without the second factor the MFA policy now asks for, the page asking for the
  * code (behaviour AUTHZ-12).
  */
-import {
-  echoableState,
-  resolveRedirectUri,
-  validateAuthorizationRequest,
-  type AuthorizationRequest,
-  type PendingAuthorization,
-} from '../core/authorization-request';
-import { LoginRequiredError, OAuthError } from '../core/errors';
-import { lifetimes } from '../core/lifetimes';
+import { echoableState, resolveRedirectUri, validateAuthorizationRequest, type AuthorizationRequest } from '../core/authorization-request';
+import { startAuthorization } from '../core/authorization-start';
+import { OAuthError } from '../core/errors';
 import { newSecret } from '../core/ids';
-import { decide, mustSignInAgain, newRequestId, redirectError } from '../presentation/authorize-flow';
+import { decisionResponse, redirectError } from '../presentation/authorize-flow';
 import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse } from '../presentation/html';
 import { withErrorPages } from '../presentation/page-errors';
 import { queryParameters } from '../http/query';
-import { currentSession, lacksSecondFactor, signedInUserOf } from '../http/session';
+import { currentSession, signedInUserOf } from '../http/session';
 import { stepUpResponse } from '../presentation/step-up';
 import { labelClient } from '../http/request-context';
 import { signInPage } from '../presentation/views/sign-in';
 import { endpointPaths } from '../core/paths';
-import { findClient, getSessionReaders, getSessions } from '../wiring/repositories';
+import { findClient, getSessionReaders } from '../wiring/repositories';
 import { getStorage } from '../wiring/storage';
 import { withCatalogScopes } from '../core/scope';
-import { getAuthorizeFlowDependencies } from '../wiring/authorize';
-import { getBrand, getSite } from '../wiring/site';
-
-/** Strongly consistent, as at sign-in (behaviour SITE-2): a tightened policy counts at the very next authorization. */
-const mfaPolicyInForce = async () => (await getSite().current()).mfaPolicy;
+import { getInteractionDependencies } from '../wiring/authorize';
+import { getBrand } from '../wiring/site';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
@@ -61,49 +52,16 @@ export const handler = httpHandler(
     }
 
     const current = await currentSession(event, container, getSessionReaders());
-    const nowEpoch = Math.floor(container.clock.now() / 1000);
-    const usable = current && !mustSignInAgain(request.prompt, current.session.authTime, nowEpoch) ? current : undefined;
-    // Behaviour AUTHZ-12, MFA-9: a session without the second factor the policy now asks for is not used as it is.
-    const stepUp = usable ? await lacksSecondFactor(usable, mfaPolicyInForce) : false;
-    if (usable && !stepUp) {
-      return decide({
-        container,
-        deps: getAuthorizeFlowDependencies(),
-        client: client!,
-        request,
-        user: signedInUserOf(usable.session),
-        interactive: false,
-      });
-    }
-    if (request.prompt?.none) {
-      // OIDC Core 3.1.2.6: no page may be shown. A dynamic client's redirect URI is not
-      // trusted before the user saw it (RFC 9700 4.11.2), so its error is a page too.
-      const error = stepUp
-        ? new LoginRequiredError(
-            'The user must confirm this sign-in with a second factor.',
-            'session without the second factor the MFA policy asks for',
-          )
-        : new LoginRequiredError('The user is not signed in.', current ? 'session older than max_age' : 'no session');
-      if (client!.registrationType === 'dynamic') throw error;
-      return redirectError(container, request, error);
-    }
-    const requestId = newRequestId(container);
-    const expiresAtEpoch = Math.floor(container.clock.now() / 1000) + lifetimes.authorizationRequest;
-    const pending: PendingAuthorization = { ...request, expiresAtEpoch };
-    await getSessions().saveAuthorizationRequest(requestId, pending, expiresAtEpoch);
+    const session = current && { user: current.user, signedIn: signedInUserOf(current.session) };
+    const start = await startAuthorization(getInteractionDependencies(), client!, request, session);
+    if (start.kind === 'decided') return decisionResponse(container, start.decision, { brand: getBrand });
     const clientName = client!.registrationType === 'static' ? client!.name : undefined;
-    if (usable && stepUp) {
-      // Asks for the code with a button: a GET never mails one (behaviour MFA-10).
-      return stepUpResponse(container, usable.user, {
-        hidden: { request_id: requestId },
-        clientName,
-        redirectUri,
-        brand: await getBrand(),
-      });
-    }
+    const hidden = { request_id: start.requestId };
+    if (start.kind === 'step-up')
+      return stepUpResponse(container, start.user, { hidden, clientName, redirectUri, brand: await getBrand() });
     const view = {
       action: endpointPaths.authorize,
-      hidden: { request_id: requestId },
+      hidden,
       clientName,
       passkeyNonce: newSecret(container.random),
     };

@@ -1,80 +1,38 @@
 /**
  * POST /api/users/passkey/verify (spec 4.10): the registration response of "Add a passkey"
- * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5; issue 13). One of the two functions that bundle
+ * (behaviour PASSKEY-2, PASSKEY-4, PASSKEY-5). One of the two functions that bundle
  * @simplewebauthn/server (loaded on first use): it checks the attestation's origin, RP ID hash, user-verified flag
  * and the challenge; attestation statements are not asked for (attestation `none`).
  */
-import { defaultPasskeyName, finishRegistration, type ExpectedCeremony } from '../core/account/passkeys';
+import { defaultPasskeyName, finishRegistration } from '../core/account/passkeys';
 import { accountPaths } from '../core/account/paths';
-import type { Logger } from '../core/ports';
-import { header, parseBody } from '../http/body';
+import { header } from '../http/body';
 import { passkeyRegisterForm } from '../http/passkey-forms';
-import { passkeysPageResponse, recentlySignedInUser, signInAgain } from '../presentation/passkey-pages';
-import { withErrorPages } from '../presentation/page-errors';
 import { redirect } from '../http/redirect';
-import { assertSameOrigin } from '../http/same-origin';
-import { validate } from '../http/validate';
+import { withErrorPages } from '../presentation/page-errors';
+import { passkeyFormPost, passkeysPageResponse, signInAgain } from '../presentation/passkey-pages';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
-
-type WebAuthn = typeof import('@simplewebauthn/server');
-/**
- * Loaded on the first verification, not at import (esbuild turns the import() into a lazy init,
- * as for Argon2 in wiring/repositories.ts): the library's 290 KiB would otherwise add about
- * 20-30 ms to this function's module import, over the 50 ms budget. A container pays it once.
- */
-let webAuthn: Promise<WebAuthn> | undefined;
-const loadWebAuthn = () => (webAuthn ??= import('@simplewebauthn/server'));
-
-const registrationVerifier = (log: Logger) => ({
-  async registration(response: unknown, expected: ExpectedCeremony) {
-    try {
-      const { verifyRegistrationResponse } = await loadWebAuthn();
-      const result = await verifyRegistrationResponse({
-        response: { clientExtensionResults: {}, ...(response as object) } as Parameters<
-          WebAuthn['verifyRegistrationResponse']
-        >[0]['response'],
-        expectedChallenge: expected.challenge,
-        expectedOrigin: expected.origin,
-        expectedRPID: expected.rpId,
-        requireUserVerification: true,
-      });
-      if (!result.verified) return undefined;
-      const { credential, credentialBackedUp } = result.registrationInfo;
-      return {
-        credentialId: credential.id,
-        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        ...(credential.transports ? { transports: credential.transports } : {}),
-        backedUp: credentialBackedUp,
-      };
-    } catch (error) {
-      log.info('passkey registration failed verification', { reason: (error as Error).message });
-      return undefined;
-    }
-  },
-});
+import { getPasskeyVerifier } from '../wiring/webauthn';
 
 export const handler = httpHandler(
-  withErrorPages(async (event, container) => {
-    assertSameOrigin(event, container.config.baseUrl);
-    const form = validate(passkeyRegisterForm, parseBody(event, ['form']));
-    const deps = getPasskeys();
-    const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
-    if (!user) return signInAgain();
-    const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
-    const outcome = await finishRegistration(deps, registrationVerifier(container.log), user, form.credential, name);
-    // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,
-    // or the reset's "Remove all passkeys"): nothing was stored, and only a new sign-in may add one.
-    if (outcome.kind === 'outdated') {
-      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
-      return signInAgain();
-    }
-    if (outcome.kind === 'refused') {
-      container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
-      return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });
-    }
-    container.log.info('passkey added', { userId: user.id });
-    return redirect(`${accountPaths.passkeys}?done=added`);
-  }),
+  withErrorPages((event, container) =>
+    passkeyFormPost(event, container, getPasskeySessionReaders(), passkeyRegisterForm, async (form, user) => {
+      const deps = getPasskeys();
+      const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
+      const outcome = await finishRegistration(deps, getPasskeyVerifier(), user, form.credential, name);
+      // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,
+      // or the reset's "Remove all passkeys"): nothing was stored, and only a new sign-in may add one.
+      if (outcome.kind === 'outdated') {
+        container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+        return signInAgain();
+      }
+      if (outcome.kind === 'refused') {
+        container.log.info('passkey registration refused', { userId: user.id, reason: outcome.reason });
+        return passkeysPageResponse(container, deps, user, 400, { error: 'The passkey was not added. Try again.' });
+      }
+      container.log.info('passkey added', { userId: user.id });
+      return redirect(`${accountPaths.passkeys}?done=added`);
+    }),
+  ),
 );

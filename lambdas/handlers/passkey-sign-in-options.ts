@@ -1,6 +1,6 @@
 /**
  * POST /api/auth/passkey/options: a sign-in ceremony's PublicKeyCredentialRequestOptionsJSON
- * (behaviour PASSKEY-3, PASSKEY-4; issue 13), fetched by the sign-in page's script. A POST, and
+ * (behaviour PASSKEY-3, PASSKEY-4), fetched by the sign-in page's script. A POST, and
  * same-origin only: every call stores a ceremony.
  */
 import { signInOptions } from '../core/account/passkeys';

@@ -1,6 +1,6 @@
 /**
  * GET /api/users/passkey: the user's passkeys, "Add a passkey" and Remove (behaviour PASSKEY-1,
- * PASSKEY-2; issue 13). Each view starts a registration ceremony (5 minutes, single use).
+ * PASSKEY-2). Each view starts a registration ceremony (5 minutes, single use).
  */
 import { passkeyNotices, passkeysPageResponse, recentlySignedInUser, signInAgain } from '../presentation/passkey-pages';
 import { withErrorPages } from '../presentation/page-errors';

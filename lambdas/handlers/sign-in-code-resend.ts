@@ -4,12 +4,11 @@
  * over; sends are throttled per user by the service (a minute apart, ten an hour;
  * behaviour MFA-7, MFA-8).
  */
-import type { PendingAuthorization } from '../core/authorization-request';
+import { openAuthorization } from '../core/authorization-decision';
 import { maskEmail, oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
 import { resendCode } from '../core/account/second-factor';
 import { InvalidGrantError } from '../core/errors';
 import { resendCodeForm } from '../http/account-forms';
-import { expiredRequest } from '../presentation/authorize-flow';
 import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
 import { formTarget, htmlResponse, wantsHtml } from '../presentation/html';
@@ -26,11 +25,7 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(resendCodeForm, parseBody(event, ['form']));
-    const nowEpoch = Math.floor(container.clock.now() / 1000);
-    const pending = form.request_id
-      ? await getSessions().getAuthorizationRequest<PendingAuthorization>(form.request_id, nowEpoch)
-      : undefined;
-    if (form.request_id && !pending) throw expiredRequest();
+    const pending = await openAuthorization({ sessions: getSessions(), clock: container.clock }, form.request_id);
     const challenge = await resendCode(getSecondFactor(), form.challenge_id);
     if (!challenge) {
       if (!wantsHtml(event)) throw new InvalidGrantError('This sign-in has expired. Sign in again.', 'no live challenge');

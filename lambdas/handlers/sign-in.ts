@@ -5,73 +5,33 @@
  * completed sign-in (behaviour PWFAIL-3); the function also runs the owner's notice of a tripped
  * ceiling when it invokes itself (PWFAIL-5).
  */
-import type { Context } from 'aws-lambda';
-import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
-import type { LambdaHandler } from '../http/handler';
-import { presentedDevice, renewDeviceCookie, withSetCookies } from '../http/device-cookie';
-import { isBackgroundInvocation } from '../wiring/background';
-import { getDeviceCookies } from '../wiring/device-cookies';
-import { newSecret } from '../core/ids';
 import { signInWithPassword } from '../core/account/password-attempts';
 import { safeReturnTo } from '../core/sign-in';
+import { continueSignIn } from '../core/sign-in/continuation';
 import { parseBody } from '../http/body';
-import { redirect } from '../http/redirect';
-import { badCredentials, signInForm } from '../http/forms';
-import { httpHandler } from '../wiring/handler';
-import { htmlResponse, wantsHtml } from '../presentation/html';
-import { withErrorPages } from '../presentation/page-errors';
-import { jsonResponse } from '../http/response';
+import { presentedDevice } from '../http/device-cookie';
+import { signInForm } from '../http/forms';
 import { assertSameOrigin } from '../http/same-origin';
-import { secondFactorStep } from '../presentation/second-factor';
-import { startSession } from '../http/session';
 import { validate } from '../http/validate';
-import { signedInPage } from '../presentation/views/messages';
-import { signInPage } from '../presentation/views/sign-in';
-import { endpointPaths } from '../core/paths';
+import { withErrorPages } from '../presentation/page-errors';
+import { requestBrowser, signInResponse } from '../presentation/sign-in';
 import { getSecondFactor } from '../wiring/account';
-import { getPasswordSignIn, runCeilingNoticeJob } from '../wiring/password-sign-in';
-import { getSessions } from '../wiring/repositories';
-import { metricNames } from '../core/metrics';
+import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
+import { httpHandler } from '../wiring/handler';
+import { getPasswordSignIn, withCeilingNoticeJob } from '../wiring/password-sign-in';
+import { getSignInContinuation } from '../wiring/sign-in';
 
 const endpoint = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInForm, parseBody(event, ['form']));
-    const returnTo = safeReturnTo(form.return_to);
-    const deviceCookies = getDeviceCookies();
-    const device = await presentedDevice(event, container, deviceCookies);
+    const destination = { kind: 'page', returnTo: safeReturnTo(form.return_to) } as const;
+    const device = await presentedDevice(event, container, getDeviceCookies());
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
-    if (!user) {
-      container.log.info('sign-in refused', { reason: 'unknown email or wrong password' });
-      container.metrics.count(metricNames.signInFailed, { method: 'password' });
-      if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: badCredentials });
-      // The page offered a passkey before the failed attempt; it still does (issue 13).
-      const passkeyNonce = newSecret(container.random);
-      const view = {
-        action: endpointPaths.signIn,
-        hidden: { return_to: returnTo },
-        email: form.email,
-        error: badCredentials,
-        passkeyNonce,
-      };
-      return htmlResponse(401, signInPage(view), { scriptNonce: passkeyNonce });
-    }
-    const codeStep = await secondFactorStep(event, container, getSecondFactor, user, { returnTo });
-    if (codeStep) return codeStep;
-    const { setCookie } = await startSession(event, container, getSessions(), user);
-    const headers = { 'Set-Cookie': setCookie };
-    const deviceCookie = await renewDeviceCookie(event, container, deviceCookies, user.id);
-    if (returnTo) return withSetCookies(redirect(returnTo, headers), [deviceCookie]);
-    return withSetCookies(
-      wantsHtml(event)
-        ? htmlResponse(200, signedInPage(user), { headers })
-        : jsonResponse(200, { user: { id: user.id, email: user.email, name: user.name } }, { headers }),
-      [deviceCookie],
-    );
+    const browser = requestBrowser(event, container, getSignInBrowser());
+    const answer = await continueSignIn(getSignInContinuation(getSecondFactor()), browser, { kind: 'password', user }, destination);
+    return signInResponse(event, container, answer, browser, form.email);
   }),
 );
 
-export const handler = (async (event: unknown, context: Context) =>
-  isBackgroundInvocation(event, 'password-ceiling-mail')
-    ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
-    : endpoint(event as never, context)) as LambdaHandler;
+export const handler = withCeilingNoticeJob(endpoint);

@@ -1,5 +1,5 @@
 /**
- * Who calls the user's own account endpoints (/api/users/*; behaviour VERIFY-1, issue 12): the signed-in user
+ * Who calls the user's own account endpoints (/api/users/*; behaviour VERIFY-1): the signed-in user
  * (the session cookie, with the same-origin check of a cookie-authenticated post), or a
  * user's own bearer token. A token must identify a user (`sub`) and must not have been
  * minted by an API key (as condition 3 of behaviour KEYM-2: a key cannot act for the account

@@ -18,11 +18,11 @@ import {
   sealDeviceCookie,
   type DeviceClaim,
   type DeviceKeySet,
-  type DeviceStandingStore,
 } from '../core/account/device-cookies';
 import { newSecret } from '../core/ids';
 import type { Container } from '../core/ports';
 import { readCookie, secureCookies } from './cookies';
+import type { DeviceStandingStore } from '../core/account/ports';
 
 export interface DeviceCookieDependencies {
   /** Undefined when the deployment has no key configured: no device gets standing. */

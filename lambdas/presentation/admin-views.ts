@@ -2,12 +2,13 @@
  * The admin API's wire shapes: snake_case, built field by field so that nothing stored
  * (a password or secret hash, a storage key) can reach a response by accident.
  */
-import { passkeyLabel, type Passkey } from '../core/account/passkeys';
+import { passkeyLabel } from '../core/account/passkeys';
 import { keyStatus } from '../core/api-keys/status';
 import type { ActivityRow, AdminAuditEntry, ApiKey, Client, Environment, User } from '../core/model';
 import type { Page } from '../core/admin/ports';
 import type { ScopeDefinition } from '../core/ports';
 import { actorView } from './actor-view';
+import type { Passkey } from '../core/account/ports';
 
 export const userView = (user: User) => ({
   id: user.id,

@@ -1,20 +1,24 @@
 /**
- * The passkeys page and its guard (behaviour PASSKEY-1, issue 13): only the session's user,
- * signed in within the last 10 minutes, sees, adds or removes passkeys; anyone else is sent to
- * sign in again and comes back here. A bearer token does not count: adding a passkey is
- * a browser ceremony, and a token says nothing about a recent sign-in.
+ * The passkeys page and its guard (behaviour PASSKEY-1): only the session's user, signed in within
+ * the last 10 minutes, sees, adds or removes passkeys (lambdas/core/account/passkeys.ts
+ * mayManagePasskeys); anyone else is sent to sign in again and comes back here. A bearer token does
+ * not count: adding a passkey is a browser ceremony, and a token says nothing about a recent sign-in.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { MfaPolicy } from '../config/settings';
 import { accountPaths } from '../core/account/paths';
-import { isRecentlyAuthenticated, registrationOptions, type PasskeyDependencies } from '../core/account/passkeys';
+import { mayManagePasskeys, passkeysToManage, type PasskeyDependencies } from '../core/account/passkeys';
 import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
 import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
-import { htmlResponse } from './html';
+import type * as z from 'zod/mini';
+import { parseBody } from '../http/body';
 import { redirect } from '../http/redirect';
-import { currentSession, lacksSecondFactor, type SessionReaders } from '../http/session';
+import { assertSameOrigin } from '../http/same-origin';
+import { validate } from '../http/validate';
+import { currentSession, type SessionReaders } from '../http/session';
+import { htmlResponse } from './html';
 import { passkeysPage } from './views/passkeys';
 
 /** The session and its user, and the MFA policy in force (behaviour MFA-9). */
@@ -22,20 +26,32 @@ export interface PasskeySessionReaders extends SessionReaders {
   readonly mfaPolicy: () => Promise<MfaPolicy>;
 }
 
-/**
- * The session's user, when they signed in within the last 10 minutes (behaviour PASSKEY-1) with
- * every factor the MFA policy now asks of them: a sign-in without it must not add the passkey that
- * would give it one (behaviour MFA-9). Undefined sends the browser to sign in again.
- */
+/** The session's user when that session may manage passkeys; undefined sends the browser to sign in again. */
 export async function recentlySignedInUser(
   event: APIGatewayProxyEvent,
   container: Container,
   readers: PasskeySessionReaders,
 ): Promise<User | undefined> {
   const current = await currentSession(event, container, readers);
-  if (!current || !isRecentlyAuthenticated(current.session.authTime, container.clock)) return undefined;
-  if (await lacksSecondFactor(current, readers.mfaPolicy)) return undefined;
-  return current.user;
+  if (!current) return undefined;
+  return (await mayManagePasskeys(current.session, current.user, container.clock, readers.mfaPolicy)) ? current.user : undefined;
+}
+
+/**
+ * A post of the passkeys page (adding or removing one): same-origin only (behaviour SIGNIN-5), its
+ * form validated, then `run` for a user who may manage passkeys; anyone else signs in again.
+ */
+export async function passkeyFormPost<S extends z.ZodMiniType>(
+  event: APIGatewayProxyEvent,
+  container: Container,
+  readers: PasskeySessionReaders,
+  schema: S,
+  run: (form: z.output<S>, user: User) => Promise<APIGatewayProxyResult>,
+): Promise<APIGatewayProxyResult> {
+  assertSameOrigin(event, container.config.baseUrl);
+  const form = validate(schema, parseBody(event, ['form']));
+  const user = await recentlySignedInUser(event, container, readers);
+  return user ? run(form, user) : signInAgain();
 }
 
 export const signInAgain = (): APIGatewayProxyResult =>
@@ -50,8 +66,7 @@ export async function passkeysPageResponse(
   statusCode: number,
   message: { readonly error?: string; readonly notice?: string } = {},
 ): Promise<APIGatewayProxyResult> {
-  const passkeys = await deps.passkeys.listOf(user.id);
-  const creationOptions = await registrationOptions(deps, user, passkeys);
+  const { passkeys, creationOptions } = await passkeysToManage(deps, user);
   const nonce = newSecret(container.random);
   return htmlResponse(statusCode, passkeysPage({ nonce, passkeys, creationOptions, ...message }), { scriptNonce: nonce });
 }

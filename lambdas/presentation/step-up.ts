@@ -1,15 +1,14 @@
 /**
- * Asking a signed-in user for the second factor their sign-in lacked (behaviour MFA-10; issue 26):
+ * Asking a signed-in user for the second factor their sign-in lacked (behaviour MFA-10):
  * the page with the "Email me a code" button (lambdas/presentation/views/step-up.ts), shared by the
  * authorization endpoint (behaviour AUTHZ-12) and the dashboard (behaviour DASH-1).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { maskEmail } from '../core/account/one-time-code';
+import { stepUpAddress } from '../core/account/second-factor';
 import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
 import type { Container } from '../core/ports';
 import { formTarget, htmlResponse, type Brand } from './html';
-import { noAddressForCode } from './second-factor';
 import { stepUpPage } from './views/step-up';
 
 export interface StepUpPageOptions {
@@ -23,9 +22,9 @@ export interface StepUpPageOptions {
 }
 
 export function stepUpResponse(container: Container, user: User, options: StepUpPageOptions): APIGatewayProxyResult {
-  if (!user.email) throw noAddressForCode(user);
+  const maskedEmail = stepUpAddress(user);
   const nonce = newSecret(container.random);
-  const view = { maskedEmail: maskEmail(user.email), hidden: options.hidden, clientName: options.clientName, passkeyNonce: nonce };
+  const view = { maskedEmail, hidden: options.hidden, clientName: options.clientName, passkeyNonce: nonce };
   return htmlResponse(options.statusCode ?? 200, stepUpPage(view), {
     scriptNonce: nonce,
     formTargets: [options.redirectUri ? formTarget(options.redirectUri) : undefined],

@@ -11,6 +11,7 @@ import type { EmailVerificationDependencies } from '../core/account/email-verifi
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
 import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { MailedCodeDependencies } from '../core/account/stored-code';
 import type { User } from '../core/model';
 import { accountPaths } from '../core/account/paths';
 import { getContainer, perContainer } from './container';
@@ -33,17 +34,24 @@ const getStores = perContainer(() => {
   };
 });
 
-export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
+/** Sending and checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
+function getMailedCodes(): MailedCodeDependencies {
   const { config, clock, random } = getContainer();
-  const stores = getStores();
   return {
-    challenges: stores.challenges,
-    sendRate: stores.sendRate,
+    sendRate: getStores().sendRate,
     hasher: getHasher(),
     notifier: getNotifier(),
     clock,
     random,
     maxAttempts: config.mfaOtpMaxAttempts,
+  };
+}
+
+export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
+  const stores = getStores();
+  return {
+    ...getMailedCodes(),
+    challenges: stores.challenges,
     mfaPolicy: async () => (await getSite().current()).mfaPolicy,
     // Strongly consistent: a password or address change a moment ago must count.
     currentUser: (id) => stores.resetLinks.currentUser(id),
@@ -51,19 +59,7 @@ export function getSecondFactor(): SecondFactorDependencies & { readonly current
   };
 }
 
-export function getEmailVerification(): EmailVerificationDependencies {
-  const { config, clock, random } = getContainer();
-  const stores = getStores();
-  return {
-    codes: stores.verification,
-    sendRate: stores.sendRate,
-    hasher: getHasher(),
-    notifier: getNotifier(),
-    clock,
-    random,
-    maxAttempts: config.mfaOtpMaxAttempts,
-  };
-}
+export const getEmailVerification = (): EmailVerificationDependencies => ({ ...getMailedCodes(), codes: getStores().verification });
 
 export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();

@@ -1,13 +1,43 @@
-/** What the authorization steps (lambdas/presentation/authorize-flow.ts) read and write, from this container. */
-import type { AuthorizeFlowDependencies } from '../presentation/authorize-flow';
-import { getEnvironments, getSessions, getTokenStore } from './repositories';
-import { getBrand } from './site';
+/** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
+import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { ConsentDependencies } from '../core/authorization-consent';
+import type { AuthorizationDependencies } from '../core/authorization-decision';
+import type { ResumeDependencies, SignInContinuationDependencies } from '../core/sign-in/continuation';
+import { getContainer } from './container';
+import { getClientFinder, getEnvironments, getSessions, getTokenStore } from './repositories';
+import { getSignInContinuation } from './sign-in';
+import { getSite } from './site';
 import { getStorage } from './storage';
 
-export const getAuthorizeFlowDependencies = (): AuthorizeFlowDependencies => ({
-  sessions: getSessions(),
-  codes: getTokenStore(),
-  environments: getEnvironments(),
-  scopes: getStorage().scopes,
-  brand: getBrand,
+export const getAuthorizationDependencies = (): AuthorizationDependencies => {
+  const { config, clock, random } = getContainer();
+  return {
+    sessions: getSessions(),
+    codes: getTokenStore(),
+    environments: getEnvironments(),
+    scopes: getStorage().scopes,
+    clock,
+    random,
+    issuer: config.baseUrl,
+    dcrEnvironmentId: config.dcr.environmentId,
+  };
+};
+
+/** The sign-in continuation of a door that may continue an authorization (lambdas/wiring/sign-in.ts). */
+export const getAuthorizingSignIn = (
+  secondFactor?: SecondFactorDependencies,
+): SignInContinuationDependencies & { readonly resume: ResumeDependencies } => ({
+  ...getSignInContinuation(secondFactor),
+  resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
+});
+
+/**
+ * Starting an authorization and the consent decision (lambdas/core/authorization-start.ts,
+ * authorization-consent.ts); the MFA policy read strongly consistently, as at sign-in (behaviour
+ * SITE-2): a tightened policy counts at the very next authorization.
+ */
+export const getInteractionDependencies = (): ConsentDependencies => ({
+  authorization: getAuthorizationDependencies(),
+  findClient: getClientFinder(),
+  mfaPolicy: async () => (await getSite().current()).mfaPolicy,
 });

@@ -8,8 +8,11 @@ import { deviceKeySourceFromEnv } from '../adapters/device-cookie-keys';
 import { DynamoDeviceStanding } from '../adapters/dynamodb/rate-stores';
 import { cachedLoader } from '../core/cache';
 import type { DeviceCookieDependencies } from '../http/device-cookie';
+import type { SignInBrowserDependencies } from '../presentation/sign-in';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
+import { getSessions } from './repositories';
+import { getBrand } from './site';
 import { getStorage } from './storage';
 
 /** How long a container keeps the key set before reading it again: a rotation reaches every container within this. */
@@ -26,3 +29,6 @@ export const getDeviceCookies = /* @__PURE__ */ perContainer((env): DeviceCookie
     store: new DynamoDeviceStanding(db, tables.ephemeral),
   };
 });
+
+/** The browser's side of a sign-in that completes here (lambdas/presentation/sign-in.ts): the session and device cookies. */
+export const getSignInBrowser = (): SignInBrowserDependencies => ({ sessions: getSessions(), devices: getDeviceCookies, brand: getBrand });

@@ -3,11 +3,14 @@
  * password sign-in functions only: it brings the background invoker (and with it the Lambda
  * client) that hands the owner's notice off the request path, which no other function needs.
  */
+import type { Context } from 'aws-lambda';
+import { runWithinDeadline } from '../adapters/aws/invocation-deadline';
 import { DynamoPasswordAttempts } from '../adapters/dynamodb/rate-stores';
 import { sendCeilingNotice, type PasswordSignInDependencies } from '../core/account/password-attempts';
 import { accountPaths } from '../core/account/paths';
 import { metricNames } from '../core/metrics';
-import { dispatchInBackground, type BackgroundJobOf } from './background';
+import type { LambdaHandler } from '../http/handler';
+import { dispatchInBackground, isBackgroundInvocation, type BackgroundJobOf } from './background';
 import { getContainer, perContainer } from './container';
 import { getDeviceCookies } from './device-cookies';
 import { getNotifier } from './mail';
@@ -54,3 +57,14 @@ export async function runCeilingNoticeJob(job: BackgroundJobOf<'password-ceiling
   const { outcome, userId } = await sendCeilingNotice(deps, job.email, job.untilEpoch);
   log.info('failed-password ceiling notice handled', { outcome, ...(userId ? { userId } : {}) });
 }
+
+/**
+ * The export of a password sign-in function: the endpoint, or, when the function invoked itself,
+ * the owner's notice of a tripped ceiling (behaviour PWFAIL-5), bounded by the invocation's deadline
+ * like every request.
+ */
+export const withCeilingNoticeJob = (endpoint: LambdaHandler): LambdaHandler =>
+  (async (event: unknown, context: Context) =>
+    isBackgroundInvocation(event, 'password-ceiling-mail')
+      ? runWithinDeadline(context?.getRemainingTimeInMillis?.(), () => runCeilingNoticeJob(event.backgroundJob))
+      : endpoint(event as never, context)) as LambdaHandler;

@@ -8,7 +8,6 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { Passkey } from '../../lambdas/core/account/passkeys';
 import { resetTokenDigest } from '../../lambdas/core/account/password-reset';
 import { handler as sendLinkHandler } from '../../lambdas/handlers/admin/users-password-reset';
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
@@ -22,6 +21,7 @@ import { ephemeralItems, latestResetToken, mailsTo, sessionsOf } from '../suppor
 import { browserHeaders } from '../support/authorization';
 import { headerOf, jsonBody } from '../support/events';
 import { completeReset, mailedLink as recoveryLink, removeAll, setCookies } from '../support/recovery';
+import type { Passkey } from '../../lambdas/core/account/ports';
 
 const outbox = useOutbox();
 const issuer = process.env.BASE_URL!;

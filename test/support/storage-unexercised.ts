@@ -111,7 +111,7 @@ export const unexercised: readonly Unexercised[] = [
     ['AuthorizeComplete'],
     'environment',
     'get',
-    "the environment rule's generation (lambdas/presentation/authorize-flow.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
+    "the environment rule's generation (lambdas/core/authorization-decision.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
   ),
   ...each(['SignInCodeResend'], 'siteSettings', 'get', mailBrand),
   ...each(

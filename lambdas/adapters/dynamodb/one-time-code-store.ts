@@ -9,15 +9,19 @@
  * cannot be replaced, but is not deleted, since a counted attempt may still be verifying it.
  */
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ChallengeStore, SignInChallenge } from '../../core/account/second-factor';
-import type { VerificationCode, VerificationStore } from '../../core/account/email-verification';
-import type { AttemptCount } from '../../core/account/one-time-code';
-import type { StoredCode } from '../../core/account/stored-code';
 import type { PhysicalTableNames } from './client';
 import { transactIfConditionsHold, updateIfConditionHolds } from './conditional-writes';
 import { failedAgainst, isConditionFailure, putExpiring, withoutKeys } from './items';
 import { keys } from './keys';
 import { claimOnce } from './claim';
+import type {
+  AttemptCount,
+  ChallengeStore,
+  SignInChallenge,
+  StoredCode,
+  VerificationCode,
+  VerificationStore,
+} from '../../core/account/ports';
 
 type Key = { readonly pk: string; readonly sk: string };
 

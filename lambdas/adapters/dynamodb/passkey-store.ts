@@ -5,14 +5,7 @@
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import {
-  isOfCurrentGeneration,
-  type Ceremony,
-  type CeremonyStore,
-  type Passkey,
-  type PasskeyOwnerState,
-  type PasskeyStore,
-} from '../../core/account/passkeys';
+import { isOfCurrentGeneration } from '../../core/account/passkeys';
 import type { AdminAuditEntry, User } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
 import { transactIfConditionsHold, transactRetryingConflicts, updateIfConditionHolds } from './conditional-writes';
@@ -20,6 +13,7 @@ import { cancellationCodes, isConditionFailure, isStill, keyFits, putExpiring, w
 import { digest, keys, partitions } from './keys';
 import { prefixQuery, queryAll } from './pages';
 import { claimOnce } from './claim';
+import type { Ceremony, CeremonyStore, Passkey, PasskeyOwnerState, PasskeyStore } from '../../core/account/ports';
 
 const storageOnly = new Set(['useToken']);
 const toPasskey = (item: Record<string, unknown>): Passkey =>

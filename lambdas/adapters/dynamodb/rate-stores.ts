@@ -5,9 +5,16 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { AttemptSlot, PasswordAttemptStore } from '../../core/account/password-attempts';
-import { decideSend, type SendRateDecision, type SendRatePolicy, type SendRateStore } from '../../core/account/send-rate';
-import type { DeviceStandingStore, DeviceTake } from '../../core/account/device-cookies';
+import { decideSend } from '../../core/account/send-rate';
+import type {
+  AttemptSlot,
+  DeviceStandingStore,
+  DeviceTake,
+  PasswordAttemptStore,
+  SendRateDecision,
+  SendRatePolicy,
+  SendRateStore,
+} from '../../core/account/ports';
 import { updateIfConditionHolds } from './conditional-writes';
 import { failedAgainst, isConditionFailure, isOwnWrite } from './items';
 import { keys } from './keys';

@@ -6,12 +6,12 @@
  */
 import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/password-reset';
 import type { User } from '../../core/model';
 import type { PhysicalTableNames } from './client';
 import { transactIfConditionsHold, transactRetryingConflicts } from './conditional-writes';
 import { expiringItem, isConditionFailure, isStill, withoutKeys } from './items';
 import { keys } from './keys';
+import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/ports';
 
 export class DynamoResetLinkStore implements ResetLinkStore {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * Device cookies (behaviour PWFAIL-3..PWFAIL-6; issue 26; OWASP "Slow Down Online Guessing Attacks
+ * Device cookies (behaviour PWFAIL-3..PWFAIL-6; OWASP "Slow Down Online Guessing Attacks
  * with Device Cookies"): a browser that completed a sign-in to an account carries a cookie naming
  * that account, so its password attempts are counted on their own and a stranger's failures
  * against the account's ceiling (PWFAIL-1) do not stop it.
@@ -75,25 +75,4 @@ export function openDeviceCookie(keys: DeviceKeySet, value: string | undefined, 
   const expiresAtEpoch = Number(expiry);
   if (expiresAtEpoch <= nowEpoch) return undefined;
   return { userId: Buffer.from(user, 'base64url').toString(), nonce, expiresAtEpoch };
-}
-
-/** How a device's failure slot was asked for. */
-export type DeviceTake = 'taken' | 'at-ceiling' | 'no-standing';
-
-/**
- * The devices' records (ephemeral table, docs/storage-schema.md `DEVICE#`): one per cookie nonce,
- * naming its user, holding the device's failures as slots like the account window does.
- */
-export interface DeviceStandingStore {
-  /**
-   * Takes a failure slot for `attemptToken` on the live record of `nonce` when it names `userId`
-   * and holds fewer than `max` slots (one conditional update, so parallel guesses cannot overrun it).
-   */
-  take(nonce: string, userId: string, attemptToken: string, max: number, nowEpoch: number): Promise<DeviceTake>;
-  /** Gives the slot back (a correct password). */
-  release(nonce: string, attemptToken: string): Promise<void>;
-  /** The record of a new cookie, after a completed sign-in. */
-  create(nonce: string, userId: string, expiresAtEpoch: number, createdAt: string): Promise<void>;
-  /** Forgets a cookie's record (it was replaced); idempotent. */
-  remove(nonce: string): Promise<void>;
 }

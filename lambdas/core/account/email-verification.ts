@@ -7,35 +7,13 @@
  */
 import { InvalidGrantError, InvalidRequestError, TooManyRequestsError } from '../errors';
 import type { User } from '../model';
-import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
 import { newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
-import { verificationCodeRate, type SendRateStore } from './send-rate';
-import { checkStoredCode, type CodeAttemptStore, type StoredCode } from './stored-code';
+import { verificationCodeRate } from './send-rate';
+import { checkStoredCode, type MailedCodeDependencies } from './stored-code';
+import type { VerificationStore } from './ports';
 
-export interface VerificationCode extends StoredCode {
-  readonly userId: string;
-  /** The address the code was sent to. */
-  readonly email: string;
-}
-
-export interface VerificationStore extends CodeAttemptStore<VerificationCode> {
-  /** Replaces any earlier code of the user. */
-  save(userId: string, code: VerificationCode): Promise<void>;
-  /**
-   * One transaction: the code item is deleted (it must still hold `codeHash`) and the user
-   * gets `emailVerifiedAt`, only if their address is still `email`. False when either failed.
-   */
-  confirm(code: VerificationCode, verifiedAt: string): Promise<boolean>;
-}
-
-export interface EmailVerificationDependencies {
+export interface EmailVerificationDependencies extends MailedCodeDependencies {
   readonly codes: VerificationStore;
-  readonly sendRate: SendRateStore;
-  readonly hasher: Hasher;
-  readonly notifier: Notifier;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly maxAttempts: number;
 }
 
 export type VerificationRequestResult = { readonly kind: 'already-verified' } | { readonly kind: 'sent'; readonly expiresIn: number };

@@ -31,11 +31,3 @@ export function maskEmail(email: string): string {
   if (at < 1) return '•••';
   return `${email[0]}•••${email.slice(at)}`;
 }
-
-/** What counting one attempt against a stored code found. */
-export type AttemptCount =
-  | { readonly kind: 'counted'; readonly used: number }
-  /** The cap was reached before this attempt: the code must not be evaluated. */
-  | { readonly kind: 'exhausted' }
-  /** No such code, or it expired or was used. */
-  | { readonly kind: 'absent' };

@@ -2,17 +2,20 @@
  * Passkeys (behaviour PASSKEY-1..PASSKEY-9): WebAuthn registration by a signed-in,
  * recently authenticated user, and sign-in with a discoverable credential. This module builds
  * the ceremony options and runs the ceremonies; the cryptographic verification is a port
- * (`PasskeyVerifier`), implemented with @simplewebauthn/server only in the two verify handlers,
+ * (`PasskeyVerifier`), implemented with @simplewebauthn/server (lambdas/adapters/webauthn.ts) only for the two verify functions,
  * so no other function carries that library's weight.
  *
  * A ceremony's challenge is 256 random bits; the store keeps only its digest and it is
  * consumed (single use) before anything is verified, so a replayed response finds nothing.
  */
+import type { MfaPolicy } from '../../config/settings';
 import { newSecret } from '../ids';
 import type { AdminAuditEntry, User } from '../model';
 import { accountPaths } from './paths';
+import { lacksRequiredFactor } from './second-factor';
 import type { PasskeyAddedNotice, PasskeyRemovedNotice } from '../notices';
 import type { Clock, Logger, Notifier, RandomSource } from '../ports';
+import type { Ceremony, CeremonyStore, Passkey, PasskeyStore, PasskeyVerifier } from './ports';
 
 /** WebAuthn ceremony lifetime (ASVS 6.7.2 asks for short-lived challenges). */
 export const ceremonyLifetimeSeconds = 300;
@@ -25,43 +28,9 @@ export const recentAuthenticationSeconds = 600;
  */
 export const passkeyAmr = ['hwk', 'user', 'mfa'] as const;
 
-export interface Passkey {
-  /** base64url credential id, as the browser reports it. */
-  readonly credentialId: string;
-  readonly userId: string;
-  /** base64url COSE public key. */
-  readonly publicKey: string;
-  /** Signature counter; 0 when the authenticator keeps none (synced passkeys). */
-  readonly counter: number;
-  readonly transports?: readonly string[];
-  /** Backed up (synced) at registration: such passkeys move between devices. */
-  readonly backedUp: boolean;
-  readonly createdAt: string;
-  readonly lastUsedAt?: string;
-  /**
-   * What the owner called it when adding it, or the browser and system it was added from
-   * (behaviour PASSKEY-11). Absent on passkeys added before names existed.
-   */
-  readonly name?: string;
-  /**
-   * The owner's passkeyGeneration when it was added (behaviour PASSKEY-13): it signs in only while
-   * the owner's is still this one. Absent means 0.
-   */
-  readonly generation?: number;
-}
-
 /** Behaviour PASSKEY-13: the passkey is of the owner's current generation (absent counts as 0 on both sides). */
 export const isOfCurrentGeneration = (passkey: Pick<Passkey, 'generation'>, owner: Pick<User, 'passkeyGeneration'>): boolean =>
   (passkey.generation ?? 0) === (owner.passkeyGeneration ?? 0);
-
-/**
- * What a registration is held to when it is written (behaviour PASSKEY-14): the owner's
- * credentialVersion as the adding session carries it, and the generation the passkey is given.
- */
-export interface PasskeyOwnerState {
-  readonly credentialVersion: number;
-  readonly passkeyGeneration: number;
-}
 
 /** `2026-05-01 10:00 UTC`: the minute, in the one zone every reader can place. */
 export const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -96,66 +65,6 @@ export function defaultPasskeyName(userAgent: string | undefined): string {
   const system = systems.find(([pattern]) => pattern.test(userAgent ?? ''))?.[1];
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? (system ? `Passkey on ${system}` : 'Passkey');
-}
-
-export interface PasskeyStore {
-  /**
-   * Writes the passkey only while its owner's credentialVersion and passkeyGeneration are still
-   * `owner` (one transaction with a check of the user record, behaviour PASSKEY-14): `outdated`
-   * when they moved (the adding session ended meanwhile), `duplicate` when a passkey with this
-   * credential id exists already (any user).
-   */
-  add(passkey: Passkey, owner: PasskeyOwnerState): Promise<'added' | 'duplicate' | 'outdated'>;
-  /** The stored passkey, of whatever generation. */
-  get(credentialId: string): Promise<Passkey | undefined>;
-  /** The user's passkeys that still sign in: of the user's current generation (behaviour PASSKEY-13), oldest first. */
-  listOf(userId: string): Promise<Passkey[]>;
-  /** False when the user has no such passkey. An admin's removal passes its `audit` entry, written in the same transaction (behaviour LOG-9). */
-  remove(userId: string, credentialId: string, audit?: AdminAuditEntry): Promise<boolean>;
-  /**
-   * Stores a use: the counter only moves forwards (or stays 0 for an authenticator without
-   * one); false when another use got there first.
-   */
-  recordUse(credentialId: string, counter: number, usedAt: string): Promise<boolean>;
-  /**
-   * Removes every passkey record of the user, of any generation, read from the user's own
-   * partition strongly consistently (never an index that lags); answers what it removed.
-   */
-  removeAllOf(userId: string): Promise<Passkey[]>;
-}
-
-export interface Ceremony {
-  readonly kind: 'register' | 'sign-in';
-  /** Registration only: the user the options were made for. */
-  readonly userId?: string;
-  readonly expiresAtEpoch: number;
-}
-
-export interface CeremonyStore {
-  save(challenge: string, ceremony: Ceremony): Promise<void>;
-  /** Single use: the ceremony for exactly one caller (the DynamoDB client's resend of that call included). */
-  consume(challenge: string, nowEpoch: number): Promise<Ceremony | undefined>;
-}
-
-/** What every verification checks besides the signature (WebAuthn 7.1 steps 8-17, 7.2 steps 11-21). */
-export interface ExpectedCeremony {
-  readonly challenge: string;
-  readonly origin: string;
-  readonly rpId: string;
-}
-
-export interface VerifiedRegistration {
-  readonly credentialId: string;
-  readonly publicKey: string;
-  readonly counter: number;
-  readonly transports?: readonly string[];
-  readonly backedUp: boolean;
-}
-
-/** Resolves undefined for any failed check: the reason is logged by the implementation's caller, never shown. */
-export interface PasskeyVerifier {
-  registration?(response: unknown, expected: ExpectedCeremony): Promise<VerifiedRegistration | undefined>;
-  assertion?(response: unknown, expected: ExpectedCeremony, passkey: Passkey): Promise<{ readonly counter: number } | undefined>;
 }
 
 export interface PasskeyDependencies {
@@ -214,6 +123,27 @@ export async function registrationOptions(deps: PasskeyDependencies, user: User,
     authenticatorSelection: { residentKey: 'required' as const, requireResidentKey: true, userVerification: 'required' as const },
     attestation: 'none' as const,
   };
+}
+
+/** What the passkeys page shows (behaviour PASSKEY-1, PASSKEY-2): the user's passkeys, and a new ceremony to add one. */
+export async function passkeysToManage(deps: PasskeyDependencies, user: User) {
+  const passkeys = await deps.passkeys.listOf(user.id);
+  return { passkeys, creationOptions: await registrationOptions(deps, user, passkeys) };
+}
+
+/**
+ * Whether a session may see, add or remove its user's passkeys: signed in within the last 10
+ * minutes (behaviour PASSKEY-1) with every factor the MFA policy now asks of them; a sign-in
+ * without it must not add the passkey that would give it one (behaviour MFA-9).
+ */
+export async function mayManagePasskeys(
+  session: { readonly authTime: number; readonly amr?: readonly string[] },
+  user: Pick<User, 'admin'>,
+  clock: Clock,
+  mfaPolicy: () => Promise<MfaPolicy>,
+): Promise<boolean> {
+  if (!isRecentlyAuthenticated(session.authTime, clock)) return false;
+  return !(await lacksRequiredFactor(user, session.amr, mfaPolicy));
 }
 
 /** PublicKeyCredentialRequestOptionsJSON: no allowCredentials, so the authenticator offers its discoverable passkeys. */

@@ -23,29 +23,11 @@ import type { User } from '../model';
 import type { Clock, Notifier, RandomSource } from '../ports';
 import { verifyCredentials, type SignInDependencies } from '../sign-in';
 import { createHash } from 'node:crypto';
-import { deviceFailuresAllowed, type DeviceClaim, type DeviceStandingStore } from './device-cookies';
+import { deviceFailuresAllowed, type DeviceClaim } from './device-cookies';
+import type { DeviceStandingStore, PasswordAttemptStore } from './ports';
 
 export const failuresPerWindow = 10;
 export const failureWindowSeconds = 900;
-
-/** What the window looked like once this attempt had its slot. */
-export interface AttemptSlot {
-  /** False when the window was already full: the attempt is refused unchecked. */
-  readonly taken: boolean;
-  /** The window is full with this slot in it. */
-  readonly full: boolean;
-  /** The owner was already told this window (known only when the slot was refused); saves a claim per refusal. */
-  readonly notified?: boolean;
-}
-
-export interface PasswordAttemptStore {
-  /** Takes a slot for `attemptToken` in the window unless it is full. */
-  take(subject: string, window: number, attemptToken: string, max: number, expiresAtEpoch: number): Promise<AttemptSlot>;
-  /** Gives the slot back (a correct password). */
-  release(subject: string, window: number, attemptToken: string): Promise<void>;
-  /** True for exactly one caller per window (the one told to notify the owner); a resend of that call stays true. */
-  claimNotice(subject: string, window: number, claimToken: string): Promise<boolean>;
-}
 
 export interface PasswordSignInDependencies extends SignInDependencies {
   readonly attempts: PasswordAttemptStore;

@@ -9,8 +9,8 @@ import { keyStatus } from '../api-keys/status';
 import type { ApiKey, User } from '../model';
 import type { AccountLinks, PasswordChangedNotice } from '../notices';
 import type { Clock, Logger, Notifier } from '../ports';
-import type { Passkey } from './passkeys';
 import { accountPaths } from './paths';
+import type { Passkey, SelfServiceKey, SelfServiceKeyReader } from './ports';
 
 export interface PasswordChangeDependencies {
   readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
@@ -24,14 +24,6 @@ export interface PasswordChangeDependencies {
   readonly apiKeys: SelfServiceKeyReader;
   /** The issuer: the mail links to the passkeys page and the forgot-password page under it. */
   readonly baseUrl: string;
-}
-
-/** A self-service key as the user's partition holds it; `pending` while its create is in flight (behaviour KEY-15). */
-export type SelfServiceKey = ApiKey & { readonly pending?: true };
-
-export interface SelfServiceKeyReader {
-  /** Every self-service key of the user not yet revoked, pending ones included, read strongly consistently. */
-  selfServiceKeysOf(userId: string): Promise<SelfServiceKey[]>;
 }
 
 /**

@@ -15,7 +15,6 @@ import { InvalidRequestError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
 import type { Clock, Hasher, RandomSource } from '../ports';
-import type { Passkey } from './passkeys';
 import type { AuditEntry } from '../model';
 import {
   accountLinks,
@@ -24,8 +23,9 @@ import {
   liveSelfServiceKeys,
   nextCredentialVersion,
   type PasswordChangeDependencies,
-  type SelfServiceKey,
 } from './password-change';
+import { accountPaths } from './paths';
+import type { Passkey, ResetLink, ResetLinkStore, SelfServiceKey } from './ports';
 
 /**
  * Behaviour RESET-3: OWASP ASVS allows at most an hour; half of that is plenty for
@@ -33,69 +33,11 @@ import {
  */
 export const resetLinkLifetimeSeconds = 1800;
 
-export interface ResetLink {
-  readonly userId: string;
-  /** The address the link was mailed to. */
-  readonly email: string;
-  readonly credentialVersion: number;
-  readonly expiresAtEpoch: number;
-}
-
 /**
  * Behaviour RESET-9: the reset completion may remove every passkey within this long, the window
  * in which a sign-in counts as recent enough to manage passkeys (PASSKEY-1).
  */
 export const recoveryLifetimeSeconds = 600;
-
-/**
- * What a completed reset hands its browser (as a cookie): the used link cannot authenticate a
- * second step, so the removal of passkeys carries this proof instead. Stored only as a digest,
- * single use, and bound to the password the reset set.
- */
-export interface RecoveryProof {
-  readonly userId: string;
-  /** The user's credentialVersion after the reset: any later password change ends the proof. */
-  readonly credentialVersion: number;
-  readonly expiresAtEpoch: number;
-}
-
-/** Behaviour RESET-9: what the removal's first write checks and sets on the user. */
-export interface RecoveryUse {
-  readonly userId: string;
-  /** The user's credentialVersion and passkeyGeneration as read: still those, or nothing is written. */
-  readonly seen: { readonly credentialVersion: number; readonly passkeyGeneration: number };
-  readonly next: { readonly credentialVersion: number; readonly passkeyGeneration: number };
-  readonly at: string;
-}
-
-export interface ResetLinkStore {
-  /** Stores the link and makes it the user's only live one (replacing the pointer). */
-  issue(digest: string, link: ResetLink): Promise<void>;
-  /** The live link of this digest that is still the user's newest; nothing is consumed. */
-  find(digest: string, nowEpoch: number): Promise<ResetLink | undefined>;
-  /** The user as stored now (strongly consistent). */
-  currentUser(userId: string): Promise<User | undefined>;
-  /**
-   * The single-use transaction described above, which also stores the recovery proof under its
-   * digest (so the proof exists exactly when the reset happened); false when any condition failed.
-   */
-  redeem(
-    digest: string,
-    link: ResetLink,
-    change: { readonly passwordHash: string; readonly credentialVersion: number; readonly at: string },
-    nowEpoch: number,
-    recovery: { readonly digest: string; readonly proof: RecoveryProof },
-  ): Promise<boolean>;
-  /** The proof, when it is live and unused; nothing is consumed. */
-  findRecovery(digest: string, nowEpoch: number): Promise<RecoveryProof | undefined>;
-  /**
-   * One transaction: uses the proof up (still live and unused) and moves the user's
-   * credentialVersion and passkeyGeneration from `seen` to `next`; false when any condition
-   * failed (the proof used or expired meanwhile, the password changed). The DynamoDB client's
-   * resend of it is the same use.
-   */
-  useRecovery(digest: string, use: RecoveryUse, nowEpoch: number): Promise<boolean>;
-}
 
 export interface PasswordResetDependencies extends PasswordChangeDependencies {
   readonly links: ResetLinkStore;

@@ -8,53 +8,24 @@
  */
 import { createHash } from 'node:crypto';
 import type { MfaPolicy } from '../../config/settings';
-import { TooManyRequestsError } from '../errors';
+import { AccessDeniedError, TooManyRequestsError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';
-import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
+import type { Clock } from '../ports';
 import { maskEmail, newOneTimeCode, oneTimeCodeLifetimeSeconds } from './one-time-code';
-import { signInCodeRate, signInCodeResendRate, type SendRatePolicy, type SendRateStore } from './send-rate';
-import { checkStoredCode, type CodeAttemptStore, type CodeCheck, type StoredCode } from './stored-code';
+import { signInCodeRate, signInCodeResendRate } from './send-rate';
+import { checkStoredCode, type CodeCheck, type MailedCodeDependencies } from './stored-code';
+import type { ChallengeStore, SendRatePolicy, SignInChallenge } from './ports';
 
 /** RFC 8176: a password and a one-time code, so multiple factors. */
 export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
 export const passwordAmr = ['pwd'] as const;
 
-export interface SignInChallenge extends StoredCode {
-  readonly userId: string;
-  /** The address the code went to; the user's address must still be this one. */
-  readonly email: string;
-  /** The user's credentialVersion at the password check: a password change since kills the challenge. */
-  readonly credentialVersion: number;
-  /** A correct code also verifies the address (REQUIRE_VERIFIED_EMAIL). */
-  readonly verifiesEmail: boolean;
-  /** Where the sign-in page would have sent the browser (already a safe same-origin path). */
-  readonly returnTo?: string;
-  /** SHA-256 of the authorization request id: the code page posts the id back, and it must match. */
-  readonly requestDigest?: string;
-}
-
-export interface ChallengeStore extends CodeAttemptStore<SignInChallenge> {
-  save(id: string, challenge: SignInChallenge): Promise<void>;
-  get(id: string, nowEpoch: number): Promise<SignInChallenge | undefined>;
-  /** Single use: true for exactly one caller (a resend of the same claim included). */
-  consume(id: string, nowEpoch: number): Promise<boolean>;
-  /** A new code for a live challenge, its attempts reset; false when it is gone. */
-  replaceCode(id: string, codeHash: string, expiresAtEpoch: number, nowEpoch: number): Promise<boolean>;
-}
-
-export interface SecondFactorDependencies {
+export interface SecondFactorDependencies extends MailedCodeDependencies {
   readonly challenges: ChallengeStore;
-  readonly sendRate: SendRateStore;
-  readonly hasher: Hasher;
-  readonly notifier: Notifier;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  /** MFA_OTP_MAX_ATTEMPTS */
-  readonly maxAttempts: number;
   /**
-   * The MFA policy in force: the stored site setting, else MFA_POLICY (behaviour SITE-2). Read at each
-   * sign-in, never cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
+   * The MFA policy in force: the stored site setting, else MFA_POLICY. Read at each sign-in, never
+   * cached, so a changed policy applies to the next sign-in (behaviour SITE-2).
    */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
   /** Sets emailVerifiedAt while the user's address is still `email` (REQUIRE_VERIFIED_EMAIL challenges). */
@@ -100,6 +71,20 @@ export function secondFactorNeed(user: User, policy: MfaPolicy, requireVerifiedE
   const verifiesEmail = requireVerifiedEmail && user.emailVerifiedAt === undefined;
   if (!mfa && !verifiesEmail) return { kind: 'none' };
   return user.email ? { kind: 'code', email: user.email, verifiesEmail } : { kind: 'impossible' };
+}
+
+/** A user who needs a code and has no address cannot sign in (behaviour MFA-1). */
+export function noAddressForCode(user: Pick<User, 'id'>): AccessDeniedError {
+  return new AccessDeniedError(
+    'This account must confirm each sign-in with a code sent by email, but it has no email address. Ask an administrator.',
+    `user ${user.id} needs a mailed code and has no email`,
+  );
+}
+
+/** The masked address a step-up code would go to (behaviour MFA-10); throws for a user without one (MFA-1). */
+export function stepUpAddress(user: User): string {
+  if (!user.email) throw noAddressForCode(user);
+  return maskEmail(user.email);
 }
 
 export const requestDigest = (requestId: string): string => createHash('sha256').update(requestId).digest('base64url');

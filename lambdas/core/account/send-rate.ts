@@ -1,19 +1,4 @@
-/**
- * How often the service itself sends mail to one user or address (issue 12): not only the
- * edge, whose per-IP rules a botnet spreads thin. A send is allowed when the previous one
- * is at least `minIntervalSeconds` old and fewer than `perHour` went out in the last hour.
- */
-export interface SendRatePolicy {
-  readonly minIntervalSeconds: number;
-  readonly perHour: number;
-}
-
-export type SendRateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
-
-export interface SendRateStore {
-  /** Records a send for `subject` when the policy allows it (atomically), else says when to retry. */
-  take(subject: string, policy: SendRatePolicy, nowEpoch: number): Promise<SendRateDecision>;
-}
+import type { SendRateDecision, SendRatePolicy } from './ports';
 
 /** Behaviour MFA-8. Sign-in codes: one per password sign-in, ten an hour; a resend waits a minute. */
 export const signInCodeRate: SendRatePolicy = { minIntervalSeconds: 0, perHour: 10 };

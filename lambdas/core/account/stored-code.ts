@@ -7,33 +7,24 @@
  * Nothing here deletes the code: a code whose attempts are all counted is used up where it
  * stands (the store refuses to count more, to read it as live or to replace it), and TTL
  * removes it. A delete would take the code away from a counted attempt still being verified,
- * so of 10 parallel posts of the right code, none would start a session (issue 26).
+ * so of 10 parallel posts of the right code, none would start a session (behaviour MFA-4).
  */
 import { newId } from '../ids';
-import type { Clock, Hasher, RandomSource } from '../ports';
-import type { AttemptCount } from './one-time-code';
-
-export interface StoredCode {
-  readonly codeHash: string;
-  readonly maxAttempts: number;
-  readonly expiresAtEpoch: number;
-}
-
-export interface CodeAttemptStore<T extends StoredCode> {
-  /**
-   * Counts one attempt, identified by `attemptToken` (a resend of this very update counts
-   * once), unless the cap is reached or the item is absent, expired or used; returns the item
-   * as it stood after counting, so the code compared is the one the attempt was counted against.
-   * Once every attempt is counted the code is used up: never counted again, never live.
-   */
-  countAttempt(id: string, attemptToken: string, nowEpoch: number): Promise<AttemptCount & { readonly item?: T }>;
-  delete(id: string): Promise<void>;
-}
+import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
+import type { CodeAttemptStore, SendRateStore, StoredCode } from './ports';
 
 export interface CodeCheckDependencies {
   readonly hasher: Hasher;
   readonly clock: Clock;
   readonly random: RandomSource;
+}
+
+/** What mailing a code and checking it need, the same for sign-in challenges and email verification. */
+export interface MailedCodeDependencies extends CodeCheckDependencies {
+  readonly sendRate: SendRateStore;
+  readonly notifier: Notifier;
+  /** MFA_OTP_MAX_ATTEMPTS */
+  readonly maxAttempts: number;
 }
 
 export type CodeCheck<T> =

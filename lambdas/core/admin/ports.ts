@@ -2,9 +2,9 @@
  * What the admin domain needs from storage: small structural interfaces that the DynamoDB
  * repositories satisfy as they are, so lambdas/core/admin imports no AWS SDK.
  */
-import type { PasskeyStore } from '../account/passkeys';
 import type { ActivityRow, AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
+import type { PasskeyStore } from '../account/ports';
 
 export interface Page<T> {
   readonly items: T[];

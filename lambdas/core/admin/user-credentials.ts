@@ -3,7 +3,8 @@
  * admin API and the dashboard call these and record nothing themselves.
  */
 import { endSignIns } from '../account/password-change';
-import { type Passkey, type PasskeyDependencies, removePasskey } from '../account/passkeys';
+import { type PasskeyDependencies, removePasskey } from '../account/passkeys';
+import type { Passkey } from '../account/ports';
 import { type PasswordResetDependencies, sendResetLink } from '../account/password-reset';
 import { NotFoundError } from '../errors';
 import type { User } from '../model';

@@ -1,13 +1,13 @@
 /**
- * The account pages of issue 12: the sign-in code, forgot password, reset password. Plain
+ * The account pages (behaviour MFA-2, RESET-1, RESET-4): the sign-in code, forgot password, reset password. Plain
  * HTML forms, no JavaScript (lambdas/presentation/html.ts sets a CSP without script). Passwords and
  * codes are never echoed back.
  */
 import { accountPaths } from '../../core/account/paths';
-import { type Passkey, passkeyLabel, utcMinute } from '../../core/account/passkeys';
-import type { SelfServiceKey } from '../../core/account/password-change';
+import { passkeyLabel, utcMinute } from '../../core/account/passkeys';
 import { endpointPaths } from '../../core/paths';
 import { html, page, type Html } from '../html';
+import type { Passkey, SelfServiceKey } from '../../core/account/ports';
 
 export interface CodeView {
   readonly challengeId: string;

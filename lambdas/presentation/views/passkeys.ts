@@ -1,12 +1,13 @@
 /**
- * The passkey pages (issue 13): the list with "Add a passkey", and the passkey part of the
+ * The passkey pages (behaviour PASSKEY-1, PASSKEY-10): the list with "Add a passkey", and the passkey part of the
  * sign-in page. The one inline script (nonce'd; lambdas/presentation/html.ts) uses the browser's own
  * WebAuthn JSON helpers (WebAuthn L3 5.1.9, 5.1.10) and submits the credential's toJSON() in
  * a plain form post; without them the passkey buttons stay hidden and the pages work as before.
  */
 import { accountPaths } from '../../core/account/paths';
-import { passkeyLabel, type Passkey } from '../../core/account/passkeys';
+import { passkeyLabel } from '../../core/account/passkeys';
 import { html, Html, page } from '../html';
+import type { Passkey } from '../../core/account/ports';
 
 const passkeyScript = `(() => {
   const P = window.PublicKeyCredential;

@@ -12,7 +12,7 @@ export interface SignInView {
   readonly error?: string;
   /** Names a vetted (static) client; dynamic ones are named on the consent page with a warning. */
   readonly clientName?: string;
-  /** The page's script nonce: offers "Sign in with a passkey" (issue 13), posting the same hidden fields. */
+  /** The page's script nonce: offers "Sign in with a passkey" (behaviour PASSKEY-3), posting the same hidden fields. */
   readonly passkeyNonce?: string;
 }
 

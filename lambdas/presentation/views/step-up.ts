@@ -1,6 +1,6 @@
 /**
  * The page asking a signed-in user for a second factor their sign-in lacked (behaviour MFA-10,
- * AUTHZ-12, DASH-1; issue 26): a button that mails the code, because a GET must never send mail
+ * AUTHZ-12, DASH-1): a button that mails the code, because a GET must never send mail
  * (a cross-site navigation could otherwise spend the user's codes, behaviour MFA-8), and the
  * passkey sign-in, which needs no code. No script but the passkey button's.
  */

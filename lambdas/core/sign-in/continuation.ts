@@ -1,0 +1,275 @@
+/**
+ * What follows a sign-in factor, the same at every door: the password form, the password of an
+ * authorization, the mailed code (behaviour MFA-4..MFA-6), a passkey (PASSKEY-3..PASSKEY-6) and the
+ * step-up of a live session (MFA-10). Named steps, in the manner of node-oidc-provider's
+ * interaction policy: each looks at what the factor established and where the sign-in is going,
+ * and may answer; the first answer stands.
+ *
+ *   refused → needs-code → (the session starts) → resume-authorization → return-to → signed-in
+ *
+ * The answer is plain data; lambdas/presentation/sign-in.ts makes it a response.
+ */
+import type { SignedInUser } from '../authorization-code';
+import {
+  decideAuthorization,
+  unregisteredClient,
+  type AuthorizationDecision,
+  type AuthorizationDependencies,
+} from '../authorization-decision';
+import type { PendingAuthorization } from '../authorization-request';
+import { AccessDeniedError } from '../errors';
+import { metricNames } from '../metrics';
+import type { Client, User } from '../model';
+import type { Logger, Metrics } from '../ports';
+import { passkeyAmr } from '../account/passkeys';
+import {
+  noAddressForCode,
+  passwordAmr,
+  passwordAndCodeAmr,
+  secondFactorNeed,
+  startChallenge,
+  type SecondFactorDependencies,
+} from '../account/second-factor';
+import type { CodeCheck } from '../account/stored-code';
+import { maskEmail } from '../account/one-time-code';
+import type { SignInChallenge } from '../account/ports';
+
+/** Where the sign-in goes once it is complete. */
+export type Destination =
+  /** On with a stored authorization request; its client when already looked up. */
+  | { readonly kind: 'authorization'; readonly requestId: string; readonly request: PendingAuthorization; readonly client?: Client }
+  /** The sign-in page's own flow: to `returnTo` (a safe same-origin path), else the signed-in page. */
+  | { readonly kind: 'page'; readonly returnTo?: string };
+
+/** What the factor established. */
+export type Factor =
+  /** A password: its user, or undefined for a wrong password or an unknown address (one answer). */
+  | { readonly kind: 'password'; readonly user: User | undefined }
+  /** A mailed code checked against its challenge (completeChallenge). */
+  | {
+      readonly kind: 'code';
+      readonly challengeId: string;
+      readonly check: CodeCheck<SignInChallenge> | { readonly kind: 'mismatch'; readonly reason: string };
+    }
+  /** A passkey assertion (finishSignIn). */
+  | {
+      readonly kind: 'passkey';
+      readonly outcome: { readonly kind: 'signed-in'; readonly user: User } | { readonly kind: 'refused'; readonly reason: string };
+    }
+  /** A live session, asked for the second factor its sign-in lacks (step-up): no new session unless a code is needed. */
+  | ({ readonly kind: 'session' } & LiveSession);
+
+export type SignInAnswer =
+  | { readonly kind: 'refused'; readonly factor: 'password' | 'passkey'; readonly destination: Destination }
+  /** A wrong code, with tries left; the page names the address again (read only if shown). */
+  | {
+      readonly kind: 'refused';
+      readonly factor: 'code';
+      readonly destination: Destination;
+      readonly challengeId: string;
+      readonly wrong?: { readonly triesLeft: number; readonly maskedEmail: () => Promise<string | undefined> };
+      readonly reason: string;
+    }
+  | { readonly kind: 'needs-code'; readonly challengeId: string; readonly maskedEmail: string; readonly destination: Destination }
+  | { readonly kind: 'resume-authorization'; readonly decision: AuthorizationDecision }
+  | { readonly kind: 'return-to'; readonly path: string }
+  /** `user` as stored, when it could be read. */
+  | { readonly kind: 'signed-in'; readonly userId: string; readonly user: User | undefined };
+
+export interface SignInContinuationDependencies {
+  /** Absent at a door whose factor is already multi-factor (a passkey): no code is asked or checked there. */
+  readonly secondFactor?: SecondFactorDependencies;
+  /** REQUIRE_VERIFIED_EMAIL */
+  readonly requireVerifiedEmail: boolean;
+  /** Absent at the sign-in page's own door, which never continues an authorization (its function stays small). */
+  readonly resume?: ResumeDependencies;
+  readonly findUser: (userId: string) => Promise<User | undefined>;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+}
+
+/** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
+export interface ResumeDependencies {
+  readonly authorization: AuthorizationDependencies;
+  readonly findClient: (clientId: string) => Promise<Client | undefined>;
+}
+
+/** What the browser's side of a completed sign-in needs: the HTTP layer sets the cookies. */
+export interface SignInBrowser {
+  /** A new session (the browser's previous one ends: session fixation); the user as codes carry it. */
+  startSession(user: Pick<User, 'id' | 'credentialVersion'>, amr: readonly string[]): Promise<SignedInUser>;
+  /** The browser's device cookie, renewed for this user (behaviour PWFAIL-3). */
+  renewDevice(userId: string): Promise<void>;
+}
+
+/** A live session and its user, as a step-up starts from. */
+export interface LiveSession {
+  readonly user: User;
+  readonly signedIn: SignedInUser;
+}
+
+/**
+ * Behaviour MFA-10: the session a step-up continues. Undefined sends the browser to sign in again
+ * (signed out, expired, or the password changed meanwhile: RESET-12); within an authorization
+ * that is an error, as is a request shown to another sign-in (AUTHZ-9).
+ */
+export function sessionToStepUp(session: LiveSession | undefined, destination: Destination): LiveSession | undefined {
+  const request = destination.kind === 'authorization' ? destination.request : undefined;
+  if (!session) {
+    if (request) throw new AccessDeniedError('Your sign-in has ended. Return to the application and start again.', 'no session');
+    return undefined;
+  }
+  if (request?.userId && request.userId !== session.user.id) {
+    throw new AccessDeniedError(
+      'This request was started by another sign-in.',
+      `session user ${session.user.id}, request user ${request.userId}`,
+    );
+  }
+  return session;
+}
+
+/** Who the factor signed in, once it did not refuse. */
+interface Established {
+  readonly userId: string;
+  readonly credentialVersion?: number;
+  /** The user as the factor read them (a code's challenge carries only the id). */
+  readonly user?: User;
+  /** RFC 8176 methods of the new session; none for a step-up, which keeps its session. */
+  readonly amr?: readonly string[];
+  /** The page the sign-in began on, as a code's challenge remembers it. */
+  readonly returnTo?: string;
+}
+
+const signedInAs = (user: User, amr: readonly string[]): Established => ({
+  userId: user.id,
+  credentialVersion: user.credentialVersion,
+  user,
+  amr,
+});
+
+function establishedBy(factor: Factor): Established | undefined {
+  if (factor.kind === 'password') return factor.user && signedInAs(factor.user, passwordAmr);
+  if (factor.kind === 'passkey') return factor.outcome.kind === 'signed-in' ? signedInAs(factor.outcome.user, passkeyAmr) : undefined;
+  if (factor.kind === 'session') return { userId: factor.user.id, user: factor.user };
+  if (factor.check.kind !== 'match') return undefined;
+  const { userId, credentialVersion, returnTo } = factor.check.item;
+  return { userId, credentialVersion, amr: passwordAndCodeAmr, ...(returnTo ? { returnTo } : {}) };
+}
+
+interface Progress {
+  readonly deps: SignInContinuationDependencies;
+  readonly factor: Factor;
+  readonly established: Established | undefined;
+  readonly destination: Destination;
+  /** Set by the session step. */
+  signedIn?: SignedInUser;
+}
+
+function secondFactorOf(deps: SignInContinuationDependencies): SecondFactorDependencies {
+  if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
+  return deps.secondFactor;
+}
+
+type Step = (progress: Progress, browser: SignInBrowser) => Promise<SignInAnswer | undefined>;
+
+/** Behaviour SIGNIN-2, MFA-4, PASSKEY-6: the factor refused; the log line and count say which factor and why. */
+const refused: Step = async ({ deps, factor, established, destination }) => {
+  if (established) return undefined;
+  if (factor.kind === 'password') {
+    const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
+    deps.log.info('sign-in refused', { reason: 'unknown email or wrong password', ...clientId });
+    deps.metrics.count(metricNames.signInFailed, { method: 'password' });
+    return { kind: 'refused', factor: 'password', destination };
+  }
+  if (factor.kind === 'passkey' && factor.outcome.kind === 'refused') {
+    deps.log.info('passkey sign-in refused', { reason: factor.outcome.reason });
+    deps.metrics.count(metricNames.signInFailed, { method: 'passkey' });
+    return { kind: 'refused', factor: 'passkey', destination };
+  }
+  if (factor.kind !== 'code' || factor.check.kind === 'match') throw new Error('a factor that established nobody refuses');
+  const { check, challengeId } = factor;
+  if (check.kind === 'wrong') {
+    deps.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: check.triesLeft });
+    deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
+    const maskedEmail = async () => {
+      const { challenges, clock } = secondFactorOf(deps);
+      const challenge = await challenges.get(challengeId, Math.floor(clock.now() / 1000));
+      return challenge && maskEmail(challenge.email);
+    };
+    const wrong = { triesLeft: check.triesLeft, maskedEmail };
+    return { kind: 'refused', factor: 'code', destination, challengeId, wrong, reason: 'wrong code' };
+  }
+  deps.log.info('sign-in code refused', { reason: check.reason });
+  deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
+  return { kind: 'refused', factor: 'code', destination, challengeId, reason: check.reason };
+};
+
+/** Behaviour MFA-1, MFA-2, MFA-10: a password or a session the policy asks more of gets a mailed code, and no session yet. */
+const needsCode: Step = async ({ deps, factor, destination }) => {
+  if (factor.kind !== 'password' && factor.kind !== 'session') return undefined;
+  const user = factor.user!;
+  const secondFactor = secondFactorOf(deps);
+  const need = secondFactorNeed(user, await secondFactor.mfaPolicy(), deps.requireVerifiedEmail);
+  if (need.kind === 'none') return undefined;
+  if (need.kind === 'impossible') throw noAddressForCode(user);
+  const continuation = destination.kind === 'authorization' ? { requestId: destination.requestId } : { returnTo: destination.returnTo };
+  const started = await startChallenge(secondFactor, user, need, continuation);
+  deps.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
+  deps.metrics.count(metricNames.signInCodeSent);
+  return { kind: 'needs-code', ...started, destination };
+};
+
+/** The factor is enough: a new session (amr per RFC 8176) and a renewed device cookie; a step-up keeps its session. */
+const startSession: Step = async (progress, browser) => {
+  const { factor, deps } = progress;
+  const established = progress.established!;
+  if (factor.kind === 'session') {
+    progress.signedIn = factor.signedIn;
+    return undefined;
+  }
+  const user = { id: established.userId, credentialVersion: established.credentialVersion };
+  progress.signedIn = await browser.startSession(user, established.amr!);
+  if (factor.kind === 'passkey') deps.log.info('signed in with a passkey', { userId: user.id });
+  await browser.renewDevice(user.id);
+  return undefined;
+};
+
+/** On with the authorization the sign-in was for (its client is looked up now if not before). */
+const resumeAuthorization: Step = async ({ deps, destination, signedIn }) => {
+  if (destination.kind !== 'authorization') return undefined;
+  if (!deps.resume) throw new Error('this sign-in door was wired without resuming authorizations');
+  const client = destination.client ?? (await deps.resume.findClient(destination.request.clientId));
+  if (!client) throw unregisteredClient(destination.request.clientId);
+  const { request, requestId } = destination;
+  const decision = await decideAuthorization(deps.resume.authorization, { client, request, requestId, user: signedIn! });
+  return { kind: 'resume-authorization', decision };
+};
+
+/** Behaviour SIGNIN-6: back to the page the sign-in began on, a same-origin path only. */
+const returnTo: Step = async ({ established, destination }) => {
+  const path = established?.returnTo ?? (destination.kind === 'page' ? destination.returnTo : undefined);
+  return path ? { kind: 'return-to', path } : undefined;
+};
+
+/** Who is signed in now; a code's user is read again (the challenge holds only the id). */
+const signedIn: Step = async ({ deps, established }) => {
+  const { userId, user } = established!;
+  return { kind: 'signed-in', userId, user: user ?? (await deps.findUser(userId)) };
+};
+
+/** The steps, in order; the first that answers decides. */
+export const signInSteps: readonly Step[] = [refused, needsCode, startSession, resumeAuthorization, returnTo, signedIn];
+
+export async function continueSignIn(
+  deps: SignInContinuationDependencies,
+  browser: SignInBrowser,
+  factor: Factor,
+  destination: Destination,
+): Promise<SignInAnswer> {
+  const progress: Progress = { deps, factor, established: establishedBy(factor), destination };
+  for (const step of signInSteps) {
+    const answer = await step(progress, browser);
+    if (answer) return answer;
+  }
+  throw new Error('the signed-in step always answers');
+}
