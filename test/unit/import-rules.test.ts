@@ -27,9 +27,6 @@ const mayImport: Record<string, Allowed> = {
   local: ['wiring', 'http', 'adapters', 'core', 'config', 'routes', 'bootstrap'],
 };
 
-/** Imports that break a rule today and are being moved; the list may only shrink. */
-const knownViolations: readonly string[] = [];
-
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -84,13 +81,7 @@ describe('import rules of lambdas/ (CONTRIBUTING.md)', () => {
   });
 
   test('no import points up or sideways past the rules (core never imports http, adapters or wiring)', () => {
-    const broken = edges.filter(breaksRule).map((edge) => `${edge.from} -> ${edge.to}`);
-    expect(broken.filter((edge) => !knownViolations.includes(edge))).toEqual([]);
-  });
-
-  test('every listed exception still exists (the list only shrinks)', () => {
-    const broken = new Set(edges.filter(breaksRule).map((edge) => `${edge.from} -> ${edge.to}`));
-    expect(knownViolations.filter((edge) => !broken.has(edge))).toEqual([]);
+    expect(edges.filter(breaksRule).map((edge) => `${edge.from} -> ${edge.to}`)).toEqual([]);
   });
 
   test('the rule reads both import forms (a deliberate upward import is caught)', () => {

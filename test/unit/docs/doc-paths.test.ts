@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 const checkedRoots = ['lambdas', 'lib', 'bin', 'test'] as const;
 
 /** A path as written, optionally after `../`s; braces hold alternatives, `*` is a glob. */

@@ -10,7 +10,7 @@ import {
   transactRetryingConflicts,
   updateIfConditionHolds,
   updateOnce,
-} from '../../lambdas/adapters/dynamodb/conditional-writes';
+} from '../../../lambdas/adapters/dynamodb/conditional-writes';
 
 const refusal = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...fields });
 const cancelled = (...codes: string[]) => refusal('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });

@@ -5,15 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../lambdas/config/settings';
-import { authenticateClient, type ClientAuthDependencies } from '../../lambdas/core/client-auth/authenticate';
-import type { ClientAuthRequest } from '../../lambdas/core/client-auth/method';
-import { clientAuthMethodNames, clientAuthMethods, clientAuthMethodsFor, presentedClient } from '../../lambdas/core/client-auth/registry';
-import { authorizationServerMetadata } from '../../lambdas/core/discovery';
-import { InvalidClientError, InvalidRequestError } from '../../lambdas/core/errors';
-import type { Client } from '../../lambdas/core/model';
-import { validateRegistration } from '../../lambdas/core/registration';
-import { VerifiedSecretCache } from '../../lambdas/core/verified-secret-cache';
+import { loadConfig } from '../../../lambdas/config/settings';
+import { authenticateClient, type ClientAuthDependencies } from '../../../lambdas/core/client-auth/authenticate';
+import type { ClientAuthRequest } from '../../../lambdas/core/client-auth/method';
+import {
+  clientAuthMethodNames,
+  clientAuthMethods,
+  clientAuthMethodsFor,
+  presentedClient,
+} from '../../../lambdas/core/client-auth/registry';
+import { authorizationServerMetadata } from '../../../lambdas/core/discovery';
+import { InvalidClientError, InvalidRequestError } from '../../../lambdas/core/errors';
+import type { Client } from '../../../lambdas/core/model';
+import { validateRegistration } from '../../../lambdas/core/registration';
+import { VerifiedSecretCache } from '../../../lambdas/core/verified-secret-cache';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const requests: Record<string, ClientAuthRequest> = {
@@ -92,7 +97,7 @@ test('dynamic registration takes the methods for public clients only (behaviour 
 });
 
 test('behaviour TOKEN-3 names every method of the registry', () => {
-  const reference = readFileSync(join(__dirname, '..', '..', 'docs', 'behaviour', 'token-endpoint.md'), 'utf8');
+  const reference = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'behaviour', 'token-endpoint.md'), 'utf8');
   const token3 = /<a id="token-3"><\/a>[\s\S]*?(?=<a id=)/.exec(reference)![0];
   for (const name of clientAuthMethodNames) expect(token3).toContain(`- \`${name}\`:`);
 });

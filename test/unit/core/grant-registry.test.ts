@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../lambdas/config/settings';
-import { activityRequestTypes } from '../../lambdas/core/admin/activity';
-import { authorizationServerMetadata } from '../../lambdas/core/discovery';
-import { UnauthorizedClientError, UnsupportedGrantTypeError } from '../../lambdas/core/errors';
-import { assertClientMayUse, grantFor, grants, grantTypes, publicClientGrantTypes } from '../../lambdas/core/grants/registry';
-import { dynamicClientGrantTypes, validateRegistration } from '../../lambdas/core/registration';
+import { loadConfig } from '../../../lambdas/config/settings';
+import { activityRequestTypes } from '../../../lambdas/core/admin/activity';
+import { authorizationServerMetadata } from '../../../lambdas/core/discovery';
+import { UnauthorizedClientError, UnsupportedGrantTypeError } from '../../../lambdas/core/errors';
+import { assertClientMayUse, grantFor, grants, grantTypes, publicClientGrantTypes } from '../../../lambdas/core/grants/registry';
+import { dynamicClientGrantTypes, validateRegistration } from '../../../lambdas/core/registration';
 
-const behaviourDir = join(__dirname, '..', '..', 'docs', 'behaviour');
+const behaviourDir = join(__dirname, '..', '..', '..', 'docs', 'behaviour');
 const env = { BASE_URL: 'https://auth.example.com', JWKS_CDN_BASE_URL: 'https://cdn.example.com', MAIL_FROM: 'a@example.com' };
 const catalog = [{ name: 'openid', description: '', discoverable: true }];
 const confidentialOnly = grants.filter((grant) => grant.confidentialOnly).map((grant) => grant.type);

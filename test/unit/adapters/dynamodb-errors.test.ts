@@ -10,7 +10,7 @@ import {
   isConditionFailure,
   isOwnWrite,
   isTransactionConflict,
-} from '../../lambdas/adapters/dynamodb/items';
+} from '../../../lambdas/adapters/dynamodb/items';
 
 const refused = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...fields });
 const cancelled = (...reasons: { Code?: string; Item?: Record<string, unknown> }[]) =>

@@ -3,10 +3,10 @@
  * the mail's HTML alternative escapes what the notice carries (behaviour SITE-4): a passkey name,
  * a key name or a client name is whatever someone typed.
  */
-import type { Notice, NoticeKind, NoticeOf } from '../../lambdas/core/notices';
-import type { Mailer, MailMessage } from '../../lambdas/core/ports';
-import { mailNotifier, render } from '../../lambdas/presentation/mail/render';
-import { templates } from '../../lambdas/presentation/mail/templates';
+import type { Notice, NoticeKind, NoticeOf } from '../../../lambdas/core/notices';
+import type { Mailer, MailMessage } from '../../../lambdas/core/ports';
+import { mailNotifier, render } from '../../../lambdas/presentation/mail/render';
+import { templates } from '../../../lambdas/presentation/mail/templates';
 
 const hostile = `<script>alert("x")</script> & 'y'`;
 const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;';

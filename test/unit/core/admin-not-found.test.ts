@@ -1,6 +1,6 @@
 /** Behaviour ADMIN-3: an unknown id is `404 not_found` naming what was asked for (lambdas/core/admin/not-found.ts). */
-import { found, noSuch } from '../../lambdas/core/admin/not-found';
-import { NotFoundError } from '../../lambdas/core/errors';
+import { found, noSuch } from '../../../lambdas/core/admin/not-found';
+import { NotFoundError } from '../../../lambdas/core/errors';
 
 describe('found: the record a read found, else the 404 naming it (behaviour ADMIN-3)', () => {
   it('answers the record itself', () => {

@@ -5,15 +5,15 @@
  * way (session, device cookie, challenge, code). The doors' responses are covered by
  * test/handlers/sign-in*.test.ts and test/handlers/authorize*.test.ts.
  */
-import { passkeyAmr } from '../../lambdas/core/account/passkeys';
-import { passwordAndCodeAmr, type SecondFactorDependencies } from '../../lambdas/core/account/second-factor';
-import type { SignedInUser } from '../../lambdas/core/authorization-code';
-import { decideConsent } from '../../lambdas/core/authorization-consent';
-import { startAuthorization } from '../../lambdas/core/authorization-start';
-import { decideAuthorization, type AuthorizationDependencies } from '../../lambdas/core/authorization-decision';
-import type { PendingAuthorization } from '../../lambdas/core/authorization-request';
-import { AccessDeniedError } from '../../lambdas/core/errors';
-import type { Client, User } from '../../lambdas/core/model';
+import { passkeyAmr } from '../../../lambdas/core/account/passkeys';
+import { passwordAndCodeAmr, type SecondFactorDependencies } from '../../../lambdas/core/account/second-factor';
+import type { SignedInUser } from '../../../lambdas/core/authorization-code';
+import { decideConsent } from '../../../lambdas/core/authorization-consent';
+import { startAuthorization } from '../../../lambdas/core/authorization-start';
+import { decideAuthorization, type AuthorizationDependencies } from '../../../lambdas/core/authorization-decision';
+import type { PendingAuthorization } from '../../../lambdas/core/authorization-request';
+import { AccessDeniedError } from '../../../lambdas/core/errors';
+import type { Client, User } from '../../../lambdas/core/model';
 import {
   continueSignIn,
   sessionToStepUp,
@@ -21,8 +21,8 @@ import {
   type Destination,
   type SignInBrowser,
   type SignInContinuationDependencies,
-} from '../../lambdas/core/sign-in/continuation';
-import type { SignInChallenge } from '../../lambdas/core/account/ports';
+} from '../../../lambdas/core/sign-in/continuation';
+import type { SignInChallenge } from '../../../lambdas/core/account/ports';
 
 const now = Date.UTC(2026, 0, 1);
 const clock = { now: () => now };

@@ -3,9 +3,9 @@
  * refusal (undefined), its reason logged and never shown (behaviour PASSKEY-5, PASSKEY-6). The
  * ceremonies that pass are covered end to end by test/handlers/passkeys.test.ts.
  */
-import { webAuthnVerifier } from '../../lambdas/adapters/webauthn';
-import type { Passkey } from '../../lambdas/core/account/ports';
-import type { Logger } from '../../lambdas/core/ports';
+import { webAuthnVerifier } from '../../../lambdas/adapters/webauthn';
+import type { Passkey } from '../../../lambdas/core/account/ports';
+import type { Logger } from '../../../lambdas/core/ports';
 
 const expected = { challenge: 'Y2hhbGxlbmdl', origin: 'https://as.example', rpId: 'as.example' };
 const passkey = { credentialId: 'Y3JlZA', publicKey: 'AAAA', counter: 0 } as Passkey;

@@ -4,7 +4,7 @@
  * from those families), and the bytes stored stay what the items have always held.
  */
 import { createHash } from 'node:crypto';
-import { digest, type KeyFamilyName, keyFamilies, keys, matchesLeadingKey, partitions } from '../../lambdas/adapters/dynamodb/keys';
+import { digest, type KeyFamilyName, keyFamilies, keys, matchesLeadingKey, partitions } from '../../../lambdas/adapters/dynamodb/keys';
 
 type Builders = typeof keys;
 
