@@ -1,5 +1,5 @@
 /**
- * POST /api/users/email-verification/request (behaviour VERIFY-2, VERIFY-3; issue 12): mails a 6-digit code to
+ * POST /api/users/email-verification/request (behaviour VERIFY-2, VERIFY-3): mails a 6-digit code to
  * the caller's address. 202 `{ expires_in }` when sent; 200 `{ email_verified: true }` and no
  * mail when already verified; 400 and nothing written for a user without an address; 429 when
  * a code was sent less than a minute ago or five this hour. Any body is ignored.

@@ -1,5 +1,5 @@
 /**
- * POST /api/users/email-verification/verify (behaviour VERIFY-4, VERIFY-5; issue 12): `{ "code": "123456" }`
+ * POST /api/users/email-verification/verify (behaviour VERIFY-4, VERIFY-5): `{ "code": "123456" }`
  * (JSON or form) → 200 `{ email_verified: true }`. Every refusal of a well-formed code is one
  * 400 invalid_grant: wrong, expired, used, out of attempts, or sent to an address the user no
  * longer has.

@@ -1,4 +1,4 @@
-/** GET /forgot-password (behaviour RESET-1, issue 12): the form asking for the account's address; linked from the sign-in page. */
+/** GET /forgot-password (behaviour RESET-1): the form asking for the account's address; linked from the sign-in page. */
 import { httpHandler } from '../wiring/handler';
 import { htmlResponse } from '../presentation/html';
 import { forgotPasswordPage } from '../presentation/views/account';

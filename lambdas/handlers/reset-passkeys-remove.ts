@@ -1,5 +1,5 @@
 /**
- * POST /reset-password/passkeys/remove (behaviour RESET-9; issue 26): the reset completion's
+ * POST /reset-password/passkeys/remove (behaviour RESET-9): the reset completion's
  * "Remove all passkeys". The reset link is used up by then, so this step is authenticated by the
  * recovery proof the completion put in its own cookie (10 minutes, single use, bound to the
  * password the reset set) and, as every account form, by the same-origin check (behaviour

@@ -1,8 +1,8 @@
 /**
- * GET /reset-password?token=… and GET /reset-password (behaviour RESET-4, RESET-8; issues 12,
- * 26): the page of a mailed link. It only looks the link up: mail scanners open links before
- * the user does, so a GET must not use it up. A dead link (expired, used, replaced by a newer
- * one, or outlived by a password or address change) gets a page offering a new one.
+ * GET /reset-password?token=… and GET /reset-password (behaviour RESET-4, RESET-8): the page of a
+ * mailed link. It only looks the link up: mail scanners open links before the user does, so a
+ * GET must not use it up. A dead link (expired, used, replaced by a newer one, or outlived by a
+ * password or address change) gets a page offering a new one.
  *
  * A live link answers 303 to the bare path with the token in a cookie (http/reset-cookies.ts):
  * the token leaves the address bar at once, so no later request of the page (its form post,

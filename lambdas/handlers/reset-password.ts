@@ -1,5 +1,5 @@
 /**
- * POST /reset-password (behaviour RESET-5, RESET-7..RESET-9; issues 12, 26; form: password,
+ * POST /reset-password (behaviour RESET-5, RESET-7..RESET-9; form: password,
  * password_confirmation, and the token, from the link's cookie or, for a caller that read the
  * link itself, the `token` field): sets the new password once. Then the user's sessions are
  * deleted, their refresh token families revoked and a "password changed" mail sent

@@ -74,7 +74,7 @@ export function formTarget(uri: string): string | undefined {
   }
 }
 
-/** The site's title and logo (issue 14, behaviour SITE-4), shown above a page's own heading. */
+/** The site's title and logo (behaviour SITE-4), shown above a page's own heading. */
 export interface Brand {
   readonly title: string;
   /** Absolute URL of the logo on the JWKS CDN (locally on this server). */
@@ -103,7 +103,7 @@ export interface HtmlOptions {
   /** Extra `form-action` sources (formTarget of the client's redirect URI). */
   readonly formTargets?: readonly (string | undefined)[];
   /**
-   * The nonce of the page's one inline script (the passkey pages, issue 13): only that script
+   * The nonce of the page's one inline script (the passkey pages, behaviour PASSKEY-10): only that script
    * runs, and it may fetch only from this origin.
    */
   readonly scriptNonce?: string;

@@ -3,8 +3,8 @@
  * functions, so each function bundles only the AWS clients its route rows call (lambdas/routes.ts):
  * the pages (GET) neither SES nor S3, the form posts SES, the logo row S3. What only some rows
  * use (mail, the logo's storage) is passed in by their handler files; esbuild leaves out of a
- * bundle the wiring a handler does not name. Parsing those clients cost the pages 20-25 ms of
- * import CPU on Node 24 when one function served every row (README "Cold start").
+ * bundle the wiring a handler does not name. When one function served every row, parsing those
+ * clients was a measurable share of the pages' import CPU on Node 24 (figures in bench/README.md).
  */
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import type { AdminDependencies } from '../core/admin/ports';

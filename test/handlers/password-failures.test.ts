@@ -1,8 +1,8 @@
 /**
- * Failed passwords slow an attacker and never lock out the owner (issues 12 and 26; behaviour
- * PWFAIL-1..PWFAIL-7; OWASP ASVS 6.1.1, 6.3.1; OWASP "Slow Down Online Guessing Attacks with
- * Device Cookies"): strangers share a ceiling of 10 failures per address per 15-minute window,
- * taken atomically before the password is checked, and an unknown address gets the same answers;
+ * Failed passwords slow an attacker and never lock out the owner (behaviour PWFAIL-1..PWFAIL-7;
+ * OWASP ASVS 6.1.1, 6.3.1; OWASP "Slow Down Online Guessing Attacks with Device Cookies"):
+ * strangers share a ceiling of 10 failures per address per 15-minute window, taken atomically
+ * before the password is checked, and an unknown address gets the same answers;
  * a browser that signed in to the account before carries a device cookie and is counted on its own
  * (5 failures), so the strangers' ceiling does not stop it; the owner is mailed once per window when
  * the ceiling trips; a passkey sign-in never meets the ceiling. Against DynamoDB Local, mail in the outbox.

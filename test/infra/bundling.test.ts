@@ -66,7 +66,7 @@ test('handlers are bundled as minified ESM with the require banner', () => {
   expect(/\bfunction \w+\(event, runtime\)/.test(code)).toBe(false);
 });
 
-test('no function package imports node:http as an ES module (lib/bundling.ts builtinAliases: 11-15 ms of each cold start on Node 24)', () => {
+test('no function package imports node:http as an ES module (lib/bundling.ts builtinAliases: a share of each cold start on Node 24, bench/README.md)', () => {
   // Our functions (index.mjs); CDK's own helper functions are CommonJS.
   const ours = packages.filter((p) => existsSync(path.join(p.dir, 'index.mjs')));
   expect(ours.length).toBeGreaterThan(routes.length / 2);
@@ -76,7 +76,7 @@ test('no function package imports node:http as an ES module (lib/bundling.ts bui
   expect(readFileSync(path.join(packageOf('POST /api/token').dir, 'index.mjs'), 'utf8')).toContain('getBuiltinModule("node:http")');
 });
 
-test('no function package imports node:process as an ES module (lib/bundling.ts builtinAliases: 4-5 ms of each SDK-using cold start on Node 24)', () => {
+test('no function package imports node:process as an ES module (lib/bundling.ts builtinAliases: a share of each SDK-using cold start on Node 24, bench/README.md)', () => {
   const ours = packages.filter((p) => existsSync(path.join(p.dir, 'index.mjs')));
   const importing = ours.filter((p) => /\bfrom\s*["']node:process["']/.test(readFileSync(path.join(p.dir, 'index.mjs'), 'utf8')));
   expect(importing.map((p) => p.description)).toEqual([]);

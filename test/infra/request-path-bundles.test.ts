@@ -125,7 +125,7 @@ test('the password sign-in bundles Secrets Manager (the device-cookie key) and L
   }
 });
 
-test('the dashboard pages bundle neither SES nor S3, the form posts no S3, the logo row no SES (lambdas/wiring/dashboard.ts: 20-25 ms of the pages’ import CPU)', async () => {
+test('the dashboard pages bundle neither SES nor S3, the form posts no S3, the logo row no SES (lambdas/wiring/dashboard.ts; what they cost the pages’ import CPU: bench/README.md)', async () => {
   const clients = async (handler: string) => {
     const { emitted } = await bundledPackages(handler);
     return ['@aws-sdk/client-ses', '@aws-sdk/client-s3'].filter((name) => emitted.has(name));
@@ -148,9 +148,9 @@ test.each(['passkey-sign-in', 'passkey-register'])(
 );
 
 /**
- * Functions that still carry SES (about 72 KiB, 6-8 ms of import CPU on Node 24) without a mail
- * row: their wiring (passkey and account dependencies) holds a mailer they never call. Left for a
- * later split like wiring/admin.ts getAdminWithoutMail; the list may only shrink.
+ * Functions that still carry SES without a mail row (its size and import CPU on Node 24 are in
+ * bench/README.md): their wiring (passkey and account dependencies) holds a mailer they never
+ * call. Left for a later split like wiring/admin.ts getAdminWithoutMail; the list may only shrink.
  */
 const sesWithoutMail = [
   'sign-in-code',

@@ -47,7 +47,7 @@ const tokenFor = ({ client, secret }: TestClient) =>
 const domainFields = (item: Record<string, unknown> | undefined) =>
   item && Object.fromEntries(Object.entries(item).filter(([name]) => !['pk', 'sk', 'gsi1pk', 'gsi1sk', 'writeToken'].includes(name)));
 
-describe('issue 20: the client record under 8 partition keys', () => {
+describe('the client record under 8 partition keys (docs/storage-schema.md, "Client copies")', () => {
   it('a created client is stored under 8 distinct partition keys with equal contents; only the record is listed', async () => {
     const { client } = await serviceClient();
     const copies = await storedCopies(client.clientId);
@@ -133,7 +133,7 @@ describe('issue 20: the client record under 8 partition keys', () => {
   });
 });
 
-describe('issue 20: nothing half-written when a multi-copy write fails (test/support/dynamo-faults.ts)', () => {
+describe('nothing half-written when a multi-copy write fails (behaviour ERR-4; test/support/dynamo-faults.ts)', () => {
   let faults: DynamoFaults;
   beforeEach(() => {
     faults = DynamoFaults.install();
@@ -181,7 +181,7 @@ describe('issue 20: nothing half-written when a multi-copy write fails (test/sup
   });
 });
 
-describe('issue 20: the API-key exchange reads one copy of the client in its BatchGetItem', () => {
+describe('the API-key exchange reads one copy of the client in its BatchGetItem (behaviour KEYX-5)', () => {
   const newKey = async () => {
     const client = await createClient({ scopes: ['read'] });
     const user = await createUser();
