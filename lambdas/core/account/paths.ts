@@ -6,7 +6,7 @@
 export const accountPaths = {
   signInCode: '/api/auth/otp',
   signInCodeResend: '/api/auth/otp/resend',
-  /** Issue 26: the first code for a session the MFA policy now asks a second factor of (behaviour MFA-10). */
+  /** The first code for a session the MFA policy now asks a second factor of (behaviour MFA-10). */
   stepUp: '/api/auth/step-up',
   emailVerificationRequest: '/api/users/email-verification/request',
   emailVerificationVerify: '/api/users/email-verification/verify',
@@ -14,7 +14,7 @@ export const accountPaths = {
   resetPassword: '/reset-password',
   /** Behaviour RESET-9: the reset completion's "remove every passkey". */
   resetPasskeysRemove: '/reset-password/passkeys/remove',
-  /** Issue 13 (docs/behaviour/passkeys.md): the list page, and the two verify paths spec 4.10 names. */
+  /** Behaviour PASSKEY-2, PASSKEY-3: the list page, and the two verify paths of the passkey ceremonies. */
   passkeys: '/api/users/passkey',
   passkeyRegister: '/api/users/passkey/verify',
   passkeyRemove: '/api/users/passkey/remove',

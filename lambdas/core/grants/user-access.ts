@@ -1,6 +1,6 @@
 /**
  * A token that carries a user's `sub` is issued only while the user exists and still
- * holds the client's environment (behaviour ENV-2: re-checked on every rotation; issue 3). Both
+ * holds the client's environment (behaviour ENV-2: re-checked on every rotation). Both
  * reads are strongly consistent where it matters (the grant), so a revocation counts at once.
  */
 import { requiredEnvironment } from '../authorization-code';
