@@ -11,7 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { clientAuthMethods } from '../lambdas/core/client-auth/registry';
-import { grants, grantTypes } from '../lambdas/core/grants/registry';
+import { grantTypes } from '../lambdas/core/grants/grant-types';
+import { grants } from '../lambdas/core/grants/registry';
 import { registrationMetadataSchema } from '../lambdas/core/registration';
 import { consentForm, authorizeSignInForm, signInForm } from '../lambdas/http/forms';
 import {

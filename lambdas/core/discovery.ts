@@ -4,8 +4,8 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import type { ServiceConfig } from '../config/settings';
-import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/registry';
-import { grantTypes } from './grants/registry';
+import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
+import { grantTypes } from './grants/grant-types';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
 

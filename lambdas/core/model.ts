@@ -2,7 +2,7 @@
  * The domain's records, as the core sees them: no storage keys (pk/sk/gsi/ttl),
  * no secrets in the clear. Times are ISO 8601 strings unless named `...Epoch`.
  */
-import type { GrantType } from './grants/registry';
+import type { GrantType } from './grants/grant-types';
 
 export type { GrantType };
 

@@ -4,8 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
-import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/registry';
-import type { GrantType } from './grants/registry';
+import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/auth-methods';
+import type { GrantType } from './grants/grant-types';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
 import { redirectUriProblem } from './redirect-uri';

@@ -3,7 +3,8 @@
  * registry), client authentication, then the grant with its own parameters. The activity row
  * and the metrics are the token-endpoint wrapper's (behaviour TOKEN-5, LOG-1).
  */
-import { assertClientMayUse, grantFor } from '../core/grants/registry';
+import { assertClientMayUse } from '../core/grants/grant-types';
+import { grantFor } from '../core/grants/registry';
 import { withCatalogScopes } from '../core/scope';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';

@@ -5,7 +5,8 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticateClient, type ClientAuthDependencies } from '../core/client-auth/authenticate';
-import { clientAuthMethodsFor, presentedClient, type ClientAuthMethodName } from '../core/client-auth/registry';
+import { clientAuthMethodsFor, type ClientAuthMethodName } from '../core/client-auth/auth-methods';
+import { presentedClient } from '../core/client-auth/registry';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
 import { header } from './body';

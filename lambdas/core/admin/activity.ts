@@ -4,7 +4,7 @@
  * and outcome, oldest first.
  */
 import { InvalidRequestError } from '../errors';
-import { grantTypes } from '../grants/registry';
+import { grantTypes } from '../grants/grant-types';
 import type { ActivityRow } from '../model';
 import type { ActivityReader, Page } from './ports';
 

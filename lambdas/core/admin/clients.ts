@@ -2,6 +2,7 @@
 import { ConflictError, InvalidRequestError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
+import { grantTypeFacts, redirectingGrantTypes } from '../grants/grant-types';
 import { redirectUriProblem } from '../redirect-uri';
 import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
@@ -36,21 +37,27 @@ function grantTypesOf(input: NewClient): GrantType[] {
   return [...new Set(chosen)];
 }
 
+const noRedirectingGrant = () => bad(`redirect_uris: only clients with ${redirectingGrantTypes.join(' or ')} use redirect URIs.`);
+
+/** Redirect URIs exactly when a grant returns the user agent to the client (behaviour ADMIN-13). */
+function checkRedirectUriUse(grantTypes: readonly GrantType[], redirectUris: readonly string[]): void {
+  const redirecting = grantTypes.find((g) => grantTypeFacts[g].redirectsToClient);
+  if (redirecting && redirectUris.length === 0) throw bad(`redirect_uris: ${redirecting} needs at least one redirect URI.`);
+  if (!redirecting && redirectUris.length > 0) throw noRedirectingGrant();
+}
+
 /** The combinations that make sense; each refusal says what to change. */
 function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminScope: string): void {
   const has = (g: GrantType) => grantTypes.includes(g);
   if (grantTypes.length === 0) throw bad('grant_types: must name at least one grant type.');
-  if (input.type === 'public' && has('client_credentials')) {
-    throw bad('grant_types: a public client has no secret, so it cannot use client_credentials.');
-  }
+  const secretOnly = grantTypes.find((g) => grantTypeFacts[g].confidentialOnly);
+  if (input.type === 'public' && secretOnly) throw bad(`grant_types: a public client has no secret, so it cannot use ${secretOnly}.`);
   if (input.type === 'public' && !has('authorization_code')) throw bad('grant_types: a public client needs authorization_code.');
-  if (has('refresh_token') && !has('authorization_code')) throw bad('grant_types: refresh_token needs authorization_code.');
-  if (has('authorization_code') && input.redirectUris.length === 0) {
-    throw bad('redirect_uris: authorization_code needs at least one redirect URI.');
+  for (const g of grantTypes) {
+    const required = grantTypeFacts[g].requires;
+    if (required && !has(required)) throw bad(`grant_types: ${g} needs ${required}.`);
   }
-  if (!has('authorization_code') && input.redirectUris.length > 0) {
-    throw bad('redirect_uris: only clients with authorization_code use redirect URIs.');
-  }
+  checkRedirectUriUse(grantTypes, input.redirectUris);
   for (const [index, uri] of input.redirectUris.entries()) {
     const problem = redirectUriProblem(uri);
     if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
@@ -168,10 +175,8 @@ function changedClientFields(before: Client, after: Client): string {
  */
 function checkRedirectUris(client: Client, redirectUris: readonly string[]): void {
   if (client.registrationType !== 'static') throw bad("redirect_uris: only a static client's redirect URIs can be edited here.");
-  if (!client.grantTypes.includes('authorization_code')) {
-    throw bad('redirect_uris: only clients with authorization_code use redirect URIs.');
-  }
-  if (redirectUris.length === 0) throw bad('redirect_uris: authorization_code needs at least one redirect URI.');
+  if (!client.grantTypes.some((g) => grantTypeFacts[g].redirectsToClient)) throw noRedirectingGrant();
+  checkRedirectUriUse(client.grantTypes, redirectUris);
   for (const [index, uri] of redirectUris.entries()) {
     const problem = redirectUriProblem(uri);
     if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);

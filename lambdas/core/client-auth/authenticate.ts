@@ -9,7 +9,8 @@ import type { VerifiedSecretCache } from '../verified-secret-cache';
 import { clientAuthFailed } from './client-secret';
 import type { PresentedClient } from './method';
 import type { FindClient } from './ports';
-import { clientAuthMethodNamed, type ClientAuthMethodName } from './registry';
+import type { ClientAuthMethodName } from './auth-methods';
+import { clientAuthMethodNamed } from './registry';
 
 export interface ClientAuthDependencies {
   readonly findClient: FindClient;

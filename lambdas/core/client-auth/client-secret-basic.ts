@@ -1,11 +1,9 @@
 /** client_secret_basic (RFC 6749 2.3.1): the client id and secret in the Authorization header. */
 import { InvalidClientError, InvalidRequestError } from '../errors';
 import { verifyClientSecret } from './client-secret';
-import { type ClientAuthMethod, clientIdField } from './method';
+import { type ClientAuthMethodImplementation, clientIdField } from './method';
 
-export const clientSecretBasic: ClientAuthMethod<'client_secret_basic'> = {
-  name: 'client_secret_basic',
-  clientType: 'confidential',
+export const clientSecretBasic: ClientAuthMethodImplementation<'client_secret_basic'> = {
   description: '`client_secret_basic`: the HTTP Basic Authorization header (RFC 6749 2.3.1)',
   // A client_id in the form too must match the header's.
   formFields: { client_id: clientIdField },

@@ -2,11 +2,9 @@
 import { verifyClientSecret } from './client-secret';
 import * as z from 'zod/mini';
 import { formField } from '../grants/grant';
-import { type ClientAuthMethod, clientIdField } from './method';
+import { type ClientAuthMethodImplementation, clientIdField } from './method';
 
-export const clientSecretPost: ClientAuthMethod<'client_secret_post'> = {
-  name: 'client_secret_post',
-  clientType: 'confidential',
+export const clientSecretPost: ClientAuthMethodImplementation<'client_secret_post'> = {
   description: '`client_secret_post`: `client_id` and `client_secret` in the form (RFC 6749 2.3.1)',
   formFields: { client_id: clientIdField, client_secret: z.optional(formField.required(512)) },
   present: ({ authorization, form }) =>

@@ -1,15 +1,17 @@
 /**
  * What a client-authentication method is, for the token, introspection and revocation endpoints
- * (RFC 6749 2.3, RFC 8414 2 `token_endpoint_auth_methods_supported`): its registered name, the
- * client type it authenticates, how it reads the credentials from the request, and how it checks
- * them against the client record. Each method is one module in this folder that exports one of
- * these; registry.ts lists them, and discovery, the OpenAPI document, dynamic registration and
- * the endpoints read that list. Adding a method is one module and one line in the registry.
+ * (RFC 6749 2.3, RFC 8414 2 `token_endpoint_auth_methods_supported`): its registered name and the
+ * client type it authenticates (auth-methods.ts), how it reads the credentials from the request,
+ * and how it checks them against the client record. Each method is one module in this folder that
+ * exports its implementation; registry.ts joins each to its name for the endpoints, while
+ * discovery and dynamic registration read auth-methods.ts alone. Adding a method is one entry
+ * there, one module and one line in the registry.
  */
 import * as z from 'zod/mini';
 import { formField } from '../grants/grant';
-import type { Client, ClientType } from '../model';
+import type { Client } from '../model';
 import type { ClientAuthDependencies } from './authenticate';
+import type { ClientAuthMethodFacts, ClientAuthMethodName } from './auth-methods';
 
 /** The parts of the request a method reads its credentials from. */
 export interface ClientAuthRequest {
@@ -30,11 +32,8 @@ export type ClientAuthFormField = z.ZodMiniOptional<z.ZodMiniString>;
 /** client_id: metadata document URLs (Client ID Metadata Documents) run to 2000 characters. */
 export const clientIdField: ClientAuthFormField = z.optional(formField.required(2000));
 
-export interface ClientAuthMethod<N extends string = string> {
-  /** The registered name (RFC 7591 2 `token_endpoint_auth_method`). */
-  readonly name: N;
-  /** The one client type it authenticates: any other presenting it is `invalid_client`. */
-  readonly clientType: ClientType;
+/** How one method reads and checks credentials: what its module exports. */
+export interface ClientAuthMethodImplementation<N extends string = string> {
   /** How the OpenAPI document describes it. */
   readonly description: string;
   /** The form fields it reads, with their bounds: the token, introspection and revocation forms take them all. */
@@ -45,6 +44,13 @@ export interface ClientAuthMethod<N extends string = string> {
    * no other method reads.
    */
   present(request: ClientAuthRequest): PresentedClient<N> | undefined;
-  /** The client record was found and is of `clientType`: checks the credentials against it. */
+  /** The client record was found and is of the method's `clientType`: checks the credentials against it. */
   verify(client: Client, presented: PresentedClient<N>, deps: ClientAuthDependencies): Promise<void>;
+}
+
+/** A method as the endpoints use it: its registered name (RFC 7591 2 `token_endpoint_auth_method`) and facts with its implementation. */
+export interface ClientAuthMethod<N extends ClientAuthMethodName = ClientAuthMethodName>
+  extends ClientAuthMethodFacts,
+    ClientAuthMethodImplementation<N> {
+  readonly name: N;
 }

@@ -2,11 +2,9 @@
  * `none` (RFC 7591 2): a public client sends its client_id alone and proves possession of the
  * authorization code with PKCE instead (OAuth 2.1 2.4, behaviour TOKEN-3).
  */
-import { type ClientAuthMethod, clientIdField } from './method';
+import { type ClientAuthMethodImplementation, clientIdField } from './method';
 
-export const none: ClientAuthMethod<'none'> = {
-  name: 'none',
-  clientType: 'public',
+export const none: ClientAuthMethodImplementation<'none'> = {
   description: '`none`: `client_id` alone in the form, for public clients, which prove possession with PKCE',
   formFields: { client_id: clientIdField },
   present: ({ authorization, form }) =>

@@ -1,22 +1,28 @@
 /**
- * The client-authentication methods of the token, introspection and revocation endpoints
- * (RFC 6749 2.3, behaviour TOKEN-3): the one list of them. Discovery's *_auth_methods_supported,
- * the OpenAPI document, dynamic registration's `token_endpoint_auth_method` and the endpoints
- * read it.
+ * Each client-authentication method's implementation, against its name in auth-methods.ts: a
+ * name without an implementation, or an implementation without a name, does not compile. The
+ * token, introspection and revocation endpoints read these; what only names the methods
+ * (discovery, dynamic registration) reads auth-methods.ts.
  */
 import { InvalidClientError } from '../errors';
-import type { ClientType } from '../model';
+import { clientAuthMethodFacts, type ClientAuthMethodName, clientAuthMethodNames } from './auth-methods';
 import { clientSecretBasic } from './client-secret-basic';
 import { clientSecretPost } from './client-secret-post';
-import type { ClientAuthFormField, ClientAuthMethod, ClientAuthRequest, PresentedClient } from './method';
+import type { ClientAuthFormField, ClientAuthMethod, ClientAuthMethodImplementation, ClientAuthRequest, PresentedClient } from './method';
 import { none } from './none';
 
-/** In the order discovery lists them. */
-export const clientAuthMethods = [none, clientSecretBasic, clientSecretPost] as const;
+const implementations: { readonly [N in ClientAuthMethodName]: ClientAuthMethodImplementation<N> } = {
+  none,
+  client_secret_basic: clientSecretBasic,
+  client_secret_post: clientSecretPost,
+};
 
-export type ClientAuthMethodName = (typeof clientAuthMethods)[number]['name'];
-
-export const clientAuthMethodNames: readonly ClientAuthMethodName[] = clientAuthMethods.map((method) => method.name);
+/** In auth-methods.ts's order, the order discovery lists them. */
+export const clientAuthMethods: readonly ClientAuthMethod[] = clientAuthMethodNames.map((name) => ({
+  name,
+  ...clientAuthMethodFacts[name],
+  ...implementations[name],
+}));
 
 /** Every method's form fields, for the forms of the token, introspection and revocation endpoints. */
 export const clientAuthFormFields: Readonly<Record<string, ClientAuthFormField>> = Object.assign(
@@ -24,11 +30,7 @@ export const clientAuthFormFields: Readonly<Record<string, ClientAuthFormField>>
   ...clientAuthMethods.map((method) => method.formFields),
 );
 
-/** The methods of one client type: introspection takes the confidential ones (behaviour INTRO-1), dynamic registration the public ones (REG-3). */
-export const clientAuthMethodsFor = (type: ClientType): readonly ClientAuthMethodName[] =>
-  clientAuthMethods.filter((method) => method.clientType === type).map((method) => method.name);
-
-export function clientAuthMethodNamed(name: ClientAuthMethodName): ClientAuthMethod<ClientAuthMethodName> {
+export function clientAuthMethodNamed(name: ClientAuthMethodName): ClientAuthMethod {
   return clientAuthMethods.find((method) => method.name === name)!;
 }
 

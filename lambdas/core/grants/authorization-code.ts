@@ -12,7 +12,7 @@ import { confirmResource } from '../resource';
 import { mintAccessToken, mintIdToken } from '../tokens';
 import { userClaims } from '../user-claims';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant, type GrantDependencies } from './grant';
+import { formField, type GrantDependencies, type GrantImplementation } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 import { familyOfRedeemedCode } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
@@ -132,9 +132,7 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const authorizationCode: Grant<typeof parameters, 'authorization_code'> = {
-  type: 'authorization_code',
-  confidentialOnly: false,
+export const authorizationCode: GrantImplementation<typeof parameters> = {
   parameters,
   async issue(client, p, activity, deps) {
     const response = await authorizationCodeGrant(

@@ -10,7 +10,7 @@ import { parseResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant, type GrantDependencies } from './grant';
+import { formField, type GrantDependencies, type GrantImplementation } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 
 export interface ClientCredentialsRequest {
@@ -37,9 +37,7 @@ export async function clientCredentialsGrant(
 /** RFC 6749 4.4.2, RFC 8707 2. */
 const parameters = z.object({ scope: formField.optional(2048), resource: formField.optional(2048) });
 
-export const clientCredentials: Grant<typeof parameters, 'client_credentials'> = {
-  type: 'client_credentials',
-  confidentialOnly: true,
+export const clientCredentials: GrantImplementation<typeof parameters> = {
   parameters,
   issue: (client, p, activity, deps) => clientCredentialsGrant(client, p, activity, deps),
 };

@@ -1,30 +1,30 @@
 /**
- * What a grant type is, for the token endpoint (RFC 6749 4, 6): its `grant_type` value, the
- * form parameters it reads, and how it issues. Each grant is one module in this folder that
- * exports one of these; registry.ts lists them, and everything that names the grant types
- * (the token endpoint, discovery, the OpenAPI document, client validation) reads that list.
- * Adding a grant is one module and one line in the registry.
+ * What a grant type is, for the token endpoint (RFC 6749 4, 6): its name and facts
+ * (grant-types.ts), the form parameters it reads, and how it issues. Each grant is one module in
+ * this folder that exports its implementation; registry.ts joins each to its name, and everything
+ * that only names the grant types (discovery, the OpenAPI document, client validation) reads
+ * grant-types.ts instead. Adding a grant is one entry there, one module and one line in the registry.
  */
 import * as z from 'zod/mini';
 import type { MfaPolicy } from '../../config/settings';
 import type { Client } from '../model';
 import type { TokenDependencies } from '../tokens';
 import type { TokenRequestActivity } from './activity';
+import type { GrantType, GrantTypeFacts } from './grant-types';
 import type { EnvironmentAccess, GrantStore, UserDirectory } from './ports';
 import type { TokenResponse } from './response';
 
-export interface Grant<S extends z.ZodMiniType = z.ZodMiniType, T extends string = string> {
-  /** The `grant_type` value (RFC 6749 4.1.3, 4.4.2, 6; an absolute URI for an extension grant, 4.5). */
-  readonly type: T;
-  /**
-   * Only for clients that keep a secret (RFC 6749 4.4 for client_credentials): refused to a
-   * public client at the token endpoint (behaviour CC-1).
-   */
-  readonly confidentialOnly: boolean;
+/** How the token endpoint serves one grant type: what its module exports. */
+export interface GrantImplementation<S extends z.ZodMiniType = z.ZodMiniType> {
   /** The grant's own form parameters (RFC 6749 3.2: unknown ones are ignored). */
   readonly parameters: S;
   /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */
   issue(client: Client, params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
+}
+
+/** A grant type as the token endpoint serves it: its `grant_type` value and facts with its implementation. */
+export interface Grant<S extends z.ZodMiniType = z.ZodMiniType> extends GrantTypeFacts, GrantImplementation<S> {
+  readonly type: GrantType;
 }
 
 /** What a grant's `issue` is given: the ports of ports.ts, the signer, and the settings it reads. */

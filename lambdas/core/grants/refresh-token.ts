@@ -12,7 +12,7 @@ import { confirmResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
 import { mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
-import { formField, type Grant, type GrantDependencies } from './grant';
+import { formField, type GrantDependencies, type GrantImplementation } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 import { settle } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
@@ -132,9 +132,7 @@ const parameters = z.object({
   resource: formField.optional(2048),
 });
 
-export const refreshToken: Grant<typeof parameters, 'refresh_token'> = {
-  type: 'refresh_token',
-  confidentialOnly: false,
+export const refreshToken: GrantImplementation<typeof parameters> = {
   parameters,
   issue: (client, p, activity, deps) =>
     refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),

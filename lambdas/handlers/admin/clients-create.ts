@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
-import { grantTypes } from '../../core/grants/registry';
+import { grantTypes } from '../../core/grants/grant-types';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';

@@ -1,19 +1,16 @@
 /**
- * The client-authentication registry (lambdas/core/client-auth/registry.ts) is the one list of
- * methods: discovery, dynamic registration and the behaviour reference follow it, and at most one
- * method claims a request (RFC 6749 2.3: a client uses one method, behaviour TOKEN-3).
+ * lambdas/core/client-auth/auth-methods.ts is the one list of client-authentication methods:
+ * discovery, dynamic registration and the behaviour reference follow it, registry.ts joins each to
+ * its implementation, and at most one method claims a request (RFC 6749 2.3: a client uses one
+ * method, behaviour TOKEN-3).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../lambdas/config/settings';
 import { authenticateClient, type ClientAuthDependencies } from '../../../lambdas/core/client-auth/authenticate';
 import type { ClientAuthRequest } from '../../../lambdas/core/client-auth/method';
-import {
-  clientAuthMethodNames,
-  clientAuthMethods,
-  clientAuthMethodsFor,
-  presentedClient,
-} from '../../../lambdas/core/client-auth/registry';
+import { clientAuthMethodNames, clientAuthMethodsFor } from '../../../lambdas/core/client-auth/auth-methods';
+import { clientAuthMethods, presentedClient } from '../../../lambdas/core/client-auth/registry';
 import { authorizationServerMetadata } from '../../../lambdas/core/discovery';
 import { InvalidClientError, InvalidRequestError } from '../../../lambdas/core/errors';
 import type { Client } from '../../../lambdas/core/model';

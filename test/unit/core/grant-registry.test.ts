@@ -1,7 +1,8 @@
 /**
- * The grant registry (lambdas/core/grants/registry.ts) is the one list of grant types: discovery,
- * client validation, the activity log's request types and the behaviour reference follow it, so
- * adding a grant is one module and one line there (with its behaviour rules).
+ * lambdas/core/grants/grant-types.ts is the one list of grant types: discovery, client validation,
+ * the activity log's request types and the behaviour reference follow it, and registry.ts joins
+ * each to its implementation, so adding a grant is one entry there, one module and one line in the
+ * registry (with its behaviour rules).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { loadConfig } from '../../../lambdas/config/settings';
 import { activityRequestTypes } from '../../../lambdas/core/admin/activity';
 import { authorizationServerMetadata } from '../../../lambdas/core/discovery';
 import { UnauthorizedClientError, UnsupportedGrantTypeError } from '../../../lambdas/core/errors';
-import { assertClientMayUse, grantFor, grants, grantTypes, publicClientGrantTypes } from '../../../lambdas/core/grants/registry';
+import { assertClientMayUse, grantTypes, publicClientGrantTypes } from '../../../lambdas/core/grants/grant-types';
+import { grantFor, grants } from '../../../lambdas/core/grants/registry';
 import { dynamicClientGrantTypes, validateRegistration } from '../../../lambdas/core/registration';
 
 const behaviourDir = join(__dirname, '..', '..', '..', 'docs', 'behaviour');
