@@ -493,7 +493,7 @@ export const routes: readonly Route[] = [
     auth: 'api-key',
     storage: storage(tokenIssue, {
       apiKey: ['get', 'batch-get', 'update'],
-      client: ['get', 'batch-get'],
+      client: 'batch-get',
       user: 'batch-get',
       environment: ['get', 'batch-get'],
       scope: 'batch-get',

@@ -145,12 +145,7 @@ export const unexercised: readonly Unexercised[] = [
     'get',
     'a verification from a browser session rather than a bearer token (lambdas/http/account-caller.ts); the tests use bearer tokens',
   ),
-  ...each(
-    ['ResetPasswordPage', 'ResetPassword', 'ResetPasskeysRemove', 'AdminRemoveUserPasskey', 'AdminSendPasswordReset'],
-    'siteSettings',
-    'get',
-    mailBrand,
-  ),
+  ...each(['ResetPasswordPage', 'ResetPassword', 'ResetPasskeysRemove', 'AdminSendPasswordReset'], 'siteSettings', 'get', mailBrand),
   ...each(
     ['ResetPassword', 'ResetPasskeysRemove'],
     'tokenFamily',
