@@ -11,7 +11,7 @@
  * bundles all import it, so it must stay free of runtime dependencies.
  */
 
-import type { KeyFamilyName } from './adapters/dynamodb/keys';
+import type { KeyFamilyName } from './adapters/dynamodb/keys/families';
 import { endpointPaths } from './core/paths';
 import { accountPaths } from './core/account/paths';
 
@@ -46,7 +46,7 @@ export type TableName = 'main' | 'ephemeral' | 'activity';
 export type StorageVerb = 'get' | 'batch-get' | 'query' | 'put' | 'update' | 'delete' | 'check' | 'batch-write';
 
 /**
- * A function's storage access: per key family (lambdas/adapters/dynamodb/keys.ts `keyFamilies`),
+ * A function's storage access: per key family (lambdas/adapters/dynamodb/keys/families.ts `keyFamilies`),
  * the verbs its code paths use. The stack grants these and nothing else, each limited to the
  * family's partition keys (`dynamodb:LeadingKeys`); the handler tests record every request each
  * route sends and fail on one its row does not declare (behaviour IAM-3).

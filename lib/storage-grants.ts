@@ -2,7 +2,7 @@
  * DynamoDB grants at the item level (behaviour IAM-1, IAM-2): a function gets exactly the actions
  * its row declares (lambdas/routes.ts `storage`), each on the one table or index of the key family,
  * and only for partition keys of that family (`dynamodb:LeadingKeys`, the patterns of
- * lambdas/adapters/dynamodb/keys.ts `keyFamilies`). No Scan, no table-wide write, no action a code
+ * lambdas/adapters/dynamodb/keys/families.ts `keyFamilies`). No Scan, no table-wide write, no action a code
  * path does not send.
  *
  * `ForAllValues:StringLike`: every key of the request must match one of the statement's patterns
@@ -12,7 +12,7 @@
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { type KeyFamilyName, keyFamilies } from '../lambdas/adapters/dynamodb/keys';
+import { type KeyFamilyName, keyFamilies } from '../lambdas/adapters/dynamodb/keys/families';
 import { type StorageAccess, type StorageVerb, type TableName, verbsOf } from '../lambdas/routes';
 
 /** The IAM action of each verb. */
@@ -51,7 +51,7 @@ export function storageGrants(access: StorageAccess): StorageGrant[] {
   const byResource = new Map<string, { table: TableName; index?: string; actionsByKey: Map<string, Set<string>> }>();
   for (const [family, declared] of Object.entries(access) as [KeyFamilyName, StorageAccess[KeyFamilyName]][]) {
     const where = keyFamilies[family];
-    if (!where) throw new Error(`storage: ${family} is not a key family (lambdas/adapters/dynamodb/keys.ts)`);
+    if (!where) throw new Error(`storage: ${family} is not a key family (lambdas/adapters/dynamodb/keys/families.ts)`);
     const index = 'index' in where ? where.index : undefined;
     const resource = `${where.table}/${index ?? ''}`;
     const entry = byResource.get(resource) ?? { table: where.table, ...(index ? { index } : {}), actionsByKey: new Map() };

@@ -8,7 +8,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PhysicalTableNames } from '../adapters/dynamodb/client';
 import { clientCopyItems } from '../adapters/dynamodb/client-copies';
-import { mainItems } from '../adapters/dynamodb/keys';
+import * as mainItems from '../adapters/dynamodb/keys/main-items';
 import { newId, newSecret } from '../core/ids';
 import type { Clock, Hasher, RandomSource } from '../core/ports';
 import { adminScope } from '../core/scope';

@@ -20,7 +20,7 @@ import { LocalSetupError, startDynamoDbLocal, type DynamoDbLocal } from './dynam
 import { startLocalServer } from './server';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
 import { resetContainer } from '../wiring/container';
-import { keys } from '../adapters/dynamodb/keys';
+import * as keys from '../adapters/dynamodb/keys/item-keys';
 
 export interface LocalAppOptions {
   /** 0 picks a free port. */

@@ -6,7 +6,7 @@
 import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynamodb/one-time-code-store';
 import { DynamoSendRate } from '../adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
-import { digest } from '../adapters/dynamodb/keys';
+import { digest } from '../adapters/dynamodb/keys/key-parts';
 import type { EmailVerificationDependencies } from '../core/account/email-verification';
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';

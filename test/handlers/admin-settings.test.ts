@@ -7,7 +7,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
-import { keys, partitions } from '../../lambdas/adapters/dynamodb/keys';
+import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
+import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import {

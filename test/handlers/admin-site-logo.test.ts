@@ -4,7 +4,7 @@
  * 4xx with nothing stored; what is kept (a content-addressed object, the settings, the audit entry);
  * replacing and deleting. On tables of this file's own: the settings item is one per deployment.
  */
-import { partitions } from '../../lambdas/adapters/dynamodb/keys';
+import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash } from 'node:crypto';

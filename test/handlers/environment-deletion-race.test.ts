@@ -8,7 +8,7 @@
 import type { Config } from '@jest/types';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { environmentGenerationCacheMs } from '../../lambdas/adapters/dynamodb/environment-repository';
-import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
 import { handler as createEnvironment } from '../../lambdas/handlers/admin/environments-create';
 import { handler as deleteEnvironment } from '../../lambdas/handlers/admin/environments-delete';
 import { handler as grant } from '../../lambdas/handlers/admin/user-environments-grant';

@@ -9,7 +9,7 @@
 import type { Config } from '@jest/types';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
-import { keys } from '../../lambdas/adapters/dynamodb/keys';
+import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
 import { handler as createClientHandler } from '../../lambdas/handlers/admin/clients-create';
 import { handler as patchClient } from '../../lambdas/handlers/admin/clients-update';
 import { handler as createScope } from '../../lambdas/handlers/admin/scopes-create';

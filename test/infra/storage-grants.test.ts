@@ -4,7 +4,7 @@
  * That the declarations cover what the code sends is checked by the handler tests themselves
  * (behaviour IAM-3, test/support/record-storage-access.ts).
  */
-import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys';
+import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
 import { adminSeed, jobs, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
 import { storageActions } from '../../lib/storage-grants';

@@ -6,7 +6,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
-import { partitions } from '../../lambdas/adapters/dynamodb/keys';
+import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
 import type { ActivityRow } from '../../lambdas/core/model';
 import { getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';

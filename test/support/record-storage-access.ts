@@ -8,7 +8,7 @@
  * `resetContainer()`) goes through it. Each request is attributed to the route of the API Gateway
  * event being handled (lambdas/http/request-context.ts: `METHOD resource`, resolved as API Gateway
  * would), turned into what IAM authorizes (test/support/storage-access.ts), and each access is
- * matched to its key family (lambdas/adapters/dynamodb/keys.ts). A test fails when its requests
+ * matched to its key family (lambdas/adapters/dynamodb/keys/families.ts). A test fails when its requests
  * use a family or a verb its route does not declare, or a key no family matches.
  *
  * The families and verbs each route used are written to STORAGE_ACCESS_DIR (set by the global
@@ -18,7 +18,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type KeyFamilyName, keyFamilies, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys';
+import { type KeyFamilyName, keyFamilies, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { requestFields } from '../../lambdas/http/request-context';
 import { createRouter } from '../../lambdas/http/router';
 import { adminSeed, jobs, type Route, routes, type StorageVerb, verbsOf } from '../../lambdas/routes';

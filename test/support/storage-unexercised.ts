@@ -4,7 +4,7 @@
  * fails a full run on a declared family and verb that no test used and that is not listed here,
  * and on an entry here that a test did use (the entry is then stale: remove it).
  */
-import type { KeyFamilyName } from '../../lambdas/adapters/dynamodb/keys';
+import type { KeyFamilyName } from '../../lambdas/adapters/dynamodb/keys/families';
 import { routes, type StorageVerb } from '../../lambdas/routes';
 
 export interface Unexercised {

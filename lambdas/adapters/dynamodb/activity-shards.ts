@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
-import { partitions } from './keys';
+import * as partitions from './keys/partitions';
 
 /** 16 × ~1,000 writes/s per partition: room for 10,000 token requests a second from one client. */
 export const activityShardCount = 16;

@@ -6,7 +6,9 @@
  */
 import { lifetimes } from '../../core/lifetimes';
 import type { ApiKey } from '../../core/model';
-import { byTime, keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
+import { byTime } from './keys/key-parts';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 

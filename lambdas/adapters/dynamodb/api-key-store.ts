@@ -19,7 +19,8 @@ import { DynamoEnvironmentRepository } from './environment-repository';
 import { updateIfConditionHolds } from './conditional-writes';
 import { cancellationCodes, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
 import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPartitionPage } from './pages';
-import { keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
 import { backoff, pause, retry, tryAgain } from '../../core/retry';
 
 const clientKey = keys.client;

@@ -7,12 +7,12 @@
  * (`COPY<n>#<id>`). Every write replaces all of them in one transaction; a reader reads one
  * at random. docs/storage-schema.md gives the arithmetic.
  */
-import { keys } from './keys';
+import * as keys from './keys/item-keys';
 
 /** 8 × 3,000 strongly consistent reads a second: 24,000 per client, over twice the 10,000 token requests a second one client is sized for. */
 export const clientCopyCount = 8;
 
-/** The keys of the record (copy 0) and every copy, in copy order (keys.ts `clientCopy`). */
+/** The keys of the record (copy 0) and every copy, in copy order (keys/item-keys.ts `clientCopy`). */
 export function allClientCopyKeys(clientId: string): { readonly pk: string; readonly sk: string }[] {
   return Array.from({ length: clientCopyCount }, (_, copy) => keys.clientCopy(clientId, copy));
 }

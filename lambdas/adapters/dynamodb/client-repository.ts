@@ -9,7 +9,9 @@ import { allClientCopyKeys, clientCopyItems, randomClientCopy } from './client-c
 import { putNew } from './conditional-writes';
 import { cancellationCodes, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
 import { queryIndexPage, queryPages, type Page } from './pages';
-import { keys, mainItems, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as mainItems from './keys/main-items';
+import * as partitions from './keys/partitions';
 
 type Item = Record<string, unknown>;
 

@@ -6,7 +6,9 @@ import { auditPut, auditTableOf } from './audit-log';
 import { putNew, transactIfConditionsHold } from './conditional-writes';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
 import { deleteQueried, gsi1Query, type Page, prefixQuery, queryAll, queryIndexPage } from './pages';
-import { keys, mainItems, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as mainItems from './keys/main-items';
+import * as partitions from './keys/partitions';
 
 const envKey = keys.environment;
 const grantKey = keys.environmentGrant;

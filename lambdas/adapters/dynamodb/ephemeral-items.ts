@@ -8,7 +8,8 @@ import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshTok
 import { lifetimes } from '../../core/lifetimes';
 import { activityShard } from './activity-shards';
 import { expiringItem } from './items';
-import { keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
 
 export function sessionItem(sessionId: string, session: Session, createdAt: string) {
   return {

@@ -12,7 +12,7 @@ import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient }
 import type { PhysicalTableNames } from './client';
 import { transactIfConditionsHold, updateIfConditionHolds } from './conditional-writes';
 import { failedAgainst, isConditionFailure, putExpiring, withoutKeys } from './items';
-import { keys } from './keys';
+import * as keys from './keys/item-keys';
 import { claimOnce } from './claim';
 import type {
   AttemptCount,

@@ -17,7 +17,7 @@ import type {
 } from '../../core/account/ports';
 import { updateIfConditionHolds } from './conditional-writes';
 import { failedAgainst, isConditionFailure, isOwnWrite } from './items';
-import { keys } from './keys';
+import * as keys from './keys/item-keys';
 
 /** A slot is free while the set has fewer than `:max` members, and this attempt holds none yet. */
 const slotFree = '(attribute_not_exists(slots) OR size(slots) < :max) AND NOT contains(slots, :one)';

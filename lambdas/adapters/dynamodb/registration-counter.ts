@@ -2,7 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isIP } from 'node:net';
 import { updateOnce } from './conditional-writes';
 import { isConditionFailure } from './items';
-import { keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
 import { deleteQueried, gsi1Query } from './pages';
 
 /**

@@ -10,7 +10,7 @@ import type { User } from '../../core/model';
 import type { PhysicalTableNames } from './client';
 import { transactIfConditionsHold, transactRetryingConflicts } from './conditional-writes';
 import { expiringItem, isConditionFailure, isStill, withoutKeys } from './items';
-import { keys } from './keys';
+import * as keys from './keys/item-keys';
 import type { RecoveryProof, RecoveryUse, ResetLink, ResetLinkStore } from '../../core/account/ports';
 
 export class DynamoResetLinkStore implements ResetLinkStore {

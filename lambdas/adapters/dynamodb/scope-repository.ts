@@ -8,7 +8,9 @@ import { auditPut, auditTableOf } from './audit-log';
 import { putNew } from './conditional-writes';
 import { cancellationCodes, isConditionFailure, isOwnWrite } from './items';
 import { gsi1Query, queryAll } from './pages';
-import { keys, mainItems, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as mainItems from './keys/main-items';
+import * as partitions from './keys/partitions';
 
 /** Scopes live in the main table: pk `SCOPE#<name>`, listed through gsi1 `SCOPES` (docs/storage-schema.md). */
 export class DynamoScopeRepository implements ScopeCatalog {

@@ -3,7 +3,8 @@ import type { Session } from '../../core/model';
 import { sessionItem } from './ephemeral-items';
 import { live, withoutKeys } from './items';
 import { deleteQueried, gsi1Query } from './pages';
-import { keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
 import { claimOnce } from './claim';
 
 /** Sign-in sessions and pending authorization requests (ephemeral table). */

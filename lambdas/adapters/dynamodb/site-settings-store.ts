@@ -4,13 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { lifetimes } from '../../core/lifetimes';
 import type { SiteSettingsStore } from '../../core/site/ports';
 import type { SiteAuditEntry, StoredSiteSettings } from '../../core/site/settings';
 import type { PhysicalTableNames } from './client';
 import { auditLogItem } from './audit-log';
 import { isConditionFailure, withoutKeys } from './items';
-import { keys } from './keys';
+import * as keys from './keys/item-keys';
 
 export class DynamoSiteSettingsStore implements SiteSettingsStore {
   constructor(

@@ -7,7 +7,8 @@ import { activityItem, codeItem, familyItem, refreshItem, tokenRecordItem } from
 import { cancellationCodes, isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { gsi1Query, queryAll } from './pages';
 import { type ActivityQuery, queryActivityPage } from './activity-shards';
-import { keys, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as partitions from './keys/partitions';
 import { backoff, retry, tryAgain } from '../../core/retry';
 
 /**

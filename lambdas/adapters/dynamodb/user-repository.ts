@@ -6,7 +6,9 @@ import type { AdminAuditEntry, User } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
 import { deleteQueried, type Page, prefixQuery, queryIndexPage } from './pages';
-import { keys, mainItems, partitions } from './keys';
+import * as keys from './keys/item-keys';
+import * as mainItems from './keys/main-items';
+import * as partitions from './keys/partitions';
 
 const userKey = keys.user;
 const emailKey = keys.email;

@@ -1,10 +1,13 @@
 /**
- * Every storage key is built in lambdas/adapters/dynamodb/keys.ts: each builder's partition key
+ * Every storage key is built in lambdas/adapters/dynamodb/keys/: each builder's partition key
  * belongs to its key family and to no other of its table (behaviour IAM-2: the grants are written
  * from those families), and the bytes stored stay what the items have always held.
  */
 import { createHash } from 'node:crypto';
-import { digest, type KeyFamilyName, keyFamilies, keys, matchesLeadingKey, partitions } from '../../../lambdas/adapters/dynamodb/keys';
+import * as keys from '../../../lambdas/adapters/dynamodb/keys/item-keys';
+import * as partitions from '../../../lambdas/adapters/dynamodb/keys/partitions';
+import { digest } from '../../../lambdas/adapters/dynamodb/keys/key-parts';
+import { type KeyFamilyName, keyFamilies, matchesLeadingKey } from '../../../lambdas/adapters/dynamodb/keys/families';
 
 type Builders = typeof keys;
 
@@ -46,6 +49,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
 test('behaviour IAM-2: each key builder’s partition key matches its own family and no other of its table', () => {
   for (const [name, sample] of Object.entries(samples) as [keyof Builders, { args: unknown[]; family?: KeyFamilyName }][]) {
     const family = sample.family ?? (name as KeyFamilyName);
+    // biome-ignore lint/performance/noDynamicNamespaceImportAccess: the test walks every builder; it is never bundled
     const { pk } = (keys[name] as (...args: unknown[]) => { pk: string })(...sample.args);
     const matching = (Object.entries(keyFamilies) as [KeyFamilyName, (typeof keyFamilies)[KeyFamilyName]][])
       .filter(([, other]) => other.table === keyFamilies[family].table && !('index' in other))

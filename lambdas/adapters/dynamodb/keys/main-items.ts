@@ -1,0 +1,45 @@
+/**
+ * The stored items of the main table's records: key, index attributes and the record.
+ * Repositories and the first-start seed both write through these
+ * (`import * as mainItems from './keys/main-items'`).
+ */
+import type { Client, Environment, User } from '../../../core/model';
+import type { ScopeDefinition } from '../../../core/ports';
+import * as keys from './item-keys';
+import { byTime } from './key-parts';
+import * as partitions from './partitions';
+
+/**
+ * `generation`: random, new with every environment, so one created again under a deleted one's
+ * id is told apart from it; a grant holds the generation it was made for (behaviour ENV-4).
+ */
+export const environment = (environment: Environment, generation: string) => ({
+  ...keys.environment(environment.id),
+  gsi1pk: partitions.environments,
+  gsi1sk: environment.id,
+  ...environment,
+  generation,
+});
+export const environmentGrant = (userId: string, environmentId: string, grantedAt: string, generation: string | undefined) => ({
+  ...keys.environmentGrant(userId, environmentId),
+  gsi1pk: partitions.usersOfEnvironment(environmentId),
+  gsi1sk: userId,
+  userId,
+  environmentId,
+  grantedAt,
+  ...(generation !== undefined ? { generation } : {}),
+});
+export const scope = (scope: ScopeDefinition) => ({ ...keys.scope(scope.name), gsi1pk: partitions.scopes, gsi1sk: scope.name, ...scope });
+export const user = (user: User) => ({
+  ...keys.user(user.id),
+  gsi1pk: partitions.users,
+  gsi1sk: byTime(user.createdAt, user.id),
+  ...user,
+});
+export const email = (email: string, userId: string) => ({ ...keys.email(email), userId });
+export const client = (client: Client) => ({
+  ...keys.client(client.clientId),
+  gsi1pk: partitions.clients(client.registrationType),
+  gsi1sk: byTime(client.createdAt, client.clientId),
+  ...client,
+});
