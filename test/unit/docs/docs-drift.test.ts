@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deploymentFile, edgeRateTable, withEdgeRateTable } from '../../../bin/edge-table';
+import { auditTypes } from '../../../lambdas/core/model';
 import { routes } from '../../../lambdas/routes';
 
 const behaviourDir = join(__dirname, '..', '..', '..', 'docs', 'behaviour');
@@ -65,4 +66,11 @@ test('the list of differences from the original spec cites every rule that says 
   expect(differing.length).toBeGreaterThan(10);
   expect(differing.filter((id) => !cited.has(id))).toEqual([]);
   expect(list).not.toMatch(/not built yet/i);
+});
+
+test('docs/admin-api.md lists every audit entry type once, in the order of auditTypes (behaviour LOG-4, LOG-9, DASH-5 refer to that one list)', () => {
+  const adminApi = read(join(__dirname, '..', '..', '..', 'docs', 'admin-api.md'));
+  const section = /<a id="audit-entry-types"><\/a>[\s\S]*?\n\n(?:\|.*\n)+/.exec(adminApi)![0];
+  const listed = [...section.matchAll(/^\| `([a-z_.]+)` \|/gm)].map(([, type]) => type);
+  expect(listed).toEqual([...auditTypes]);
 });
