@@ -12,6 +12,7 @@
  */
 
 import type { KeyFamilyName } from './adapters/dynamodb/keys/families';
+import type { TableName } from './adapters/dynamodb/table-definitions';
 import { endpointPaths } from './core/paths';
 import { accountPaths } from './core/account/paths';
 
@@ -33,8 +34,8 @@ export type AuthKind =
   | 'admin' // admin API client token, admin user token, or a qualifying self-service token
   | 'api-key'; // an API key presented for exchange
 
-/** The logical tables of lambdas/adapters/dynamodb/table-definitions.ts. */
-export type TableName = 'main' | 'ephemeral' | 'activity';
+/** The logical tables (lambdas/adapters/dynamodb/table-definitions.ts defines them). */
+export type { TableName } from './adapters/dynamodb/table-definitions';
 
 /**
  * What a function does with the items of one key family, each verb one IAM action (behaviour

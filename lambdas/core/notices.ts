@@ -4,7 +4,6 @@
  * words it. A notice carries facts and the links the mail gives, never wording or a secret but
  * the one it exists to deliver (a code, a reset link).
  */
-import type { PasswordChangeWay } from './account/password-change';
 import type { Passkey, SelfServiceKey } from './account/ports';
 import type { ApiKey, Client } from './model';
 
@@ -13,6 +12,9 @@ export type PasskeyMention = Pick<Passkey, 'name' | 'createdAt' | 'lastUsedAt'>;
 
 /** A self-service API key as a mail lists it: never the secret, which is not stored anyway (behaviour KEY-2). */
 export type ApiKeyMention = Pick<SelfServiceKey, 'keyId' | 'clientId' | 'name' | 'createdAt' | 'lastUsedAt' | 'pending'>;
+
+/** How a password was changed: with a mailed reset link, or by an administrator (behaviour RESET-10). */
+export type PasswordChangeWay = 'reset-link' | 'admin';
 
 /** Absolute links under the issuer, built from configuration, never from a request's Host header. */
 export interface AccountLinks {

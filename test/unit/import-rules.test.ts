@@ -14,7 +14,7 @@ const mayImport: Record<string, Allowed> = {
   bundling: [],
   core: ['config:type'],
   config: ['core'],
-  adapters: ['core', 'config', 'routes:type'],
+  adapters: ['core', 'config'],
   routes: ['core', 'adapters:type'],
   http: ['core', 'config', 'routes', 'adapters'],
   presentation: ['http', 'core', 'config'],

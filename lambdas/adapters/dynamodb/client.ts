@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TableName } from '../../routes';
+import type { TableName } from './table-definitions';
 import { type AwsClientSettings, boundToInvocation, clientConfig } from '../aws/sdk-clients';
 import { tableDefinitions, tableNames } from './table-definitions';
 

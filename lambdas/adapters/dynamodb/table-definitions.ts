@@ -3,7 +3,8 @@
  * so the tables the tests run against are the tables that deploy.
  * Key layout of every item: docs/storage-schema.md.
  */
-import type { TableName } from '../../routes';
+/** The logical tables; a route row's storage declarations name them (lambdas/routes.ts). */
+export type TableName = 'main' | 'ephemeral' | 'activity';
 
 export interface IndexDefinition {
   readonly indexName: string;

@@ -7,7 +7,9 @@
  */
 import { keyStatus } from '../api-keys/status';
 import type { ApiKey, User } from '../model';
-import type { AccountLinks, PasswordChangedNotice } from '../notices';
+import type { AccountLinks, PasswordChangedNotice, PasswordChangeWay } from '../notices';
+
+export type { PasswordChangeWay } from '../notices';
 import type { Clock, Logger, Notifier } from '../ports';
 import { accountPaths } from './paths';
 import type { Passkey, SelfServiceKey, SelfServiceKeyReader } from './ports';
@@ -37,9 +39,6 @@ export async function liveSelfServiceKeys(
   const keys = await deps.apiKeys.selfServiceKeysOf(user.id);
   return keys.filter((key) => keyStatus(key, deps.clock.now()) === 'active' && (key.generation ?? 0) === (user.apiKeyGeneration ?? 0));
 }
-
-/** How the password changed, as the mail tells it (behaviour RESET-10). */
-export type PasswordChangeWay = 'reset-link' | 'admin';
 
 export const nextCredentialVersion = (user: Pick<User, 'credentialVersion'>): number => (user.credentialVersion ?? 0) + 1;
 

@@ -9,7 +9,7 @@ import type { Clock, Hasher, Logger, RandomSource } from '../ports';
 import type { TokenDependencies } from '../tokens';
 import type { CatalogNames } from '../scope';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
-import type { MfaPolicy } from '../../config/settings';
+import type { MfaPolicy } from '../model';
 
 /** The immutable facts of a key that let a repeat exchange read its client and user with it. */
 export interface KeyBinding {

@@ -4,19 +4,13 @@
  * must check. Every failure is the same `invalid_client` (the reason is for the log only).
  */
 import type { Client } from '../model';
-import type { Hasher } from '../ports';
-import type { VerifiedSecretCache } from '../verified-secret-cache';
 import { clientAuthFailed } from './client-secret';
 import type { PresentedClient } from './method';
-import type { FindClient } from './ports';
+import type { ClientAuthDependencies } from './ports';
 import type { ClientAuthMethodName } from './auth-methods';
 import { clientAuthMethodNamed } from './registry';
 
-export interface ClientAuthDependencies {
-  readonly findClient: FindClient;
-  readonly hasher: Hasher;
-  readonly secretCache: VerifiedSecretCache;
-}
+export type { ClientAuthDependencies } from './ports';
 
 export async function authenticateClient(presented: PresentedClient<ClientAuthMethodName>, deps: ClientAuthDependencies): Promise<Client> {
   const client = await deps.findClient(presented.clientId);

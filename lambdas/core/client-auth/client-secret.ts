@@ -6,7 +6,7 @@
 import { InvalidClientError } from '../errors';
 import type { Client } from '../model';
 import type { PresentedClient } from './method';
-import type { ClientAuthDependencies } from './authenticate';
+import type { ClientAuthDependencies } from './ports';
 
 export const clientAuthFailed = (reason: string) => new InvalidClientError('Client authentication failed.', reason);
 

@@ -10,7 +10,7 @@
 import * as z from 'zod/mini';
 import { formField } from '../grants/grant';
 import type { Client } from '../model';
-import type { ClientAuthDependencies } from './authenticate';
+import type { ClientAuthDependencies } from './ports';
 import type { ClientAuthMethodFacts, ClientAuthMethodName } from './auth-methods';
 
 /** The parts of the request a method reads its credentials from. */

@@ -7,7 +7,6 @@
  * module imports none of them, so a function that only names grants does not bundle token issuing.
  */
 import { UnauthorizedClientError } from '../errors';
-import type { Client } from '../model';
 
 export interface GrantTypeFacts<T extends string = string> {
   /**
@@ -51,7 +50,11 @@ export const publicClientGrantTypes: readonly GrantType[] = grantTypes.filter((t
 export const redirectingGrantTypes: readonly GrantType[] = grantTypes.filter((type) => grantTypeFacts[type].redirectsToClient);
 
 /** RFC 6749 5.2: a grant type the client did not register is `unauthorized_client`. */
-export function assertClientMayUse(client: Pick<Client, 'grantTypes' | 'type'>, grantType: GrantType): void {
+/** `client`: a Client's registered grants and type (spelled here, so that model.ts, which takes GrantType from this list, is not imported back). */
+export function assertClientMayUse(
+  client: { readonly grantTypes: readonly GrantType[]; readonly type: string },
+  grantType: GrantType,
+): void {
   if (!client.grantTypes.includes(grantType)) {
     throw new UnauthorizedClientError('The client may not use this grant type.', `${grantType} not registered for the client`);
   }

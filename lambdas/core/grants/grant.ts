@@ -6,7 +6,7 @@
  * grant-types.ts instead. Adding a grant is one entry there, one module and one line in the registry.
  */
 import * as z from 'zod/mini';
-import type { MfaPolicy } from '../../config/settings';
+import type { MfaPolicy } from '../model';
 import type { Client } from '../model';
 import type { TokenDependencies } from '../tokens';
 import type { TokenRequestActivity } from './activity';

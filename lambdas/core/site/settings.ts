@@ -9,33 +9,17 @@ import { mfaPolicies, type MfaPolicy } from '../model';
 import { ConflictRequestError, InvalidRequestError } from '../errors';
 import type { AdminActor } from '../admin/audit';
 import type { Clock } from '../ports';
-import type { SiteSettingsStore } from './ports';
+import type { SiteAuditEntry, SiteAuditType, SiteLogo, SiteSettingsStore, StoredSiteSettings } from './ports';
+
+export {
+  logoContentTypes,
+  type LogoContentType,
+  type SiteAuditEntry,
+  type SiteAuditType,
+  type SiteLogo,
+  type StoredSiteSettings,
+} from './ports';
 import { describeIssue } from '../zod-issues';
-
-export const logoContentTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export type LogoContentType = (typeof logoContentTypes)[number];
-
-/** The current logo: an object under `branding/` named by its content's SHA-256. */
-export interface SiteLogo {
-  /** Object key, e.g. `branding/logo-<sha256 hex>.png`: new content, new key, so it can be cached forever. */
-  readonly key: string;
-  readonly contentType: LogoContentType;
-  readonly width: number;
-  readonly height: number;
-  readonly bytes: number;
-}
-
-/** The stored record; absent fields take their defaults. */
-export interface StoredSiteSettings {
-  readonly title?: string;
-  /** Overrides MFA_POLICY while set. */
-  readonly mfaPolicy?: MfaPolicy;
-  readonly logo?: SiteLogo;
-  /** Counts writes; each write requires the version it read (optimistic locking). 0: nothing stored yet. */
-  readonly version: number;
-  readonly updatedAt?: string;
-  readonly updatedBy?: AdminActor;
-}
 
 /** What pages, mails and sign-in use: every field resolved. */
 export interface SiteSettings {
@@ -50,17 +34,6 @@ export interface SiteSettings {
 }
 
 export const defaultSiteTitle = 'Tollgate';
-
-export type SiteAuditType = 'site.settings.update' | 'site.logo.update' | 'site.logo.delete';
-
-/** An admin audit entry of the site (partition `AUDIT#SITE`), written in the same transaction as the change. */
-export interface SiteAuditEntry {
-  readonly type: SiteAuditType;
-  readonly actor: AdminActor;
-  readonly at: string;
-  /** The fields that changed, old and new value (`null`: unset). */
-  readonly changes: Readonly<Record<string, { readonly from: unknown; readonly to: unknown }>>;
-}
 
 export interface SiteSettingsDependencies {
   readonly store: SiteSettingsStore;
