@@ -15,6 +15,13 @@ import type { MailedCodeDependencies } from '../core/account/stored-code';
 import type { User } from '../core/model';
 import { accountPaths } from '../core/account/paths';
 import { getContainer, perContainer } from './container';
+import type { NoticeKind } from '../core/notices';
+import type { Notifier } from '../core/ports';
+import { emailConfirmationCodeMail } from '../presentation/mail/templates/email-confirmation-code';
+import { passwordChangedMail } from '../presentation/mail/templates/password-changed';
+import { passwordResetLinkMail } from '../presentation/mail/templates/password-reset-link';
+import { removedAfterResetMail } from '../presentation/mail/templates/removed-after-reset';
+import { signInCodeMail } from '../presentation/mail/templates/sign-in-code';
 import { getNotifier } from './mail';
 import { getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
@@ -35,12 +42,12 @@ const getStores = perContainer(() => {
 });
 
 /** Sending and checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
-function getMailedCodes(): MailedCodeDependencies {
+function getMailedCodes<K extends NoticeKind>(notifier: Notifier<K>): MailedCodeDependencies<K> {
   const { config, clock, random } = getContainer();
   return {
     sendRate: getStores().sendRate,
     hasher: getHasher(),
-    notifier: getNotifier(),
+    notifier,
     clock,
     random,
     maxAttempts: config.mfaOtpMaxAttempts,
@@ -50,7 +57,7 @@ function getMailedCodes(): MailedCodeDependencies {
 export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
   const stores = getStores();
   return {
-    ...getMailedCodes(),
+    ...getMailedCodes(getNotifier({ 'sign-in-code': signInCodeMail })),
     challenges: stores.challenges,
     mfaPolicy: async () => (await getSite().current()).mfaPolicy,
     // Strongly consistent: a password or address change a moment ago must count.
@@ -59,7 +66,10 @@ export function getSecondFactor(): SecondFactorDependencies & { readonly current
   };
 }
 
-export const getEmailVerification = (): EmailVerificationDependencies => ({ ...getMailedCodes(), codes: getStores().verification });
+export const getEmailVerification = (): EmailVerificationDependencies => ({
+  ...getMailedCodes(getNotifier({ 'email-confirmation-code': emailConfirmationCodeMail })),
+  codes: getStores().verification,
+});
 
 export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();
@@ -68,7 +78,12 @@ export function getPasswordChange(): PasswordChangeDependencies {
   return {
     sessions,
     tokens,
-    notifier: getNotifier(),
+    // The reset's mails too: getPasswordReset extends these dependencies.
+    notifier: getNotifier({
+      'password-changed': passwordChangedMail,
+      'password-reset-link': passwordResetLinkMail,
+      'removed-after-reset': removedAfterResetMail,
+    }),
     clock,
     log,
     passkeys: getPasskeyStore(),

@@ -2,6 +2,8 @@
 import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import type { PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
+import { passkeyAddedMail } from '../presentation/mail/templates/passkey-added';
+import { passkeyRemovedMail } from '../presentation/mail/templates/passkey-removed';
 import { getNotifier } from './mail';
 import type { PasskeySessionReaders } from '../presentation/passkey-pages';
 import { getSessionReaders, getUsers } from './repositories';
@@ -21,7 +23,7 @@ export function getPasskeys(): PasskeyDependencies {
   const origin = new URL(config.baseUrl).origin;
   return {
     ...getStores(),
-    notifier: getNotifier(),
+    notifier: getNotifier({ 'passkey-added': passkeyAddedMail, 'passkey-removed': passkeyRemovedMail }),
     clock,
     random,
     log,

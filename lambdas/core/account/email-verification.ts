@@ -12,7 +12,7 @@ import { verificationCodeRate } from './send-rate';
 import { checkStoredCode, type MailedCodeDependencies } from './stored-code';
 import type { VerificationStore } from './ports';
 
-export interface EmailVerificationDependencies extends MailedCodeDependencies {
+export interface EmailVerificationDependencies extends MailedCodeDependencies<'email-confirmation-code'> {
   readonly codes: VerificationStore;
 }
 

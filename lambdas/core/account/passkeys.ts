@@ -70,7 +70,7 @@ export function defaultPasskeyName(userAgent: string | undefined): string {
 export interface PasskeyDependencies {
   readonly passkeys: PasskeyStore;
   readonly ceremonies: CeremonyStore;
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<'passkey-added' | 'passkey-removed'>;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly log: Logger;

@@ -21,7 +21,7 @@ import type { ChallengeStore, SendRatePolicy, SignInChallenge } from './ports';
 export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
 export const passwordAmr = ['pwd'] as const;
 
-export interface SecondFactorDependencies extends MailedCodeDependencies {
+export interface SecondFactorDependencies extends MailedCodeDependencies<'sign-in-code'> {
   readonly challenges: ChallengeStore;
   /**
    * The MFA policy in force: the stored site setting, else MFA_POLICY. Read at each sign-in, never
