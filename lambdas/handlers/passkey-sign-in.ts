@@ -8,13 +8,14 @@
  * ceiling is never consulted here (PWFAIL-7).
  */
 import { finishSignIn } from '../core/account/passkeys';
-import { continueSignIn } from '../core/sign-in/continuation';
+import { continueAuthorizingSignIn } from '../core/sign-in/resume';
 import { parseBody } from '../http/body';
 import { passkeySignInForm } from '../http/passkey-forms';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
-import { destinationOf, requestBrowser, signInResponse } from '../presentation/sign-in';
+import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
+import { requestBrowser } from '../presentation/sign-in';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
@@ -30,7 +31,7 @@ export const handler = httpHandler(
     const destination = await destinationOf(continuation.resume, form, true);
     const outcome = await finishSignIn(getPasskeys(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
-    return signInResponse(event, container, answer, browser);
+    const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
+    return authorizingSignInResponse(event, container, answer, browser);
   }),
 );

@@ -6,13 +6,14 @@
  * browser's device cookie (behaviour PWFAIL-3).
  */
 import { completeChallenge } from '../core/account/second-factor';
-import { continueSignIn } from '../core/sign-in/continuation';
+import { continueAuthorizingSignIn } from '../core/sign-in/resume';
 import { signInCodeForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
-import { destinationOf, requestBrowser, signInResponse } from '../presentation/sign-in';
+import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
+import { requestBrowser } from '../presentation/sign-in';
 import { getSecondFactor } from '../wiring/account';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
@@ -28,7 +29,12 @@ export const handler = httpHandler(
     const destination = await destinationOf(continuation.resume, { request_id: form.request_id });
     const check = await completeChallenge(secondFactor, form.challenge_id, form.code, form.request_id);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueSignIn(continuation, browser, { kind: 'code', challengeId: form.challenge_id, check }, destination);
-    return signInResponse(event, container, answer, browser);
+    const answer = await continueAuthorizingSignIn(
+      continuation,
+      browser,
+      { kind: 'code', challengeId: form.challenge_id, check },
+      destination,
+    );
+    return authorizingSignInResponse(event, container, answer, browser);
   }),
 );

@@ -1,6 +1,7 @@
 /**
  * The answers of the sign-in continuation (lambdas/core/sign-in/continuation.ts) as responses, the
  * same at every sign-in door: the page for a browser (Accept: text/html), JSON for anything else.
+ * A resumed authorization's answer is in authorizing-sign-in.ts, for the doors that may resume one.
  * The browser's side of a completed sign-in (the session cookie, behaviour SIGNIN-3, SIGNIN-4, and
  * the renewed device cookie, PWFAIL-3) is kept here until the response carries it.
  */
@@ -10,16 +11,12 @@ import { InvalidGrantError } from '../core/errors';
 import { newSecret } from '../core/ids';
 import { endpointPaths } from '../core/paths';
 import type { Container } from '../core/ports';
-import { openAuthorization, unregisteredClient } from '../core/authorization-decision';
-import { safeReturnTo } from '../core/sign-in';
-import type { Destination, SignInAnswer, ResumeDependencies, SignInBrowser } from '../core/sign-in/continuation';
+import type { Destination, PageSignInAnswer, SignInAnswer, SignInBrowser } from '../core/sign-in/continuation';
 import { renewDeviceCookie, withSetCookies, type DeviceCookieDependencies } from '../http/device-cookie';
 import { badCredentials } from '../http/forms';
 import { redirect } from '../http/redirect';
-import { labelClient } from '../http/request-context';
 import { jsonResponse } from '../http/response';
 import { signedInUserOf, startSession, type SessionStore } from '../http/session';
-import { decisionResponse } from './authorize-flow';
 import { formTarget, htmlResponse, wantsHtml, type Brand } from './html';
 import { codeExpiredPage, codePage } from './views/account';
 import { signedInPage } from './views/messages';
@@ -58,23 +55,9 @@ export function requestBrowser(event: APIGatewayProxyEvent, container: Container
   };
 }
 
-/**
- * Where the form says the sign-in goes: on with its authorization (read before anything is spent
- * on it, and gone means expired), else back to its `return_to` (behaviour SIGNIN-6). `lookUpClient`
- * where the page needs the client's name before the factor is checked.
- */
-export async function destinationOf(
-  deps: ResumeDependencies,
-  form: { readonly request_id?: string; readonly return_to?: string },
-  lookUpClient = false,
-): Promise<Destination> {
-  const request = await openAuthorization(deps.authorization, form.request_id);
-  if (!request || !form.request_id) return { kind: 'page', returnTo: safeReturnTo(form.return_to) };
-  labelClient(request.clientId);
-  const client = lookUpClient ? await deps.findClient(request.clientId) : undefined;
-  if (lookUpClient && !client) throw unregisteredClient(request.clientId);
-  return { kind: 'authorization', requestId: form.request_id, request, ...(client ? { client } : {}) };
-}
+/** The new session's Set-Cookie, when the sign-in started one (a step-up keeps its session). */
+export const sessionCookieOf = (browser: RequestBrowser): Record<string, string> =>
+  browser.cookies.session ? { 'Set-Cookie': browser.cookies.session } : {};
 
 /** Back to the sign-in page, to return to the page the step-up was for (behaviour MFA-10, SIGNIN-6). */
 export function signInAgain(destination: Destination): APIGatewayProxyResult {
@@ -128,7 +111,7 @@ async function codeRefused(event: APIGatewayProxyEvent, answer: Extract<SignInAn
 export async function signInResponse(
   event: APIGatewayProxyEvent,
   container: Container,
-  answer: SignInAnswer,
+  answer: PageSignInAnswer,
   browser: RequestBrowser,
   email?: string,
 ): Promise<APIGatewayProxyResult> {
@@ -150,11 +133,8 @@ export async function signInResponse(
       formTargets: formTargetsOf(destination),
     });
   }
-  const { session, device } = browser.cookies;
-  const headers: Record<string, string> = session ? { 'Set-Cookie': session } : {};
-  if (answer.kind === 'resume-authorization') {
-    return withSetCookies(await decisionResponse(container, answer.decision, { headers, brand: browser.brand }), [device]);
-  }
+  const { device } = browser.cookies;
+  const headers = sessionCookieOf(browser);
   if (answer.kind === 'return-to') return withSetCookies(redirect(answer.path, headers), [device]);
   const { user, userId } = answer;
   const page =

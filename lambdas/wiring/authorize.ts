@@ -2,7 +2,7 @@
 import type { SecondFactorDependencies } from '../core/account/second-factor';
 import type { ConsentDependencies } from '../core/authorization-consent';
 import type { AuthorizationDependencies } from '../core/authorization-decision';
-import type { ResumeDependencies, SignInContinuationDependencies } from '../core/sign-in/continuation';
+import type { AuthorizingSignInDependencies } from '../core/sign-in/resume';
 import { getContainer } from './container';
 import { getClientFinder, getEnvironments, getSessions, getTokenStore } from './repositories';
 import { getSignInContinuation } from './sign-in';
@@ -24,9 +24,7 @@ export const getAuthorizationDependencies = (): AuthorizationDependencies => {
 };
 
 /** The sign-in continuation of a door that may continue an authorization (lambdas/wiring/sign-in.ts). */
-export const getAuthorizingSignIn = (
-  secondFactor?: SecondFactorDependencies,
-): SignInContinuationDependencies & { readonly resume: ResumeDependencies } => ({
+export const getAuthorizingSignIn = (secondFactor?: SecondFactorDependencies): AuthorizingSignInDependencies => ({
   ...getSignInContinuation(secondFactor),
   resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
 });

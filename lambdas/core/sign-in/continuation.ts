@@ -7,15 +7,12 @@
  *
  *   refused → needs-code → (the session starts) → resume-authorization → return-to → signed-in
  *
+ * The resume step is in resume.ts, with the steps of the doors that may continue an authorization:
+ * the sign-in page's own door runs the others and does not bundle deciding an authorization.
  * The answer is plain data; lambdas/presentation/sign-in.ts makes it a response.
  */
 import type { SignedInUser } from '../authorization-code';
-import {
-  decideAuthorization,
-  unregisteredClient,
-  type AuthorizationDecision,
-  type AuthorizationDependencies,
-} from '../authorization-decision';
+import type { AuthorizationDecision } from '../authorization-decision';
 import type { PendingAuthorization } from '../authorization-request';
 import { AccessDeniedError } from '../errors';
 import { metricNames } from '../metrics';
@@ -39,7 +36,12 @@ export type Destination =
   /** On with a stored authorization request; its client when already looked up. */
   | { readonly kind: 'authorization'; readonly requestId: string; readonly request: PendingAuthorization; readonly client?: Client }
   /** The sign-in page's own flow: to `returnTo` (a safe same-origin path), else the signed-in page. */
-  | { readonly kind: 'page'; readonly returnTo?: string };
+  | PageDestination;
+
+export interface PageDestination {
+  readonly kind: 'page';
+  readonly returnTo?: string;
+}
 
 /** What the factor established. */
 export type Factor =
@@ -76,22 +78,17 @@ export type SignInAnswer =
   /** `user` as stored, when it could be read. */
   | { readonly kind: 'signed-in'; readonly userId: string; readonly user: User | undefined };
 
+/** What a sign-in bound for a page answers: never an authorization to resume. */
+export type PageSignInAnswer = Exclude<SignInAnswer, { readonly kind: 'resume-authorization' }>;
+
 export interface SignInContinuationDependencies {
   /** Absent at a door whose factor is already multi-factor (a passkey): no code is asked or checked there. */
   readonly secondFactor?: SecondFactorDependencies;
   /** REQUIRE_VERIFIED_EMAIL */
   readonly requireVerifiedEmail: boolean;
-  /** Absent at the sign-in page's own door, which never continues an authorization (its function stays small). */
-  readonly resume?: ResumeDependencies;
   readonly findUser: (userId: string) => Promise<User | undefined>;
   readonly log: Logger;
   readonly metrics: Metrics;
-}
-
-/** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
-export interface ResumeDependencies {
-  readonly authorization: AuthorizationDependencies;
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
 }
 
 /** What the browser's side of a completed sign-in needs: the HTTP layer sets the cookies. */
@@ -156,8 +153,9 @@ function establishedBy(factor: Factor): Established | undefined {
   return { userId, credentialVersion, amr: passwordAndCodeAmr, ...(returnTo ? { returnTo } : {}) };
 }
 
-interface Progress {
-  readonly deps: SignInContinuationDependencies;
+/** What the steps see and pass on; `D` the door's dependencies (resume.ts adds the authorization's). */
+export interface Progress<D extends SignInContinuationDependencies = SignInContinuationDependencies> {
+  readonly deps: D;
   readonly factor: Factor;
   readonly established: Established | undefined;
   readonly destination: Destination;
@@ -170,7 +168,10 @@ function secondFactorOf(deps: SignInContinuationDependencies): SecondFactorDepen
   return deps.secondFactor;
 }
 
-type Step = (progress: Progress, browser: SignInBrowser) => Promise<SignInAnswer | undefined>;
+export type Step<D extends SignInContinuationDependencies = SignInContinuationDependencies> = (
+  progress: Progress<D>,
+  browser: SignInBrowser,
+) => Promise<SignInAnswer | undefined>;
 
 /** Behaviour SIGNIN-2, MFA-4, PASSKEY-6: the factor refused; the log line and count say which factor and why. */
 const refused: Step = async ({ deps, factor, established, destination }) => {
@@ -234,17 +235,6 @@ const startSession: Step = async (progress, browser) => {
   return undefined;
 };
 
-/** On with the authorization the sign-in was for (its client is looked up now if not before). */
-const resumeAuthorization: Step = async ({ deps, destination, signedIn }) => {
-  if (destination.kind !== 'authorization') return undefined;
-  if (!deps.resume) throw new Error('this sign-in door was wired without resuming authorizations');
-  const client = destination.client ?? (await deps.resume.findClient(destination.request.clientId));
-  if (!client) throw unregisteredClient(destination.request.clientId);
-  const { request, requestId } = destination;
-  const decision = await decideAuthorization(deps.resume.authorization, { client, request, requestId, user: signedIn! });
-  return { kind: 'resume-authorization', decision };
-};
-
 /** Behaviour SIGNIN-6: back to the page the sign-in began on, a same-origin path only. */
 const returnTo: Step = async ({ established, destination }) => {
   const path = established?.returnTo ?? (destination.kind === 'page' ? destination.returnTo : undefined);
@@ -257,19 +247,32 @@ const signedIn: Step = async ({ deps, established }) => {
   return { kind: 'signed-in', userId, user: user ?? (await deps.findUser(userId)) };
 };
 
-/** The steps, in order; the first that answers decides. */
-export const signInSteps: readonly Step[] = [refused, needsCode, startSession, resumeAuthorization, returnTo, signedIn];
+/** The steps of every door; resume.ts puts the resume of an authorization between `startSession` and `returnTo`. */
+export const steps = { refused, needsCode, startSession, returnTo, signedIn } as const;
 
-export async function continueSignIn(
-  deps: SignInContinuationDependencies,
+/** The steps of a sign-in bound for a page, in order; the first that answers decides. */
+export const pageSignInSteps: readonly Step[] = [refused, needsCode, startSession, returnTo, signedIn];
+
+/** Runs `stepsInOrder` until one answers. */
+export async function runSteps<D extends SignInContinuationDependencies>(
+  stepsInOrder: readonly Step<D>[],
+  deps: D,
   browser: SignInBrowser,
   factor: Factor,
   destination: Destination,
 ): Promise<SignInAnswer> {
-  const progress: Progress = { deps, factor, established: establishedBy(factor), destination };
-  for (const step of signInSteps) {
+  const progress: Progress<D> = { deps, factor, established: establishedBy(factor), destination };
+  for (const step of stepsInOrder) {
     const answer = await step(progress, browser);
     if (answer) return answer;
   }
   throw new Error('the signed-in step always answers');
 }
+
+/** The sign-in page's own door, which never continues an authorization (resume.ts continues one). */
+export const continueSignIn = (
+  deps: SignInContinuationDependencies,
+  browser: SignInBrowser,
+  factor: Factor,
+  destination: PageDestination,
+): Promise<PageSignInAnswer> => runSteps(pageSignInSteps, deps, browser, factor, destination) as Promise<PageSignInAnswer>;
