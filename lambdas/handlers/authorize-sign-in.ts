@@ -13,6 +13,7 @@ import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
 import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
 import { requestBrowser } from '../presentation/sign-in';
+import { codeSent, formRefused } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
@@ -30,7 +31,7 @@ const endpoint = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     const browser = requestBrowser(event, container, getSignInBrowser());
     const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'password', user }, destination);
-    return authorizingSignInResponse(event, container, answer, browser, form.email);
+    return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused(form.email), codeSent });
   }),
 );
 

@@ -8,7 +8,7 @@
  * ceiling is never consulted here (PWFAIL-7).
  */
 import { finishSignIn } from '../core/account/passkeys';
-import { continueAuthorizingSignIn } from '../core/sign-in/resume';
+import { continuePasskeySignIn } from '../core/sign-in/resume';
 import { parseBody } from '../http/body';
 import { passkeySignInForm } from '../http/passkey-forms';
 import { assertSameOrigin } from '../http/same-origin';
@@ -16,6 +16,7 @@ import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
 import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
 import { requestBrowser } from '../presentation/sign-in';
+import { formRefused } from '../presentation/sign-in-answers';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
 import { getPasskeys } from '../wiring/passkeys';
@@ -31,7 +32,7 @@ export const handler = httpHandler(
     const destination = await destinationOf(continuation.resume, form, true);
     const outcome = await finishSignIn(getPasskeys(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
-    return authorizingSignInResponse(event, container, answer, browser);
+    const answer = await continuePasskeySignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
+    return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused() });
   }),
 );

@@ -14,6 +14,7 @@ import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
 import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
 import { requestBrowser } from '../presentation/sign-in';
+import { codeRefused } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
@@ -35,6 +36,6 @@ export const handler = httpHandler(
       { kind: 'code', challengeId: form.challenge_id, check },
       destination,
     );
-    return authorizingSignInResponse(event, container, answer, browser);
+    return authorizingSignInResponse(event, container, answer, browser, { refused: codeRefused });
   }),
 );

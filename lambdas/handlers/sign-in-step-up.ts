@@ -16,6 +16,7 @@ import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
 import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
 import { requestBrowser, signInAgain } from '../presentation/sign-in';
+import { codeSent } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { httpHandler } from '../wiring/handler';
 import { getSessionReaders, getSessions } from '../wiring/repositories';
@@ -33,6 +34,6 @@ export const handler = httpHandler(
     if (!session) return signInAgain(destination);
     const browser = requestBrowser(event, container, { sessions: getSessions(), brand: getBrand });
     const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'session', ...session }, destination);
-    return authorizingSignInResponse(event, container, answer, browser);
+    return authorizingSignInResponse(event, container, answer, browser, { codeSent });
   }),
 );

@@ -13,7 +13,7 @@ import type { ResumeDependencies } from '../core/sign-in/resume';
 import { withSetCookies } from '../http/device-cookie';
 import { labelClient } from '../http/request-context';
 import { decisionResponse } from './authorize-flow';
-import { sessionCookieOf, signInResponse, type RequestBrowser } from './sign-in';
+import { sessionCookieOf, signInResponse, type AnswerPages, type RequestBrowser } from './sign-in';
 
 /**
  * Where the form says the sign-in goes: on with its authorization (read before anything is spent
@@ -33,15 +33,15 @@ export async function destinationOf(
   return { kind: 'authorization', requestId: form.request_id, request, ...(client ? { client } : {}) };
 }
 
-/** The response to the answer of a door that may resume an authorization; `email` as in signInResponse. */
+/** The response to the answer of a door that may resume an authorization; `pages` as in signInResponse. */
 export async function authorizingSignInResponse(
   event: APIGatewayProxyEvent,
   container: Container,
   answer: SignInAnswer,
   browser: RequestBrowser,
-  email?: string,
+  pages: AnswerPages,
 ): Promise<APIGatewayProxyResult> {
-  if (answer.kind !== 'resume-authorization') return signInResponse(event, container, answer, browser, email);
+  if (answer.kind !== 'resume-authorization') return signInResponse(event, container, answer, browser, pages);
   const resumed = await decisionResponse(container, answer.decision, { headers: sessionCookieOf(browser), brand: browser.brand });
   return withSetCookies(resumed, [browser.cookies.device]);
 }

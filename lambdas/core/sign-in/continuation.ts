@@ -7,8 +7,9 @@
  *
  *   refused → needs-code → (the session starts) → resume-authorization → return-to → signed-in
  *
- * The resume step is in resume.ts, with the steps of the doors that may continue an authorization:
- * the sign-in page's own door runs the others and does not bundle deciding an authorization.
+ * Each door runs the steps it can need: the resume step is in resume.ts, with the steps of the doors
+ * that may continue an authorization, and the mailed code's in needs-code.ts, so the sign-in page's own
+ * door does not bundle deciding an authorization, nor the passkey's door starting a challenge.
  * The answer is plain data; lambdas/presentation/sign-in.ts makes it a response.
  */
 import type { SignedInUser } from '../authorization-code';
@@ -19,17 +20,11 @@ import { metricNames } from '../metrics';
 import type { Client, User } from '../model';
 import type { Logger, Metrics } from '../ports';
 import { passkeyAmr } from '../account/passkeys';
-import {
-  noAddressForCode,
-  passwordAmr,
-  passwordAndCodeAmr,
-  secondFactorNeed,
-  startChallenge,
-  type SecondFactorDependencies,
-} from '../account/second-factor';
+import { passwordAmr, passwordAndCodeAmr, type SecondFactorDependencies } from '../account/second-factor';
 import type { CodeCheck } from '../account/stored-code';
 import { maskEmail } from '../account/one-time-code';
 import type { SignInChallenge } from '../account/ports';
+import { needsCode, secondFactorOf } from './needs-code';
 
 /** Where the sign-in goes once it is complete. */
 export type Destination =
@@ -163,18 +158,13 @@ export interface Progress<D extends SignInContinuationDependencies = SignInConti
   signedIn?: SignedInUser;
 }
 
-function secondFactorOf(deps: SignInContinuationDependencies): SecondFactorDependencies {
-  if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
-  return deps.secondFactor;
-}
-
 export type Step<D extends SignInContinuationDependencies = SignInContinuationDependencies> = (
   progress: Progress<D>,
   browser: SignInBrowser,
 ) => Promise<SignInAnswer | undefined>;
 
 /** Behaviour SIGNIN-2, MFA-4, PASSKEY-6: the factor refused; the log line and count say which factor and why. */
-const refused: Step = async ({ deps, factor, established, destination }) => {
+export const refused: Step = async ({ deps, factor, established, destination }) => {
   if (established) return undefined;
   if (factor.kind === 'password') {
     const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
@@ -205,23 +195,8 @@ const refused: Step = async ({ deps, factor, established, destination }) => {
   return { kind: 'refused', factor: 'code', destination, challengeId, reason: check.reason };
 };
 
-/** Behaviour MFA-1, MFA-2, MFA-10: a password or a session the policy asks more of gets a mailed code, and no session yet. */
-const needsCode: Step = async ({ deps, factor, destination }) => {
-  if (factor.kind !== 'password' && factor.kind !== 'session') return undefined;
-  const user = factor.user!;
-  const secondFactor = secondFactorOf(deps);
-  const need = secondFactorNeed(user, await secondFactor.mfaPolicy(), deps.requireVerifiedEmail);
-  if (need.kind === 'none') return undefined;
-  if (need.kind === 'impossible') throw noAddressForCode(user);
-  const continuation = destination.kind === 'authorization' ? { requestId: destination.requestId } : { returnTo: destination.returnTo };
-  const started = await startChallenge(secondFactor, user, need, continuation);
-  deps.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
-  deps.metrics.count(metricNames.signInCodeSent);
-  return { kind: 'needs-code', ...started, destination };
-};
-
 /** The factor is enough: a new session (amr per RFC 8176) and a renewed device cookie; a step-up keeps its session. */
-const startSession: Step = async (progress, browser) => {
+export const startSession: Step = async (progress, browser) => {
   const { factor, deps } = progress;
   const established = progress.established!;
   if (factor.kind === 'session') {
@@ -236,19 +211,16 @@ const startSession: Step = async (progress, browser) => {
 };
 
 /** Behaviour SIGNIN-6: back to the page the sign-in began on, a same-origin path only. */
-const returnTo: Step = async ({ established, destination }) => {
+export const returnTo: Step = async ({ established, destination }) => {
   const path = established?.returnTo ?? (destination.kind === 'page' ? destination.returnTo : undefined);
   return path ? { kind: 'return-to', path } : undefined;
 };
 
 /** Who is signed in now; a code's user is read again (the challenge holds only the id). */
-const signedIn: Step = async ({ deps, established }) => {
+export const signedIn: Step = async ({ deps, established }) => {
   const { userId, user } = established!;
   return { kind: 'signed-in', userId, user: user ?? (await deps.findUser(userId)) };
 };
-
-/** The steps of every door; resume.ts puts the resume of an authorization between `startSession` and `returnTo`. */
-export const steps = { refused, needsCode, startSession, returnTo, signedIn } as const;
 
 /** The steps of a sign-in bound for a page, in order; the first that answers decides. */
 export const pageSignInSteps: readonly Step[] = [refused, needsCode, startSession, returnTo, signedIn];

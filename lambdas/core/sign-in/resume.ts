@@ -8,8 +8,11 @@
 import { decideAuthorization, unregisteredClient, type AuthorizationDependencies } from '../authorization-decision';
 import type { Client } from '../model';
 import {
+  refused,
+  returnTo,
   runSteps,
-  steps,
+  signedIn,
+  startSession,
   type Destination,
   type Factor,
   type SignInAnswer,
@@ -17,6 +20,7 @@ import {
   type SignInContinuationDependencies,
   type Step,
 } from './continuation';
+import { needsCode } from './needs-code';
 
 /** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
 export interface ResumeDependencies {
@@ -40,17 +44,35 @@ const resumeAuthorization: Step<AuthorizingSignInDependencies> = async ({ deps, 
 
 /** The steps, in order; the first that answers decides. */
 export const signInSteps: readonly Step<AuthorizingSignInDependencies>[] = [
-  steps.refused,
-  steps.needsCode,
-  steps.startSession,
+  refused,
+  needsCode,
+  startSession,
   resumeAuthorization,
-  steps.returnTo,
-  steps.signedIn,
+  returnTo,
+  signedIn,
 ];
 
+/** A passkey's: user verification made it multi-factor already, so no code is ever asked (behaviour PASSKEY-3). */
+export const passkeySignInSteps: readonly Step<AuthorizingSignInDependencies>[] = [
+  refused,
+  startSession,
+  resumeAuthorization,
+  returnTo,
+  signedIn,
+];
+
+/** A password, a mailed code or a step-up, within an authorization or not. */
 export const continueAuthorizingSignIn = (
   deps: AuthorizingSignInDependencies,
   browser: SignInBrowser,
-  factor: Factor,
+  factor: Exclude<Factor, { readonly kind: 'passkey' }>,
   destination: Destination,
 ): Promise<SignInAnswer> => runSteps(signInSteps, deps, browser, factor, destination);
+
+/** A passkey, within an authorization or not. */
+export const continuePasskeySignIn = (
+  deps: AuthorizingSignInDependencies,
+  browser: SignInBrowser,
+  factor: Extract<Factor, { readonly kind: 'passkey' }>,
+  destination: Destination,
+): Promise<SignInAnswer> => runSteps(passkeySignInSteps, deps, browser, factor, destination);

@@ -21,7 +21,13 @@ import {
   type Destination,
   type SignInBrowser,
 } from '../../../lambdas/core/sign-in/continuation';
-import { continueAuthorizingSignIn, signInSteps, type AuthorizingSignInDependencies } from '../../../lambdas/core/sign-in/resume';
+import {
+  continueAuthorizingSignIn,
+  continuePasskeySignIn,
+  passkeySignInSteps,
+  signInSteps,
+  type AuthorizingSignInDependencies,
+} from '../../../lambdas/core/sign-in/resume';
 import type { SignInChallenge } from '../../../lambdas/core/account/ports';
 
 const now = Date.UTC(2026, 0, 1);
@@ -130,6 +136,10 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
     expect(h.devices).toEqual([user.id]);
   });
 
+  test("a passkey's door never asks for a code: it runs no needsCode step (PASSKEY-3)", () => {
+    expect(passkeySignInSteps.map((step) => step.name)).toEqual(['refused', 'startSession', 'resumeAuthorization', 'returnTo', 'signedIn']);
+  });
+
   test('a wrong password is refused: logged and counted, and no session, device cookie or code (SIGNIN-2)', async () => {
     const h = harness({ policy: 'everyone' });
     const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'password', user: undefined }, authorizationOf());
@@ -162,14 +172,14 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a passkey without return_to shows who signed in, as the factor read them (no second read of the user)', async () => {
     const h = harness();
-    const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
+    const answer = await continuePasskeySignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
     expect(answer).toEqual({ kind: 'signed-in', userId: user.id, user });
     expect(h.usersRead).toEqual([]);
   });
 
   test('a passkey within an authorization resumes it: the request is consumed and a code issued (PASSKEY-3)', async () => {
     const h = harness({ policy: 'everyone' });
-    const answer = await continueAuthorizingSignIn(
+    const answer = await continuePasskeySignIn(
       h.deps,
       h.browser,
       { kind: 'passkey', outcome: { kind: 'signed-in', user } },
