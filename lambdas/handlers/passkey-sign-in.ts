@@ -19,7 +19,7 @@ import { requestBrowser } from '../presentation/sign-in';
 import { formRefused } from '../presentation/sign-in-answers';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
+import { getPasskeyCeremonies } from '../wiring/passkeys';
 import { getPasskeyVerifier } from '../wiring/webauthn';
 import { getAuthorizingSignIn } from '../wiring/authorize';
 
@@ -30,7 +30,7 @@ export const handler = httpHandler(
     const continuation = getAuthorizingSignIn();
     // The authorization must still be open before a ceremony is spent on it.
     const destination = await destinationOf(continuation.resume, form, true);
-    const outcome = await finishSignIn(getPasskeys(), getPasskeyVerifier(), form.credential);
+    const outcome = await finishSignIn(getPasskeyCeremonies(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
     const answer = await continuePasskeySignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
     return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused() });
