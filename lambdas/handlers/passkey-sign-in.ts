@@ -8,7 +8,7 @@
  * ceiling is never consulted here (PWFAIL-7).
  */
 import { finishSignIn } from '../core/account/passkeys';
-import { continuePasskeySignIn } from '../core/sign-in/resume';
+import { continuePasskeyOrCodeSignIn } from '../core/sign-in/resume';
 import { parseBody } from '../http/body';
 import { passkeySignInForm } from '../http/passkey-forms';
 import { assertSameOrigin } from '../http/same-origin';
@@ -32,7 +32,7 @@ export const handler = httpHandler(
     const destination = await destinationOf(continuation.resume, form, true);
     const outcome = await finishSignIn(getPasskeyCeremonies(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continuePasskeySignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
+    const answer = await continuePasskeyOrCodeSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
     return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused() });
   }),
 );

@@ -6,7 +6,7 @@
  * browser's device cookie (behaviour PWFAIL-3).
  */
 import { completeChallenge } from '../core/account/second-factor';
-import { continueAuthorizingSignIn } from '../core/sign-in/resume';
+import { continuePasskeyOrCodeSignIn } from '../core/sign-in/resume';
 import { signInCodeForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { assertSameOrigin } from '../http/same-origin';
@@ -15,7 +15,7 @@ import { withErrorPages } from '../presentation/page-errors';
 import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
 import { requestBrowser } from '../presentation/sign-in';
 import { codeRefused } from '../presentation/sign-in-answers';
-import { getSecondFactor } from '../wiring/account';
+import { getChallengeChecks } from '../wiring/account';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
 import { getAuthorizingSignIn } from '../wiring/authorize';
@@ -24,13 +24,13 @@ export const handler = httpHandler(
   withErrorPages(async (event, container) => {
     assertSameOrigin(event, container.config.baseUrl);
     const form = validate(signInCodeForm, parseBody(event, ['form']));
-    const secondFactor = getSecondFactor();
-    const continuation = getAuthorizingSignIn(secondFactor);
+    const checks = getChallengeChecks();
+    const continuation = getAuthorizingSignIn(checks);
     // The authorization must still be open before the code is spent on it; a page's return_to is the challenge's.
     const destination = await destinationOf(continuation.resume, { request_id: form.request_id });
-    const check = await completeChallenge(secondFactor, form.challenge_id, form.code, form.request_id);
+    const check = await completeChallenge(checks, form.challenge_id, form.code, form.request_id);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueAuthorizingSignIn(
+    const answer = await continuePasskeyOrCodeSignIn(
       continuation,
       browser,
       { kind: 'code', challengeId: form.challenge_id, check },

@@ -7,11 +7,13 @@ import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynam
 import { DynamoSendRate } from '../adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
 import { digest } from '../adapters/dynamodb/keys';
-import type { EmailVerificationDependencies } from '../core/account/email-verification';
+import type { EmailConfirmationDependencies, EmailVerificationDependencies } from '../core/account/email-verification';
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
-import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { ChallengeCheckDependencies, SecondFactorDependencies } from '../core/account/second-factor';
 import type { MailedCodeDependencies } from '../core/account/stored-code';
+
+type MailedCodeChecks = Omit<MailedCodeDependencies, 'sendRate' | 'notifier'>;
 import type { User } from '../core/model';
 import { accountPaths } from '../core/account/paths';
 import { getContainer, perContainer } from './container';
@@ -41,28 +43,34 @@ const getStores = perContainer(() => {
   };
 });
 
-/** Sending and checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
-function getMailedCodes<K extends NoticeKind>(notifier: Notifier<K>): MailedCodeDependencies<K> {
+/** Checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
+function getCodeChecks(): MailedCodeChecks {
   const { config, clock, random } = getContainer();
-  return {
-    sendRate: getStores().sendRate,
-    hasher: getHasher(),
-    notifier,
-    clock,
-    random,
-    maxAttempts: config.mfaOtpMaxAttempts,
-  };
+  return { hasher: getHasher(), clock, random, maxAttempts: config.mfaOtpMaxAttempts };
 }
 
-export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
+/** Sending them too, with the template of the one code mail each sends. */
+function getMailedCodes<K extends NoticeKind>(notifier: Notifier<K>): MailedCodeDependencies<K> {
+  return { ...getCodeChecks(), sendRate: getStores().sendRate, notifier };
+}
+
+/** The code's own door (behaviour MFA-4): it checks a challenge's code and sends none, so it holds no mailer. */
+export function getChallengeChecks(): ChallengeCheckDependencies {
   const stores = getStores();
   return {
-    ...getMailedCodes(getNotifier({ 'sign-in-code': signInCodeMail })),
+    ...getCodeChecks(),
     challenges: stores.challenges,
-    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
     // Strongly consistent: a password or address change a moment ago must count.
     currentUser: (id) => stores.resetLinks.currentUser(id),
     markEmailVerified: (userId, email, at) => stores.verification.markVerified(userId, email, at),
+  };
+}
+
+export function getSecondFactor(): SecondFactorDependencies & ChallengeCheckDependencies {
+  return {
+    ...getChallengeChecks(),
+    ...getMailedCodes(getNotifier({ 'sign-in-code': signInCodeMail })),
+    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
   };
 }
 
@@ -70,6 +78,9 @@ export const getEmailVerification = (): EmailVerificationDependencies => ({
   ...getMailedCodes(getNotifier({ 'email-confirmation-code': emailConfirmationCodeMail })),
   codes: getStores().verification,
 });
+
+/** Confirming the address (behaviour VERIFY-4) sends nothing, so it holds no mailer. */
+export const getEmailConfirmation = (): EmailConfirmationDependencies => ({ ...getCodeChecks(), codes: getStores().verification });
 
 export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();

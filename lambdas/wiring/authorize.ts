@@ -1,5 +1,5 @@
 /** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
-import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { SignInContinuationDependencies } from '../core/sign-in/continuation';
 import type { ConsentDependencies } from '../core/authorization-consent';
 import type { AuthorizationDependencies } from '../core/authorization-decision';
 import type { AuthorizingSignInDependencies } from '../core/sign-in/resume';
@@ -24,7 +24,9 @@ export const getAuthorizationDependencies = (): AuthorizationDependencies => {
 };
 
 /** The sign-in continuation of a door that may continue an authorization (lambdas/wiring/sign-in.ts). */
-export const getAuthorizingSignIn = (secondFactor?: SecondFactorDependencies): AuthorizingSignInDependencies => ({
+export const getAuthorizingSignIn = <S extends SignInContinuationDependencies['secondFactor']>(
+  secondFactor?: S,
+): AuthorizingSignInDependencies & { readonly secondFactor?: S } => ({
   ...getSignInContinuation(secondFactor),
   resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
 });

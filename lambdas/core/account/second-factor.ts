@@ -32,6 +32,11 @@ export interface SecondFactorDependencies extends MailedCodeDependencies<'sign-i
   readonly markEmailVerified?: (userId: string, email: string, at: string) => Promise<boolean>;
 }
 
+/** Checking a code sends nothing: the code's door is wired without the mailer. */
+export type ChallengeCheckDependencies = Omit<SecondFactorDependencies, 'notifier' | 'sendRate' | 'mfaPolicy'> & {
+  readonly currentUser: (id: string) => Promise<User | undefined>;
+};
+
 export type SecondFactorNeed =
   | { readonly kind: 'none' }
   | { readonly kind: 'code'; readonly email: string; readonly verifiesEmail: boolean }
@@ -154,7 +159,7 @@ export async function resendCode(deps: SecondFactorDependencies, challengeId: st
  * the user as stored now: same address, same password version. The caller starts the session.
  */
 export async function completeChallenge(
-  deps: SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> },
+  deps: ChallengeCheckDependencies,
   challengeId: string,
   code: string,
   requestId: string | undefined,

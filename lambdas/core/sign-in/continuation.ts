@@ -24,7 +24,7 @@ import { passwordAmr, passwordAndCodeAmr, type SecondFactorDependencies } from '
 import type { CodeCheck } from '../account/stored-code';
 import { maskEmail } from '../account/one-time-code';
 import type { SignInChallenge } from '../account/ports';
-import { needsCode, secondFactorOf } from './needs-code';
+import { needsCode, type CodeAskingDependencies } from './needs-code';
 
 /** Where the sign-in goes once it is complete. */
 export type Destination =
@@ -77,8 +77,12 @@ export type SignInAnswer =
 export type PageSignInAnswer = Exclude<SignInAnswer, { readonly kind: 'resume-authorization' }>;
 
 export interface SignInContinuationDependencies {
-  /** Absent at a door whose factor is already multi-factor (a passkey): no code is asked or checked there. */
-  readonly secondFactor?: SecondFactorDependencies;
+  /**
+   * The challenges, read again for the address a wrong code's page names; absent at a door whose
+   * factor is already multi-factor (a passkey). The doors that ask for a code hold all of
+   * SecondFactorDependencies (needs-code.ts CodeAskingDependencies).
+   */
+  readonly secondFactor?: Pick<SecondFactorDependencies, 'challenges' | 'clock'>;
   /** REQUIRE_VERIFIED_EMAIL */
   readonly requireVerifiedEmail: boolean;
   readonly findUser: (userId: string) => Promise<User | undefined>;
@@ -183,7 +187,8 @@ export const refused: Step = async ({ deps, factor, established, destination }) 
     deps.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: check.triesLeft });
     deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
     const maskedEmail = async () => {
-      const { challenges, clock } = secondFactorOf(deps);
+      if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
+      const { challenges, clock } = deps.secondFactor;
       const challenge = await challenges.get(challengeId, Math.floor(clock.now() / 1000));
       return challenge && maskEmail(challenge.email);
     };
@@ -223,7 +228,7 @@ export const signedIn: Step = async ({ deps, established }) => {
 };
 
 /** The steps of a sign-in bound for a page, in order; the first that answers decides. */
-export const pageSignInSteps: readonly Step[] = [refused, needsCode, startSession, returnTo, signedIn];
+export const pageSignInSteps: readonly Step<CodeAskingDependencies>[] = [refused, needsCode, startSession, returnTo, signedIn];
 
 /** Runs `stepsInOrder` until one answers. */
 export async function runSteps<D extends SignInContinuationDependencies>(
@@ -243,7 +248,7 @@ export async function runSteps<D extends SignInContinuationDependencies>(
 
 /** The sign-in page's own door, which never continues an authorization (resume.ts continues one). */
 export const continueSignIn = (
-  deps: SignInContinuationDependencies,
+  deps: CodeAskingDependencies,
   browser: SignInBrowser,
   factor: Factor,
   destination: PageDestination,

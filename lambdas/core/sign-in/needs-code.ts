@@ -6,13 +6,18 @@ import { noAddressForCode, secondFactorNeed, startChallenge, type SecondFactorDe
 import { metricNames } from '../metrics';
 import type { SignInContinuationDependencies, Step } from './continuation';
 
-export function secondFactorOf(deps: SignInContinuationDependencies): SecondFactorDependencies {
+/** The doors whose factor may need a mailed code: a password, or a step-up's session. */
+export interface CodeAskingDependencies extends SignInContinuationDependencies {
+  readonly secondFactor?: SecondFactorDependencies;
+}
+
+function secondFactorOf(deps: CodeAskingDependencies): SecondFactorDependencies {
   if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
   return deps.secondFactor;
 }
 
 /** Behaviour MFA-1, MFA-2, MFA-10: a password or a session the policy asks more of gets a mailed code, and no session yet. */
-export const needsCode: Step = async ({ deps, factor, destination }) => {
+export const needsCode: Step<CodeAskingDependencies> = async ({ deps, factor, destination }) => {
   if (factor.kind !== 'password' && factor.kind !== 'session') return undefined;
   const user = factor.user!;
   const secondFactor = secondFactorOf(deps);

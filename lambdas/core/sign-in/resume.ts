@@ -20,7 +20,7 @@ import {
   type SignInContinuationDependencies,
   type Step,
 } from './continuation';
-import { needsCode } from './needs-code';
+import { needsCode, type CodeAskingDependencies } from './needs-code';
 
 /** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
 export interface ResumeDependencies {
@@ -43,7 +43,7 @@ const resumeAuthorization: Step<AuthorizingSignInDependencies> = async ({ deps, 
 };
 
 /** The steps, in order; the first that answers decides. */
-export const signInSteps: readonly Step<AuthorizingSignInDependencies>[] = [
+export const signInSteps: readonly Step<AuthorizingSignInDependencies & CodeAskingDependencies>[] = [
   refused,
   needsCode,
   startSession,
@@ -52,8 +52,12 @@ export const signInSteps: readonly Step<AuthorizingSignInDependencies>[] = [
   signedIn,
 ];
 
-/** A passkey's: user verification made it multi-factor already, so no code is ever asked (behaviour PASSKEY-3). */
-export const passkeySignInSteps: readonly Step<AuthorizingSignInDependencies>[] = [
+/**
+ * A passkey's, and the mailed code's: user verification made a passkey multi-factor already
+ * (behaviour PASSKEY-3), and the code is the second factor, so neither door asks for a code (nor
+ * bundles the mailer that sends one).
+ */
+export const passkeyOrCodeSteps: readonly Step<AuthorizingSignInDependencies>[] = [
   refused,
   startSession,
   resumeAuthorization,
@@ -61,18 +65,18 @@ export const passkeySignInSteps: readonly Step<AuthorizingSignInDependencies>[] 
   signedIn,
 ];
 
-/** A password, a mailed code or a step-up, within an authorization or not. */
+/** A password or a step-up, within an authorization or not. */
 export const continueAuthorizingSignIn = (
-  deps: AuthorizingSignInDependencies,
+  deps: AuthorizingSignInDependencies & CodeAskingDependencies,
   browser: SignInBrowser,
-  factor: Exclude<Factor, { readonly kind: 'passkey' }>,
+  factor: Extract<Factor, { readonly kind: 'password' | 'session' }>,
   destination: Destination,
 ): Promise<SignInAnswer> => runSteps(signInSteps, deps, browser, factor, destination);
 
-/** A passkey, within an authorization or not. */
-export const continuePasskeySignIn = (
+/** A passkey or the mailed code, within an authorization or not. */
+export const continuePasskeyOrCodeSignIn = (
   deps: AuthorizingSignInDependencies,
   browser: SignInBrowser,
-  factor: Extract<Factor, { readonly kind: 'passkey' }>,
+  factor: Extract<Factor, { readonly kind: 'passkey' | 'code' }>,
   destination: Destination,
-): Promise<SignInAnswer> => runSteps(passkeySignInSteps, deps, browser, factor, destination);
+): Promise<SignInAnswer> => runSteps(passkeyOrCodeSteps, deps, browser, factor, destination);

@@ -23,12 +23,13 @@ import {
 } from '../../../lambdas/core/sign-in/continuation';
 import {
   continueAuthorizingSignIn,
-  continuePasskeySignIn,
-  passkeySignInSteps,
+  continuePasskeyOrCodeSignIn,
+  passkeyOrCodeSteps,
   signInSteps,
   type AuthorizingSignInDependencies,
 } from '../../../lambdas/core/sign-in/resume';
 import type { SignInChallenge } from '../../../lambdas/core/account/ports';
+import type { CodeAskingDependencies } from '../../../lambdas/core/sign-in/needs-code';
 
 const now = Date.UTC(2026, 0, 1);
 const clock = { now: () => now };
@@ -82,7 +83,7 @@ function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; ch
     issuer: 'https://as.example',
     dcrEnvironmentId: undefined,
   };
-  const deps: AuthorizingSignInDependencies = {
+  const deps: AuthorizingSignInDependencies & CodeAskingDependencies = {
     secondFactor,
     requireVerifiedEmail: false,
     resume: { authorization, findClient: async () => client },
@@ -136,8 +137,8 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
     expect(h.devices).toEqual([user.id]);
   });
 
-  test("a passkey's door never asks for a code: it runs no needsCode step (PASSKEY-3)", () => {
-    expect(passkeySignInSteps.map((step) => step.name)).toEqual(['refused', 'startSession', 'resumeAuthorization', 'returnTo', 'signedIn']);
+  test("the passkey's and the code's doors never ask for a code: they run no needsCode step (PASSKEY-3, MFA-4)", () => {
+    expect(passkeyOrCodeSteps.map((step) => step.name)).toEqual(['refused', 'startSession', 'resumeAuthorization', 'returnTo', 'signedIn']);
   });
 
   test('a wrong password is refused: logged and counted, and no session, device cookie or code (SIGNIN-2)', async () => {
@@ -172,14 +173,14 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a passkey without return_to shows who signed in, as the factor read them (no second read of the user)', async () => {
     const h = harness();
-    const answer = await continuePasskeySignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
+    const answer = await continuePasskeyOrCodeSignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
     expect(answer).toEqual({ kind: 'signed-in', userId: user.id, user });
     expect(h.usersRead).toEqual([]);
   });
 
   test('a passkey within an authorization resumes it: the request is consumed and a code issued (PASSKEY-3)', async () => {
     const h = harness({ policy: 'everyone' });
-    const answer = await continuePasskeySignIn(
+    const answer = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'passkey', outcome: { kind: 'signed-in', user } },
@@ -196,7 +197,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
   test('the right code returns to the page its challenge remembers, and reads the user for the signed-in page otherwise (MFA-6)', async () => {
     const item = { userId: user.id, credentialVersion: 3, returnTo: '/account' } as SignInChallenge;
     const h = harness();
-    const toPage = await continueAuthorizingSignIn(
+    const toPage = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'code', challengeId: 'c', check: { kind: 'match', item } },
@@ -205,7 +206,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
     expect(toPage).toEqual({ kind: 'return-to', path: '/account' });
     expect(h.sessions).toEqual([{ userId: user.id, amr: passwordAndCodeAmr }]);
     const plain = { ...item, returnTo: undefined };
-    const signedIn = await continueAuthorizingSignIn(
+    const signedIn = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'code', challengeId: 'c', check: { kind: 'match', item: plain } },
@@ -217,7 +218,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a wrong code is refused with the tries left and the masked address of its challenge (MFA-4)', async () => {
     const h = harness();
-    const answer = await continueAuthorizingSignIn(
+    const answer = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'code', challengeId: 'c', check: { kind: 'wrong', triesLeft: 2 } },
