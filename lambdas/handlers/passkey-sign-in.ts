@@ -8,7 +8,7 @@
  * ceiling is never consulted here (PWFAIL-7).
  */
 import { finishSignIn } from '../core/account/passkeys';
-import { continuePasskeyOrCodeSignIn } from '../core/sign-in/resume';
+import { continuePasskeyOrCodeSignIn } from '../core/sign-in/passkey-or-code';
 import { parseBody } from '../http/body';
 import { passkeySignInForm } from '../http/passkey-forms';
 import { assertSameOrigin } from '../http/same-origin';

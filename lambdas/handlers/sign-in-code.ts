@@ -6,7 +6,7 @@
  * browser's device cookie (behaviour PWFAIL-3).
  */
 import { completeChallenge } from '../core/account/second-factor';
-import { continuePasskeyOrCodeSignIn } from '../core/sign-in/resume';
+import { continuePasskeyOrCodeSignIn } from '../core/sign-in/passkey-or-code';
 import { signInCodeForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { assertSameOrigin } from '../http/same-origin';

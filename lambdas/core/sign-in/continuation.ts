@@ -8,8 +8,9 @@
  *   refused → needs-code → (the session starts) → resume-authorization → return-to → signed-in
  *
  * Each door runs the steps it can need: the resume step is in resume.ts, with the steps of the doors
- * that may continue an authorization, and the mailed code's in needs-code.ts, so the sign-in page's own
- * door does not bundle deciding an authorization, nor the passkey's door starting a challenge.
+ * that may continue an authorization, the mailed code's in needs-code.ts, and the passkey's and the
+ * code's doors have theirs in passkey-or-code.ts, so the sign-in page's own door does not bundle
+ * deciding an authorization, nor the passkey's door starting a challenge.
  * The answer is plain data; lambdas/presentation/sign-in.ts makes it a response.
  */
 import type { SignedInUser } from '../authorization-code';
@@ -22,7 +23,6 @@ import type { Logger, Metrics } from '../ports';
 import { passkeyAmr } from '../account/passkeys';
 import { passwordAmr, passwordAndCodeAmr, type SecondFactorDependencies } from '../account/second-factor';
 import type { CodeCheck } from '../account/stored-code';
-import { maskEmail } from '../account/one-time-code';
 import type { SignInChallenge } from '../account/ports';
 import { needsCode, type CodeAskingDependencies } from './needs-code';
 
@@ -167,37 +167,17 @@ export type Step<D extends SignInContinuationDependencies = SignInContinuationDe
   browser: SignInBrowser,
 ) => Promise<SignInAnswer | undefined>;
 
-/** Behaviour SIGNIN-2, MFA-4, PASSKEY-6: the factor refused; the log line and count say which factor and why. */
+/**
+ * Behaviour SIGNIN-2: a wrong password or an unknown address, one answer; the log line and count say
+ * so. A passkey's and a code's refusals are their doors' own steps (passkey-or-code.ts).
+ */
 export const refused: Step = async ({ deps, factor, established, destination }) => {
   if (established) return undefined;
-  if (factor.kind === 'password') {
-    const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
-    deps.log.info('sign-in refused', { reason: 'unknown email or wrong password', ...clientId });
-    deps.metrics.count(metricNames.signInFailed, { method: 'password' });
-    return { kind: 'refused', factor: 'password', destination };
-  }
-  if (factor.kind === 'passkey' && factor.outcome.kind === 'refused') {
-    deps.log.info('passkey sign-in refused', { reason: factor.outcome.reason });
-    deps.metrics.count(metricNames.signInFailed, { method: 'passkey' });
-    return { kind: 'refused', factor: 'passkey', destination };
-  }
-  if (factor.kind !== 'code' || factor.check.kind === 'match') throw new Error('a factor that established nobody refuses');
-  const { check, challengeId } = factor;
-  if (check.kind === 'wrong') {
-    deps.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: check.triesLeft });
-    deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
-    const maskedEmail = async () => {
-      if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
-      const { challenges, clock } = deps.secondFactor;
-      const challenge = await challenges.get(challengeId, Math.floor(clock.now() / 1000));
-      return challenge && maskEmail(challenge.email);
-    };
-    const wrong = { triesLeft: check.triesLeft, maskedEmail };
-    return { kind: 'refused', factor: 'code', destination, challengeId, wrong, reason: 'wrong code' };
-  }
-  deps.log.info('sign-in code refused', { reason: check.reason });
-  deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
-  return { kind: 'refused', factor: 'code', destination, challengeId, reason: check.reason };
+  if (factor.kind !== 'password') throw new Error(`this sign-in door does not refuse a ${factor.kind}`);
+  const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
+  deps.log.info('sign-in refused', { reason: 'unknown email or wrong password', ...clientId });
+  deps.metrics.count(metricNames.signInFailed, { method: 'password' });
+  return { kind: 'refused', factor: 'password', destination };
 };
 
 /** The factor is enough: a new session (amr per RFC 8176) and a renewed device cookie; a step-up keeps its session. */

@@ -33,7 +33,7 @@ export interface AuthorizingSignInDependencies extends SignInContinuationDepende
 }
 
 /** On with the authorization the sign-in was for (its client is looked up now if not before). */
-const resumeAuthorization: Step<AuthorizingSignInDependencies> = async ({ deps, destination, signedIn }) => {
+export const resumeAuthorization: Step<AuthorizingSignInDependencies> = async ({ deps, destination, signedIn }) => {
   if (destination.kind !== 'authorization') return undefined;
   const client = destination.client ?? (await deps.resume.findClient(destination.request.clientId));
   if (!client) throw unregisteredClient(destination.request.clientId);
@@ -52,19 +52,6 @@ export const signInSteps: readonly Step<AuthorizingSignInDependencies & CodeAski
   signedIn,
 ];
 
-/**
- * A passkey's, and the mailed code's: user verification made a passkey multi-factor already
- * (behaviour PASSKEY-3), and the code is the second factor, so neither door asks for a code (nor
- * bundles the mailer that sends one).
- */
-export const passkeyOrCodeSteps: readonly Step<AuthorizingSignInDependencies>[] = [
-  refused,
-  startSession,
-  resumeAuthorization,
-  returnTo,
-  signedIn,
-];
-
 /** A password or a step-up, within an authorization or not. */
 export const continueAuthorizingSignIn = (
   deps: AuthorizingSignInDependencies & CodeAskingDependencies,
@@ -72,11 +59,3 @@ export const continueAuthorizingSignIn = (
   factor: Extract<Factor, { readonly kind: 'password' | 'session' }>,
   destination: Destination,
 ): Promise<SignInAnswer> => runSteps(signInSteps, deps, browser, factor, destination);
-
-/** A passkey or the mailed code, within an authorization or not. */
-export const continuePasskeyOrCodeSignIn = (
-  deps: AuthorizingSignInDependencies,
-  browser: SignInBrowser,
-  factor: Extract<Factor, { readonly kind: 'passkey' | 'code' }>,
-  destination: Destination,
-): Promise<SignInAnswer> => runSteps(passkeyOrCodeSteps, deps, browser, factor, destination);

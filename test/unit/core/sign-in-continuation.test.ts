@@ -21,13 +21,8 @@ import {
   type Destination,
   type SignInBrowser,
 } from '../../../lambdas/core/sign-in/continuation';
-import {
-  continueAuthorizingSignIn,
-  continuePasskeyOrCodeSignIn,
-  passkeyOrCodeSteps,
-  signInSteps,
-  type AuthorizingSignInDependencies,
-} from '../../../lambdas/core/sign-in/resume';
+import { continuePasskeyOrCodeSignIn, passkeyOrCodeSteps } from '../../../lambdas/core/sign-in/passkey-or-code';
+import { continueAuthorizingSignIn, signInSteps, type AuthorizingSignInDependencies } from '../../../lambdas/core/sign-in/resume';
 import type { SignInChallenge } from '../../../lambdas/core/account/ports';
 import type { CodeAskingDependencies } from '../../../lambdas/core/sign-in/needs-code';
 
@@ -138,7 +133,14 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
   });
 
   test("the passkey's and the code's doors never ask for a code: they run no needsCode step (PASSKEY-3, MFA-4)", () => {
-    expect(passkeyOrCodeSteps.map((step) => step.name)).toEqual(['refused', 'startSession', 'resumeAuthorization', 'returnTo', 'signedIn']);
+    expect(passkeyOrCodeSteps.map((step) => step.name)).toEqual([
+      'passkeyRefused',
+      'codeRefused',
+      'startSession',
+      'resumeAuthorization',
+      'returnTo',
+      'signedIn',
+    ]);
   });
 
   test('a wrong password is refused: logged and counted, and no session, device cookie or code (SIGNIN-2)', async () => {
