@@ -19,7 +19,7 @@ import { requestBrowser, signInAgain } from '../presentation/sign-in';
 import { codeSent } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { httpHandler } from '../wiring/handler';
-import { getSessionReaders, getSessions } from '../wiring/repositories';
+import { getSessionReaders } from '../wiring/repositories';
 import { getAuthorizingSignIn } from '../wiring/authorize';
 import { getBrand } from '../wiring/site';
 
@@ -32,7 +32,7 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessionReaders());
     const session = sessionToStepUp(current && { user: current.user, signedIn: signedInUserOf(current.session) }, destination);
     if (!session) return signInAgain(destination);
-    const browser = requestBrowser(event, container, { sessions: getSessions(), brand: getBrand });
+    const browser = requestBrowser(event, container, { brand: getBrand });
     const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'session', ...session }, destination);
     return authorizingSignInResponse(event, container, answer, browser, { codeSent });
   }),

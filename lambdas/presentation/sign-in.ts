@@ -12,12 +12,22 @@ import type { Destination, PageSignInAnswer, SignInAnswer, SignInBrowser } from 
 import { withSetCookies } from '../http/device-cookie';
 import { redirect } from '../http/redirect';
 import { jsonResponse } from '../http/response';
-import { signedInUserOf, startSession, type SessionStore } from '../http/session';
+import { signedInUserOf } from '../http/session';
+import type { Session, User } from '../core/model';
 import { htmlResponse, wantsHtml, type Brand } from './html';
 import { signedInPage } from './views/messages';
 
 export interface SignInBrowserDependencies {
-  readonly sessions: SessionStore;
+  /**
+   * Starts the new session (http/session.ts startSession: the browser's previous one ends); none at
+   * the step-up, which keeps its session and so does not bundle starting one.
+   */
+  readonly startSession?: (
+    event: APIGatewayProxyEvent,
+    container: Container,
+    user: Pick<User, 'id' | 'credentialVersion'>,
+    amr: readonly string[],
+  ) => Promise<{ readonly session: Session; readonly setCookie: string }>;
   /**
    * The renewed device cookie's Set-Cookie (http/device-cookie.ts renewDeviceCookie); none at a door
    * that never completes a sign-in (a step-up keeps its session), which then does not bundle it.
@@ -39,7 +49,8 @@ export function requestBrowser(event: APIGatewayProxyEvent, container: Container
     cookies,
     brand: deps.brand,
     async startSession(user, amr) {
-      const { session, setCookie } = await startSession(event, container, deps.sessions, user, amr);
+      if (!deps.startSession) throw new Error('this sign-in door was wired without starting sessions');
+      const { session, setCookie } = await deps.startSession(event, container, user, amr);
       cookies.session = setCookie;
       return signedInUserOf(session);
     },
