@@ -116,4 +116,6 @@ export type Notice =
   | ApiKeyCreatedNotice;
 
 export type NoticeKind = Notice['kind'];
-export type NoticeOf<K extends NoticeKind> = Extract<Notice, { readonly kind: K }>;
+/** Each kind's notice; looked up by key rather than `Extract`ed, so `Notifier<K>` compares by its kinds (ports.ts). */
+type NoticesByKind = { readonly [N in Notice as N['kind']]: N };
+export type NoticeOf<K extends NoticeKind> = NoticesByKind[K];

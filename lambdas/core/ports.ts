@@ -4,7 +4,7 @@
  */
 import type { ServiceConfig } from '../config/settings';
 import type { MetricName } from './metrics';
-import type { Notice } from './notices';
+import type { NoticeKind, NoticeOf } from './notices';
 
 /** What every request handler works with: the validated settings, the logger, the metrics, the clock and randomness. */
 export interface Container {
@@ -86,8 +86,11 @@ export interface Mailer {
 
 /**
  * Tells a person what happened (notices.ts); the wiring words the notice with its template and
- * mails it. Rejects when the mail was not accepted.
+ * mails it. Rejects when the mail was not accepted. `K` are the kinds a use case sends: the wiring
+ * hands it a notifier holding only their templates, so a function bundles the words of its own
+ * mails, and a kind sent without its template does not compile (`notify` is a property, so its
+ * parameter is checked contravariantly).
  */
-export interface Notifier {
-  notify(to: string, notice: Notice): Promise<void>;
+export interface Notifier<K extends NoticeKind = NoticeKind> {
+  readonly notify: (to: string, notice: NoticeOf<K>) => Promise<void>;
 }

@@ -4,14 +4,16 @@
  * Device cookies and the ceiling notice as in sign-in.ts (behaviour PWFAIL-3, PWFAIL-5).
  */
 import { signInWithPassword } from '../core/account/password-attempts';
-import { continueSignIn } from '../core/sign-in/continuation';
+import { continueAuthorizingSignIn } from '../core/sign-in/resume';
 import { parseBody } from '../http/body';
 import { presentedDevice } from '../http/device-cookie';
 import { authorizeSignInForm } from '../http/forms';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
-import { destinationOf, requestBrowser, signInResponse } from '../presentation/sign-in';
+import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
+import { requestBrowser } from '../presentation/sign-in';
+import { codeSent, formRefused } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
@@ -28,8 +30,8 @@ const endpoint = httpHandler(
     const device = await presentedDevice(event, container, getDeviceCookies());
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueSignIn(continuation, browser, { kind: 'password', user }, destination);
-    return signInResponse(event, container, answer, browser, form.email);
+    const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'password', user }, destination);
+    return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused(form.email), codeSent });
   }),
 );
 

@@ -6,7 +6,13 @@
 import { getPasswordReset } from '../wiring/account';
 import { getAdmin } from '../wiring/admin';
 import { dashboardHandler } from '../wiring/dashboard';
+import { apiKeyCreatedMail } from '../presentation/mail/templates/api-key-created';
 import { getNotifier } from '../wiring/mail';
 import { getPasskeys } from '../wiring/passkeys';
 
-export const handler = dashboardHandler({ admin: getAdmin, notifier: getNotifier, passkeys: getPasskeys, passwordReset: getPasswordReset });
+export const handler = dashboardHandler({
+  admin: getAdmin,
+  notifier: () => getNotifier({ 'api-key-created': apiKeyCreatedMail }),
+  passkeys: getPasskeys,
+  passwordReset: getPasswordReset,
+});

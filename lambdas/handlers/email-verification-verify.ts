@@ -11,12 +11,12 @@ import { parseBody } from '../http/body';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
 import { validate } from '../http/validate';
-import { getAccountCaller, getEmailVerification } from '../wiring/account';
+import { getAccountCaller, getEmailConfirmation } from '../wiring/account';
 
 export const handler = httpHandler(async (event, container) => {
   const user = await requireAccountUser(event, container, getAccountCaller());
   const { code } = validate(verifyEmailBody, parseBody(event, ['json', 'form']));
-  await confirmVerification(getEmailVerification(), user, code);
+  await confirmVerification(getEmailConfirmation(), user, code);
   container.log.info('email verified', { userId: user.id });
   return jsonResponse(200, { email_verified: true });
 });

@@ -7,9 +7,9 @@ import { signInOptions } from '../core/account/passkeys';
 import { jsonResponse } from '../http/response';
 import { assertSameOrigin } from '../http/same-origin';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
+import { getPasskeyCeremonies } from '../wiring/passkeys';
 
 export const handler = httpHandler(async (event, container) => {
   assertSameOrigin(event, container.config.baseUrl);
-  return jsonResponse(200, await signInOptions(getPasskeys()));
+  return jsonResponse(200, await signInOptions(getPasskeyCeremonies()));
 });

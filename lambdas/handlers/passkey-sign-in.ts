@@ -8,16 +8,18 @@
  * ceiling is never consulted here (PWFAIL-7).
  */
 import { finishSignIn } from '../core/account/passkeys';
-import { continueSignIn } from '../core/sign-in/continuation';
+import { continuePasskeyOrCodeSignIn } from '../core/sign-in/passkey-or-code';
 import { parseBody } from '../http/body';
 import { passkeySignInForm } from '../http/passkey-forms';
 import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
-import { destinationOf, requestBrowser, signInResponse } from '../presentation/sign-in';
+import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
+import { requestBrowser } from '../presentation/sign-in';
+import { formRefused } from '../presentation/sign-in-answers';
 import { getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeys } from '../wiring/passkeys';
+import { getPasskeyCeremonies } from '../wiring/passkeys';
 import { getPasskeyVerifier } from '../wiring/webauthn';
 import { getAuthorizingSignIn } from '../wiring/authorize';
 
@@ -28,9 +30,9 @@ export const handler = httpHandler(
     const continuation = getAuthorizingSignIn();
     // The authorization must still be open before a ceremony is spent on it.
     const destination = await destinationOf(continuation.resume, form, true);
-    const outcome = await finishSignIn(getPasskeys(), getPasskeyVerifier(), form.credential);
+    const outcome = await finishSignIn(getPasskeyCeremonies(), getPasskeyVerifier(), form.credential);
     const browser = requestBrowser(event, container, getSignInBrowser());
-    const answer = await continueSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
-    return signInResponse(event, container, answer, browser);
+    const answer = await continuePasskeyOrCodeSignIn(continuation, browser, { kind: 'passkey', outcome }, destination);
+    return authorizingSignInResponse(event, container, answer, browser, { refused: formRefused() });
   }),
 );

@@ -5,11 +5,11 @@
 import { passkeyNotices, passkeysPageResponse, recentlySignedInUser, signInAgain } from '../presentation/passkey-pages';
 import { withErrorPages } from '../presentation/page-errors';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
+import { getPasskeyCeremonies, getPasskeySessionReaders } from '../wiring/passkeys';
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
-    const deps = getPasskeys();
+    const deps = getPasskeyCeremonies();
     const user = await recentlySignedInUser(event, container, getPasskeySessionReaders());
     if (!user) return signInAgain();
     const done = event.queryStringParameters?.done;

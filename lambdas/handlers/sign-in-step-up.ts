@@ -6,17 +6,20 @@
  * authorization or return_to. Nothing is asked when nothing is missing any more: the session is
  * then used as it is.
  */
-import { continueSignIn, sessionToStepUp } from '../core/sign-in/continuation';
+import { sessionToStepUp } from '../core/sign-in/continuation';
+import { continueAuthorizingSignIn } from '../core/sign-in/resume';
 import { stepUpForm } from '../http/account-forms';
 import { parseBody } from '../http/body';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession, signedInUserOf } from '../http/session';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
-import { destinationOf, requestBrowser, signInAgain, signInResponse } from '../presentation/sign-in';
+import { authorizingSignInResponse, destinationOf } from '../presentation/authorizing-sign-in';
+import { requestBrowser, signInAgain } from '../presentation/sign-in';
+import { codeSent } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { httpHandler } from '../wiring/handler';
-import { getSessionReaders, getSessions } from '../wiring/repositories';
+import { getSessionReaders } from '../wiring/repositories';
 import { getAuthorizingSignIn } from '../wiring/authorize';
 import { getBrand } from '../wiring/site';
 
@@ -29,8 +32,8 @@ export const handler = httpHandler(
     const current = await currentSession(event, container, getSessionReaders());
     const session = sessionToStepUp(current && { user: current.user, signedIn: signedInUserOf(current.session) }, destination);
     if (!session) return signInAgain(destination);
-    const browser = requestBrowser(event, container, { sessions: getSessions(), brand: getBrand });
-    const answer = await continueSignIn(continuation, browser, { kind: 'session', ...session }, destination);
-    return signInResponse(event, container, answer, browser);
+    const browser = requestBrowser(event, container, { brand: getBrand });
+    const answer = await continueAuthorizingSignIn(continuation, browser, { kind: 'session', ...session }, destination);
+    return authorizingSignInResponse(event, container, answer, browser, { codeSent });
   }),
 );

@@ -15,6 +15,7 @@ import { assertSameOrigin } from '../http/same-origin';
 import { validate } from '../http/validate';
 import { withErrorPages } from '../presentation/page-errors';
 import { requestBrowser, signInResponse } from '../presentation/sign-in';
+import { codeSent, formRefused } from '../presentation/sign-in-answers';
 import { getSecondFactor } from '../wiring/account';
 import { getDeviceCookies, getSignInBrowser } from '../wiring/device-cookies';
 import { httpHandler } from '../wiring/handler';
@@ -30,7 +31,7 @@ const endpoint = httpHandler(
     const user = await signInWithPassword(getPasswordSignIn(), form.email, form.password, device);
     const browser = requestBrowser(event, container, getSignInBrowser());
     const answer = await continueSignIn(getSignInContinuation(getSecondFactor()), browser, { kind: 'password', user }, destination);
-    return signInResponse(event, container, answer, browser, form.email);
+    return signInResponse(event, container, answer, browser, { refused: formRefused(form.email), codeSent });
   }),
 );
 

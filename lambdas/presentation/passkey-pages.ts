@@ -7,7 +7,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { MfaPolicy } from '../config/settings';
 import { accountPaths } from '../core/account/paths';
-import { mayManagePasskeys, passkeysToManage, type PasskeyDependencies } from '../core/account/passkeys';
+import { mayManagePasskeys, passkeysToManage, type PasskeyCeremonyDependencies } from '../core/account/passkeys';
 import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
 import { endpointPaths } from '../core/paths';
@@ -61,7 +61,7 @@ export const passkeyNotices = { added: 'The passkey was added.', removed: 'The p
 
 export async function passkeysPageResponse(
   container: Container,
-  deps: PasskeyDependencies,
+  deps: PasskeyCeremonyDependencies,
   user: User,
   statusCode: number,
   message: { readonly error?: string; readonly notice?: string } = {},

@@ -7,14 +7,23 @@ import { DynamoChallengeStore, DynamoVerificationStore } from '../adapters/dynam
 import { DynamoSendRate } from '../adapters/dynamodb/rate-stores';
 import { DynamoResetLinkStore } from '../adapters/dynamodb/reset-link-store';
 import { digest } from '../adapters/dynamodb/keys/key-parts';
-import type { EmailVerificationDependencies } from '../core/account/email-verification';
+import type { EmailConfirmationDependencies, EmailVerificationDependencies } from '../core/account/email-verification';
 import type { PasswordChangeDependencies } from '../core/account/password-change';
 import type { PasswordResetDependencies } from '../core/account/password-reset';
-import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { ChallengeCheckDependencies, SecondFactorDependencies } from '../core/account/second-factor';
 import type { MailedCodeDependencies } from '../core/account/stored-code';
+
+type MailedCodeChecks = Omit<MailedCodeDependencies, 'sendRate' | 'notifier'>;
 import type { User } from '../core/model';
 import { accountPaths } from '../core/account/paths';
 import { getContainer, perContainer } from './container';
+import type { NoticeKind } from '../core/notices';
+import type { Notifier } from '../core/ports';
+import { emailConfirmationCodeMail } from '../presentation/mail/templates/email-confirmation-code';
+import { passwordChangedMail } from '../presentation/mail/templates/password-changed';
+import { passwordResetLinkMail } from '../presentation/mail/templates/password-reset-link';
+import { removedAfterResetMail } from '../presentation/mail/templates/removed-after-reset';
+import { signInCodeMail } from '../presentation/mail/templates/sign-in-code';
 import { getNotifier } from './mail';
 import { getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
@@ -34,32 +43,44 @@ const getStores = perContainer(() => {
   };
 });
 
-/** Sending and checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
-function getMailedCodes(): MailedCodeDependencies {
+/** Checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
+function getCodeChecks(): MailedCodeChecks {
   const { config, clock, random } = getContainer();
-  return {
-    sendRate: getStores().sendRate,
-    hasher: getHasher(),
-    notifier: getNotifier(),
-    clock,
-    random,
-    maxAttempts: config.mfaOtpMaxAttempts,
-  };
+  return { hasher: getHasher(), clock, random, maxAttempts: config.mfaOtpMaxAttempts };
 }
 
-export function getSecondFactor(): SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> } {
+/** Sending them too, with the template of the one code mail each sends. */
+function getMailedCodes<K extends NoticeKind>(notifier: Notifier<K>): MailedCodeDependencies<K> {
+  return { ...getCodeChecks(), sendRate: getStores().sendRate, notifier };
+}
+
+/** The code's own door (behaviour MFA-4): it checks a challenge's code and sends none, so it holds no mailer. */
+export function getChallengeChecks(): ChallengeCheckDependencies {
   const stores = getStores();
   return {
-    ...getMailedCodes(),
+    ...getCodeChecks(),
     challenges: stores.challenges,
-    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
     // Strongly consistent: a password or address change a moment ago must count.
     currentUser: (id) => stores.resetLinks.currentUser(id),
     markEmailVerified: (userId, email, at) => stores.verification.markVerified(userId, email, at),
   };
 }
 
-export const getEmailVerification = (): EmailVerificationDependencies => ({ ...getMailedCodes(), codes: getStores().verification });
+export function getSecondFactor(): SecondFactorDependencies & ChallengeCheckDependencies {
+  return {
+    ...getChallengeChecks(),
+    ...getMailedCodes(getNotifier({ 'sign-in-code': signInCodeMail })),
+    mfaPolicy: async () => (await getSite().current()).mfaPolicy,
+  };
+}
+
+export const getEmailVerification = (): EmailVerificationDependencies => ({
+  ...getMailedCodes(getNotifier({ 'email-confirmation-code': emailConfirmationCodeMail })),
+  codes: getStores().verification,
+});
+
+/** Confirming the address (behaviour VERIFY-4) sends nothing, so it holds no mailer. */
+export const getEmailConfirmation = (): EmailConfirmationDependencies => ({ ...getCodeChecks(), codes: getStores().verification });
 
 export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();
@@ -68,7 +89,12 @@ export function getPasswordChange(): PasswordChangeDependencies {
   return {
     sessions,
     tokens,
-    notifier: getNotifier(),
+    // The reset's mails too: getPasswordReset extends these dependencies.
+    notifier: getNotifier({
+      'password-changed': passwordChangedMail,
+      'password-reset-link': passwordResetLinkMail,
+      'removed-after-reset': removedAfterResetMail,
+    }),
     clock,
     log,
     passkeys: getPasskeyStore(),

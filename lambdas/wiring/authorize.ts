@@ -1,8 +1,8 @@
 /** What deciding an authorization (lambdas/core/authorization-decision.ts) reads and writes, from this container. */
-import type { SecondFactorDependencies } from '../core/account/second-factor';
+import type { SignInContinuationDependencies } from '../core/sign-in/continuation';
 import type { ConsentDependencies } from '../core/authorization-consent';
 import type { AuthorizationDependencies } from '../core/authorization-decision';
-import type { ResumeDependencies, SignInContinuationDependencies } from '../core/sign-in/continuation';
+import type { AuthorizingSignInDependencies } from '../core/sign-in/resume';
 import { getContainer } from './container';
 import { getClientFinder, getEnvironments, getSessions, getTokenStore } from './repositories';
 import { getSignInContinuation } from './sign-in';
@@ -24,9 +24,9 @@ export const getAuthorizationDependencies = (): AuthorizationDependencies => {
 };
 
 /** The sign-in continuation of a door that may continue an authorization (lambdas/wiring/sign-in.ts). */
-export const getAuthorizingSignIn = (
-  secondFactor?: SecondFactorDependencies,
-): SignInContinuationDependencies & { readonly resume: ResumeDependencies } => ({
+export const getAuthorizingSignIn = <S extends SignInContinuationDependencies['secondFactor']>(
+  secondFactor?: S,
+): AuthorizingSignInDependencies & { readonly secondFactor?: S } => ({
   ...getSignInContinuation(secondFactor),
   resume: { authorization: getAuthorizationDependencies(), findClient: getClientFinder() },
 });

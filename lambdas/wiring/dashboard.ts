@@ -23,8 +23,8 @@ import { getBrand, getSite } from './site';
 export interface DashboardRowParts {
   /** The admin API's dependencies with the mail a password change sends (wiring/admin.ts getAdmin). */
   readonly admin?: () => AdminDependencies;
-  /** Mail: API key notices, reset links, passkey removal notices (POST /dashboard/{proxy+}). */
-  readonly notifier?: () => Notifier;
+  /** The API key notice (POST /dashboard/{proxy+}); reset links and passkey notices come with their own parts. */
+  readonly notifier?: () => Notifier<'api-key-created'>;
   readonly passkeys?: () => PasskeyDependencies;
   readonly passwordReset?: () => PasswordResetDependencies;
   /** The logo's storage (POST /dashboard/logo, the only row granted branding/*). */
@@ -36,7 +36,7 @@ const notOnThisRow = (part: string) => (): never => {
   throw new Error(`The dashboard's ${part} is not wired into this function: its route rows do not call it (lambdas/routes.ts).`);
 };
 
-const notifierOff: Notifier = { notify: notOnThisRow('notifier') };
+const notifierOff: Notifier<'api-key-created'> = { notify: notOnThisRow('notifier') };
 
 export function dashboardHandler(parts: DashboardRowParts) {
   return httpHandler((event, container) =>

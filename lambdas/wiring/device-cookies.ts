@@ -7,7 +7,8 @@
 import { deviceKeySourceFromEnv } from '../adapters/device-cookie-keys';
 import { DynamoDeviceStanding } from '../adapters/dynamodb/rate-stores';
 import { cachedLoader } from '../core/cache';
-import type { DeviceCookieDependencies } from '../http/device-cookie';
+import { renewDeviceCookie, type DeviceCookieDependencies } from '../http/device-cookie';
+import { startSession } from '../http/session';
 import type { SignInBrowserDependencies } from '../presentation/sign-in';
 import { awsClientSettings } from './aws';
 import { getContainer, perContainer } from './container';
@@ -31,4 +32,8 @@ export const getDeviceCookies = /* @__PURE__ */ perContainer((env): DeviceCookie
 });
 
 /** The browser's side of a sign-in that completes here (lambdas/presentation/sign-in.ts): the session and device cookies. */
-export const getSignInBrowser = (): SignInBrowserDependencies => ({ sessions: getSessions(), devices: getDeviceCookies, brand: getBrand });
+export const getSignInBrowser = (): SignInBrowserDependencies => ({
+  startSession: (event, container, user, amr) => startSession(event, container, getSessions(), user, amr),
+  renewDevice: (event, container, userId) => renewDeviceCookie(event, container, getDeviceCookies(), userId),
+  brand: getBrand,
+});

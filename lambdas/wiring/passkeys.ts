@@ -1,7 +1,9 @@
 /** The passkey stores and settings of a container (behaviour PASSKEY-1..PASSKEY-9; lambdas/core/account/passkeys.ts). */
 import { DynamoCeremonyStore, DynamoPasskeyStore } from '../adapters/dynamodb/passkey-store';
-import type { PasskeyDependencies } from '../core/account/passkeys';
+import type { PasskeyCeremonyDependencies, PasskeyDependencies } from '../core/account/passkeys';
 import { getContainer, perContainer } from './container';
+import { passkeyAddedMail } from '../presentation/mail/templates/passkey-added';
+import { passkeyRemovedMail } from '../presentation/mail/templates/passkey-removed';
 import { getNotifier } from './mail';
 import type { PasskeySessionReaders } from '../presentation/passkey-pages';
 import { getSessionReaders, getUsers } from './repositories';
@@ -15,13 +17,13 @@ const getStores = perContainer(() => {
 
 export const getPasskeyStore = () => getStores().passkeys;
 
-export function getPasskeys(): PasskeyDependencies {
+/** The ceremonies and the page, which mail nothing: the sign-in doors and the page bundle no passkey mail. */
+export function getPasskeyCeremonies(): PasskeyCeremonyDependencies {
   const { config, clock, random, log } = getContainer();
   const users = getUsers();
   const origin = new URL(config.baseUrl).origin;
   return {
     ...getStores(),
-    notifier: getNotifier(),
     clock,
     random,
     log,
@@ -33,6 +35,12 @@ export function getPasskeys(): PasskeyDependencies {
     currentUser: (id) => users.current(id),
   };
 }
+
+/** Adding and removing, which tell the user (behaviour PASSKEY-12). */
+export const getPasskeys = (): PasskeyDependencies => ({
+  ...getPasskeyCeremonies(),
+  notifier: getNotifier({ 'passkey-added': passkeyAddedMail, 'passkey-removed': passkeyRemovedMail }),
+});
 
 /** The passkey pages' session check (lambdas/presentation/passkey-pages.ts): the session, its user, the MFA policy in force. */
 export const getPasskeySessionReaders = (): PasskeySessionReaders => ({

@@ -13,6 +13,7 @@ import type { LambdaHandler } from '../http/handler';
 import { dispatchInBackground, isBackgroundInvocation, type BackgroundJobOf } from './background';
 import { getContainer, perContainer } from './container';
 import { getDeviceCookies } from './device-cookies';
+import { wrongPasswordsMail } from '../presentation/mail/templates/wrong-passwords';
 import { getNotifier } from './mail';
 import { getHasher, getUsers } from './repositories';
 import { getStorage } from './storage';
@@ -50,7 +51,7 @@ export async function runCeilingNoticeJob(job: BackgroundJobOf<'password-ceiling
   const users = getUsers();
   const deps = {
     findUserByEmail: (email: string) => users.findByEmail(email),
-    notifier: getNotifier(),
+    notifier: getNotifier({ 'wrong-passwords': wrongPasswordsMail }),
     forgotPasswordUrl: `${config.baseUrl}${accountPaths.forgotPassword}`,
   };
   // The user id, never the address: which account strangers are guessing at (behaviour PWFAIL-8).

@@ -4,13 +4,17 @@
  * (lambdas/wiring/authorize.ts), which adds the authorization's stores and the client lookup: the
  * sign-in page's own door does not carry them.
  */
-import type { SecondFactorDependencies } from '../core/account/second-factor';
 import type { SignInContinuationDependencies } from '../core/sign-in/continuation';
 import { getContainer } from './container';
 import { getUsers } from './repositories';
 
-/** `secondFactor` (lambdas/wiring/account.ts) at every door but the passkey's, which never asks for a code. */
-export function getSignInContinuation(secondFactor?: SecondFactorDependencies): SignInContinuationDependencies {
+/**
+ * `secondFactor` (lambdas/wiring/account.ts) at every door but the passkey's: getSecondFactor where
+ * a code may be asked, getChallengeChecks at the code's own door.
+ */
+export function getSignInContinuation<S extends SignInContinuationDependencies['secondFactor']>(
+  secondFactor?: S,
+): SignInContinuationDependencies & { readonly secondFactor?: S } {
   const { config, log, metrics } = getContainer();
   const users = getUsers();
   return {

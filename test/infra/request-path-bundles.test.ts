@@ -152,14 +152,7 @@ test.each(['passkey-sign-in', 'passkey-register'])(
  * bench/README.md): their wiring (passkey and account dependencies) holds a mailer they never
  * call. Left for a later split like wiring/admin.ts getAdminWithoutMail; the list may only shrink.
  */
-const sesWithoutMail = [
-  'sign-in-code',
-  'email-verification-verify',
-  'reset-password-page',
-  'passkeys-page',
-  'passkey-sign-in-options',
-  'passkey-sign-in',
-];
+const sesWithoutMail = ['reset-password-page'];
 
 test.each([...rowsByHandler.keys()])(
   'the %s function carries the SES client only if one of its rows sends mail (parsed at import even when loaded on first send)',

@@ -18,6 +18,7 @@ import { TooManyRequestsError } from '../../lambdas/core/errors';
 import type { User } from '../../lambdas/core/model';
 import type { Hasher, MailMessage } from '../../lambdas/core/ports';
 import { mailNotifier } from '../../lambdas/presentation/mail/render';
+import { templates } from '../../lambdas/presentation/mail/templates';
 import { cryptoRandom } from '../../lambdas/adapters/system';
 import { getContainer } from '../../lambdas/wiring/container';
 import { getHasher, getSessions, getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
@@ -29,7 +30,11 @@ const start = Date.UTC(2031, 0, 1, 12, 0, 0);
 let now = start;
 const clock = { now: () => now };
 const sent: MailMessage[] = [];
-const notifier = mailNotifier({ send: async (message: MailMessage) => void sent.push(message) }, async () => ({ title: 'Tollgate' }));
+const notifier = mailNotifier(
+  { send: async (message: MailMessage) => void sent.push(message) },
+  async () => ({ title: 'Tollgate' }),
+  templates,
+);
 let evaluations = 0;
 /** The real hasher, counting verifications: what "evaluated" means for the attempt cap. */
 const countingHasher = (): Hasher => {

@@ -14,12 +14,17 @@ import { completeChallenge, resendCode, startChallenge, type SecondFactorDepende
 import type { User } from '../../lambdas/core/model';
 import type { Hasher, MailMessage } from '../../lambdas/core/ports';
 import { mailNotifier } from '../../lambdas/presentation/mail/render';
+import { templates } from '../../lambdas/presentation/mail/templates';
 import { getHasher, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { createUserWithPassword } from '../support/fixtures';
 
 const sent: MailMessage[] = [];
-const notifier = mailNotifier({ send: async (message: MailMessage) => void sent.push(message) }, async () => ({ title: 'Tollgate' }));
+const notifier = mailNotifier(
+  { send: async (message: MailMessage) => void sent.push(message) },
+  async () => ({ title: 'Tollgate' }),
+  templates,
+);
 const codeIn = (message: MailMessage | undefined) => /\b([0-9]{6})\b/.exec(message?.text ?? '')![1]!;
 const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 

@@ -12,9 +12,12 @@ import { verificationCodeRate } from './send-rate';
 import { checkStoredCode, type MailedCodeDependencies } from './stored-code';
 import type { VerificationStore } from './ports';
 
-export interface EmailVerificationDependencies extends MailedCodeDependencies {
+export interface EmailVerificationDependencies extends MailedCodeDependencies<'email-confirmation-code'> {
   readonly codes: VerificationStore;
 }
+
+/** Confirming sends nothing: its function is wired without the mailer. */
+export type EmailConfirmationDependencies = Omit<EmailVerificationDependencies, 'notifier' | 'sendRate'>;
 
 export type VerificationRequestResult = { readonly kind: 'already-verified' } | { readonly kind: 'sent'; readonly expiresIn: number };
 
@@ -52,7 +55,7 @@ export async function requestVerification(deps: EmailVerificationDependencies, u
 /** One answer for every failure: wrong, expired, used, out of attempts, or for another address. */
 const refused = (reason: string) => new InvalidGrantError('The code is wrong, expired or already used. Request a new code.', reason);
 
-export async function confirmVerification(deps: EmailVerificationDependencies, user: User, code: string): Promise<void> {
+export async function confirmVerification(deps: EmailConfirmationDependencies, user: User, code: string): Promise<void> {
   const check = await checkStoredCode(deps, deps.codes, user.id, code);
   if (check.kind === 'expired') throw refused(check.reason);
   if (check.kind === 'wrong') throw refused(`wrong code, ${check.triesLeft} attempts left`);

@@ -67,10 +67,10 @@ export function defaultPasskeyName(userAgent: string | undefined): string {
   return browser ?? (system ? `Passkey on ${system}` : 'Passkey');
 }
 
-export interface PasskeyDependencies {
+/** What the ceremonies and the page read; mailing nothing, a function that only signs in or lists does not bundle the mails. */
+export interface PasskeyCeremonyDependencies {
   readonly passkeys: PasskeyStore;
   readonly ceremonies: CeremonyStore;
-  readonly notifier: Notifier;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly log: Logger;
@@ -81,6 +81,11 @@ export interface PasskeyDependencies {
   /** The issuer: the mails link to the passkeys page under it. */
   readonly baseUrl: string;
   readonly currentUser: (userId: string) => Promise<User | undefined>;
+}
+
+/** Adding or removing a passkey also tells its user (behaviour PASSKEY-12). */
+export interface PasskeyDependencies extends PasskeyCeremonyDependencies {
+  readonly notifier: Notifier<'passkey-added' | 'passkey-removed'>;
 }
 
 export type Refusal = { readonly kind: 'refused'; readonly reason: string };
@@ -95,7 +100,7 @@ export const isRecentlyAuthenticated = (authTime: number, clock: Clock) => epoch
 /** The WebAuthn user handle: the user id's bytes (never the address, WebAuthn 14.6.1). */
 export const userHandleOf = (userId: string) => Buffer.from(userId, 'utf8').toString('base64url');
 
-async function newCeremony(deps: PasskeyDependencies, kind: Ceremony['kind'], userId?: string): Promise<string> {
+async function newCeremony(deps: PasskeyCeremonyDependencies, kind: Ceremony['kind'], userId?: string): Promise<string> {
   const challenge = newSecret(deps.random);
   await deps.ceremonies.save(challenge, {
     kind,
@@ -106,7 +111,7 @@ async function newCeremony(deps: PasskeyDependencies, kind: Ceremony['kind'], us
 }
 
 /** PublicKeyCredentialCreationOptionsJSON (WebAuthn 5.4) for PublicKeyCredential.parseCreationOptionsFromJSON. */
-export async function registrationOptions(deps: PasskeyDependencies, user: User, existing: readonly Passkey[]) {
+export async function registrationOptions(deps: PasskeyCeremonyDependencies, user: User, existing: readonly Passkey[]) {
   const challenge = await newCeremony(deps, 'register', user.id);
   return {
     rp: { id: deps.rpId, name: deps.rpName },
@@ -126,7 +131,7 @@ export async function registrationOptions(deps: PasskeyDependencies, user: User,
 }
 
 /** What the passkeys page shows (behaviour PASSKEY-1, PASSKEY-2): the user's passkeys, and a new ceremony to add one. */
-export async function passkeysToManage(deps: PasskeyDependencies, user: User) {
+export async function passkeysToManage(deps: PasskeyCeremonyDependencies, user: User) {
   const passkeys = await deps.passkeys.listOf(user.id);
   return { passkeys, creationOptions: await registrationOptions(deps, user, passkeys) };
 }
@@ -147,7 +152,7 @@ export async function mayManagePasskeys(
 }
 
 /** PublicKeyCredentialRequestOptionsJSON: no allowCredentials, so the authenticator offers its discoverable passkeys. */
-export async function signInOptions(deps: PasskeyDependencies) {
+export async function signInOptions(deps: PasskeyCeremonyDependencies) {
   const challenge = await newCeremony(deps, 'sign-in');
   return { challenge, rpId: deps.rpId, timeout: ceremonyLifetimeSeconds * 1000, userVerification: 'required' as const };
 }
@@ -162,7 +167,7 @@ export function challengeOf(clientDataJSON: string): string | undefined {
   }
 }
 
-async function claimCeremony(deps: PasskeyDependencies, clientDataJSON: string, kind: Ceremony['kind']) {
+async function claimCeremony(deps: PasskeyCeremonyDependencies, clientDataJSON: string, kind: Ceremony['kind']) {
   const challenge = challengeOf(clientDataJSON);
   if (!challenge) return refused('clientDataJSON carries no challenge of ours');
   const ceremony = await deps.ceremonies.consume(challenge, epoch(deps.clock));
@@ -232,7 +237,7 @@ export interface AssertionResponse {
  * the use, as before, a sign-in in flight could start a session the removal never saw.
  */
 export async function finishSignIn(
-  deps: PasskeyDependencies,
+  deps: PasskeyCeremonyDependencies,
   verifier: Required<Pick<PasskeyVerifier, 'assertion'>>,
   response: AssertionResponse,
 ): Promise<{ readonly kind: 'signed-in'; readonly user: User } | Refusal> {

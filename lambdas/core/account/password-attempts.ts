@@ -105,7 +105,7 @@ async function tripped(deps: PasswordSignInDependencies, subject: string, window
 
 export interface CeilingNoticeDependencies {
   readonly findUserByEmail: (email: string) => Promise<User | undefined>;
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<'wrong-passwords'>;
   /** `<BASE_URL>/forgot-password`, from configuration. */
   readonly forgotPasswordUrl: string;
 }

@@ -6,7 +6,7 @@
  * were issued under, and the change incremented it.
  */
 import { keyStatus } from '../api-keys/status';
-import type { ApiKey, User } from '../model';
+import type { User } from '../model';
 import type { AccountLinks, PasswordChangedNotice, PasswordChangeWay } from '../notices';
 
 export type { PasswordChangeWay } from '../notices';
@@ -17,7 +17,8 @@ import type { Passkey, SelfServiceKey, SelfServiceKeyReader } from './ports';
 export interface PasswordChangeDependencies {
   readonly sessions: { deleteSessionsOf(userId: string): Promise<void> };
   readonly tokens: { revokeFamiliesOf(userId: string, nowEpoch: number): Promise<void> };
-  readonly notifier: Notifier;
+  /** Resetting a password also mails its link and, after "Remove all", what was removed (password-reset.ts). */
+  readonly notifier: Notifier<'password-changed' | 'password-reset-link' | 'removed-after-reset'>;
   readonly clock: Clock;
   readonly log: Logger;
   /** Read for the mail: which passkeys still sign in (behaviour RESET-10). */

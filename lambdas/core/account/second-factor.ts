@@ -21,7 +21,7 @@ import type { ChallengeStore, SendRatePolicy, SignInChallenge } from './ports';
 export const passwordAndCodeAmr = ['pwd', 'otp', 'mfa'] as const;
 export const passwordAmr = ['pwd'] as const;
 
-export interface SecondFactorDependencies extends MailedCodeDependencies {
+export interface SecondFactorDependencies extends MailedCodeDependencies<'sign-in-code'> {
   readonly challenges: ChallengeStore;
   /**
    * The MFA policy in force: the stored site setting, else MFA_POLICY. Read at each sign-in, never
@@ -31,6 +31,11 @@ export interface SecondFactorDependencies extends MailedCodeDependencies {
   /** Sets emailVerifiedAt while the user's address is still `email` (REQUIRE_VERIFIED_EMAIL challenges). */
   readonly markEmailVerified?: (userId: string, email: string, at: string) => Promise<boolean>;
 }
+
+/** Checking a code sends nothing: the code's door is wired without the mailer. */
+export type ChallengeCheckDependencies = Omit<SecondFactorDependencies, 'notifier' | 'sendRate' | 'mfaPolicy'> & {
+  readonly currentUser: (id: string) => Promise<User | undefined>;
+};
 
 export type SecondFactorNeed =
   | { readonly kind: 'none' }
@@ -154,7 +159,7 @@ export async function resendCode(deps: SecondFactorDependencies, challengeId: st
  * the user as stored now: same address, same password version. The caller starts the session.
  */
 export async function completeChallenge(
-  deps: SecondFactorDependencies & { readonly currentUser: (id: string) => Promise<User | undefined> },
+  deps: ChallengeCheckDependencies,
   challengeId: string,
   code: string,
   requestId: string | undefined,

@@ -10,6 +10,7 @@
  * so of 10 parallel posts of the right code, none would start a session (behaviour MFA-4).
  */
 import { newId } from '../ids';
+import type { NoticeKind } from '../notices';
 import type { Clock, Hasher, Notifier, RandomSource } from '../ports';
 import type { CodeAttemptStore, SendRateStore, StoredCode } from './ports';
 
@@ -19,10 +20,10 @@ export interface CodeCheckDependencies {
   readonly random: RandomSource;
 }
 
-/** What mailing a code and checking it need, the same for sign-in challenges and email verification. */
-export interface MailedCodeDependencies extends CodeCheckDependencies {
+/** What mailing a code and checking it need, the same for sign-in challenges and email verification; `K` the code's mail. */
+export interface MailedCodeDependencies<K extends NoticeKind = NoticeKind> extends CodeCheckDependencies {
   readonly sendRate: SendRateStore;
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<K>;
   /** MFA_OTP_MAX_ATTEMPTS */
   readonly maxAttempts: number;
 }

@@ -17,7 +17,7 @@ import { snapshotScopes } from './scopes';
 
 /** Self-service creation also mails the bound user (behaviour KEY-14). */
 export interface ApiKeyCreateDependencies extends ApiKeyAdminDependencies {
-  readonly notifier: Notifier;
+  readonly notifier: Notifier<'api-key-created'>;
   /** The issuer (`{base_url}`): the mail names the address that revokes the key. */
   readonly issuer: string;
 }

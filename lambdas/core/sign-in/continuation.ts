@@ -7,39 +7,36 @@
  *
  *   refused → needs-code → (the session starts) → resume-authorization → return-to → signed-in
  *
+ * Each door runs the steps it can need: the resume step is in resume.ts, with the steps of the doors
+ * that may continue an authorization, the mailed code's in needs-code.ts, and the passkey's and the
+ * code's doors have theirs in passkey-or-code.ts, so the sign-in page's own door does not bundle
+ * deciding an authorization, nor the passkey's door starting a challenge.
  * The answer is plain data; lambdas/presentation/sign-in.ts makes it a response.
  */
 import type { SignedInUser } from '../authorization-code';
-import {
-  decideAuthorization,
-  unregisteredClient,
-  type AuthorizationDecision,
-  type AuthorizationDependencies,
-} from '../authorization-decision';
+import type { AuthorizationDecision } from '../authorization-decision';
 import type { PendingAuthorization } from '../authorization-request';
 import { AccessDeniedError } from '../errors';
 import { metricNames } from '../metrics';
 import type { Client, User } from '../model';
 import type { Logger, Metrics } from '../ports';
 import { passkeyAmr } from '../account/passkeys';
-import {
-  noAddressForCode,
-  passwordAmr,
-  passwordAndCodeAmr,
-  secondFactorNeed,
-  startChallenge,
-  type SecondFactorDependencies,
-} from '../account/second-factor';
+import { passwordAmr, passwordAndCodeAmr, type SecondFactorDependencies } from '../account/second-factor';
 import type { CodeCheck } from '../account/stored-code';
-import { maskEmail } from '../account/one-time-code';
 import type { SignInChallenge } from '../account/ports';
+import { needsCode, type CodeAskingDependencies } from './needs-code';
 
 /** Where the sign-in goes once it is complete. */
 export type Destination =
   /** On with a stored authorization request; its client when already looked up. */
   | { readonly kind: 'authorization'; readonly requestId: string; readonly request: PendingAuthorization; readonly client?: Client }
   /** The sign-in page's own flow: to `returnTo` (a safe same-origin path), else the signed-in page. */
-  | { readonly kind: 'page'; readonly returnTo?: string };
+  | PageDestination;
+
+export interface PageDestination {
+  readonly kind: 'page';
+  readonly returnTo?: string;
+}
 
 /** What the factor established. */
 export type Factor =
@@ -76,22 +73,21 @@ export type SignInAnswer =
   /** `user` as stored, when it could be read. */
   | { readonly kind: 'signed-in'; readonly userId: string; readonly user: User | undefined };
 
+/** What a sign-in bound for a page answers: never an authorization to resume. */
+export type PageSignInAnswer = Exclude<SignInAnswer, { readonly kind: 'resume-authorization' }>;
+
 export interface SignInContinuationDependencies {
-  /** Absent at a door whose factor is already multi-factor (a passkey): no code is asked or checked there. */
-  readonly secondFactor?: SecondFactorDependencies;
+  /**
+   * The challenges, read again for the address a wrong code's page names; absent at a door whose
+   * factor is already multi-factor (a passkey). The doors that ask for a code hold all of
+   * SecondFactorDependencies (needs-code.ts CodeAskingDependencies).
+   */
+  readonly secondFactor?: Pick<SecondFactorDependencies, 'challenges' | 'clock'>;
   /** REQUIRE_VERIFIED_EMAIL */
   readonly requireVerifiedEmail: boolean;
-  /** Absent at the sign-in page's own door, which never continues an authorization (its function stays small). */
-  readonly resume?: ResumeDependencies;
   readonly findUser: (userId: string) => Promise<User | undefined>;
   readonly log: Logger;
   readonly metrics: Metrics;
-}
-
-/** What continuing a stored authorization needs: deciding it, and its client when not looked up before. */
-export interface ResumeDependencies {
-  readonly authorization: AuthorizationDependencies;
-  readonly findClient: (clientId: string) => Promise<Client | undefined>;
 }
 
 /** What the browser's side of a completed sign-in needs: the HTTP layer sets the cookies. */
@@ -156,8 +152,9 @@ function establishedBy(factor: Factor): Established | undefined {
   return { userId, credentialVersion, amr: passwordAndCodeAmr, ...(returnTo ? { returnTo } : {}) };
 }
 
-interface Progress {
-  readonly deps: SignInContinuationDependencies;
+/** What the steps see and pass on; `D` the door's dependencies (resume.ts adds the authorization's). */
+export interface Progress<D extends SignInContinuationDependencies = SignInContinuationDependencies> {
+  readonly deps: D;
   readonly factor: Factor;
   readonly established: Established | undefined;
   readonly destination: Destination;
@@ -165,62 +162,26 @@ interface Progress {
   signedIn?: SignedInUser;
 }
 
-function secondFactorOf(deps: SignInContinuationDependencies): SecondFactorDependencies {
-  if (!deps.secondFactor) throw new Error('this sign-in door was wired without the second factor');
-  return deps.secondFactor;
-}
+export type Step<D extends SignInContinuationDependencies = SignInContinuationDependencies> = (
+  progress: Progress<D>,
+  browser: SignInBrowser,
+) => Promise<SignInAnswer | undefined>;
 
-type Step = (progress: Progress, browser: SignInBrowser) => Promise<SignInAnswer | undefined>;
-
-/** Behaviour SIGNIN-2, MFA-4, PASSKEY-6: the factor refused; the log line and count say which factor and why. */
-const refused: Step = async ({ deps, factor, established, destination }) => {
+/**
+ * Behaviour SIGNIN-2: a wrong password or an unknown address, one answer; the log line and count say
+ * so. A passkey's and a code's refusals are their doors' own steps (passkey-or-code.ts).
+ */
+export const refused: Step = async ({ deps, factor, established, destination }) => {
   if (established) return undefined;
-  if (factor.kind === 'password') {
-    const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
-    deps.log.info('sign-in refused', { reason: 'unknown email or wrong password', ...clientId });
-    deps.metrics.count(metricNames.signInFailed, { method: 'password' });
-    return { kind: 'refused', factor: 'password', destination };
-  }
-  if (factor.kind === 'passkey' && factor.outcome.kind === 'refused') {
-    deps.log.info('passkey sign-in refused', { reason: factor.outcome.reason });
-    deps.metrics.count(metricNames.signInFailed, { method: 'passkey' });
-    return { kind: 'refused', factor: 'passkey', destination };
-  }
-  if (factor.kind !== 'code' || factor.check.kind === 'match') throw new Error('a factor that established nobody refuses');
-  const { check, challengeId } = factor;
-  if (check.kind === 'wrong') {
-    deps.log.info('sign-in code refused', { reason: 'wrong code', triesLeft: check.triesLeft });
-    deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
-    const maskedEmail = async () => {
-      const { challenges, clock } = secondFactorOf(deps);
-      const challenge = await challenges.get(challengeId, Math.floor(clock.now() / 1000));
-      return challenge && maskEmail(challenge.email);
-    };
-    const wrong = { triesLeft: check.triesLeft, maskedEmail };
-    return { kind: 'refused', factor: 'code', destination, challengeId, wrong, reason: 'wrong code' };
-  }
-  deps.log.info('sign-in code refused', { reason: check.reason });
-  deps.metrics.count(metricNames.signInCodeFailed, { reason: check.kind });
-  return { kind: 'refused', factor: 'code', destination, challengeId, reason: check.reason };
-};
-
-/** Behaviour MFA-1, MFA-2, MFA-10: a password or a session the policy asks more of gets a mailed code, and no session yet. */
-const needsCode: Step = async ({ deps, factor, destination }) => {
-  if (factor.kind !== 'password' && factor.kind !== 'session') return undefined;
-  const user = factor.user!;
-  const secondFactor = secondFactorOf(deps);
-  const need = secondFactorNeed(user, await secondFactor.mfaPolicy(), deps.requireVerifiedEmail);
-  if (need.kind === 'none') return undefined;
-  if (need.kind === 'impossible') throw noAddressForCode(user);
-  const continuation = destination.kind === 'authorization' ? { requestId: destination.requestId } : { returnTo: destination.returnTo };
-  const started = await startChallenge(secondFactor, user, need, continuation);
-  deps.log.info('sign-in code sent', { userId: user.id, verifiesEmail: need.verifiesEmail });
-  deps.metrics.count(metricNames.signInCodeSent);
-  return { kind: 'needs-code', ...started, destination };
+  if (factor.kind !== 'password') throw new Error(`this sign-in door does not refuse a ${factor.kind}`);
+  const clientId = destination.kind === 'authorization' && destination.client ? { clientId: destination.client.clientId } : {};
+  deps.log.info('sign-in refused', { reason: 'unknown email or wrong password', ...clientId });
+  deps.metrics.count(metricNames.signInFailed, { method: 'password' });
+  return { kind: 'refused', factor: 'password', destination };
 };
 
 /** The factor is enough: a new session (amr per RFC 8176) and a renewed device cookie; a step-up keeps its session. */
-const startSession: Step = async (progress, browser) => {
+export const startSession: Step = async (progress, browser) => {
   const { factor, deps } = progress;
   const established = progress.established!;
   if (factor.kind === 'session') {
@@ -234,42 +195,41 @@ const startSession: Step = async (progress, browser) => {
   return undefined;
 };
 
-/** On with the authorization the sign-in was for (its client is looked up now if not before). */
-const resumeAuthorization: Step = async ({ deps, destination, signedIn }) => {
-  if (destination.kind !== 'authorization') return undefined;
-  if (!deps.resume) throw new Error('this sign-in door was wired without resuming authorizations');
-  const client = destination.client ?? (await deps.resume.findClient(destination.request.clientId));
-  if (!client) throw unregisteredClient(destination.request.clientId);
-  const { request, requestId } = destination;
-  const decision = await decideAuthorization(deps.resume.authorization, { client, request, requestId, user: signedIn! });
-  return { kind: 'resume-authorization', decision };
-};
-
 /** Behaviour SIGNIN-6: back to the page the sign-in began on, a same-origin path only. */
-const returnTo: Step = async ({ established, destination }) => {
+export const returnTo: Step = async ({ established, destination }) => {
   const path = established?.returnTo ?? (destination.kind === 'page' ? destination.returnTo : undefined);
   return path ? { kind: 'return-to', path } : undefined;
 };
 
 /** Who is signed in now; a code's user is read again (the challenge holds only the id). */
-const signedIn: Step = async ({ deps, established }) => {
+export const signedIn: Step = async ({ deps, established }) => {
   const { userId, user } = established!;
   return { kind: 'signed-in', userId, user: user ?? (await deps.findUser(userId)) };
 };
 
-/** The steps, in order; the first that answers decides. */
-export const signInSteps: readonly Step[] = [refused, needsCode, startSession, resumeAuthorization, returnTo, signedIn];
+/** The steps of a sign-in bound for a page, in order; the first that answers decides. */
+export const pageSignInSteps: readonly Step<CodeAskingDependencies>[] = [refused, needsCode, startSession, returnTo, signedIn];
 
-export async function continueSignIn(
-  deps: SignInContinuationDependencies,
+/** Runs `stepsInOrder` until one answers. */
+export async function runSteps<D extends SignInContinuationDependencies>(
+  stepsInOrder: readonly Step<D>[],
+  deps: D,
   browser: SignInBrowser,
   factor: Factor,
   destination: Destination,
 ): Promise<SignInAnswer> {
-  const progress: Progress = { deps, factor, established: establishedBy(factor), destination };
-  for (const step of signInSteps) {
+  const progress: Progress<D> = { deps, factor, established: establishedBy(factor), destination };
+  for (const step of stepsInOrder) {
     const answer = await step(progress, browser);
     if (answer) return answer;
   }
   throw new Error('the signed-in step always answers');
 }
+
+/** The sign-in page's own door, which never continues an authorization (resume.ts continues one). */
+export const continueSignIn = (
+  deps: CodeAskingDependencies,
+  browser: SignInBrowser,
+  factor: Factor,
+  destination: PageDestination,
+): Promise<PageSignInAnswer> => runSteps(pageSignInSteps, deps, browser, factor, destination) as Promise<PageSignInAnswer>;

@@ -12,6 +12,7 @@ import { keyManagerOf } from '../../http/admin-caller';
 import { apiKeyView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getApiKeyAdmin } from '../../wiring/api-keys';
+import { apiKeyCreatedMail } from '../../presentation/mail/templates/api-key-created';
 import { getNotifier } from '../../wiring/mail';
 
 /** The request body; exported for the OpenAPI document (bin/openapi.ts). */
@@ -26,7 +27,7 @@ export const handler = clientKeysHandler(async (event, container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const input = jsonInput(event, schema);
   const created = await createApiKey(
-    { ...getApiKeyAdmin(), notifier: getNotifier(), issuer: container.config.baseUrl },
+    { ...getApiKeyAdmin(), notifier: getNotifier({ 'api-key-created': apiKeyCreatedMail }), issuer: container.config.baseUrl },
     keyManagerOf(caller),
     {
       ...input,

@@ -1,9 +1,10 @@
 /**
  * The one template of each notice kind (lambdas/core/notices.ts). Keyed by kind, so a kind
- * without a template does not compile.
+ * without a template does not compile. A function's notifier takes only the templates of the
+ * mails it sends (lambdas/wiring/mail.ts); this registry is the list that proves each kind has one.
  */
-import type { NoticeKind, NoticeOf } from '../../core/notices';
-import type { MailText } from './branded';
+import type { NoticeKind } from '../../core/notices';
+import type { Templates } from './render';
 import { apiKeyCreatedMail } from './templates/api-key-created';
 import { emailConfirmationCodeMail } from './templates/email-confirmation-code';
 import { passkeyAddedMail } from './templates/passkey-added';
@@ -14,9 +15,7 @@ import { removedAfterResetMail } from './templates/removed-after-reset';
 import { signInCodeMail } from './templates/sign-in-code';
 import { wrongPasswordsMail } from './templates/wrong-passwords';
 
-export type Template<K extends NoticeKind> = (notice: NoticeOf<K>) => MailText;
-
-export const templates: { readonly [K in NoticeKind]: Template<K> } = {
+export const templates: Templates<NoticeKind> = {
   'sign-in-code': signInCodeMail,
   'email-confirmation-code': emailConfirmationCodeMail,
   'password-reset-link': passwordResetLinkMail,

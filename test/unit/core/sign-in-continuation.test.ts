@@ -16,13 +16,15 @@ import { AccessDeniedError } from '../../../lambdas/core/errors';
 import type { Client, User } from '../../../lambdas/core/model';
 import {
   continueSignIn,
+  pageSignInSteps,
   sessionToStepUp,
-  signInSteps,
   type Destination,
   type SignInBrowser,
-  type SignInContinuationDependencies,
 } from '../../../lambdas/core/sign-in/continuation';
+import { continuePasskeyOrCodeSignIn, passkeyOrCodeSteps } from '../../../lambdas/core/sign-in/passkey-or-code';
+import { continueAuthorizingSignIn, signInSteps, type AuthorizingSignInDependencies } from '../../../lambdas/core/sign-in/resume';
 import type { SignInChallenge } from '../../../lambdas/core/account/ports';
+import type { CodeAskingDependencies } from '../../../lambdas/core/sign-in/needs-code';
 
 const now = Date.UTC(2026, 0, 1);
 const clock = { now: () => now };
@@ -76,7 +78,7 @@ function harness(options: { policy?: 'off' | 'everyone'; hasAccess?: boolean; ch
     issuer: 'https://as.example',
     dcrEnvironmentId: undefined,
   };
-  const deps: SignInContinuationDependencies = {
+  const deps: AuthorizingSignInDependencies & CodeAskingDependencies = {
     secondFactor,
     requireVerifiedEmail: false,
     resume: { authorization, findClient: async () => client },
@@ -121,9 +123,29 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
     ]);
   });
 
+  test("the sign-in page's own door runs the same steps but the resume of an authorization", async () => {
+    expect(pageSignInSteps.map((step) => step.name)).toEqual(['refused', 'needsCode', 'startSession', 'returnTo', 'signedIn']);
+    const h = harness();
+    const answer = await continueSignIn(h.deps, h.browser, { kind: 'password', user }, { kind: 'page', returnTo: '/dashboard' });
+    expect(answer).toEqual({ kind: 'return-to', path: '/dashboard' });
+    expect(h.sessions).toEqual([{ userId: user.id, amr: ['pwd'] }]);
+    expect(h.devices).toEqual([user.id]);
+  });
+
+  test("the passkey's and the code's doors never ask for a code: they run no needsCode step (PASSKEY-3, MFA-4)", () => {
+    expect(passkeyOrCodeSteps.map((step) => step.name)).toEqual([
+      'passkeyRefused',
+      'codeRefused',
+      'startSession',
+      'resumeAuthorization',
+      'returnTo',
+      'signedIn',
+    ]);
+  });
+
   test('a wrong password is refused: logged and counted, and no session, device cookie or code (SIGNIN-2)', async () => {
     const h = harness({ policy: 'everyone' });
-    const answer = await continueSignIn(h.deps, h.browser, { kind: 'password', user: undefined }, authorizationOf());
+    const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'password', user: undefined }, authorizationOf());
     expect(answer).toEqual({ kind: 'refused', factor: 'password', destination: authorizationOf() });
     expect(h.log).toEqual([['sign-in refused', { reason: 'unknown email or wrong password', clientId: 'cli_1' }]]);
     expect(h.counted).toEqual([['SignInFailed', { method: 'password' }]]);
@@ -132,7 +154,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a password the MFA policy asks more of needs a code: a challenge bound to return_to, no session yet (MFA-1, MFA-2)', async () => {
     const h = harness({ policy: 'everyone' });
-    const answer = await continueSignIn(h.deps, h.browser, { kind: 'password', user }, page('/dashboard'));
+    const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'password', user }, page('/dashboard'));
     expect(answer).toMatchObject({
       kind: 'needs-code',
       maskedEmail: expect.stringContaining('@example.com'),
@@ -145,7 +167,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a password alone, when it is enough: session with amr pwd, device cookie, then return_to (SIGNIN-6)', async () => {
     const h = harness();
-    const answer = await continueSignIn(h.deps, h.browser, { kind: 'password', user }, page('/dashboard'));
+    const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'password', user }, page('/dashboard'));
     expect(answer).toEqual({ kind: 'return-to', path: '/dashboard' });
     expect(h.sessions).toEqual([{ userId: user.id, amr: ['pwd'] }]);
     expect(h.devices).toEqual([user.id]);
@@ -153,14 +175,14 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a passkey without return_to shows who signed in, as the factor read them (no second read of the user)', async () => {
     const h = harness();
-    const answer = await continueSignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
+    const answer = await continuePasskeyOrCodeSignIn(h.deps, h.browser, { kind: 'passkey', outcome: { kind: 'signed-in', user } }, page());
     expect(answer).toEqual({ kind: 'signed-in', userId: user.id, user });
     expect(h.usersRead).toEqual([]);
   });
 
   test('a passkey within an authorization resumes it: the request is consumed and a code issued (PASSKEY-3)', async () => {
     const h = harness({ policy: 'everyone' });
-    const answer = await continueSignIn(
+    const answer = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'passkey', outcome: { kind: 'signed-in', user } },
@@ -177,11 +199,16 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
   test('the right code returns to the page its challenge remembers, and reads the user for the signed-in page otherwise (MFA-6)', async () => {
     const item = { userId: user.id, credentialVersion: 3, returnTo: '/account' } as SignInChallenge;
     const h = harness();
-    const toPage = await continueSignIn(h.deps, h.browser, { kind: 'code', challengeId: 'c', check: { kind: 'match', item } }, page());
+    const toPage = await continuePasskeyOrCodeSignIn(
+      h.deps,
+      h.browser,
+      { kind: 'code', challengeId: 'c', check: { kind: 'match', item } },
+      page(),
+    );
     expect(toPage).toEqual({ kind: 'return-to', path: '/account' });
     expect(h.sessions).toEqual([{ userId: user.id, amr: passwordAndCodeAmr }]);
     const plain = { ...item, returnTo: undefined };
-    const signedIn = await continueSignIn(
+    const signedIn = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'code', challengeId: 'c', check: { kind: 'match', item: plain } },
@@ -193,7 +220,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
 
   test('a wrong code is refused with the tries left and the masked address of its challenge (MFA-4)', async () => {
     const h = harness();
-    const answer = await continueSignIn(
+    const answer = await continuePasskeyOrCodeSignIn(
       h.deps,
       h.browser,
       { kind: 'code', challengeId: 'c', check: { kind: 'wrong', triesLeft: 2 } },
@@ -208,7 +235,7 @@ describe('the sign-in continuation (named steps; the first answer stands)', () =
   test('a step-up with nothing missing any more keeps its session: no new session, no device cookie (MFA-10)', async () => {
     const h = harness();
     const signedIn: SignedInUser = { userId: user.id, authTime: 1, amr: ['pwd'] };
-    const answer = await continueSignIn(h.deps, h.browser, { kind: 'session', user, signedIn }, page());
+    const answer = await continueAuthorizingSignIn(h.deps, h.browser, { kind: 'session', user, signedIn }, page());
     expect(answer).toEqual({ kind: 'signed-in', userId: user.id, user });
     expect([h.sessions, h.devices]).toEqual([[], []]);
   });

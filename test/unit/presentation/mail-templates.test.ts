@@ -4,9 +4,12 @@
  * a key name or a client name is whatever someone typed.
  */
 import type { Notice, NoticeKind, NoticeOf } from '../../../lambdas/core/notices';
-import type { Mailer, MailMessage } from '../../../lambdas/core/ports';
+import type { Mailer, MailMessage, Notifier } from '../../../lambdas/core/ports';
 import { mailNotifier, render } from '../../../lambdas/presentation/mail/render';
 import { templates } from '../../../lambdas/presentation/mail/templates';
+import { passkeyAddedMail } from '../../../lambdas/presentation/mail/templates/passkey-added';
+import { passkeyRemovedMail } from '../../../lambdas/presentation/mail/templates/passkey-removed';
+import { signInCodeMail } from '../../../lambdas/presentation/mail/templates/sign-in-code';
 
 const hostile = `<script>alert("x")</script> & 'y'`;
 const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;';
@@ -61,7 +64,7 @@ describe('mail templates (lambdas/presentation/mail)', () => {
   it.each(notices.map((notice) => [notice.kind, notice] as const))(
     '%s: a subject, a text with the notice in it, and the brand',
     (_kind, notice) => {
-      const mail = render(notice, brand);
+      const mail = render(templates, notice, brand);
       expect(mail.subject).toMatch(/^\S.*\S$/);
       expect(mail.subject).not.toContain('\n');
       expect(`${mail.subject}\n${mail.text}`).not.toMatch(/undefined|\[object Object\]|NaN/);
@@ -74,7 +77,7 @@ describe('mail templates (lambdas/presentation/mail)', () => {
   it.each(notices.filter((notice) => !notice.kind.endsWith('-code')).map((notice) => [notice.kind, notice] as const))(
     '%s: the HTML escapes what the notice carries; the text keeps it as typed',
     (_kind, notice) => {
-      const mail = render(notice, brand);
+      const mail = render(templates, notice, brand);
       expect(mail.text).toContain(hostile);
       expect(mail.html).toContain(escaped);
       expect(mail.html).not.toContain('<script>');
@@ -82,7 +85,7 @@ describe('mail templates (lambdas/presentation/mail)', () => {
   );
 
   it('the sign-in code mail, byte for byte (behaviour MFA-3)', () => {
-    const mail = render(samples['sign-in-code'], { title: 'Tollgate' });
+    const mail = render(templates, samples['sign-in-code'], { title: 'Tollgate' });
     expect(mail.subject).toBe('Your sign-in code');
     expect(mail.text).toBe(
       'Your sign-in code is 012345.\n\nIt works once, for 10 minutes. Nobody from us will ever ask you for it.\nIf you did not just sign in, someone knows your password: reset it now.\n\n-- \nTollgate\n',
@@ -93,15 +96,39 @@ describe('mail templates (lambdas/presentation/mail)', () => {
     const sent: MailMessage[] = [];
     const mailer: Mailer = { send: async (message) => void sent.push(message) };
     let title = 'Before';
-    const notifier = mailNotifier(mailer, async () => ({ title }));
+    const notifier = mailNotifier(mailer, async () => ({ title }), templates);
     title = 'After';
     await notifier.notify('ada@example.org', samples['email-confirmation-code']);
-    expect(sent).toEqual([{ to: 'ada@example.org', ...render(samples['email-confirmation-code'], { title: 'After' }) }]);
+    expect(sent).toEqual([{ to: 'ada@example.org', ...render(templates, samples['email-confirmation-code'], { title: 'After' }) }]);
     expect(sent[0]!.text).toContain('987654');
   });
 
+  it("a use case's notifier words its own kinds with their templates, as the registry does", async () => {
+    const sent: MailMessage[] = [];
+    const notifier = mailNotifier({ send: async (message) => void sent.push(message) }, async () => brand, {
+      'passkey-added': passkeyAddedMail,
+      'passkey-removed': passkeyRemovedMail,
+    });
+    await notifier.notify('ada@example.org', samples['passkey-removed']);
+    expect(sent).toEqual([{ to: 'ada@example.org', ...render(templates, samples['passkey-removed'], brand) }]);
+  });
+
+  it('a notifier is typed by the kinds it has templates for: a use case sending another kind does not compile', () => {
+    const mailer: Mailer = { send: async () => undefined };
+    const signInCodes = mailNotifier(mailer, async () => brand, { 'sign-in-code': signInCodeMail });
+    // @ts-expect-error no template for 'wrong-passwords' in this notifier
+    const sendsBoth: Notifier<'sign-in-code' | 'wrong-passwords'> = signInCodes;
+    // @ts-expect-error a template is missing from the set
+    const incomplete: Notifier<'passkey-added' | 'passkey-removed'> = mailNotifier(mailer, async () => brand, {
+      'passkey-added': passkeyAddedMail,
+    });
+    // The whole registry serves any use case.
+    const any: Notifier<'sign-in-code' | 'wrong-passwords'> = mailNotifier(mailer, async () => brand, templates);
+    expect([sendsBoth, incomplete, any].every((notifier) => typeof notifier.notify === 'function')).toBe(true);
+  });
+
   it('a mailer refusal reaches the caller', async () => {
-    const notifier = mailNotifier({ send: async () => Promise.reject(new Error('MessageRejected')) }, async () => brand);
+    const notifier = mailNotifier({ send: async () => Promise.reject(new Error('MessageRejected')) }, async () => brand, templates);
     await expect(notifier.notify('ada@example.org', samples['sign-in-code'])).rejects.toThrow('MessageRejected');
   });
 });
