@@ -4,7 +4,7 @@
  * once. An approval from a sign-in that lacks the second factor the policy now asks for is not
  * honoured yet (AUTHZ-12): the request stays, and the answer is the step-up page.
  */
-import type { MfaPolicy } from '../config/settings';
+import type { MfaPolicy } from './model';
 import { lacksRequiredFactor } from './account/second-factor';
 import type { SignedInUser } from './authorization-code';
 import {

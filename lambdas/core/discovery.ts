@@ -3,7 +3,6 @@
  * Discovery 1.0 document. Both are public and cacheable; they change only with a
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
-import type { ServiceConfig } from '../config/settings';
 import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
 import { grantTypes } from './grants/grant-types';
 import { endpointPaths } from './paths';
@@ -11,7 +10,16 @@ import type { ScopeDefinition } from './ports';
 
 export type DiscoveryDocument = Record<string, unknown>;
 
-export function authorizationServerMetadata(config: ServiceConfig, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
+/** The settings discovery names (the service's settings, lambdas/config/settings.ts, have them). */
+export interface DiscoverySettings {
+  readonly baseUrl: string;
+  readonly jwksUri: string;
+  readonly dcr: { readonly enabled: boolean };
+  readonly clientIdMetadataDocuments: boolean;
+  readonly signingAlg: string;
+}
+
+export function authorizationServerMetadata(config: DiscoverySettings, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
   const url = (path: string) => `${config.baseUrl}${path}`;
   return {
     issuer: config.baseUrl,
@@ -42,7 +50,7 @@ export function authorizationServerMetadata(config: ServiceConfig, scopes: reado
   };
 }
 
-export function openIdConfiguration(config: ServiceConfig, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
+export function openIdConfiguration(config: DiscoverySettings, scopes: readonly ScopeDefinition[]): DiscoveryDocument {
   return {
     ...authorizationServerMetadata(config, scopes),
     subject_types_supported: ['public'],

@@ -2,18 +2,8 @@
  * What the domain needs from the outside world, passed in so that lambdas/core
  * imports no AWS SDK and reads no environment.
  */
-import type { ServiceConfig } from '../config/settings';
 import type { MetricName } from './metrics';
 import type { NoticeKind, NoticeOf } from './notices';
-
-/** What every request handler works with: the validated settings, the logger, the metrics, the clock and randomness. */
-export interface Container {
-  readonly config: ServiceConfig;
-  readonly log: Logger;
-  readonly metrics: Metrics;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-}
 
 export interface Clock {
   /** Milliseconds since the epoch. */

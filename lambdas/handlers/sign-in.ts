@@ -7,7 +7,7 @@
  */
 import { signInWithPassword } from '../core/account/password-attempts';
 import { safeReturnTo } from '../core/sign-in';
-import { continueSignIn } from '../core/sign-in/continuation';
+import { continueSignIn } from '../core/sign-in/page';
 import { parseBody } from '../http/body';
 import { presentedDevice } from '../http/device-cookie';
 import { signInForm } from '../http/forms';

@@ -9,7 +9,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { AccessDeniedError, InvalidTokenError } from '../core/errors';
 import type { User } from '../core/model';
-import type { Container } from '../core/ports';
+import type { Container } from './container';
 import { header } from './body';
 import { requireVerifiedBearer, type BearerDependencies } from './bearer';
 import { assertSameOrigin } from './same-origin';

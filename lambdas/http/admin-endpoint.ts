@@ -7,7 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { allowlistMatcher, networkRefusalDescription } from '../core/admin-network';
 import { AccessDeniedError, InvalidRequestError, NotFoundError } from '../core/errors';
-import type { Container } from '../core/ports';
+import type { Container } from './container';
 import { requireAdmin, type AdminAuthDependencies, type AdminCaller } from './admin-auth';
 import { parseBody } from './body';
 import type { Endpoint } from './handler';

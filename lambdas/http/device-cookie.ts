@@ -20,7 +20,7 @@ import {
   type DeviceKeySet,
 } from '../core/account/device-cookies';
 import { newSecret } from '../core/ids';
-import type { Container } from '../core/ports';
+import type { Container } from './container';
 import { readCookie, secureCookies } from './cookies';
 import type { DeviceStandingStore } from '../core/account/ports';
 

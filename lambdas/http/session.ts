@@ -12,7 +12,7 @@ import type { SignedInUser } from '../core/authorization-code';
 import { newSecret } from '../core/ids';
 import { lifetimes } from '../core/lifetimes';
 import type { Session, User } from '../core/model';
-import type { Container } from '../core/ports';
+import type { Container } from './container';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './cookies';
 
 /** The session store, as the sign-in pages use it (lambdas/adapters/dynamodb/session-store.ts). */

@@ -6,7 +6,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { refusal, type AuthorizationDecision } from '../core/authorization-decision';
 import type { AuthorizationRequest } from '../core/authorization-request';
 import type { OAuthError } from '../core/errors';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import { redirect } from '../http/redirect';
 import { formTarget, htmlResponse, type Brand } from './html';
 import { consentPage } from './views/consent';

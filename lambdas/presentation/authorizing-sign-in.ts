@@ -6,7 +6,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { openAuthorization, unregisteredClient } from '../core/authorization-decision';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import { safeReturnTo } from '../core/sign-in';
 import type { Destination, SignInAnswer } from '../core/sign-in/continuation';
 import type { ResumeDependencies } from '../core/sign-in/resume';

@@ -5,7 +5,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { OAuthError } from '../core/errors';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import type { Endpoint } from '../http/handler';
 import { htmlResponse, wantsHtml } from './html';
 import { errorPage } from './views/messages';

@@ -11,7 +11,7 @@ import { mayManagePasskeys, passkeysToManage, type PasskeyCeremonyDependencies }
 import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
 import { endpointPaths } from '../core/paths';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import type * as z from 'zod/mini';
 import { parseBody } from '../http/body';
 import { redirect } from '../http/redirect';

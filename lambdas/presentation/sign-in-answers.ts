@@ -7,7 +7,7 @@ import { oneTimeCodeLifetimeSeconds } from '../core/account/one-time-code';
 import { InvalidGrantError } from '../core/errors';
 import { newSecret } from '../core/ids';
 import { endpointPaths } from '../core/paths';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import type { Destination } from '../core/sign-in/continuation';
 import { badCredentials } from '../http/forms';
 import { jsonResponse } from '../http/response';

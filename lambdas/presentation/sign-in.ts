@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { endpointPaths } from '../core/paths';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import type { Destination, PageSignInAnswer, SignInAnswer, SignInBrowser } from '../core/sign-in/continuation';
 import { withSetCookies } from '../http/device-cookie';
 import { redirect } from '../http/redirect';

@@ -7,7 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { stepUpAddress } from '../core/account/second-factor';
 import { newSecret } from '../core/ids';
 import type { User } from '../core/model';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import { formTarget, htmlResponse, type Brand } from './html';
 import { stepUpPage } from './views/step-up';
 

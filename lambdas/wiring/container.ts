@@ -12,7 +12,7 @@ import { createLogger } from '../adapters/json-logger';
 import { cryptoRandom, systemClock } from '../adapters/system';
 import { booleanFlag, ConfigError, loadConfig } from '../config/settings';
 import { requestFields } from '../http/request-context';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 
 export type { Container };
 

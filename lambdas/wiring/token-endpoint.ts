@@ -9,7 +9,7 @@ import { TokenRequestActivity } from '../core/grants/activity';
 import type { TokenResponse } from '../core/grants/response';
 import { OAuthError } from '../core/errors';
 import type { MetricName } from '../core/metrics';
-import type { Container } from '../core/ports';
+import type { Container } from '../http/container';
 import { errorCodeOf } from '../http/errors';
 import type { EndpointOptions } from '../http/handler';
 import { labelClient } from '../http/request-context';

@@ -8,7 +8,7 @@
  * A ceremony's challenge is 256 random bits; the store keeps only its digest and it is
  * consumed (single use) before anything is verified, so a replayed response finds nothing.
  */
-import type { MfaPolicy } from '../../config/settings';
+import type { MfaPolicy } from '../model';
 import { newSecret } from '../ids';
 import type { AdminAuditEntry, User } from '../model';
 import { accountPaths } from './paths';

@@ -7,7 +7,7 @@
  * (credentialVersion), starts the session, with amr `pwd otp mfa` (RFC 8176).
  */
 import { createHash } from 'node:crypto';
-import type { MfaPolicy } from '../../config/settings';
+import type { MfaPolicy } from '../model';
 import { AccessDeniedError, TooManyRequestsError } from '../errors';
 import { newSecret } from '../ids';
 import type { User } from '../model';

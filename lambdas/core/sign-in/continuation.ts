@@ -24,7 +24,6 @@ import { passkeyAmr } from '../account/passkeys';
 import { passwordAmr, passwordAndCodeAmr, type SecondFactorDependencies } from '../account/second-factor';
 import type { CodeCheck } from '../account/stored-code';
 import type { SignInChallenge } from '../account/ports';
-import { needsCode, type CodeAskingDependencies } from './needs-code';
 
 /** Where the sign-in goes once it is complete. */
 export type Destination =
@@ -207,9 +206,6 @@ export const signedIn: Step = async ({ deps, established }) => {
   return { kind: 'signed-in', userId, user: user ?? (await deps.findUser(userId)) };
 };
 
-/** The steps of a sign-in bound for a page, in order; the first that answers decides. */
-export const pageSignInSteps: readonly Step<CodeAskingDependencies>[] = [refused, needsCode, startSession, returnTo, signedIn];
-
 /** Runs `stepsInOrder` until one answers. */
 export async function runSteps<D extends SignInContinuationDependencies>(
   stepsInOrder: readonly Step<D>[],
@@ -225,11 +221,3 @@ export async function runSteps<D extends SignInContinuationDependencies>(
   }
   throw new Error('the signed-in step always answers');
 }
-
-/** The sign-in page's own door, which never continues an authorization (resume.ts continues one). */
-export const continueSignIn = (
-  deps: CodeAskingDependencies,
-  browser: SignInBrowser,
-  factor: Factor,
-  destination: PageDestination,
-): Promise<PageSignInAnswer> => runSteps(pageSignInSteps, deps, browser, factor, destination) as Promise<PageSignInAnswer>;

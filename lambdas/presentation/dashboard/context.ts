@@ -1,7 +1,7 @@
 /** What one dashboard request's page or action is given (lambdas/presentation/dashboard/router.ts). */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { AdminActor } from '../../core/admin/audit';
-import type { Container } from '../../core/ports';
+import type { Container } from '../../http/container';
 import type { FormFields } from '../../http/body';
 import { type Brand, type Html, html } from '../html';
 import type { FormPart } from '../../http/multipart';

@@ -13,7 +13,7 @@ import { AccessDeniedError } from '../../core/errors';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
 import { endpointPaths } from '../../core/paths';
-import type { Container } from '../../core/ports';
+import type { Container } from '../../http/container';
 import { redirect } from '../../http/redirect';
 import { currentSession, lacksSecondFactor, type SessionStore } from '../../http/session';
 import { stepUpResponse } from '../step-up';

@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { InvalidRequestError, NotFoundError, OAuthError } from '../../core/errors';
-import type { Container } from '../../core/ports';
+import type { Container } from '../../http/container';
 import { maxLogoBytes } from '../../core/site/logo';
 import { header, parseBody, type FormFields } from '../../http/body';
 import { type FormPart, multipartForm } from '../../http/multipart';

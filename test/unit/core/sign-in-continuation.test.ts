@@ -14,13 +14,8 @@ import { decideAuthorization, type AuthorizationDependencies } from '../../../la
 import type { PendingAuthorization } from '../../../lambdas/core/authorization-request';
 import { AccessDeniedError } from '../../../lambdas/core/errors';
 import type { Client, User } from '../../../lambdas/core/model';
-import {
-  continueSignIn,
-  pageSignInSteps,
-  sessionToStepUp,
-  type Destination,
-  type SignInBrowser,
-} from '../../../lambdas/core/sign-in/continuation';
+import { sessionToStepUp, type Destination, type SignInBrowser } from '../../../lambdas/core/sign-in/continuation';
+import { continueSignIn, pageSignInSteps } from '../../../lambdas/core/sign-in/page';
 import { continuePasskeyOrCodeSignIn, passkeyOrCodeSteps } from '../../../lambdas/core/sign-in/passkey-or-code';
 import { continueAuthorizingSignIn, signInSteps, type AuthorizingSignInDependencies } from '../../../lambdas/core/sign-in/resume';
 import type { SignInChallenge } from '../../../lambdas/core/account/ports';
