@@ -33,15 +33,12 @@ import { getBearerDependencies } from './bearer';
 import { getPasskeyStore } from './passkeys';
 import { getApiKeyStore } from './api-keys';
 
-const getStores = perContainer(() => {
-  const { db, tables } = getStorage();
-  return {
-    challenges: new DynamoChallengeStore(db, tables.ephemeral),
-    verification: new DynamoVerificationStore(db, tables),
-    sendRate: new DynamoSendRate(db, tables.ephemeral),
-    resetLinks: new DynamoResetLinkStore(db, tables),
-  };
-});
+// One getter per store, so a door bundles only the stores it reads: the sign-in doors that send a
+// code never check one, and carry neither the reset links nor address verification.
+const getChallenges = /* @__PURE__ */ perContainer(() => new DynamoChallengeStore(getStorage().db, getStorage().tables.ephemeral));
+const getVerification = /* @__PURE__ */ perContainer(() => new DynamoVerificationStore(getStorage().db, getStorage().tables));
+export const getSendRate = /* @__PURE__ */ perContainer(() => new DynamoSendRate(getStorage().db, getStorage().tables.ephemeral));
+const getResetLinks = /* @__PURE__ */ perContainer(() => new DynamoResetLinkStore(getStorage().db, getStorage().tables));
 
 /** Checking mailed codes (core/account/stored-code.ts), for sign-in challenges and address verification alike. */
 function getCodeChecks(): MailedCodeChecks {
@@ -51,24 +48,26 @@ function getCodeChecks(): MailedCodeChecks {
 
 /** Sending them too, with the template of the one code mail each sends. */
 function getMailedCodes<K extends NoticeKind>(notifier: Notifier<K>): MailedCodeDependencies<K> {
-  return { ...getCodeChecks(), sendRate: getStores().sendRate, notifier };
+  return { ...getCodeChecks(), sendRate: getSendRate(), notifier };
 }
 
 /** The code's own door (behaviour MFA-4): it checks a challenge's code and sends none, so it holds no mailer. */
 export function getChallengeChecks(): ChallengeCheckDependencies {
-  const stores = getStores();
+  const resetLinks = getResetLinks();
+  const verification = getVerification();
   return {
     ...getCodeChecks(),
-    challenges: stores.challenges,
+    challenges: getChallenges(),
     // Strongly consistent: a password or address change a moment ago must count.
-    currentUser: (id) => stores.resetLinks.currentUser(id),
-    markEmailVerified: (userId, email, at) => stores.verification.markVerified(userId, email, at),
+    currentUser: (id) => resetLinks.currentUser(id),
+    markEmailVerified: (userId, email, at) => verification.markVerified(userId, email, at),
   };
 }
 
-export function getSecondFactor(): SecondFactorDependencies & ChallengeCheckDependencies {
+/** The doors that send a code (behaviour MFA-2) and never check one: the code's own door takes getChallengeChecks. */
+export function getSecondFactor(): SecondFactorDependencies {
   return {
-    ...getChallengeChecks(),
+    challenges: getChallenges(),
     ...getMailedCodes(getNotifier({ 'sign-in-code': signInCodeMail })),
     mfaPolicy: async () => (await getSite().current()).mfaPolicy,
   };
@@ -76,11 +75,11 @@ export function getSecondFactor(): SecondFactorDependencies & ChallengeCheckDepe
 
 export const getEmailVerification = (): EmailVerificationDependencies => ({
   ...getMailedCodes(getNotifier({ 'email-confirmation-code': emailConfirmationCodeMail })),
-  codes: getStores().verification,
+  codes: getVerification(),
 });
 
 /** Confirming the address (behaviour VERIFY-4) sends nothing, so it holds no mailer. */
-export const getEmailConfirmation = (): EmailConfirmationDependencies => ({ ...getCodeChecks(), codes: getStores().verification });
+export const getEmailConfirmation = (): EmailConfirmationDependencies => ({ ...getCodeChecks(), codes: getVerification() });
 
 export function getPasswordChange(): PasswordChangeDependencies {
   const { config, clock, log } = getContainer();
@@ -109,7 +108,7 @@ export function getPasswordReset(): PasswordResetDependencies & { readonly findU
   const hasher = getHasher();
   return {
     ...getPasswordChange(),
-    links: getStores().resetLinks,
+    links: getResetLinks(),
     passkeys: getPasskeyStore(),
     apiKeys: getApiKeyStore(),
     hasher,
@@ -120,11 +119,10 @@ export function getPasswordReset(): PasswordResetDependencies & { readonly findU
   };
 }
 
-export const getSendRate = () => getStores().sendRate;
 /** The send-rate subject of reset links to an address: its digest, so no address is stored in the ephemeral table. */
 export const resetLinkSendSubject = (email: string): string => `RESET#${digest(email)}`;
 /** Who calls the user's own account endpoints (lambdas/http/account-caller.ts). */
 export const getAccountCaller = (): AccountCallerDependencies => {
-  const users = getStores().resetLinks;
+  const users = getResetLinks();
   return { bearer: getBearerDependencies(), sessions: getSessions(), currentUser: (id) => users.currentUser(id) };
 };

@@ -23,7 +23,9 @@ export const clientAuthMethodFacts = {
 
 export type ClientAuthMethodName = keyof typeof clientAuthMethodFacts;
 
-export const clientAuthMethodNames = Object.keys(clientAuthMethodFacts) as readonly ClientAuthMethodName[];
+// Pure: every bundle reaching core/registration.ts through the client lookup (wiring/repositories)
+// keeps the list only if it reads it.
+export const clientAuthMethodNames = /* @__PURE__ */ Object.keys(clientAuthMethodFacts) as readonly ClientAuthMethodName[];
 
 /** The methods of one client type: introspection takes the confidential ones (behaviour INTRO-1), dynamic registration the public ones (REG-3). */
 export const clientAuthMethodsFor = (type: ClientType): readonly ClientAuthMethodName[] =>
