@@ -12,13 +12,13 @@ import { redirect } from '../http/redirect';
 import { withErrorPages } from '../presentation/page-errors';
 import { passkeyFormPost, passkeysPageResponse, signInAgain } from '../presentation/passkey-pages';
 import { httpHandler } from '../wiring/handler';
-import { getPasskeySessionReaders, getPasskeys } from '../wiring/passkeys';
+import { getPasskeyAdding, getPasskeySessionReaders } from '../wiring/passkeys';
 import { getPasskeyVerifier } from '../wiring/webauthn';
 
 export const handler = httpHandler(
   withErrorPages((event, container) =>
     passkeyFormPost(event, container, getPasskeySessionReaders(), passkeyRegisterForm, async (form, user) => {
-      const deps = getPasskeys();
+      const deps = getPasskeyAdding();
       const name = form.name || defaultPasskeyName(header(event, 'user-agent'));
       const outcome = await finishRegistration(deps, getPasskeyVerifier(), user, form.credential, name);
       // Behaviour PASSKEY-14: the session ended while the passkey was being added (a password change,

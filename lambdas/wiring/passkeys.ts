@@ -36,6 +36,12 @@ export function getPasskeyCeremonies(): PasskeyCeremonyDependencies {
   };
 }
 
+/** Adding, which tells the user (behaviour PASSKEY-12): the add door bundles the one mail it sends. */
+export const getPasskeyAdding = (): PasskeyDependencies<'passkey-added'> => ({
+  ...getPasskeyCeremonies(),
+  notifier: getNotifier({ 'passkey-added': passkeyAddedMail }),
+});
+
 /** Adding and removing, which tell the user (behaviour PASSKEY-12). */
 export const getPasskeys = (): PasskeyDependencies => ({
   ...getPasskeyCeremonies(),

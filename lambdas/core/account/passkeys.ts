@@ -13,7 +13,7 @@ import { newSecret } from '../ids';
 import type { AdminAuditEntry, User } from '../model';
 import { accountPaths } from './paths';
 import { lacksRequiredFactor } from './second-factor';
-import type { PasskeyAddedNotice, PasskeyRemovedNotice } from '../notices';
+import type { NoticeOf } from '../notices';
 import type { Clock, Logger, Notifier, RandomSource } from '../ports';
 import type { Ceremony, CeremonyStore, Passkey, PasskeyStore, PasskeyVerifier } from './ports';
 
@@ -83,9 +83,11 @@ export interface PasskeyCeremonyDependencies {
   readonly currentUser: (userId: string) => Promise<User | undefined>;
 }
 
-/** Adding or removing a passkey also tells its user (behaviour PASSKEY-12). */
-export interface PasskeyDependencies extends PasskeyCeremonyDependencies {
-  readonly notifier: Notifier<'passkey-added' | 'passkey-removed'>;
+type PasskeyNoticeKind = 'passkey-added' | 'passkey-removed';
+
+/** Adding or removing a passkey also tells its user (behaviour PASSKEY-12); `K` the mails a door sends, so it bundles only their templates. */
+export interface PasskeyDependencies<K extends PasskeyNoticeKind = PasskeyNoticeKind> extends PasskeyCeremonyDependencies {
+  readonly notifier: Notifier<K>;
 }
 
 export type Refusal = { readonly kind: 'refused'; readonly reason: string };
@@ -189,7 +191,7 @@ export interface RegistrationResponse {
  * at the start, a registration posted while the removal ran could survive it.
  */
 export async function finishRegistration(
-  deps: PasskeyDependencies,
+  deps: PasskeyDependencies<'passkey-added'>,
   verifier: Required<Pick<PasskeyVerifier, 'registration'>>,
   user: User,
   response: RegistrationResponse,
@@ -260,7 +262,7 @@ export async function finishSignIn(
 
 /** `audit`: an admin's removal (core/admin/user-credentials.ts), its entry written with the removal (behaviour LOG-9). */
 export async function removePasskey(
-  deps: PasskeyDependencies,
+  deps: PasskeyDependencies<'passkey-removed'>,
   user: User,
   credentialId: string,
   audit?: AdminAuditEntry,
@@ -279,10 +281,10 @@ export async function removePasskey(
 const passkeysPageUrl = (deps: Pick<PasskeyDependencies, 'baseUrl'>) => `${deps.baseUrl}${accountPaths.passkeys}`;
 
 /** Best effort, as the password-change mail: the change has happened, and a mail outage must not report it as failed. */
-async function notify(
-  deps: Pick<PasskeyDependencies, 'notifier' | 'log'>,
+async function notify<K extends PasskeyNoticeKind>(
+  deps: Pick<PasskeyDependencies<K>, 'notifier' | 'log'>,
   user: User,
-  notice: PasskeyAddedNotice | PasskeyRemovedNotice,
+  notice: NoticeOf<K>,
 ): Promise<void> {
   if (!user.email) return;
   try {
