@@ -15,8 +15,8 @@ import {
   openAuthorization,
   refusal,
   unregisteredClient,
-  type AuthorizationDecision,
   type AuthorizationDependencies,
+  type RedirectDecision,
 } from './authorization-decision';
 import type { PendingAuthorization } from './authorization-request';
 import { AccessDeniedError } from './errors';
@@ -38,7 +38,7 @@ export interface ConsentInput {
   readonly nameClient: (clientId: string) => void;
 }
 
-export type ConsentAnswer = AuthorizationDecision | { readonly kind: 'step-up'; readonly redirectUri: string };
+export type ConsentAnswer = RedirectDecision | { readonly kind: 'step-up'; readonly redirectUri: string };
 
 export async function decideConsent(deps: ConsentDependencies, input: ConsentInput): Promise<ConsentAnswer> {
   const { session, requestId } = input;

@@ -47,6 +47,9 @@ export type AuthorizationDecision =
       readonly scopes: readonly { readonly name: string; readonly description?: string }[];
     };
 
+/** The answers that send the browser back to the client: all a decision taken after the consent page can be. */
+export type RedirectDecision = Exclude<AuthorizationDecision, { readonly kind: 'consent' }>;
+
 const epoch = (clock: Clock) => Math.floor(clock.now() / 1000);
 
 /** The request id is a bearer capability for the pending request: 256 random bits, single use. */
@@ -77,7 +80,7 @@ export function refusal(
   deps: Pick<AuthorizationDependencies, 'issuer'>,
   request: Pick<AuthorizationRequest, 'redirectUri' | 'state'> & { readonly clientId?: string },
   error: OAuthError,
-): AuthorizationDecision {
+): RedirectDecision {
   const location = errorRedirect(request.redirectUri, error, request.state, deps.issuer);
   return { kind: 'refused', location, error, ...(request.clientId !== undefined ? { clientId: request.clientId } : {}) };
 }
@@ -86,7 +89,7 @@ export async function issueCode(
   deps: Pick<AuthorizationDependencies, 'codes' | 'clock' | 'random' | 'issuer'>,
   request: AuthorizationRequest,
   user: SignedInUser,
-): Promise<AuthorizationDecision> {
+): Promise<RedirectDecision> {
   const { code, value } = newAuthorizationCode(request, user, deps.random, epoch(deps.clock));
   await deps.codes.saveCode(code, value);
   return { kind: 'issued', location: successRedirect(request.redirectUri, code, request.state, deps.issuer) };

@@ -10,7 +10,7 @@ import { labelClient } from '../http/request-context';
 import { assertSameOrigin } from '../http/same-origin';
 import { currentSession, signedInUserOf } from '../http/session';
 import { validate } from '../http/validate';
-import { decisionResponse } from '../presentation/authorize-flow';
+import { redirectResponse } from '../presentation/authorize-flow';
 import { withErrorPages } from '../presentation/page-errors';
 import { stepUpResponse } from '../presentation/step-up';
 import { getInteractionDependencies } from '../wiring/authorize';
@@ -25,7 +25,7 @@ export const handler = httpHandler(
     const session = current && { user: current.user, signedIn: signedInUserOf(current.session) };
     const input = { requestId: form.request_id, approve: form.decision === 'approve', session, nameClient: labelClient };
     const answer = await decideConsent(getInteractionDependencies(), input);
-    if (answer.kind !== 'step-up') return decisionResponse(container, answer);
+    if (answer.kind !== 'step-up') return redirectResponse(container, answer);
     return stepUpResponse(container, current!.user, { hidden: { request_id: form.request_id }, redirectUri: answer.redirectUri });
   }),
 );

@@ -3,7 +3,7 @@
  * responses: the 303 to the client's redirect URI (OAuth 2.1 4.1.2, RFC 9207), or the consent page.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { refusal, type AuthorizationDecision } from '../core/authorization-decision';
+import { type AuthorizationDecision, type RedirectDecision, refusal } from '../core/authorization-decision';
 import type { AuthorizationRequest } from '../core/authorization-request';
 import type { OAuthError } from '../core/errors';
 import type { Container } from '../http/container';
@@ -20,18 +20,22 @@ export interface DecisionResponseOptions {
   readonly brand?: () => Promise<Brand>;
 }
 
+/** The 303 back to the client; apart from the consent page, so the consent decision's door does not bundle that page. */
+export function redirectResponse(container: Container, decision: RedirectDecision, headers: Headers = {}): APIGatewayProxyResult {
+  if (decision.kind === 'refused') {
+    const { error } = decision;
+    container.log.info('authorization refused', { error: error.code, reason: error.reason, clientId: decision.clientId });
+  }
+  return redirect(decision.location, headers);
+}
+
 export async function decisionResponse(
   container: Container,
   decision: AuthorizationDecision,
   options: DecisionResponseOptions = {},
 ): Promise<APIGatewayProxyResult> {
   const headers = options.headers ?? {};
-  if (decision.kind === 'issued') return redirect(decision.location, headers);
-  if (decision.kind === 'refused') {
-    const { error } = decision;
-    container.log.info('authorization refused', { error: error.code, reason: error.reason, clientId: decision.clientId });
-    return redirect(decision.location, headers);
-  }
+  if (decision.kind !== 'consent') return redirectResponse(container, decision, headers);
   const { client, request } = decision;
   const brand = await options.brand?.();
   const page = consentPage({
