@@ -138,7 +138,7 @@ async function signingParts(): Promise<string[]> {
     );
   const key = Buffer.alloc(32, 7);
   const keyObject = createSecretKey(key);
-  const message = 'AWS4-HMAC-SHA256\n20261126T000000Z\n20261126/eu-west-1/dynamodb/aws4_request\n' + 'f'.repeat(64);
+  const message = `AWS4-HMAC-SHA256\n20261126T000000Z\n20261126/eu-west-1/dynamodb/aws4_request\n${'f'.repeat(64)}`;
   const parts: [string, () => unknown][] = [
     ['SigV4 signature of one request (SDK SignatureV4)', sign],
     ['HMAC-SHA256, key as bytes (as the SDK passes it)', () => createHmac('sha256', key).update(message).digest()],

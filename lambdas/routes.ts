@@ -12,7 +12,6 @@
  */
 
 import type { KeyFamilyName } from './adapters/dynamodb/keys/families';
-import type { TableName } from './adapters/dynamodb/table-definitions';
 import { endpointPaths } from './core/paths';
 import { accountPaths } from './core/account/paths';
 

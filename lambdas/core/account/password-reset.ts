@@ -24,7 +24,6 @@ import {
   nextCredentialVersion,
   type PasswordChangeDependencies,
 } from './password-change';
-import { accountPaths } from './paths';
 import type { Passkey, ResetLink, ResetLinkStore, SelfServiceKey } from './ports';
 
 /**
