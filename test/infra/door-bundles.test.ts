@@ -7,25 +7,14 @@
  * does need the module, so the check sees real bundles. Bundled with the stack's own esbuild
  * settings (lib/bundling.ts).
  */
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import { esbuildSettings, handlerEntry, nativeModules, projectRoot, tracingModules } from '../../lib/bundling';
+import { bundleHandler } from '../support/handler-bundles';
 
 /** The modules of lambdas/ with code in the handler's bundle. */
 async function emittedModules(handler: string): Promise<Set<string>> {
-  const result = await build({
-    ...esbuildSettings,
-    mainFields: [...esbuildSettings.mainFields],
-    entryPoints: [join(projectRoot, handlerEntry(handler))],
-    external: [...nativeModules, ...tracingModules],
-    write: false,
-    metafile: true,
-    logLevel: 'error',
-  });
-  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint)!;
+  const { bytesOf } = await bundleHandler(handler);
   return new Set(
-    Object.entries(output.inputs)
-      .filter(([path, input]) => path.includes('lambdas/') && input.bytesInOutput > 0)
+    Object.entries(bytesOf)
+      .filter(([path, bytes]) => path.includes('lambdas/') && bytes > 0)
       .map(([path]) => path.replace(/.*lambdas\//, '')),
   );
 }

@@ -9,10 +9,9 @@
  * through `import()` (the SES, S3 and Lambda clients, and Secrets Manager where only the device-cookie key
  * needs it: rarely used by their functions) is evaluated on first use.
  */
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import { esbuildSettings, functionBundling, handlerEntry, nativeModules, projectRoot, tracingModules } from '../../lib/bundling';
+import { functionBundling, nativeModules, tracingModules } from '../../lib/bundling';
 import { fallbackHandler, type Route, routes } from '../../lambdas/routes';
+import { bundleHandler } from '../support/handler-bundles';
 
 interface Packages {
   /** Every npm package in the bundle. */
@@ -27,32 +26,20 @@ const packageOf = (input: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec
 
 /** The npm packages a bundle holds, by name. */
 async function bundledPackages(handler: string): Promise<Packages> {
-  const result = await build({
-    ...esbuildSettings,
-    mainFields: [...esbuildSettings.mainFields],
-    entryPoints: [join(projectRoot, handlerEntry(handler))],
-    // As the stack bundles by default (lib/bundling.ts functionBundling): tracing off.
-    external: [...nativeModules, ...tracingModules],
-    write: false,
-    metafile: true,
-    logLevel: 'error',
-  });
-  const { inputs, outputs } = result.metafile;
+  const { inputs, entryPoint, bytesOf } = await bundleHandler(handler);
   const bundled = new Set(
     Object.keys(inputs)
       .map(packageOf)
       .filter((name) => name !== undefined),
   );
-  const entry = Object.values(outputs).find((output) => output.entryPoint)!.entryPoint!;
-  const reached = new Set<string>([entry]);
+  const reached = new Set<string>([entryPoint]);
   for (const path of reached) {
     for (const { path: imported, kind } of inputs[path]?.imports ?? []) if (kind !== 'dynamic-import') reached.add(imported);
   }
   const loaded = new Set([...reached].map(packageOf).filter((name) => name !== undefined));
-  const output = Object.values(outputs).find((o) => o.entryPoint)!;
   const emitted = new Set(
-    Object.entries(output.inputs)
-      .filter(([, input]) => input.bytesInOutput > 0)
+    Object.entries(bytesOf)
+      .filter(([, bytes]) => bytes > 0)
       .map(([path]) => packageOf(path))
       .filter((name) => name !== undefined),
   );

@@ -6,28 +6,17 @@
  * DynamoDB-using bundle. The key families are read by the CDK stack and the tests only. Bundled
  * with the stack's own esbuild settings (lib/bundling.ts).
  */
-import { build } from 'esbuild';
-import { join } from 'node:path';
-import { esbuildSettings, handlerEntry, nativeModules, projectRoot, tracingModules } from '../../lib/bundling';
+import { bundleHandler } from '../support/handler-bundles';
 
 /** The bundle's code and the bytes each module of lambdas/adapters/dynamodb/keys/ put in it. */
 async function bundle(handler: string): Promise<{ code: string; keyModules: Record<string, number> }> {
-  const result = await build({
-    ...esbuildSettings,
-    mainFields: [...esbuildSettings.mainFields],
-    entryPoints: [join(projectRoot, handlerEntry(handler))],
-    external: [...nativeModules, ...tracingModules],
-    write: false,
-    metafile: true,
-    logLevel: 'error',
-  });
-  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint)!;
+  const { code, bytesOf } = await bundleHandler(handler);
   const keyModules = Object.fromEntries(
-    Object.entries(output.inputs)
+    Object.entries(bytesOf)
       .filter(([path]) => path.includes('adapters/dynamodb/keys/'))
-      .map(([path, input]) => [path.replace(/.*adapters\/dynamodb\/keys\//, ''), input.bytesInOutput]),
+      .map(([path, bytes]) => [path.replace(/.*adapters\/dynamodb\/keys\//, ''), bytes]),
   );
-  return { code: result.outputFiles.find((file) => !file.path.endsWith('.map'))!.text, keyModules };
+  return { code, keyModules };
 }
 
 test('the metadata document bundles the scope keys it reads and none of the builders it never calls', async () => {
