@@ -4,7 +4,6 @@
  * removal), else right after the change (a mailed reset link, docs/storage-schema.md). The doors
  * record nothing themselves, so these run through the admin API's handlers.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AdminAuditEntry } from '../../lambdas/core/model';
 import { handler as createScopeHandler } from '../../lambdas/handlers/admin/scopes-create';
 import { handler as deleteScopeHandler } from '../../lambdas/handlers/admin/scopes-delete';
@@ -14,8 +13,7 @@ import { handler as passwordResetHandler } from '../../lambdas/handlers/admin/us
 import { getAdminWithoutMail } from '../../lambdas/wiring/admin';
 import { getEnvironments } from '../../lambdas/wiring/repositories';
 import { getPasskeyStore } from '../../lambdas/wiring/passkeys';
-import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin } from '../support/admin-calls';
+import { callAdmin, auditPartition } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
 import { adminClientToken, createEnvironment, createUser, uniqueSuffix } from '../support/fixtures';
@@ -34,21 +32,8 @@ beforeAll(async () => {
 beforeEach(() => (faults = DynamoFaults.install()));
 afterEach(() => faults.uninstall());
 
-/** The audit entries of one partition (`AUDIT#USER#<id>`, `AUDIT#SITE`), read strongly consistently. */
-async function auditIn(partition: string): Promise<AdminAuditEntry[]> {
-  const { Items = [] } = await getStorage().db.send(
-    new QueryCommand({
-      TableName: getStorage().tables.activity,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
-      ConsistentRead: true,
-    }),
-  );
-  return Items as AdminAuditEntry[];
-}
-
 const entriesOf = async (partition: string, about: (entry: AdminAuditEntry) => boolean) =>
-  (await auditIn(partition)).filter(about).map((entry) => ({ type: entry.type, actor: entry.actor }));
+  (await auditPartition(partition)).filter(about).map((entry) => ({ type: entry.type, actor: entry.actor }));
 
 const inCatalog = async (name: string) => (await getAdminWithoutMail().scopes.checkScopes([name])).missing.length === 0;
 
@@ -114,7 +99,7 @@ describe('behaviour LOG-9: deletions carry their entry in their own transaction'
     expect((await remove()).statusCode).toBe(503);
     faults.clear();
     expect(await getPasskeyStore().get(credentialId)).toBeDefined();
-    expect(await auditIn(`AUDIT#USER#${user.id}`)).toEqual([]);
+    expect(await auditPartition(`AUDIT#USER#${user.id}`)).toEqual([]);
     expect((await remove()).statusCode).toBe(204);
     expect(await getPasskeyStore().get(credentialId)).toBeUndefined();
     expect(await entriesOf(`AUDIT#USER#${user.id}`, () => true)).toEqual([{ type: 'user.passkey_remove', actor }]);

@@ -3,14 +3,14 @@
  * validation, the audit entry, and the effect of the MFA policy on the next sign-in. On tables of
  * this file's own (test/support/own-tables.ts): the settings item is one per deployment.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as getSettings } from '../../lambdas/handlers/admin/settings-get';
 import { handler as updateSettings } from '../../lambdas/handlers/admin/settings-update';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
 import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { callAdmin, ensureScopes, auditPartition } from '../support/admin-calls';
 import {
   adminClientToken,
   adminUserToken,
@@ -40,18 +40,7 @@ beforeAll(async () => {
 const patch = (body: unknown, as = token) => callAdmin(updateSettings, { token: as, method: 'PATCH', path: '/api/admin/settings', body });
 const read = async () => jsonBody(await callAdmin(getSettings, { token, path: '/api/admin/settings' }));
 
-async function siteAudit(): Promise<Record<string, unknown>[]> {
-  const { db, tables } = getStorage();
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tables.activity,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.siteAudit },
-      ConsistentRead: true,
-    }),
-  );
-  return Items ?? [];
-}
+const siteAudit = () => auditPartition(partitions.siteAudit);
 
 async function storedSettings() {
   const { db, tables } = getStorage();

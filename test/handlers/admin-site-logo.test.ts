@@ -5,7 +5,6 @@
  * replacing and deleting. On tables of this file's own: the settings item is one per deployment.
  */
 import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,8 +22,7 @@ import { mailsTo } from '../support/account';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { useOutbox } from '../support/api-keys';
 import { browserHeaders, form } from '../support/authorization';
-import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin, ensureScopes } from '../support/admin-calls';
+import { callAdmin, ensureScopes, auditPartition } from '../support/admin-calls';
 import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
 import { jpegHeader, png, svgWithScript, webpLosslessHeader } from '../support/images';
 import { useOwnTables } from '../support/own-tables';
@@ -55,17 +53,7 @@ const settings = async () => jsonBody(await callAdmin(getSettings, { token }));
 const storedObjects = () => (existsSync(join(assetsDir, 'branding')) ? readdirSync(join(assetsDir, 'branding')).sort() : []);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function auditTypes(): Promise<string[]> {
-  const { db, tables } = getStorage();
-  const { Items } = await db.send(
-    new QueryCommand({
-      TableName: tables.activity,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partitions.siteAudit },
-    }),
-  );
-  return (Items ?? []).map((item) => String(item.type));
-}
+const auditTypes = async () => (await auditPartition(partitions.siteAudit)).map((entry) => String(entry.type));
 
 /** The refusal is readable, and neither the settings, the stored objects nor the audit log changed. */
 async function expectRefused(result: APIGatewayProxyResult, status: number, message: string | RegExp): Promise<void> {

@@ -10,7 +10,6 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AdminAuditEntry } from '../../lambdas/core/model';
 import { handler as updateClientHandler } from '../../lambdas/handlers/admin/clients-update';
 import { handler as createEnvironmentHandler } from '../../lambdas/handlers/admin/environments-create';
 import { handler as grantHandler } from '../../lambdas/handlers/admin/user-environments-grant';
@@ -19,7 +18,7 @@ import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users
 import { handler as getUserHandler } from '../../lambdas/handlers/admin/users-get';
 import { getClientRepository, getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin } from '../support/admin-calls';
+import { callAdmin, auditPartition } from '../support/admin-calls';
 import { auditOf, createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import { DynamoFaults, touches, type Attempt } from '../support/dynamo-faults';
 import { adminClientToken, createClient, createUser, issueAccessToken, testFileEnvironment } from '../support/fixtures';
@@ -34,19 +33,6 @@ beforeAll(async () => {
 });
 beforeEach(() => (faults = DynamoFaults.install()));
 afterEach(() => faults.uninstall());
-
-/** The audit entries about a subject (`AUDIT#USER#<id>`, `AUDIT#<clientId>`, `AUDIT#SITE`), oldest first. */
-async function auditAbout(partition: string): Promise<AdminAuditEntry[]> {
-  const { Items = [] } = await getStorage().db.send(
-    new QueryCommand({
-      TableName: getStorage().tables.activity,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
-      ConsistentRead: true,
-    }),
-  );
-  return Items as AdminAuditEntry[];
-}
 
 /** The sort key of the item a single-item write or the first item of a transaction names. */
 const sortKeyOf = (attempt: Attempt): string => String((attempt.input.Key as { sk?: { S?: string } } | undefined)?.sk?.S ?? '');
@@ -71,7 +57,7 @@ describe('behaviour ADMIN-7: deleting a user removes the user last, so a retried
     expect(retried.statusCode).toBe(204);
     expect(await getUsers().get(user.id)).toBeUndefined();
     expect(await getEnvironments().grantsOf(user.id)).toEqual([]);
-    expect((await auditAbout(`AUDIT#USER#${user.id}`)).map((e) => e.type)).toEqual(['user.delete']);
+    expect((await auditPartition(`AUDIT#USER#${user.id}`)).map((e) => e.type)).toEqual(['user.delete']);
   });
 
   it('the last step landed but its reply was lost on every attempt: 503, then the retry answers 404 and nothing is left, audited once', async () => {
@@ -87,7 +73,7 @@ describe('behaviour ADMIN-7: deleting a user removes the user last, so a retried
     expect(await getUsers().get(user.id)).toBeUndefined();
     expect(await getUsers().findByEmail(user.email!)).toBeUndefined();
     expect(await getEnvironments().grantsOf(user.id)).toEqual([]);
-    expect((await auditAbout(`AUDIT#USER#${user.id}`)).map((e) => e.type)).toEqual(['user.delete']);
+    expect((await auditPartition(`AUDIT#USER#${user.id}`)).map((e) => e.type)).toEqual(['user.delete']);
   });
 });
 
@@ -187,9 +173,9 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
     expect((await rename()).statusCode).toBe(503);
     faults.clear();
     expect((await getUsers().get(user.id))?.name).toBe('Before');
-    expect(await auditAbout(`AUDIT#USER#${user.id}`)).toEqual([]);
+    expect(await auditPartition(`AUDIT#USER#${user.id}`)).toEqual([]);
     expect((await rename()).statusCode).toBe(200);
-    expect((await auditAbout(`AUDIT#USER#${user.id}`)).map((e) => [e.type, e.reason])).toEqual([['user.update', 'name']]);
+    expect((await auditPartition(`AUDIT#USER#${user.id}`)).map((e) => [e.type, e.reason])).toEqual([['user.update', 'name']]);
   });
 
   it('client.update: a 503 leaves the client and every copy as they were, with no entry', async () => {
@@ -204,7 +190,7 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
     faults.clear();
     expect(result.statusCode).toBe(503);
     expect((await getClientRepository().get(client.clientId))?.name).toBe('Before');
-    expect(await auditAbout(`AUDIT#${client.clientId}`)).toEqual([]);
+    expect(await auditPartition(`AUDIT#${client.clientId}`)).toEqual([]);
   });
 
   it('environment.create and user.environment_grant: a 503 writes neither the change nor its entry', async () => {
@@ -231,6 +217,6 @@ describe('behaviour LOG-9: an admin change and its audit entry are written in on
     faults.clear();
     expect(granted.statusCode).toBe(503);
     expect((await getEnvironments().grantsOf(user.id)).map((g) => g.environmentId)).not.toContain(other);
-    expect(await auditAbout(`AUDIT#USER#${user.id}`)).toEqual([]);
+    expect(await auditPartition(`AUDIT#USER#${user.id}`)).toEqual([]);
   });
 });

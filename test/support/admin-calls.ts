@@ -1,6 +1,8 @@
 /** Calls admin handlers directly with an API Gateway event, as Lambda would. */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
+import type { AdminAuditEntry } from '../../lambdas/core/model';
 import type { LambdaHandler } from '../../lambdas/http/handler';
 import { routes } from '../../lambdas/routes';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -59,3 +61,17 @@ export async function ensureScopes(...names: string[]): Promise<void> {
 
 /** The actor of admin changes a test makes through the core directly (behaviour LOG-9 audits every one). */
 export const testAdminActor = { kind: 'admin-client', clientId: 'tgc_test' } as const;
+
+/** The admin audit entries stored in one partition (`AUDIT#USER#<id>`, `AUDIT#<clientId>`, `AUDIT#SITE`), read strongly consistently. */
+export async function auditPartition(partition: string): Promise<AdminAuditEntry[]> {
+  const { db, tables } = getStorage();
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tables.activity,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ConsistentRead: true,
+    }),
+  );
+  return Items as AdminAuditEntry[];
+}
