@@ -8,7 +8,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Client } from '../../lambdas/core/model';
-import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import { handler as authorizeHandler } from '../../lambdas/handlers/authorize';
 import { handler as dashboardHandler } from '../support/dashboard-handler';
 import { handler as forgotHandler } from '../../lambdas/handlers/forgot-password';
@@ -18,7 +17,7 @@ import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { handler as codeHandler } from '../../lambdas/handlers/sign-in-code';
 import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin } from '../support/admin-calls';
+import { setPasswordAsAdmin } from '../support/admin-calls';
 import {
   adminClientToken,
   createClient,
@@ -83,13 +82,7 @@ async function sessionKeyOf(userId: string): Promise<string> {
 }
 
 async function changePasswordByAdmin(who: TestUser): Promise<void> {
-  const patched = await callAdmin(updateUserHandler, {
-    token: adminToken,
-    method: 'PATCH',
-    path: `/api/admin/users/${who.user.id}`,
-    pathParameters: { user_id: who.user.id },
-    body: { password: `new password ${unique('')}` },
-  });
+  const patched = await setPasswordAsAdmin(adminToken, who.user.id, `new password ${unique('')}`);
   expect(patched.statusCode).toBe(200);
 }
 

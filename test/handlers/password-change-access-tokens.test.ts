@@ -14,12 +14,11 @@ import type { Client } from '../../lambdas/core/model';
 import { adminScope } from '../../lambdas/core/scope';
 import { handler as emailVerificationRequest } from '../../lambdas/handlers/email-verification-request';
 import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
-import { handler as updateUser } from '../../lambdas/handlers/admin/users-update';
 import { handler as userinfo } from '../../lambdas/handlers/userinfo';
 import { handler as validateToken } from '../../lambdas/handlers/validate-token';
 import { getTokenStore, getUsers } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin } from '../support/admin-calls';
+import { callAdmin, setPasswordAsAdmin } from '../support/admin-calls';
 import { createKeyAs, exchangeKey, listKeysAs, useOutbox } from '../support/api-keys';
 import {
   adminClientToken,
@@ -105,13 +104,7 @@ async function recoverWithRemoveAll(who: TestUser): Promise<void> {
 }
 
 async function changePasswordByAdmin(who: TestUser): Promise<void> {
-  const patched = await callAdmin(updateUser, {
-    token: adminToken,
-    method: 'PATCH',
-    path: `/api/admin/users/${who.user.id}`,
-    pathParameters: { user_id: who.user.id },
-    body: { password: `new password ${unique('')}` },
-  });
+  const patched = await setPasswordAsAdmin(adminToken, who.user.id, `new password ${unique('')}`);
   expect(patched.statusCode).toBe(200);
 }
 

@@ -7,8 +7,7 @@
  */
 import { accountPaths } from '../../lambdas/core/account/paths';
 import type { Client } from '../../lambdas/core/model';
-import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
-import { callAdmin } from '../support/admin-calls';
+import { setPasswordAsAdmin } from '../support/admin-calls';
 import { createKeyAs, useOutbox } from '../support/api-keys';
 import { mailsTo } from '../support/account';
 import { type Attempt, DynamoFaults } from '../support/dynamo-faults';
@@ -84,13 +83,7 @@ describe('the keys cannot be read when the password changes (behaviour RESET-10)
   it('after an admin password change, the mail says any API key still gets access tokens, never "No API key" (fails before: it said none)', async () => {
     const who = await withIntruderKey();
     faults.fail({ operation: 'Query', phase: 'before', where: listingOf(who, 'APIKEY#') });
-    const patched = await callAdmin(updateUserHandler, {
-      token: adminToken,
-      method: 'PATCH',
-      path: `/api/admin/users/${who.user.id}`,
-      pathParameters: { user_id: who.user.id },
-      body: { password: 'set by the admin' },
-    });
+    const patched = await setPasswordAsAdmin(adminToken, who.user.id, 'set by the admin');
     expect(patched.statusCode).toBe(200);
     expect(faults.injected.length).toBeGreaterThan(0);
 

@@ -16,7 +16,7 @@ import { handler as sendLinkHandler } from '../../lambdas/handlers/admin/users-p
 import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import { settleBackgroundJobs } from '../../lambdas/wiring/background';
 import { getUsers } from '../../lambdas/wiring/repositories';
-import { callAdmin } from '../support/admin-calls';
+import { callAdmin, setPasswordAsAdmin } from '../support/admin-calls';
 import { useOutbox } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { adminClientToken, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
@@ -249,13 +249,7 @@ describe('the link (behaviour RESET-4..RESET-7: single use; a newer link or any 
     const who = await createUserWithPassword();
     const token = await requestLink(who);
     await signIn(who.user.email!, who.password);
-    const patched = await callAdmin(updateUserHandler, {
-      token: adminToken,
-      method: 'PATCH',
-      path: `/api/admin/users/${who.user.id}`,
-      pathParameters: { user_id: who.user.id },
-      body: { password: 'set by the admin' },
-    });
+    const patched = await setPasswordAsAdmin(adminToken, who.user.id, 'set by the admin');
     expect(patched.statusCode).toBe(200);
     expect((await resetPage(token)).statusCode).toBe(400);
     expect((await reset(token, 'the new password 1')).statusCode).toBe(400);

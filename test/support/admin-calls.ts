@@ -3,6 +3,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { DynamoScopeRepository } from '../../lambdas/adapters/dynamodb/scope-repository';
 import type { AdminAuditEntry } from '../../lambdas/core/model';
+import { handler as updateUserHandler } from '../../lambdas/handlers/admin/users-update';
 import type { LambdaHandler } from '../../lambdas/http/handler';
 import { routes } from '../../lambdas/routes';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -74,4 +75,15 @@ export async function auditPartition(partition: string): Promise<AdminAuditEntry
     }),
   );
   return Items as AdminAuditEntry[];
+}
+
+/** An administrator sets a user's password through the admin API (PATCH /api/admin/users/{user_id}). */
+export function setPasswordAsAdmin(token: string, userId: string, password: string): Promise<APIGatewayProxyResult> {
+  return callAdmin(updateUserHandler, {
+    token,
+    method: 'PATCH',
+    path: `/api/admin/users/${userId}`,
+    pathParameters: { user_id: userId },
+    body: { password },
+  });
 }
