@@ -84,3 +84,17 @@ export interface Mailer {
 export interface Notifier<K extends NoticeKind = NoticeKind> {
   readonly notify: (to: string, notice: NoticeOf<K>) => Promise<void>;
 }
+
+/** What a one-time identifier was used for; each purpose is its own namespace. */
+export type SingleUsePurpose = 'dpop-proof' | 'client-assertion' | 'authorization-grant';
+
+/**
+ * Remembers one-time identifiers (a DPoP proof's `jti`, RFC 9449 §11.1; a JWT assertion's `jti`,
+ * RFC 7523 §3 item 7) until they expire, so a replay is refused. `issuer` scopes the id: two
+ * issuers may pick the same `jti`. Shared by every container (storage, not memory): a replay
+ * may land on another container.
+ */
+export interface SingleUseIds {
+  /** True the first time; false when the id was already used and has not yet expired. */
+  use(purpose: SingleUsePurpose, issuer: string, jti: string, expiresAtEpoch: number): Promise<boolean>;
+}

@@ -192,6 +192,7 @@ describe('key families', () => {
     passwordFailures: 'PWFAIL#d#1',
     device: 'DEVICE#d',
     registrationCounter: 'DCRRATE#2026-01-01#203.0.113.7',
+    usedIdentifier: 'USED#dpop-proof#abc',
     sessionsOfUser: 'USER#usr_x#SESSIONS',
     refreshTokensOfUser: 'USER#usr_x#REFRESH',
     familiesOfUser: 'USER#usr_x#FAMILIES',

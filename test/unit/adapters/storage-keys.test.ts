@@ -42,6 +42,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   passwordFailures: { args: ['d', 7] },
   device: { args: ['n'] },
   registrationCounter: { args: ['2026-01-01', '203.0.113.7'] },
+  usedIdentifier: { args: ['dpop-proof', 'https://issuer.example', 'j'] },
   tokenActivity: { args: [{ clientId: 'tgc_x', startedAt: '2026-01-01T00:00:00.000Z', attemptId: 'a' }, 3] },
   auditEntry: { args: [{ at: '2026-01-01T00:00:00.000Z', userId: 'usr_x' }, 'id'] },
 };

@@ -59,6 +59,8 @@ export const keyFamilies = {
   passwordFailures: inTable('ephemeral', 'PWFAIL#*'),
   device: inTable('ephemeral', 'DEVICE#*'),
   registrationCounter: inTable('ephemeral', 'DCRRATE#*'),
+  /** Used one-time identifiers: DPoP proof and JWT assertion `jti`s (single-use-ids.ts). */
+  usedIdentifier: inTable('ephemeral', 'USED#*'),
   // ephemeral table, gsi1 lists
   sessionsOfUser: inList('ephemeral', 'USER#*#SESSIONS'),
   refreshTokensOfUser: inList('ephemeral', 'USER#*#REFRESH'),

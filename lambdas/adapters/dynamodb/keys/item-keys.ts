@@ -67,6 +67,12 @@ export const resetLinkOfUser = (userId: string): Key => ({ pk: `PWRESETUSER#${us
 /** The proof a completed reset leaves (behaviour RESET-9), by the digest of its token. */
 export const recoveryProof = (proofDigest: string): Key => ({ pk: `PWRECOVER#${proofDigest}`, sk: 'PWRECOVER' });
 /** A WebAuthn ceremony, by the digest of its challenge. */
+/** A used one-time identifier (`jti`), per purpose and issuer (single-use-ids.ts). */
+export const usedIdentifier = (purpose: string, issuer: string, jti: string): Key => ({
+  pk: `USED#${purpose}#${digest(`${issuer}\n${jti}`)}`,
+  sk: 'USED',
+});
+
 export const passkeyCeremony = (challenge: string): Key => ({ pk: `WEBAUTHN#${digest(challenge)}`, sk: 'WEBAUTHN' });
 /** The mail send times of one subject (`OTP#<user>`, `EMAILVERIFY#<user>`, `RESET#<address digest>`). */
 export const sendRate = (subject: string): Key => ({ pk: `SENDRATE#${subject}`, sk: 'SENDRATE' });
