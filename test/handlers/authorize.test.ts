@@ -409,3 +409,61 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
     );
   });
 });
+
+describe('behaviour AUTHZ-13: a loopback IP literal redirect URI matches on any port (RFC 8252 7.3)', () => {
+  let loopbackStatic: Client;
+  let loopbackDynamic: Client;
+  beforeAll(async () => {
+    loopbackStatic = await createClient({
+      kind: 'app',
+      environmentId,
+      redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:9000/callback', 'http://localhost:3000/callback'],
+    });
+    loopbackDynamic = await createClient({
+      kind: 'app',
+      registrationType: 'dynamic',
+      environmentId: dcrEnvironment,
+      redirectUris: ['http://127.0.0.1/callback'],
+      scopes: ['openid'],
+    });
+  });
+
+  it('issues the code of a static client to the port the request named', async () => {
+    for (const redirectUri of ['http://127.0.0.1:51234/callback', 'http://[::1]:40001/callback']) {
+      const result = await authorize(authorizeQuery(loopbackStatic, { redirect_uri: redirectUri }), { Cookie: aliceCookie });
+      expect(result.statusCode).toBe(303);
+      const location = locationOf(result);
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+      expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    }
+  });
+
+  it('sends the consent of a dynamic client back to the port the request named, and lets the page post there', async () => {
+    const page = await authorize(authorizeQuery(loopbackDynamic, { redirect_uri: 'http://127.0.0.1:47000/callback', scope: 'openid' }), {
+      Cookie: aliceCookie,
+    });
+    expect(page.statusCode).toBe(200);
+    expect(headerOf(page, 'content-security-policy')).toContain("form-action 'self' http://127.0.0.1:47000;");
+    const result = await complete({ request_id: hiddenField(page.body, 'request_id'), decision: 'approve' }, aliceCookie);
+    expect(`${locationOf(result).origin}${locationOf(result).pathname}`).toBe('http://127.0.0.1:47000/callback');
+  });
+
+  it('shows an error page, never a redirect, for another path, query, host or scheme on a loopback port', async () => {
+    for (const redirectUri of [
+      'http://127.0.0.1:51234/other',
+      'http://127.0.0.1:51234/callback?x=1',
+      'http://127.0.0.2:51234/callback',
+      'http://[::1]:51234/callback/',
+      'https://127.0.0.1:51234/callback',
+      'http://127.0.0.1:0/callback',
+    ]) {
+      expectNoRedirect(await authorize(authorizeQuery(loopbackDynamic, { redirect_uri: redirectUri })));
+    }
+  });
+
+  it('keeps localhost to the exact registered port (RFC 8252 8.3)', async () => {
+    expectNoRedirect(await authorize(authorizeQuery(loopbackStatic, { redirect_uri: 'http://localhost:3001/callback' })));
+    const exact = await authorize(authorizeQuery(loopbackStatic, { redirect_uri: 'http://localhost:3000/callback' }));
+    expect(exact.statusCode).toBe(200);
+  });
+});
