@@ -1,5 +1,5 @@
 /**
- * Client ID Metadata Documents beside DCR (CLIENT_ID_METADATA_DOCUMENTS=true): the
+ * Client ID Metadata Documents beside DCR (on by default, behaviour CIMD-1): the
  * client_id is the document's URL; the server fetches and validates it on first use,
  * places the client in the DCR environment and shows the consent screen, like a
  * dynamically registered client. Locally, documents may live on loopback http.
@@ -39,7 +39,8 @@ beforeAll(async () => {
     tablePrefix: `cimd-${randomUUID().slice(0, 8)}-`,
     // These sign in the seeded admin to test authorization itself; the mailed code is tested in
     // test/handlers/sign-in-code.test.ts and test/browser/account.test.ts.
-    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error', CLIENT_ID_METADATA_DOCUMENTS: 'true' },
+    // No CLIENT_ID_METADATA_DOCUMENTS: they are on by default (behaviour CIMD-1).
+    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error' },
   });
 });
 
@@ -61,7 +62,7 @@ const authorizeUrl = (clientId: string, challenge: string) =>
   })}`;
 
 describe('Client ID Metadata Documents', () => {
-  it('discovery advertises client_id_metadata_document_supported', async () => {
+  it('behaviour CIMD-1: discovery advertises client_id_metadata_document_supported on a default start', async () => {
     const metadata = (await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata.client_id_metadata_document_supported).toBe(true);
   });
