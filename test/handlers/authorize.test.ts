@@ -13,6 +13,7 @@ import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositorie
 import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { postToken } from '../support/token-calls';
 
 const issuer = process.env.BASE_URL!;
 const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
@@ -436,6 +437,22 @@ describe('behaviour AUTHZ-13: a loopback IP literal redirect URI matches on any 
       expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
       expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
+  });
+
+  it('redeems the code only with the very URI, port included, the authorization request named (RFC 6749 4.1.3)', async () => {
+    const { verifier, challenge } = pkcePair();
+    const redirectUri = 'http://127.0.0.1:51234/callback';
+    const query = authorizeQuery(loopbackStatic, { redirect_uri: redirectUri, code_challenge: challenge });
+    const code = locationOf(await authorize(query, { Cookie: aliceCookie })).searchParams.get('code')!;
+    const redeem = (uri: string) =>
+      postToken({ grant_type: 'authorization_code', client_id: loopbackStatic.clientId, code, code_verifier: verifier, redirect_uri: uri });
+    // Refused before the code is spent: another port, or the registered URI without one.
+    for (const other of ['http://127.0.0.1:51235/callback', 'http://127.0.0.1/callback']) {
+      const refused = await redeem(other);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_grant');
+    }
+    expect((await redeem(redirectUri)).status).toBe(200);
   });
 
   it('sends the consent of a dynamic client back to the port the request named, and lets the page post there', async () => {
