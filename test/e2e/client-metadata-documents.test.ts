@@ -138,13 +138,26 @@ describe('Client ID Metadata Documents', () => {
   );
 
   it.each(['/huge/client.json', '/redirect/client.json', '/html/client.json'])(
-    'behaviour CIMD-3: a document past a fetch limit (%s) is an unknown client: error page, nothing stored',
+    'behaviour CIMD-3: a document past a fetch limit (%s) is an unknown client: error page, invalid_client at the token endpoint, nothing stored',
     async (path) => {
       const clientId = `${documentBase}${path}`;
       const response = await fetch(authorizeUrl(clientId, pkcePair().challenge), { headers: { accept: 'text/html' }, redirect: 'manual' });
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
       expect(await response.text()).toContain('The client is unknown.');
+      const token = await fetch(`${app.url}/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code: 'x',
+          code_verifier: 'y'.repeat(43),
+          redirect_uri: redirectUri,
+        }),
+      });
+      expect(token.status).toBe(401);
+      expect(await token.json()).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
       expect(await getClientRepository().getMetadataDocumentClient(clientId)).toBeUndefined();
     },
   );
