@@ -1,8 +1,9 @@
 /**
  * Redirect URI registration rules (OAuth 2.1 section 2.3.1, behaviour REG-4): an absolute URI
- * compared later by exact string match, so no wildcards, no fragment; `https`, or `http`
- * only on a loopback host (RFC 8252 section 7.3, native apps on the same machine).
- * Shared by the admin API and dynamic registration.
+ * compared later by exact string match (but for a loopback IP literal's port, behaviour
+ * AUTHZ-13), so no wildcards, no fragment; `https`, or `http` only on a loopback host
+ * (RFC 8252 section 7.3, native apps on the same machine). Shared by the admin API, dynamic
+ * registration and metadata documents.
  */
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
