@@ -68,9 +68,11 @@ export interface ServiceSettingsProps {
   readonly dcrClientExpiryDays?: number;
   /**
    * Accept https URLs as `client_id` whose JSON document describes the client (Client ID
-   * Metadata Documents, preferred by MCP; `CLIENT_ID_METADATA_DOCUMENTS`). Such clients
-   * join the DCR environment.
-   * @default false
+   * Metadata Documents, which the MCP authorization specification asks clients to use;
+   * `CLIENT_ID_METADATA_DOCUMENTS`). Such clients join the DCR environment and see the
+   * consent screen; discovery says `client_id_metadata_document_supported: true`. Set `false`
+   * to accept only registered clients (the server then fetches no client's URL).
+   * @default true
    */
   readonly clientIdMetadataDocuments?: boolean;
   /**

@@ -7,7 +7,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { metadataDocumentLimits } from '../core/client-metadata-document';
+import { type CachingHeaders, metadataDocumentLimits } from '../core/client-metadata-document';
 
 /** IPv6 global unicast (RFC 4291 2.4, IANA): the only IPv6 block a public host can be in. */
 const ipv6GlobalUnicast = ipaddr.parseCIDR('2000::/3');
@@ -39,7 +39,7 @@ export class MetadataDocumentFetchError extends Error {
 
 export interface FetchedDocument {
   readonly body: unknown;
-  readonly cacheControl?: string;
+  readonly caching: CachingHeaders;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -109,7 +109,8 @@ export function fetchMetadataDocument(
         });
         response.on('end', () => {
           try {
-            resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), cacheControl: response.headers['cache-control'] });
+            const { 'cache-control': cacheControl, expires, date, age } = response.headers;
+            resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), caching: { cacheControl, expires, date, age } });
           } catch {
             reject(new MetadataDocumentFetchError('is not valid JSON'));
           }

@@ -90,10 +90,10 @@ export const settings = {
     description: 'A dynamically registered client that completes no token request within this many days is deleted.',
   },
   CLIENT_ID_METADATA_DOCUMENTS: {
-    schema: z._default(booleanFlag, false),
+    schema: z._default(booleanFlag, true),
     accepts: '"true" or "false"',
     description:
-      'Accept https URLs as client_id whose JSON document describes the client (Client ID Metadata Documents, preferred by MCP). Such clients join DCR_ENVIRONMENT_ID, which must be set.',
+      'Accept https URLs as client_id whose JSON document describes the client (Client ID Metadata Documents, preferred by MCP). Such clients join DCR_ENVIRONMENT_ID, which must be set. On by default (behaviour CIMD-1); `false` turns it off.',
   },
   MFA_OTP_MAX_ATTEMPTS: {
     schema: z._default(integer(1, 100), 5),

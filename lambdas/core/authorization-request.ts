@@ -7,6 +7,7 @@
 import { InvalidRequestError, InvalidTargetError, UnauthorizedClientError, UnsupportedResponseTypeError } from './errors';
 import type { Client } from './model';
 import { challengePattern } from './pkce';
+import { redirectUriMatches } from './redirect-uri';
 import { parseResource } from './resource';
 import { narrowScopes, parseScope } from './scope';
 
@@ -56,7 +57,8 @@ const maxOpaqueLength = 1024;
 
 /**
  * Phase one: the client must exist and use the code flow, and the redirect URI must be one
- * it registered, by exact string comparison (OAuth 2.1 4.1.1, RFC 9700 4.1.3). It may be
+ * it registered, by exact string comparison (OAuth 2.1 4.1.1, RFC 9700 4.1.3) but for the port
+ * of a loopback IP literal (behaviour AUTHZ-13, RFC 8252 7.3). It may be
  * omitted only when exactly one is registered. Errors here are shown, never redirected.
  */
 export function resolveRedirectUri(client: Client | undefined, params: RequestParameters): string {
@@ -74,7 +76,7 @@ export function resolveRedirectUri(client: Client | undefined, params: RequestPa
     if (client.redirectUris.length === 1) return client.redirectUris[0]!;
     throw new InvalidRequestError('The redirect_uri parameter is required.');
   }
-  if (!client.redirectUris.includes(given)) {
+  if (!client.redirectUris.some((registered) => redirectUriMatches(registered, given))) {
     throw new InvalidRequestError('The redirect_uri is not registered for this client.', `unregistered redirect_uri ${given}`);
   }
   return given;

@@ -13,7 +13,7 @@ export const metadataDocumentLimits = {
   /** The draft suggests 5 KB; a client's metadata is far smaller. */
   maxBytes: 5 * 1024,
   timeoutMs: 3000,
-  /** How long a fetched document is trusted before it is fetched again. */
+  /** How long a fetched document is trusted before it is fetched again, whatever its headers say (behaviour CIMD-5). */
   minCacheSeconds: 300,
   maxCacheSeconds: 24 * 3600,
 } as const;
@@ -69,18 +69,65 @@ export function clientFromMetadataDocument(
   return { ...client, name: registration.clientName ?? new URL(url).host };
 }
 
-/** Cache lifetime from the response's Cache-Control max-age, bounded. */
-export function cacheSeconds(cacheControl: string | undefined): number {
-  const maxAge = /max-age=(\d+)/i.exec(cacheControl ?? '')?.[1];
-  const wanted = maxAge === undefined ? metadataDocumentLimits.minCacheSeconds : Number(maxAge);
-  return Math.min(metadataDocumentLimits.maxCacheSeconds, Math.max(metadataDocumentLimits.minCacheSeconds, wanted));
+/** The response header fields that say how long a fetched document stays fresh (RFC 9111 section 4.2). */
+export interface CachingHeaders {
+  readonly cacheControl?: string;
+  readonly expires?: string;
+  readonly date?: string;
+  readonly age?: string;
+}
+
+/** Cache-Control directives by lower-case name; a directive given twice maps to undefined (conflicting). */
+function directivesOf(cacheControl: string | undefined): Map<string, string | undefined> {
+  const directives = new Map<string, string | undefined>();
+  for (const item of (cacheControl ?? '').split(',')) {
+    const [rawName, ...rest] = item.split('=');
+    const name = rawName!.trim().toLowerCase();
+    if (!name) continue;
+    const value =
+      rest.length > 0
+        ? rest
+            .join('=')
+            .trim()
+            .replace(/^"(.*)"$/, '$1')
+        : '';
+    directives.set(name, directives.has(name) && directives.get(name) !== value ? undefined : value);
+  }
+  return directives;
+}
+
+const deltaSeconds = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+
+/**
+ * How long a fetched document is trusted (behaviour CIMD-5): its freshness lifetime by RFC 9111
+ * section 4.2.1 (`no-store` or `no-cache`: none; else `max-age`; else `Expires` minus `Date`;
+ * else none, no heuristics), less the `Age` a cache in front of it reported (section 4.2.3),
+ * kept within the bounds: the floor spares the server a fetch per request, the ceiling bounds
+ * how long a changed or withdrawn document goes unnoticed. An invalid or conflicting value
+ * counts as already stale (section 4.2.1, 5.3). `s-maxage` speaks to shared HTTP caches and
+ * `private` to who may store the answer; neither changes what this one client record may keep.
+ */
+export function cacheSeconds(headers: CachingHeaders, nowEpoch: number): number {
+  const remaining = Math.floor(freshnessLifetime(headers, nowEpoch) - (deltaSeconds(headers.age?.trim()) ?? 0));
+  return Math.min(metadataDocumentLimits.maxCacheSeconds, Math.max(metadataDocumentLimits.minCacheSeconds, remaining));
+}
+
+function freshnessLifetime(headers: CachingHeaders, nowEpoch: number): number {
+  const directives = directivesOf(headers.cacheControl);
+  if (directives.has('no-store') || directives.has('no-cache')) return 0;
+  if (directives.has('max-age')) return deltaSeconds(directives.get('max-age')) ?? 0;
+  if (headers.expires === undefined) return 0;
+  const expires = Date.parse(headers.expires) / 1000;
+  const sent = headers.date === undefined ? Number.NaN : Date.parse(headers.date) / 1000;
+  return Number.isNaN(expires) ? 0 : expires - (Number.isNaN(sent) ? nowEpoch : sent);
 }
 
 export interface MetadataDocumentResolution {
   /** 'blocked': an admin deleted the client; the document must not bring it back. */
   readonly stored: (url: string) => Promise<Client | 'blocked' | undefined>;
   readonly save: (client: Client) => Promise<void>;
-  readonly fetch: (url: string) => Promise<{ body: unknown; cacheControl?: string }>;
+  readonly fetch: (url: string) => Promise<{ body: unknown; caching: CachingHeaders }>;
   readonly catalog: () => Promise<readonly ScopeDefinition[]>;
   readonly environmentId: string;
   readonly nowEpoch: number;
@@ -107,7 +154,7 @@ export async function resolveMetadataDocumentClient(url: string, deps: MetadataD
     fresh = {
       ...client,
       createdAt: stored?.createdAt ?? client.createdAt,
-      metadataDocumentRefreshAfterEpoch: deps.nowEpoch + cacheSeconds(fetched.cacheControl),
+      metadataDocumentRefreshAfterEpoch: deps.nowEpoch + cacheSeconds(fetched.caching, deps.nowEpoch),
     };
   } catch (error) {
     deps.log.warn('client metadata document rejected', { clientId: url, reason: (error as Error).message });

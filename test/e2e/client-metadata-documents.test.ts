@@ -1,14 +1,29 @@
 /**
- * Client ID Metadata Documents beside DCR (CLIENT_ID_METADATA_DOCUMENTS=true): the
+ * Client ID Metadata Documents beside DCR (on by default, behaviour CIMD-1): the
  * client_id is the document's URL; the server fetches and validates it on first use,
  * places the client in the DCR environment and shows the consent screen, like a
  * dynamically registered client. Locally, documents may live on loopback http.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { hiddenField, pkcePair } from '../support/authorization';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
+
+/** Behaviour CIMD-3: answers past the fetch limits (too large, a redirect, not JSON). */
+function servedPastALimit(path: string, response: ServerResponse): boolean {
+  if (path === '/huge/client.json') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ padding: 'x'.repeat(6 * 1024) }));
+  } else if (path === '/redirect/client.json') {
+    response.writeHead(301, { location: '/good/client.json' });
+    response.end();
+  } else if (path === '/html/client.json') {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<p>not a document</p>');
+  } else return false;
+  return true;
+}
 
 let app: LocalApp;
 let documents: Server;
@@ -18,6 +33,7 @@ const redirectUri = 'http://127.0.0.1:45001/callback';
 beforeAll(async () => {
   documents = createServer((request, response) => {
     const url = `${documentBase}${request.url}`;
+    if (servedPastALimit(request.url!, response)) return;
     const body =
       request.url === '/good/client.json'
         ? {
@@ -27,7 +43,9 @@ beforeAll(async () => {
             grant_types: ['authorization_code'],
             token_endpoint_auth_method: 'none',
           }
-        : { client_id: 'https://someone-else.example/client.json', redirect_uris: [redirectUri] };
+        : request.url === '/portless/client.json'
+          ? { client_id: url, client_name: 'Native app', redirect_uris: ['http://127.0.0.1/callback'] }
+          : { client_id: 'https://someone-else.example/client.json', redirect_uris: [redirectUri] };
     response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
     response.end(JSON.stringify(body));
   });
@@ -39,7 +57,8 @@ beforeAll(async () => {
     tablePrefix: `cimd-${randomUUID().slice(0, 8)}-`,
     // These sign in the seeded admin to test authorization itself; the mailed code is tested in
     // test/handlers/sign-in-code.test.ts and test/browser/account.test.ts.
-    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error', CLIENT_ID_METADATA_DOCUMENTS: 'true' },
+    // No CLIENT_ID_METADATA_DOCUMENTS: they are on by default (behaviour CIMD-1).
+    env: { MFA_POLICY: 'off', HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'error' },
   });
 });
 
@@ -49,11 +68,11 @@ afterAll(async () => {
   await app.close();
 });
 
-const authorizeUrl = (clientId: string, challenge: string) =>
+const authorizeUrl = (clientId: string, challenge: string, redirect = redirectUri) =>
   `${app.url}/api/authorize?${new URLSearchParams({
     response_type: 'code',
     client_id: clientId,
-    redirect_uri: redirectUri,
+    redirect_uri: redirect,
     code_challenge: challenge,
     code_challenge_method: 'S256',
     scope: 'openid',
@@ -61,50 +80,87 @@ const authorizeUrl = (clientId: string, challenge: string) =>
   })}`;
 
 describe('Client ID Metadata Documents', () => {
-  it('discovery advertises client_id_metadata_document_supported', async () => {
+  it('behaviour CIMD-1: discovery advertises client_id_metadata_document_supported on a default start', async () => {
     const metadata = (await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(metadata.client_id_metadata_document_supported).toBe(true);
   });
 
-  it('fetches the document on first use, shows the dynamic-client consent, and issues tokens to the URL client_id', async () => {
-    const clientId = `${documentBase}/good/client.json`;
-    const { verifier, challenge } = pkcePair();
-    const page = await fetch(authorizeUrl(clientId, challenge), { headers: { accept: 'text/html' } });
-    expect(page.status).toBe(200);
-    const { email, password } = app.bootstrap.admin;
-    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' };
-    const signIn = await fetch(`${app.url}/api/authorize`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: form,
-      body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email, password }),
-    });
-    const consent = await signIn.text();
-    expect(consent).toContain('Metadata Doc Client');
-    expect(consent).toContain('registered itself');
-    const approved = await fetch(`${app.url}/api/authorize/complete`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...form, cookie: signIn.headers.get('set-cookie')!.split(';')[0]! },
-      body: new URLSearchParams({ request_id: hiddenField(consent, 'request_id'), decision: 'approve' }),
-    });
-    const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
-    const token = await fetch(`${app.url}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: clientId,
-        code,
-        code_verifier: verifier,
-        redirect_uri: redirectUri,
-      }),
-    });
-    expect(token.status).toBe(200);
-    const stored = await getClientRepository().get(clientId);
-    expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: app.bootstrap.environments.dcrId });
-    expect(stored!.metadataDocumentRefreshAfterEpoch).toBeGreaterThan(Math.floor(Date.now() / 1000) + 500);
-  });
+  it.each([
+    ['the document as registered', '/good/client.json', redirectUri],
+    [
+      'a loopback redirect URI on the port the app listens on (behaviour AUTHZ-13, RFC 8252 7.3)',
+      '/portless/client.json',
+      'http://127.0.0.1:51999/callback',
+    ],
+  ])(
+    'fetches the document on first use, shows the dynamic-client consent, and issues tokens to the URL client_id: %s',
+    async (_case, path, redirect) => {
+      const clientId = `${documentBase}${path}`;
+      const { verifier, challenge } = pkcePair();
+      const page = await fetch(authorizeUrl(clientId, challenge, redirect), { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      const { email, password } = app.bootstrap.admin;
+      const form = { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, accept: 'text/html' };
+      const signIn = await fetch(`${app.url}/api/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: form,
+        body: new URLSearchParams({ request_id: hiddenField(await page.text(), 'request_id'), email, password }),
+      });
+      const consent = await signIn.text();
+      expect(consent).toContain(path === '/good/client.json' ? 'Metadata Doc Client' : 'Native app');
+      expect(consent).toContain('registered itself');
+      const approved = await fetch(`${app.url}/api/authorize/complete`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...form, cookie: signIn.headers.get('set-cookie')!.split(';')[0]! },
+        body: new URLSearchParams({ request_id: hiddenField(consent, 'request_id'), decision: 'approve' }),
+      });
+      const location = new URL(approved.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(redirect);
+      const code = location.searchParams.get('code')!;
+      const token = await fetch(`${app.url}/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code,
+          code_verifier: verifier,
+          redirect_uri: redirect,
+        }),
+      });
+      expect(token.status).toBe(200);
+      const stored = await getClientRepository().get(clientId);
+      expect(stored).toMatchObject({ type: 'public', registrationType: 'dynamic', environmentId: app.bootstrap.environments.dcrId });
+      expect(stored!.metadataDocumentRefreshAfterEpoch).toBeGreaterThan(Math.floor(Date.now() / 1000) + 500);
+    },
+  );
+
+  it.each(['/huge/client.json', '/redirect/client.json', '/html/client.json'])(
+    'behaviour CIMD-3: a document past a fetch limit (%s) is an unknown client: error page, invalid_client at the token endpoint, nothing stored',
+    async (path) => {
+      const clientId = `${documentBase}${path}`;
+      const response = await fetch(authorizeUrl(clientId, pkcePair().challenge), { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('The client is unknown.');
+      const token = await fetch(`${app.url}/api/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code: 'x',
+          code_verifier: 'y'.repeat(43),
+          redirect_uri: redirectUri,
+        }),
+      });
+      expect(token.status).toBe(401);
+      expect(await token.json()).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+      expect(await getClientRepository().getMetadataDocumentClient(clientId)).toBeUndefined();
+    },
+  );
 
   it('treats a document naming another client_id as an unknown client: error page, never a redirect', async () => {
     const response = await fetch(authorizeUrl(`${documentBase}/bad/client.json`, pkcePair().challenge), {

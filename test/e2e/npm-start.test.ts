@@ -72,6 +72,9 @@ describe('npm start (bin/local.ts)', () => {
     expect(cli.output()).toContain(`Authorization server running at http://localhost:${port}`);
     expect(cli.output()).toMatch(/admin API client\s+tgc_\S+ \/ \S+/);
     expect((await fetch(`http://localhost:${port}/api/health`)).status).toBe(200);
+    // Behaviour CIMD-1: metadata-document clients work out of the box, and discovery says so.
+    const discovery = await (await fetch(`http://localhost:${port}/.well-known/oauth-authorization-server`)).json();
+    expect(discovery).toMatchObject({ client_id_metadata_document_supported: true, registration_endpoint: expect.any(String) });
 
     const children = descendants(cli.child.pid!);
     const java = children.filter((pid) => /java/.test(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' })));

@@ -13,6 +13,7 @@ import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositorie
 import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { createClient, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
+import { postToken } from '../support/token-calls';
 
 const issuer = process.env.BASE_URL!;
 const dcrEnvironment = process.env.DCR_ENVIRONMENT_ID!;
@@ -407,5 +408,79 @@ describe('Consent for dynamically registered clients (behaviour AUTHZ-8, AUTHZ-9
       'access_denied',
       dynamicClient.redirectUris[0],
     );
+  });
+});
+
+describe('behaviour AUTHZ-13: a loopback IP literal redirect URI matches on any port (RFC 8252 7.3)', () => {
+  let loopbackStatic: Client;
+  let loopbackDynamic: Client;
+  beforeAll(async () => {
+    loopbackStatic = await createClient({
+      kind: 'app',
+      environmentId,
+      redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:9000/callback', 'http://localhost:3000/callback'],
+    });
+    loopbackDynamic = await createClient({
+      kind: 'app',
+      registrationType: 'dynamic',
+      environmentId: dcrEnvironment,
+      redirectUris: ['http://127.0.0.1/callback'],
+      scopes: ['openid'],
+    });
+  });
+
+  it('issues the code of a static client to the port the request named', async () => {
+    for (const redirectUri of ['http://127.0.0.1:51234/callback', 'http://[::1]:40001/callback']) {
+      const result = await authorize(authorizeQuery(loopbackStatic, { redirect_uri: redirectUri }), { Cookie: aliceCookie });
+      expect(result.statusCode).toBe(303);
+      const location = locationOf(result);
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+      expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    }
+  });
+
+  it('redeems the code only with the very URI, port included, the authorization request named (RFC 6749 4.1.3)', async () => {
+    const { verifier, challenge } = pkcePair();
+    const redirectUri = 'http://127.0.0.1:51234/callback';
+    const query = authorizeQuery(loopbackStatic, { redirect_uri: redirectUri, code_challenge: challenge });
+    const code = locationOf(await authorize(query, { Cookie: aliceCookie })).searchParams.get('code')!;
+    const redeem = (uri: string) =>
+      postToken({ grant_type: 'authorization_code', client_id: loopbackStatic.clientId, code, code_verifier: verifier, redirect_uri: uri });
+    // Refused before the code is spent: another port, or the registered URI without one.
+    for (const other of ['http://127.0.0.1:51235/callback', 'http://127.0.0.1/callback']) {
+      const refused = await redeem(other);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe('invalid_grant');
+    }
+    expect((await redeem(redirectUri)).status).toBe(200);
+  });
+
+  it('sends the consent of a dynamic client back to the port the request named, and lets the page post there', async () => {
+    const page = await authorize(authorizeQuery(loopbackDynamic, { redirect_uri: 'http://127.0.0.1:47000/callback', scope: 'openid' }), {
+      Cookie: aliceCookie,
+    });
+    expect(page.statusCode).toBe(200);
+    expect(headerOf(page, 'content-security-policy')).toContain("form-action 'self' http://127.0.0.1:47000;");
+    const result = await complete({ request_id: hiddenField(page.body, 'request_id'), decision: 'approve' }, aliceCookie);
+    expect(`${locationOf(result).origin}${locationOf(result).pathname}`).toBe('http://127.0.0.1:47000/callback');
+  });
+
+  it('shows an error page, never a redirect, for another path, query, host or scheme on a loopback port', async () => {
+    for (const redirectUri of [
+      'http://127.0.0.1:51234/other',
+      'http://127.0.0.1:51234/callback?x=1',
+      'http://127.0.0.2:51234/callback',
+      'http://[::1]:51234/callback/',
+      'https://127.0.0.1:51234/callback',
+      'http://127.0.0.1:0/callback',
+    ]) {
+      expectNoRedirect(await authorize(authorizeQuery(loopbackDynamic, { redirect_uri: redirectUri })));
+    }
+  });
+
+  it('keeps localhost to the exact registered port (RFC 8252 8.3)', async () => {
+    expectNoRedirect(await authorize(authorizeQuery(loopbackStatic, { redirect_uri: 'http://localhost:3001/callback' })));
+    const exact = await authorize(authorizeQuery(loopbackStatic, { redirect_uri: 'http://localhost:3000/callback' }));
+    expect(exact.statusCode).toBe(200);
   });
 });

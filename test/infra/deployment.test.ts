@@ -149,6 +149,11 @@ describe('first-admin bootstrap', () => {
     expect(text).not.toContain(logicalId(minimal.stack.server.signingKeySecret));
   });
 
+  test('behaviour CIMD-1: a default stack accepts metadata-document clients, with the DCR environment they join', () => {
+    expect(healthEnv(minimal)).toMatchObject({ CLIENT_ID_METADATA_DOCUMENTS: 'true', DCR_ENVIRONMENT_ID: seededEnvironmentIds.dcrId });
+    expect(healthEnv(synthesize({ CLIENT_ID_METADATA_DOCUMENTS: 'false' })).CLIENT_ID_METADATA_DOCUMENTS).toBe('false');
+  });
+
   test('DCR_ENVIRONMENT_ID is the seeded DCR environment: env_dcr by default, or the given id', () => {
     expect(healthEnv(minimal).DCR_ENVIRONMENT_ID).toBe(seededEnvironmentIds.dcrId);
     expect(healthEnv(full).DCR_ENVIRONMENT_ID).toBe('env_mcp');

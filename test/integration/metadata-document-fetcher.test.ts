@@ -43,8 +43,11 @@ afterAll(() => {
 });
 
 describe('client metadata document fetching (SSRF guards)', () => {
-  it('fetches a JSON document and reports its Cache-Control (local mode may reach loopback)', async () => {
-    expect(await fetchMetadataDocument(`${base}/ok`, true)).toEqual({ body: { client_id: `${base}/ok` }, cacheControl: 'max-age=600' });
+  it('fetches a JSON document and reports its caching headers (local mode may reach loopback)', async () => {
+    expect(await fetchMetadataDocument(`${base}/ok`, true)).toEqual({
+      body: { client_id: `${base}/ok` },
+      caching: { cacheControl: 'max-age=600', date: expect.any(String) },
+    });
   });
 
   it('refuses loopback and private addresses outside local mode, on the address it would connect to', async () => {

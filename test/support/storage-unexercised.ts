@@ -194,7 +194,7 @@ export const unexercised: readonly Unexercised[] = [
     clientFinders,
     'client',
     'put',
-    'a Client ID Metadata Document client stored on first use (lambdas/core/client-metadata-document.ts, behaviour CIMD-1); the handler tests run with CLIENT_ID_METADATA_DOCUMENTS off, and test/integration/metadata-document-fetcher.test.ts tests the resolver without a route',
+    'a Client ID Metadata Document client stored on first use (lambdas/core/client-metadata-document.ts, behaviour CIMD-1); no handler test names a metadata document URL as client_id (that needs a document server: test/e2e/client-metadata-documents.test.ts, through the local server), and test/integration/metadata-document-resolution.test.ts tests the resolver without a route',
   ),
   ...each(
     clientFinders.filter((name) => !['Authorize', 'AuthorizeSignIn', 'Token'].includes(name)),

@@ -25,6 +25,14 @@ describe('settings (behaviour CONFIG-2)', () => {
     expect(config.signingAlg).toBe('RS256');
   });
 
+  it('behaviour CONFIG-4: Client ID Metadata Documents are on by default, given the DCR environment they need', () => {
+    expect(loadConfig({ ...base, DCR_ENVIRONMENT_ID: 'env_1' }).clientIdMetadataDocuments).toBe(true);
+    expect(loadConfig({ ...base, DCR_ENVIRONMENT_ID: 'env_1', CLIENT_ID_METADATA_DOCUMENTS: 'false' }).clientIdMetadataDocuments).toBe(
+      false,
+    );
+    expect(loadConfig(base).clientIdMetadataDocuments).toBe(false);
+  });
+
   it('strips the trailing slash of the issuer and derives jwks_uri from JWKS_CDN_BASE_URL', () => {
     const config = loadConfig(base);
     expect(config.baseUrl).toBe('https://auth.example.com');

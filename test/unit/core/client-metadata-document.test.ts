@@ -60,12 +60,36 @@ describe('client ID metadata documents', () => {
   ])('refuses a document with %s', (_case, document) => {
     expect(() => clientFromMetadataDocument(url, document, catalog, facts)).toThrow(InvalidClientMetadataError);
   });
+});
 
-  it('trusts a document for its max-age, within 5 minutes and a day', () => {
-    expect(cacheSeconds(undefined)).toBe(300);
-    expect(cacheSeconds('public, max-age=3600')).toBe(3600);
-    expect(cacheSeconds('max-age=5')).toBe(300);
-    expect(cacheSeconds('max-age=9999999')).toBe(86_400);
+describe('behaviour CIMD-5: how long a fetched document is trusted, per its HTTP caching headers (RFC 9111 4.2)', () => {
+  const now = Date.parse('2026-11-22T12:00:00Z') / 1000;
+  const at = (seconds: number) => new Date((now + seconds) * 1000).toUTCString();
+  it.each([
+    ['no caching headers: the floor (no heuristic freshness)', {}, 300],
+    ['max-age', { cacheControl: 'max-age=3600' }, 3600],
+    ['max-age among other directives, any case', { cacheControl: 'public, Max-Age=7200, must-revalidate' }, 7200],
+    ['a quoted max-age', { cacheControl: 'max-age="1800"' }, 1800],
+    ['private changes nothing', { cacheControl: 'private, max-age=3600' }, 3600],
+    ['s-maxage is for shared HTTP caches, not this record', { cacheControl: 's-maxage=7200' }, 300],
+    ['max-age below the floor: the floor', { cacheControl: 'max-age=5' }, 300],
+    ['max-age above the ceiling: the ceiling', { cacheControl: 'max-age=9999999' }, 86_400],
+    ['no-store: the floor', { cacheControl: 'no-store, max-age=3600' }, 300],
+    ['no-cache: the floor', { cacheControl: 'max-age=3600, no-cache' }, 300],
+    ['an invalid max-age counts as stale', { cacheControl: 'max-age=soon' }, 300],
+    ['two different max-age values count as stale', { cacheControl: 'max-age=3600, max-age=60' }, 300],
+    ['Expires minus Date when there is no max-age', { expires: at(5400), date: at(0) }, 5400],
+    ['Expires against the origin Date, whatever our clock says', { expires: at(4000), date: at(-2000) }, 6000],
+    ['Expires against our clock without a Date', { expires: at(3000) }, 3000],
+    ['max-age wins over Expires', { cacheControl: 'max-age=1200', expires: at(7200), date: at(0) }, 1200],
+    ['an invalid Expires counts as stale', { expires: '0' }, 300],
+    ['an Expires in the past: the floor', { expires: at(-60), date: at(0) }, 300],
+    ['Age reported by a cache in front is taken off', { cacheControl: 'max-age=3600', age: '600' }, 3000],
+    ['Age off Expires too', { expires: at(3600), date: at(0), age: '1000' }, 2600],
+    ['an Age past the lifetime: the floor', { cacheControl: 'max-age=3600', age: '5000' }, 300],
+    ['an invalid Age is ignored', { cacheControl: 'max-age=3600', age: '-5' }, 3600],
+  ])('%s', (_case, headers, seconds) => {
+    expect(cacheSeconds(headers, now)).toBe(seconds);
   });
 });
 
@@ -81,7 +105,7 @@ describe('resolving a metadata-document client', () => {
         save: async () => void calls.saved++,
         fetch: async () => {
           calls.fetched++;
-          return { body: document, cacheControl: 'max-age=600' };
+          return { body: document, caching: { cacheControl: 'max-age=600' } };
         },
         catalog: async () => catalog,
         environmentId: 'env_dcr',

@@ -34,6 +34,12 @@ describe('authorization server metadata (RFC 8414 section 2, behaviour DISC-2)',
     expect(metadata.scopes_supported).toEqual(['openid']);
   });
 
+  it('behaviour CIMD-1: advertises Client ID Metadata Documents by default, and not once they are turned off', () => {
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+    const off = loadConfig({ ...env, DCR_ENVIRONMENT_ID: 'env_1', CLIENT_ID_METADATA_DOCUMENTS: 'false' });
+    expect(authorizationServerMetadata(off, scopes)).not.toHaveProperty('client_id_metadata_document_supported');
+  });
+
   it.each([{}, { DCR_ENVIRONMENT_ID: 'env_1', DCR_ENABLED: 'false' }])(
     'behaviour DISC-3: omits registration_endpoint while DCR is disabled (%j)',
     (dcr) => {
