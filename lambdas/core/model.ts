@@ -166,7 +166,7 @@ export interface ActivityRow {
   readonly apiKeyId?: string;
   readonly ip: string;
   readonly success: boolean;
-  /** The real reason of a failure (never on the wire). */
+  /** The real reason of a failure (never on the wire); on a success, what was unusual (behaviour REFRESH-7). */
   readonly reason?: string;
   readonly durationMs: number;
   /** When the attempt began, and its random id: together they key the row (one per attempt). */

@@ -8,10 +8,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
 import type { Client, User } from '../../lambdas/core/model';
 import { resetContainer } from '../../lambdas/wiring/container';
-import { getTokenStore } from '../../lambdas/wiring/repositories';
+import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
-import { createTokenClient, setUpTokenFamily, type TestClient } from '../support/fixtures';
+import { createTokenClient, createTokenUser, setUpTokenFamily, type TestClient } from '../support/fixtures';
 import { activityOf, claimsOf, introspectWith, refresh, signedIn, storedFor } from '../support/token-calls';
 
 let environmentId: string;
@@ -185,6 +185,20 @@ describe('behaviour REFRESH-7: reuse as ever (REFRESH-2)', () => {
     expect(replay.body.error).toBe('invalid_grant');
     expect((await storedFor(other.clientId)).tokenRecords).toBe(0);
     expect((await refresh(client, String(second.body.refresh_token))).status).toBe(200);
+  });
+
+  it('the user is checked again: once the user lost the environment, a replay within the window is refused and the family revoked (REFRESH-5)', async () => {
+    const client = await appWithWindow(60);
+    const member = await createTokenUser([environmentId]);
+    const first = await signedIn(client, member);
+    const second = await refresh(client, String(first.refresh_token));
+    await getEnvironments().revoke(member.id, environmentId);
+    const replay = await refresh(client, String(first.refresh_token));
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    const familyId = (await getTokenStore().getRefreshToken(String(first.refresh_token), 0))!.familyId;
+    expect(await getTokenStore().isFamilyRevoked(familyId)).toBe(true);
+    expect(await isActive(second.body.access_token)).toBe(false);
   });
 
   it("a client's window of 0 overrides the server's: today's reuse rule, and no successor kept", async () => {
