@@ -208,6 +208,24 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
       async () => ({ type: 'public', name: 'x', environment_id: await env(), redirect_uris: 'http://evil.example/cb' }),
       400,
     ],
+    [
+      'client create: refresh grace window over 300 (REFRESH-7)',
+      () => '/dashboard/clients/new',
+      async () => ({
+        type: 'public',
+        name: 'x',
+        environment_id: await env(),
+        redirect_uris: 'https://app.example.test/cb',
+        refresh_grace_seconds: '301',
+      }),
+      400,
+    ],
+    [
+      'client create: refresh grace window for a client_credentials client (REFRESH-7)',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'confidential', name: 'x', environment_id: await env(), refresh_grace_seconds: '30' }),
+      400,
+    ],
     ['client edit: name too long', () => `/dashboard/clients/${clientId}`, async () => ({ name: 'n'.repeat(201), scopes: '' }), 400],
     [
       'client edit: redirect URI with a fragment',
@@ -352,6 +370,18 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       ['client.update', client.clientId, 'refreshGraceSeconds'],
       ['client.update', client.clientId, 'refreshGraceSeconds'],
     ]);
+
+    // Set on creation too.
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'public',
+      name: 'Graceful',
+      environment_id: client.environmentId,
+      redirect_uris: 'https://app.example.test/cb',
+      refresh_grace_seconds: '20',
+    });
+    expect(created.statusCode).toBe(201);
+    const createdId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect((await getClientRepository().get(createdId))?.refreshGraceSeconds).toBe(20);
 
     // A client whose refresh tokens never rotate has no window to set.
     const service = await createClient({ test: false });

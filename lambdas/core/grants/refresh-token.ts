@@ -174,7 +174,7 @@ async function replayWithinGrace(
   const reissued = access ?? (await checkedAccessToken(found, client, request, deps, nowEpoch));
   const outcome = await deps.store.reissueWithinGrace(successor, found.familyId, {
     token: issuedTokenOf(reissued, found),
-    // Behaviour LOG-1: the row says this success was a replay, not a rotation.
+    // Behaviour LOG-2: the row says this success was a replay, not a rotation.
     activity: activity.row(true, `rotated refresh token replayed within its grace window (${how}); its successor returned again`),
   });
   if (outcome === 'reissued') return tokenResponse(reissued, { refreshToken: successor });

@@ -40,6 +40,7 @@ const createForm = z.object({
   environment_id: environmentId,
   scopes: scopesField,
   redirect_uris: redirectUrisField,
+  refresh_grace_seconds: z.optional(refreshGraceSeconds),
 });
 
 const updateForm = z.object({
@@ -104,6 +105,7 @@ async function newForm(request: DashboardRequest) {
     )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -113,6 +115,7 @@ async function create(request: DashboardRequest) {
     ...request.form,
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
+    refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds),
   });
   const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
     type: form.type,
@@ -120,6 +123,7 @@ async function create(request: DashboardRequest) {
     environmentId: form.environment_id,
     scopes: form.scopes,
     redirectUris: form.redirect_uris,
+    ...(typeof form.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
     admin: false,
     test: false,
   });
