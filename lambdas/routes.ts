@@ -465,7 +465,8 @@ export const routes: readonly Route[] = [
     auth: 'client',
     storage: storage(clientLookup, grantCheck, tokenIssue, {
       authorizationCode: ['get', 'update'],
-      refreshToken: ['get', 'put', 'update'],
+      // check: a grace-window reissue needs the kept successor unused (behaviour REFRESH-7).
+      refreshToken: ['get', 'put', 'update', 'check'],
       tokenFamily: ['get', 'put', 'update', 'check'],
       scope: 'batch-get',
       siteSettings: 'get',

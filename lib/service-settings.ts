@@ -130,6 +130,13 @@ export interface ServiceSettingsProps {
    * @default 'info'
    */
   readonly logLevel?: LogLevel;
+  /**
+   * Seconds a rotated refresh token still gets the successor it got the first time
+   * (`REFRESH_GRACE_SECONDS`, 0 to 300), for clients that lose a reply; outside it, reuse revokes
+   * the family. An admin may set a client's own value.
+   * @default 0 (off)
+   */
+  readonly refreshGraceSeconds?: number;
 }
 
 /** The setting (environment variable) each prop sets. */
@@ -151,6 +158,7 @@ export const settingOfProp = {
   signingAlgorithm: 'SIGNING_ALG',
   signInsNotBefore: 'SIGN_INS_NOT_BEFORE',
   logLevel: 'LOG_LEVEL',
+  refreshGraceSeconds: 'REFRESH_GRACE_SECONDS',
 } as const satisfies { readonly [K in keyof ServiceSettingsProps]-?: SettingName };
 
 type SettingProp = keyof typeof settingOfProp;

@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { isCidr } from '../core/admin-network';
 import { mfaPolicies, type MfaPolicy } from '../core/model';
+import { maxRefreshGraceSeconds } from '../core/lifetimes';
 
 export { mfaPolicies, type MfaPolicy };
 
@@ -142,6 +143,12 @@ export const settings = {
     description:
       'Sessions, authorization codes and refresh tokens of sign-ins before this time count for nothing (behaviour OPS-7): set after restoring a table from a backup. Only ever move it forward.',
   },
+  REFRESH_GRACE_SECONDS: {
+    schema: z._default(integer(0, maxRefreshGraceSeconds), 0),
+    accepts: `a whole number of seconds from 0 to ${maxRefreshGraceSeconds}`,
+    description:
+      'Seconds a rotated refresh token still gets the successor it got the first time (behaviour REFRESH-7), for clients that lose a reply; 0 turns it off. A client may set its own.',
+  },
   LOG_LEVEL: {
     schema: z._default(z.enum(logLevels), 'info'),
     accepts: logLevels.map((l) => `"${l}"`).join(', '),
@@ -181,6 +188,8 @@ export interface ServiceConfig {
   /** Epoch seconds of SIGN_INS_NOT_BEFORE: earlier sign-ins count for nothing (behaviour OPS-7). */
   readonly signInsNotBefore: number | undefined;
   readonly logLevel: LogLevel;
+  /** REFRESH_GRACE_SECONDS (behaviour REFRESH-7): 0, none. */
+  readonly refreshGraceSeconds: number;
   /**
    * ADMIN_ALLOWED_CIDRS, given by the construct only to the functions the web ACL lets through from
    * anywhere (the self-service key routes): admin callers must still come from these networks
@@ -286,6 +295,7 @@ export function loadConfig(env: Source): ServiceConfig {
     clientIdPrefix: s.CLIENT_ID_PREFIX,
     signInsNotBefore: s.SIGN_INS_NOT_BEFORE === undefined ? undefined : Math.floor(Date.parse(s.SIGN_INS_NOT_BEFORE) / 1000),
     logLevel: s.LOG_LEVEL,
+    refreshGraceSeconds: s.REFRESH_GRACE_SECONDS,
     adminAllowedCidrs: adminAllowedCidrs(env.ADMIN_ALLOWED_CIDRS),
   };
 }

@@ -39,3 +39,10 @@ export type Lifetimes = { readonly [name in keyof typeof lifetimes]: number };
 export function longestSignedTokenLifetime(l: Lifetimes = lifetimes): number {
   return Math.max(l.accessToken, l.idToken, l.apiKeyToken);
 }
+
+/**
+ * The longest refresh rotation grace window, server-wide or a client's (behaviour REFRESH-7): a
+ * client that lost a reply retries within seconds, and every second more is a second in which a
+ * stolen rotated token is still worth its successor.
+ */
+export const maxRefreshGraceSeconds = 300;

@@ -80,6 +80,11 @@ export interface Client {
   readonly metadataDocumentRefreshAfterEpoch?: number;
   /** A dynamic client that has not completed a token request yet and expires if it never does. */
   readonly expiresUnused?: boolean;
+  /**
+   * Seconds a rotated refresh token still gets its successor again (behaviour REFRESH-7); 0: none.
+   * Absent: the server's REFRESH_GRACE_SECONDS.
+   */
+  readonly refreshGraceSeconds?: number;
 }
 
 /** What the authorization step grants; carried by codes and refresh tokens. */
@@ -161,7 +166,7 @@ export interface ActivityRow {
   readonly apiKeyId?: string;
   readonly ip: string;
   readonly success: boolean;
-  /** The real reason of a failure (never on the wire). */
+  /** The real reason of a failure (never on the wire); on a success, what was unusual (behaviour REFRESH-7). */
   readonly reason?: string;
   readonly durationMs: number;
   /** When the attempt began, and its random id: together they key the row (one per attempt). */

@@ -1,5 +1,6 @@
 /** Input fields shared by the admin API's schemas (zod/mini). */
 import * as z from 'zod/mini';
+import { maxRefreshGraceSeconds } from '../core/lifetimes';
 
 /** A display name: trimmed, 1 to 200 characters. */
 export const displayName = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
@@ -20,3 +21,8 @@ export const scopeName = z
 
 /** Same rule as DCR_ENVIRONMENT_ID, so any environment can be named there. */
 export const environmentId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));
+
+/** A client's refresh rotation grace window in seconds (behaviour REFRESH-7); null: the server's REFRESH_GRACE_SECONDS. */
+export const refreshGraceSeconds = z.nullable(
+  z.number().check(z.int('must be a whole number of seconds'), z.minimum(0), z.maximum(maxRefreshGraceSeconds)),
+);

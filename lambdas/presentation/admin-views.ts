@@ -59,6 +59,8 @@ export const clientView = (client: Client) => ({
   admin: client.admin,
   test: client.test,
   introspect_all: client.introspectAll === true,
+  // Behaviour REFRESH-7: null follows the server's REFRESH_GRACE_SECONDS.
+  refresh_grace_seconds: client.refreshGraceSeconds ?? null,
   created_at: client.createdAt,
 });
 

@@ -26,5 +26,6 @@ export async function getGrantDependencies(): Promise<GrantDependencies> {
     mfaPolicy: () => getSite().tokenMfaPolicy(),
     ...(config.dcr.environmentId !== undefined ? { dcrEnvironmentId: config.dcr.environmentId } : {}),
     ...(config.signInsNotBefore !== undefined ? { signInsNotBefore: config.signInsNotBefore } : {}),
+    refreshGraceSeconds: config.refreshGraceSeconds,
   };
 }

@@ -203,4 +203,28 @@ describe('OAuth flows with oauth4webapi against npm start', () => {
     const refused = await fetch(as.userinfo_endpoint!, { headers: { authorization: `Bearer ${bound.access_token}` } });
     expect(refused.status).toBe(401);
   });
+
+  it("a client's refresh grace window (behaviour REFRESH-7), set through the admin API: a lost reply's retry gets the same successor", async () => {
+    const path = `/api/admin/clients/${publicClient.client_id}`;
+    expect((await admin('PATCH', path, { refresh_grace_seconds: 30 })).refresh_grace_seconds).toBe(30);
+    try {
+      const first = await authorize();
+      const refreshOnce = async (token: string) =>
+        oauth.processRefreshTokenResponse(
+          as,
+          publicClient,
+          await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), token, insecure),
+        );
+      const lost = await refreshOnce(first.refresh_token!);
+      const retried = await refreshOnce(first.refresh_token!);
+      expect(retried.refresh_token).toBe(lost.refresh_token);
+      expect((await resourceServer()(retried.access_token)).aud).toBe(resource);
+      expect((await refreshOnce(retried.refresh_token!)).refresh_token).not.toBe(retried.refresh_token);
+      // Its successor used, the old token is reuse again: the family is revoked.
+      const reuse = await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), first.refresh_token!, insecure);
+      await expect(oauth.processRefreshTokenResponse(as, publicClient, reuse)).rejects.toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      await admin('PATCH', path, { refresh_grace_seconds: null });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 /** /api/admin/clients: static public and confidential clients. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { updateClient } from '../../lambdas/core/admin/clients';
 import type { ApiKeyHooks } from '../../lambdas/core/admin/ports';
 import { handler as postClient } from '../../lambdas/handlers/admin/clients-create';
@@ -11,9 +11,9 @@ import { handler as listUsers } from '../../lambdas/handlers/admin/users-list';
 import { getAdmin } from '../../lambdas/wiring/admin';
 import { getClientRepository, getHasher } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
+import { auditPartition, callAdmin, ensureScopes, testAdminActor } from '../support/admin-calls';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createClient, createEnvironment, issueAccessToken } from '../support/fixtures';
+import { adminClientToken, createClient, createEnvironment, issueAccessToken, unique } from '../support/fixtures';
 
 let token: string;
 let environmentId: string;
@@ -216,6 +216,78 @@ describe('behaviour INTRO-2: introspect_all, the right to introspect every token
     expect(jsonBody(patched).introspect_all).toBe(false);
     const publicId = String(jsonBody(await create({ type: 'public', redirect_uris: ['https://a.example.test/cb'] })).client_id);
     expect((await patch(publicId, { introspect_all: true })).statusCode).toBe(400);
+  });
+});
+
+/** Every stored item with this name, over every page of a scan of the main table. */
+async function clientsNamed(name: string): Promise<unknown[]> {
+  const found: unknown[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await getStorage().db.send(
+      new ScanCommand({
+        TableName: getStorage().tables.main,
+        FilterExpression: '#n = :n',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': name },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+describe("behaviour REFRESH-7: refresh_grace_seconds, the client's own rotation grace window", () => {
+  const app = { type: 'public', redirect_uris: ['https://a.example.test/cb'] };
+
+  it('is null (the server setting) by default, set on create, changed and cleared by PATCH, each change audited', async () => {
+    expect(jsonBody(await create(app)).refresh_grace_seconds).toBeNull();
+    const created = jsonBody(await create({ ...app, refresh_grace_seconds: 30 }));
+    const clientId = String(created.client_id);
+    expect(created.refresh_grace_seconds).toBe(30);
+    expect((await getClientRepository().get(clientId))?.refreshGraceSeconds).toBe(30);
+
+    expect(jsonBody(await patch(clientId, { refresh_grace_seconds: 0 })).refresh_grace_seconds).toBe(0);
+    expect((await getClientRepository().get(clientId))?.refreshGraceSeconds).toBe(0);
+    const cleared = await patch(clientId, { refresh_grace_seconds: null });
+    expect(cleared.statusCode).toBe(200);
+    expect(jsonBody(cleared).refresh_grace_seconds).toBeNull();
+    expect(await storedClient(clientId)).not.toHaveProperty('refreshGraceSeconds');
+    const updates = (await auditPartition(`AUDIT#${clientId}`)).filter((e) => e.type === 'client.update');
+    expect(updates.map((e) => e.reason)).toEqual(['refreshGraceSeconds', 'refreshGraceSeconds']);
+  });
+
+  it.each([
+    [{ ...app, refresh_grace_seconds: 301 }, 'refresh_grace_seconds'],
+    [{ ...app, refresh_grace_seconds: -1 }, 'refresh_grace_seconds'],
+    [{ ...app, refresh_grace_seconds: 1.5 }, 'refresh_grace_seconds'],
+    [{ ...app, refresh_grace_seconds: '30' }, 'refresh_grace_seconds'],
+    [{ type: 'confidential', refresh_grace_seconds: 30 }, 'refresh_grace_seconds: only a client with the refresh_token grant'],
+  ])('create refuses %j: 400 invalid_request naming the field, nothing written', async (body, named) => {
+    const name = unique('Refused grace ');
+    const refused = await create({ ...body, name });
+    expect(refused.statusCode).toBe(400);
+    expect(jsonBody(refused).error).toBe('invalid_request');
+    expect(String(jsonBody(refused).error_description)).toContain(named);
+    expect(await clientsNamed(name)).toEqual([]);
+  });
+
+  it('PATCH refuses a window out of bounds, or for a client without the refresh_token grant, and changes nothing', async () => {
+    const appId = String(jsonBody(await create({ ...app, refresh_grace_seconds: 10 })).client_id);
+    for (const wrong of [301, -1, 2.5, '10']) {
+      const refused = await patch(appId, { refresh_grace_seconds: wrong });
+      expect(refused.statusCode).toBe(400);
+      expect(String(jsonBody(refused).error_description)).toContain('refresh_grace_seconds');
+    }
+    const serviceId = String(jsonBody(await create({ type: 'confidential' })).client_id);
+    const refused = await patch(serviceId, { refresh_grace_seconds: 10 });
+    expect(jsonBody(refused).error_description).toBe(
+      'refresh_grace_seconds: only a client with the refresh_token grant rotates refresh tokens.',
+    );
+    expect((await getClientRepository().get(appId))?.refreshGraceSeconds).toBe(10);
+    expect((await getClientRepository().get(serviceId))?.refreshGraceSeconds).toBeUndefined();
   });
 });
 

@@ -174,6 +174,7 @@ describe('behaviour DASH-3: every POST is same-origin and carries the session-bo
 describe('behaviour DASH-4: bad input on every dashboard POST is a readable page, never a 500, nothing written', () => {
   let session: Session;
   let clientId: string;
+  let rotatingClientId: string;
   let userId: string;
   let keyLessUserId: string;
   let envId: string;
@@ -181,6 +182,7 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
     session = await adminSession();
     clientId = (await createClient({ type: 'public', grantTypes: ['authorization_code'], redirectUris: ['https://app.example.test/cb'] }))
       .clientId;
+    rotatingClientId = (await createClient({ kind: 'app' })).clientId;
     userId = (await createUser()).id;
     keyLessUserId = (await createUser({ email: undefined as unknown as string })).id;
     envId = await testFileEnvironment();
@@ -206,6 +208,24 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
       async () => ({ type: 'public', name: 'x', environment_id: await env(), redirect_uris: 'http://evil.example/cb' }),
       400,
     ],
+    [
+      'client create: refresh grace window over 300 (REFRESH-7)',
+      () => '/dashboard/clients/new',
+      async () => ({
+        type: 'public',
+        name: 'x',
+        environment_id: await env(),
+        redirect_uris: 'https://app.example.test/cb',
+        refresh_grace_seconds: '301',
+      }),
+      400,
+    ],
+    [
+      'client create: refresh grace window for a client_credentials client (REFRESH-7)',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'confidential', name: 'x', environment_id: await env(), refresh_grace_seconds: '30' }),
+      400,
+    ],
     ['client edit: name too long', () => `/dashboard/clients/${clientId}`, async () => ({ name: 'n'.repeat(201), scopes: '' }), 400],
     [
       'client edit: redirect URI with a fragment',
@@ -220,6 +240,12 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
       400,
     ],
     ['client edit: unknown client', () => '/dashboard/clients/nope', async () => ({ name: 'ok', scopes: '' }), 404],
+    ...(['301', '-1', '2.5', 'soon'].map((wrong) => [
+      `client edit: refresh grace window ${wrong} (REFRESH-7)`,
+      () => `/dashboard/clients/${rotatingClientId}`,
+      async () => ({ name: 'ok', scopes: '', redirect_uris: 'https://app.example.test/callback', refresh_grace_seconds: wrong }),
+      400,
+    ]) as typeof cases),
     ['client delete: unknown client', () => '/dashboard/clients/nope/delete', async () => ({}), 404],
     ['key create: no user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: '' }), 400],
     ['key create: unknown user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: 'nobody@example.test' }), 400],
@@ -318,6 +344,48 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       ['client.update', clientId, 'name, scopes'],
       ['client.create', clientId, undefined],
     ]);
+  });
+
+  it("a client's refresh grace window (behaviour REFRESH-7): shown, set, cleared back to the server's; client.update names it", async () => {
+    const session = await adminSession();
+    const client = await createClient({ kind: 'app', test: false });
+    const edit = (refreshGrace: string) =>
+      post(session, `/dashboard/clients/${client.clientId}`, {
+        name: client.name,
+        scopes: client.scopes.join(' '),
+        redirect_uris: client.redirectUris.join('\n'),
+        refresh_grace_seconds: refreshGrace,
+      });
+    const page = await get(session, `/dashboard/clients/${client.clientId}`);
+    expect(page.body).toMatch(/id="refresh-grace">the server(&#39;|&#x27;|')s, 0 s</);
+    expect(page.body).toContain('name="refresh_grace_seconds"');
+
+    expect((await edit('45')).statusCode).toBe(303);
+    expect((await getClientRepository().get(client.clientId))?.refreshGraceSeconds).toBe(45);
+    expect((await get(session, `/dashboard/clients/${client.clientId}`)).body).toContain('id="refresh-grace">45 s<');
+    expect((await edit('')).statusCode).toBe(303);
+    expect((await getClientRepository().get(client.clientId))?.refreshGraceSeconds).toBeUndefined();
+    const entries = (await auditBy(session.user.id)).map((e) => [e.type, e.clientId, e.reason]);
+    expect(entries).toEqual([
+      ['client.update', client.clientId, 'refreshGraceSeconds'],
+      ['client.update', client.clientId, 'refreshGraceSeconds'],
+    ]);
+
+    // Set on creation too.
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'public',
+      name: 'Graceful',
+      environment_id: client.environmentId,
+      redirect_uris: 'https://app.example.test/cb',
+      refresh_grace_seconds: '20',
+    });
+    expect(created.statusCode).toBe(201);
+    const createdId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect((await getClientRepository().get(createdId))?.refreshGraceSeconds).toBe(20);
+
+    // A client whose refresh tokens never rotate has no window to set.
+    const service = await createClient({ test: false });
+    expect((await get(session, `/dashboard/clients/${service.clientId}`)).body).not.toContain('refresh_grace_seconds');
   });
 
   it('an API key: shown once on creation, listed active, revoked; api_key.create and api_key.revoke name the admin', async () => {

@@ -190,14 +190,20 @@ export class DynamoClientRepository {
     catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined> {
     // Only the fields given: a key present with undefined must not erase the stored value.
-    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (Object.keys(given).length === 0) {
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined && value !== null));
+    // null clears a field (refreshGraceSeconds: back to the server's setting).
+    const cleared = Object.keys(changes).filter((name) => changes[name as keyof ClientChanges] === null);
+    if (Object.keys(given).length === 0 && cleared.length === 0) {
       const current = await this.get(clientId);
       return current ? { before: current, after: current } : undefined;
     }
     const result = await this.rewrite(
       clientId,
-      (record) => ({ ...record, ...given }),
+      (record) => {
+        const next: Item = { ...record, ...given };
+        for (const name of cleared) delete next[name];
+        return next;
+      },
       audit && ((before, after) => audit(withoutKeys<Client>(before), withoutKeys<Client>(after))),
       catalog,
     );

@@ -1,11 +1,12 @@
 import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Issuance, RedeemOutcome, RotateOutcome } from '../../core/grants/ports';
+import type { Issuance, RedeemOutcome, ReissueOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, FamilyState, IssuedToken, NewFamily, RefreshToken } from '../../core/model';
 import type { PhysicalTableNames } from './client';
 import { updateIfConditionHolds } from './conditional-writes';
 import { activityItem, codeItem, familyItem, refreshItem, tokenRecordItem } from './ephemeral-items';
 import { cancellationCodes, isConditionFailure, live, withoutKeys, type TransactItem } from './items';
 import { gsi1Query, queryAll } from './pages';
+import { openSuccessor, sealSuccessor } from './successor-seal';
 import { type ActivityQuery, queryActivityPage } from './activity-shards';
 import * as keys from './keys/item-keys';
 import * as partitions from './keys/partitions';
@@ -117,8 +118,19 @@ export class DynamoTokenStore {
     };
   }
 
-  /** Marks `oldToken` rotated and writes its successor, only if neither it nor its family was used up. */
-  async rotateRefreshToken(oldToken: string, familyId: string, nowEpoch: number, issuance: Issuance): Promise<RotateOutcome> {
+  /**
+   * Marks `oldToken` rotated and writes its successor, only if neither it nor its family was used up.
+   * With `grace`, the successor is kept sealed for `oldToken` in the same transaction, so a token
+   * that shows as rotated always has its kept successor (behaviour REFRESH-7).
+   */
+  async rotateRefreshToken(
+    oldToken: string,
+    familyId: string,
+    nowEpoch: number,
+    issuance: Issuance,
+    grace?: { readonly untilEpoch: number },
+  ): Promise<RotateOutcome> {
+    const kept = grace && issuance.refresh ? [this.graceItem(oldToken, issuance.refresh.token, grace.untilEpoch)] : [];
     const refused = await this.consumeAndIssue(
       {
         Key: keys.refreshToken(oldToken),
@@ -134,11 +146,66 @@ export class DynamoTokenStore {
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
           },
         },
+        ...kept,
       ],
       issuance,
     );
     if (!refused) return { kind: 'rotated' };
     return refused[0] === 'ConditionalCheckFailed' ? { kind: 'reused' } : { kind: 'family-revoked' };
+  }
+
+  private graceItem(oldToken: string, successor: string, untilEpoch: number): TransactItem {
+    const key = keys.refreshGrace(oldToken);
+    return {
+      Put: {
+        TableName: this.tables.ephemeral,
+        Item: { ...key, sealed: sealSuccessor(oldToken, successor, key.pk), untilEpoch, ttl: untilEpoch },
+      },
+    };
+  }
+
+  async graceSuccessor(rotatedToken: string, nowEpoch: number): Promise<string | undefined> {
+    const key = keys.refreshGrace(rotatedToken);
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.ephemeral, Key: key, ConsistentRead: true }));
+    // TTL deletes late: the window is the stored time, not the item's presence.
+    if (!Item || typeof Item.sealed !== 'string' || Number(Item.untilEpoch) < nowEpoch) return undefined;
+    return openSuccessor(rotatedToken, Item.sealed, key.pk);
+  }
+
+  /**
+   * Writes a new access token of the family beside the kept successor, only while that successor
+   * is unused and the family unrevoked: a replay after either finds nothing to revive.
+   */
+  async reissueWithinGrace(successor: string, familyId: string, issuance: Issuance): Promise<ReissueOutcome> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.tables.ephemeral,
+                Key: keys.refreshToken(successor),
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(rotatedAtEpoch)',
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName: this.tables.ephemeral,
+                Key: keys.tokenFamily(familyId),
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAtEpoch)',
+              },
+            },
+            ...this.issuanceItems(issuance),
+          ],
+        }),
+      );
+      return 'reissued';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const [successorCode, familyCode] = cancellationCodes(error);
+      if (successorCode === 'ConditionalCheckFailed') return 'successor-used';
+      return familyCode === 'ConditionalCheckFailed' ? 'family-revoked' : 'undetermined';
+    }
   }
 
   /** Revokes every refresh token of the family and every access token it issued (introspection checks it). */

@@ -3,6 +3,7 @@ import { ConflictError, InvalidRequestError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { grantTypeFacts, redirectingGrantTypes } from '../grants/grant-types';
+import { maxRefreshGraceSeconds } from '../lifetimes';
 import { redirectUriProblem } from '../redirect-uri';
 import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
@@ -21,6 +22,8 @@ export interface NewClient {
   readonly test: boolean;
   /** May introspect every token of this server (a resource server); confidential clients only. */
   readonly introspectAll?: boolean;
+  /** Its own refresh rotation grace window (behaviour REFRESH-7); absent: the server's. */
+  readonly refreshGraceSeconds?: number;
 }
 
 export interface CreatedClient {
@@ -62,6 +65,7 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
     const problem = redirectUriProblem(uri);
     if (problem) throw bad(`redirect_uris.${index}: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
+  if (input.refreshGraceSeconds !== undefined) checkRefreshGrace(grantTypes, input.refreshGraceSeconds);
   // Introspection (RFC 7662 2.1) needs client authentication, so only confidential clients can use it.
   if (input.introspectAll && input.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
   // admin-auth accepts a client token only without `sub` and with the admin scope.
@@ -94,6 +98,7 @@ export async function createClient(
     admin: input.admin,
     test: input.test,
     ...(input.introspectAll ? { introspectAll: true } : {}),
+    ...(input.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: input.refreshGraceSeconds } : {}),
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -138,16 +143,19 @@ export async function updateClient(
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
-  if (changes.introspectAll || redirectUris) {
+  const graceWindow = changes.refreshGraceSeconds;
+  if (changes.introspectAll || redirectUris || typeof graceWindow === 'number') {
     const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
+    if (typeof graceWindow === 'number') checkRefreshGrace(current.grantTypes, graceWindow);
   }
   const fields: ClientChanges = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
     ...(redirectUris ? { redirectUris } : {}),
+    ...(graceWindow !== undefined ? { refreshGraceSeconds: graceWindow } : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -163,10 +171,19 @@ export async function updateClient(
 
 /** The fields an update changed, by name (the audit entry's reason); never a value. */
 function changedClientFields(before: Client, after: Client): string {
-  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll'] as const).filter(
+  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll', 'refreshGraceSeconds'] as const).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
   return changed.length > 0 ? changed.join(', ') : 'nothing';
+}
+
+/** Behaviour REFRESH-7: a window only where refresh tokens rotate, within the server's bound. */
+function checkRefreshGrace(grantTypes: readonly GrantType[], seconds: number): void {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > maxRefreshGraceSeconds) {
+    throw bad(`refresh_grace_seconds: must be a whole number of seconds from 0 to ${maxRefreshGraceSeconds}.`);
+  }
+  if (!grantTypes.includes('refresh_token'))
+    throw bad('refresh_grace_seconds: only a client with the refresh_token grant rotates refresh tokens.');
 }
 
 /**

@@ -112,6 +112,8 @@ export interface ClientChanges {
   readonly introspectAll?: boolean;
   /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
   readonly redirectUris?: readonly string[];
+  /** The client's refresh rotation grace window (behaviour REFRESH-7); null: back to the server's. */
+  readonly refreshGraceSeconds?: number | null;
 }
 
 export interface ClientStore {

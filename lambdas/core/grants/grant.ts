@@ -36,6 +36,8 @@ export interface GrantDependencies extends TokenDependencies {
   readonly dcrEnvironmentId?: string;
   /** Epoch seconds before which a sign-in counts for nothing (SIGN_INS_NOT_BEFORE, behaviour OPS-7). */
   readonly signInsNotBefore?: number;
+  /** REFRESH_GRACE_SECONDS: the rotation grace window of clients that set none of their own (behaviour REFRESH-7); 0 or absent, none. */
+  readonly refreshGraceSeconds?: number;
   /** The MFA policy in force (behaviour MFA-9), read only for a sign-in without a second factor. */
   readonly mfaPolicy: () => Promise<MfaPolicy>;
   /**

@@ -3,14 +3,15 @@
  * the token; a rotated token used again revokes its whole family; the user's environment
  * access is re-checked every time (behaviour REFRESH-5), and so are the password and the MFA policy
  * the sign-in is held to (behaviour RESET-12, REFRESH-6); scopes may narrow (never widen) and the
- * resource binding carries over (RFC 8707 2.2).
+ * resource binding carries over (RFC 8707 2.2). Within a grace window, a rotated token presented
+ * again gets the successor it got the first time (behaviour REFRESH-7).
  */
 import * as z from 'zod/mini';
 import { InvalidGrantError } from '../errors';
-import type { Client, RefreshToken, User } from '../model';
+import type { Client, IssuedToken, RefreshToken, User } from '../model';
 import { confirmResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
-import { mintAccessToken } from '../tokens';
+import { type MintedAccessToken, mintAccessToken } from '../tokens';
 import type { TokenRequestActivity } from './activity';
 import { formField, type GrantDependencies, type GrantImplementation } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
@@ -69,7 +70,6 @@ export async function refreshTokenGrant(
   deps: GrantDependencies,
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
-  const requested = parseScope(request.scope);
   const found = await live(deps.store.getRefreshToken(request.refreshToken, nowEpoch), nowEpoch, () =>
     invalidRefresh('unknown or expired refresh token'),
   );
@@ -77,15 +77,8 @@ export async function refreshTokenGrant(
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
   // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
   if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidRefresh('sign-in before SIGN_INS_NOT_BEFORE');
-  if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
-  const scopes = narrowScopes(requested, stillGranted(found.scopes, client));
-  const resource = confirmResource(request.resource, found.resource);
-  const user = await checkGrantStillValid(found, client, nowEpoch, deps);
-  // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
-  await requireSecondFactorIfAsked(found, user, deps);
-
-  // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
-  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
+  if (found.rotatedAtEpoch !== undefined) return replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'already rotated');
+  const access = await checkedAccessToken(found, client, request, deps, nowEpoch);
   const successor = newRefreshToken(
     {
       clientId: found.clientId,
@@ -100,19 +93,18 @@ export async function refreshTokenGrant(
     },
     deps.random,
   );
-  const outcome = await deps.store.rotateRefreshToken(request.refreshToken, found.familyId, nowEpoch, {
-    token: {
-      jti: access.jti,
-      clientId: client.clientId,
-      sub: found.userId,
-      familyId: found.familyId,
-      expiresAtEpoch: access.expiresAtEpoch,
-    },
-    activity: activity.row(true),
-    refresh: successor,
-  });
+  const window = graceWindowOf(client, deps);
+  const outcome = await deps.store.rotateRefreshToken(
+    request.refreshToken,
+    found.familyId,
+    nowEpoch,
+    { token: issuedTokenOf(access, found), activity: activity.row(true), refresh: successor },
+    window > 0 ? { untilEpoch: nowEpoch + window } : undefined,
+  );
   if (outcome.kind === 'rotated') return tokenResponse(access, { refreshToken: successor.token });
-  if (outcome.kind === 'reused') await revokeForReuse(found.familyId, nowEpoch, deps, 'concurrent rotation');
+  // Behaviour REFRESH-7: the loser of a race within the window gets the winner's successor.
+  const replay = () => replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'concurrent rotation', access);
+  if (outcome.kind === 'reused') return replay();
   // Cancelled for another reason: the family was revoked meanwhile, or a concurrent
   // rotation was still in flight. Re-read to tell them apart.
   const verdict = await settle(async () => {
@@ -121,8 +113,73 @@ export async function refreshTokenGrant(
     if (again.rotatedAtEpoch !== undefined) return 'reused' as const;
     return (await deps.store.isFamilyRevoked(found.familyId)) ? ('revoked' as const) : undefined;
   }, deps.pause);
-  if (verdict === 'reused') await revokeForReuse(found.familyId, nowEpoch, deps, 'concurrent rotation');
+  if (verdict === 'reused') return replay();
   throw invalidRefresh(`rotation cancelled (${verdict ?? 'undetermined'})`);
+}
+
+/**
+ * The checks every use of a live grant passes, then its new access token: scope and resource
+ * (behaviour REFRESH-4), the family and the user (REFRESH-3, REFRESH-5), the MFA policy (REFRESH-6).
+ */
+async function checkedAccessToken(
+  found: RefreshToken,
+  client: Client,
+  request: RefreshGrantRequest,
+  deps: GrantDependencies,
+  nowEpoch: number,
+): Promise<MintedAccessToken> {
+  const scopes = narrowScopes(parseScope(request.scope), stillGranted(found.scopes, client));
+  const resource = confirmResource(request.resource, found.resource);
+  const user = await checkGrantStillValid(found, client, nowEpoch, deps);
+  // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
+  await requireSecondFactorIfAsked(found, user, deps);
+  // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
+  return mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
+}
+
+const issuedTokenOf = (access: MintedAccessToken, found: RefreshToken): IssuedToken => ({
+  jti: access.jti,
+  clientId: found.clientId,
+  sub: found.userId,
+  familyId: found.familyId,
+  expiresAtEpoch: access.expiresAtEpoch,
+});
+
+/**
+ * Behaviour REFRESH-7: the client's own window, else the server's; 0 turns it off. Its end is
+ * fixed at rotation and kept with the successor; turning the window off ends open ones at once.
+ */
+const graceWindowOf = (client: Client, deps: GrantDependencies): number => client.refreshGraceSeconds ?? deps.refreshGraceSeconds ?? 0;
+
+/**
+ * A rotated token presented again (behaviour REFRESH-2, REFRESH-7). Within the window its rotation
+ * kept, it gets the same successor and a new access token: a client whose reply was lost retries and
+ * carries on. Otherwise, or once that successor was used (the client has moved on, so whoever holds
+ * the old token is not it), it is reuse and the family is revoked. `access`: the token a lost race
+ * already minted, after the same checks.
+ */
+async function replayWithinGrace(
+  found: RefreshToken,
+  client: Client,
+  request: RefreshGrantRequest,
+  activity: TokenRequestActivity,
+  deps: GrantDependencies,
+  nowEpoch: number,
+  how: string,
+  access?: MintedAccessToken,
+): Promise<TokenResponse> {
+  // Turned off (0), off at once: no read for the kept successor.
+  const successor = graceWindowOf(client, deps) > 0 ? await deps.store.graceSuccessor(request.refreshToken, nowEpoch) : undefined;
+  if (successor === undefined) return revokeForReuse(found.familyId, nowEpoch, deps, how);
+  const reissued = access ?? (await checkedAccessToken(found, client, request, deps, nowEpoch));
+  const outcome = await deps.store.reissueWithinGrace(successor, found.familyId, {
+    token: issuedTokenOf(reissued, found),
+    // Behaviour LOG-2: the row says this success was a replay, not a rotation.
+    activity: activity.row(true, `rotated refresh token replayed within its grace window (${how}); its successor returned again`),
+  });
+  if (outcome === 'reissued') return tokenResponse(reissued, { refreshToken: successor });
+  if (outcome === 'successor-used') return revokeForReuse(found.familyId, nowEpoch, deps, `${how}, its successor already used`);
+  throw invalidRefresh(outcome === 'family-revoked' ? `family ${found.familyId} revoked` : 'grace reissue cancelled (undetermined)');
 }
 
 /** RFC 6749 6. */

@@ -8,7 +8,7 @@ import { grantTypes } from '../../core/grants/grant-types';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
+import { displayName, environmentId, refreshGraceSeconds, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
@@ -24,6 +24,7 @@ export const schema = z.strictObject({
   admin: z._default(z.boolean(), false),
   test: z._default(z.boolean(), false),
   introspect_all: z._default(z.boolean(), false),
+  refresh_grace_seconds: z.optional(refreshGraceSeconds),
 });
 
 export const handler = adminHandler(async (event, _container, caller) => {
@@ -38,6 +39,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     admin: body.admin,
     test: body.test,
     introspectAll: body.introspect_all,
+    ...(typeof body.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: body.refresh_grace_seconds } : {}),
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

@@ -1,7 +1,8 @@
 /**
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
- * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
+ * the POST, never again), edit name, scopes, redirect URIs and the refresh rotation grace window,
+ * delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -14,7 +15,7 @@ import { revokeApiKey, listApiKeys } from '../../core/api-keys/list-and-revoke';
 import { keyStatus } from '../../core/api-keys/status';
 import { InvalidRequestError } from '../../core/errors';
 import type { ApiKey, Client } from '../../core/model';
-import { displayName, environmentId, scopeName } from '../../http/admin-schemas';
+import { displayName, environmentId, refreshGraceSeconds, scopeName } from '../../http/admin-schemas';
 import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
@@ -39,9 +40,18 @@ const createForm = z.object({
   environment_id: environmentId,
   scopes: scopesField,
   redirect_uris: redirectUrisField,
+  refresh_grace_seconds: z.optional(refreshGraceSeconds),
 });
 
-const updateForm = z.object({ name: displayName, scopes: scopesField, redirect_uris: z.optional(redirectUrisField) });
+const updateForm = z.object({
+  name: displayName,
+  scopes: scopesField,
+  redirect_uris: z.optional(redirectUrisField),
+  refresh_grace_seconds: z.optional(refreshGraceSeconds),
+});
+
+/** Behaviour REFRESH-7: blank is the server's setting (null); anything else must read as a number. */
+const graceWindowField = (value: string | undefined) => (blankToUndefined(value) === undefined ? null : Number(value));
 
 const keyForm = z.object({
   user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
@@ -95,6 +105,7 @@ async function newForm(request: DashboardRequest) {
     )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -104,6 +115,7 @@ async function create(request: DashboardRequest) {
     ...request.form,
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
+    refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds),
   });
   const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
     type: form.type,
@@ -111,6 +123,7 @@ async function create(request: DashboardRequest) {
     environmentId: form.environment_id,
     scopes: form.scopes,
     redirectUris: form.redirect_uris,
+    ...(typeof form.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
     admin: false,
     test: false,
   });
@@ -144,6 +157,8 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
   const keys = await listApiKeys(request.deps.apiKeys, adminManager(request), client.clientId, 50, keyCursor);
   const notice = request.query.done ? notices[request.query.done] : undefined;
   const editsRedirects = client.registrationType === 'static' && client.grantTypes.includes('authorization_code');
+  const rotates = client.grantTypes.includes('refresh_token');
+  const serverGrace = request.container.config.refreshGraceSeconds;
   return pageResponse(
     request,
     client.name,
@@ -155,6 +170,13 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
 <table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
+${
+  rotates
+    ? html`<tr><th>Refresh grace window</th><td id="refresh-grace">${
+        client.refreshGraceSeconds === undefined ? `the server's, ${serverGrace} s` : `${client.refreshGraceSeconds} s`
+      }</td></tr>`
+    : ''
+}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -164,6 +186,11 @@ ${
   editsRedirects
     ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
     : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
+}
+${
+  rotates
+    ? html`<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300: a rotated refresh token presented again within it gets the same successor (blank: the server's setting, now ${serverGrace}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1" value="${client.refreshGraceSeconds === undefined ? '' : String(client.refreshGraceSeconds)}">`
+    : ''
 }
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
@@ -186,12 +213,16 @@ async function update(request: DashboardRequest) {
     name: request.form.name,
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
+    ...(before.grantTypes.includes('refresh_token') && request.form.refresh_grace_seconds !== undefined
+      ? { refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds) }
+      : {}),
   });
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
     name: form.name,
     scopes: form.scopes,
     ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+    ...(form.refresh_grace_seconds !== undefined ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }

@@ -30,6 +30,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   authorizationRequest: { args: ['r'] },
   authorizationCode: { args: ['c'] },
   refreshToken: { args: ['t'] },
+  refreshGrace: { args: ['t'], family: 'refreshToken' },
   tokenFamily: { args: ['f'] },
   tokenRecord: { args: ['j'] },
   signInChallenge: { args: ['ch'] },

@@ -74,6 +74,17 @@ describe('settings (behaviour CONFIG-2)', () => {
     expect(loadConfig({ ...base, BASE_URL: 'http://127.0.0.1:3000' }).baseUrl).toBe('http://127.0.0.1:3000');
   });
 
+  it('behaviour REFRESH-7: REFRESH_GRACE_SECONDS is off (0) by default, 0 to 300 seconds when set', () => {
+    expect(loadConfig(base).refreshGraceSeconds).toBe(0);
+    expect(loadConfig({ ...base, REFRESH_GRACE_SECONDS: '30' }).refreshGraceSeconds).toBe(30);
+    expect(loadConfig({ ...base, REFRESH_GRACE_SECONDS: '300' }).refreshGraceSeconds).toBe(300);
+    for (const wrong of ['301', '-1', '1.5', 'soon']) {
+      expect(problemsOf({ ...base, REFRESH_GRACE_SECONDS: wrong })).toEqual([
+        `REFRESH_GRACE_SECONDS must be a whole number of seconds from 0 to 300 (got "${wrong}")`,
+      ]);
+    }
+  });
+
   it('parses a subset of settings for callers that need only some (the CDK app)', () => {
     expect(parseSettings({ DCR_RATE_LIMIT_PER_DAY: '25' }, ['DCR_RATE_LIMIT_PER_DAY'])).toEqual({ DCR_RATE_LIMIT_PER_DAY: 25 });
   });

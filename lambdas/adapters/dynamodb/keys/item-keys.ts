@@ -53,6 +53,11 @@ export const session = (sessionId: string): Key => ({ pk: `SESSION#${digest(sess
 export const authorizationRequest = (requestId: string): Key => ({ pk: `AUTHREQ#${digest(requestId)}`, sk: 'AUTHREQ' });
 export const authorizationCode = (code: string): Key => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
 export const refreshToken = (token: string): Key => ({ pk: `RT#${digest(token)}`, sk: 'RT' });
+/**
+ * The successor a rotation keeps for its grace window (behaviour REFRESH-7), in the rotated token's
+ * own partition: the refresh-token grants cover it, and it expires by its own TTL.
+ */
+export const refreshGrace = (token: string): Key => ({ pk: `RT#${digest(token)}`, sk: 'GRACE' });
 export const tokenFamily = (familyId: string): Key => ({ pk: `FAMILY#${familyId}`, sk: 'FAMILY' });
 /** The issued-token record of an access token. */
 export const tokenRecord = (jti: string): Key => ({ pk: `JTI#${jti}`, sk: 'JTI' });
