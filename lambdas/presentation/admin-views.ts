@@ -59,6 +59,7 @@ export const clientView = (client: Client) => ({
   admin: client.admin,
   test: client.test,
   introspect_all: client.introspectAll === true,
+  require_pushed_authorization_requests: client.requirePushedAuthorizationRequests === true,
   created_at: client.createdAt,
 });
 

@@ -112,6 +112,8 @@ export interface ClientChanges {
   readonly introspectAll?: boolean;
   /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
   readonly redirectUris?: readonly string[];
+  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-17). */
+  readonly requirePushedAuthorizationRequests?: boolean;
 }
 
 export interface ClientStore {

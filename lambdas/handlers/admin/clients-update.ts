@@ -1,5 +1,6 @@
 /**
- * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris? }` → 200 the
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?,
+ * require_pushed_authorization_requests? }` → 200 the
  * client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
  * keys. `redirect_uris` replaces a static client's set.
  */
@@ -20,24 +21,35 @@ export const schema = z
     scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),
     introspect_all: z.optional(z.boolean()),
     redirect_uris: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20))),
+    require_pushed_authorization_requests: z.optional(z.boolean()),
   })
   .check(
     z.refine(
       (body) =>
-        body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined || body.redirect_uris !== undefined,
-      'the body must set name, scopes, introspect_all or redirect_uris',
+        body.name !== undefined ||
+        body.scopes !== undefined ||
+        body.introspect_all !== undefined ||
+        body.redirect_uris !== undefined ||
+        body.require_pushed_authorization_requests !== undefined,
+      'the body must set name, scopes, introspect_all, redirect_uris or require_pushed_authorization_requests',
     ),
   );
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
-  const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
+  const {
+    introspect_all: introspectAll,
+    redirect_uris: redirectUris,
+    require_pushed_authorization_requests: requirePushedAuthorizationRequests,
+    ...changes
+  } = body;
   const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
     clientId,
     ...changes,
     ...(introspectAll !== undefined ? { introspectAll } : {}),
     ...(redirectUris !== undefined ? { redirectUris } : {}),
+    ...(requirePushedAuthorizationRequests !== undefined ? { requirePushedAuthorizationRequests } : {}),
   });
   return jsonResponse(200, clientView(client));
 });

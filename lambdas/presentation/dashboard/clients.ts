@@ -1,7 +1,8 @@
 /**
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
- * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
+ * the POST, never again), edit name, scopes, redirect URIs and whether its authorization requests
+ * must be pushed (RFC 9126, behaviour AUTHZ-17), delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -19,7 +20,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
-import { blankToUndefined, lineList, wordList } from './forms';
+import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
@@ -39,9 +40,20 @@ const createForm = z.object({
   environment_id: environmentId,
   scopes: scopesField,
   redirect_uris: redirectUrisField,
+  require_pushed_authorization_requests: checkbox,
 });
 
-const updateForm = z.object({ name: displayName, scopes: scopesField, redirect_uris: z.optional(redirectUrisField) });
+const updateForm = z.object({
+  name: displayName,
+  scopes: scopesField,
+  redirect_uris: z.optional(redirectUrisField),
+  require_pushed_authorization_requests: checkbox,
+});
+
+/** Behaviour AUTHZ-17: only a client of the code flow sends authorization requests to push. */
+const pushesRequests = (client: Pick<Client, 'grantTypes'>) => client.grantTypes.includes('authorization_code');
+const parCheckbox = (checked: boolean) =>
+  html`<label><input name="require_pushed_authorization_requests" type="checkbox"${checked ? html` checked` : ''}> Require pushed authorization requests (RFC 9126: /api/par first)</label>`;
 
 const keyForm = z.object({
   user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
@@ -95,6 +107,7 @@ async function newForm(request: DashboardRequest) {
     )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+${parCheckbox(false)}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -113,6 +126,7 @@ async function create(request: DashboardRequest) {
     redirectUris: form.redirect_uris,
     admin: false,
     test: false,
+    requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -155,6 +169,7 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
 <table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
+${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id="par-required">${client.requirePushedAuthorizationRequests ? 'required' : 'not required'}</td></tr>` : ''}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -165,6 +180,7 @@ ${
     ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
     : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
 }
+${pushesRequests(client) ? parCheckbox(client.requirePushedAuthorizationRequests === true) : ''}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -186,12 +202,15 @@ async function update(request: DashboardRequest) {
     name: request.form.name,
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
+    require_pushed_authorization_requests: request.form.require_pushed_authorization_requests,
   });
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
     name: form.name,
     scopes: form.scopes,
     ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+    // An unticked box is absent from the form: the form shows it to code-flow clients only.
+    ...(pushesRequests(before) ? { requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on' } : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
