@@ -465,7 +465,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.pushedAuthorizationRequest,
     handler: 'par',
     auth: 'client',
-    storage: storage(clientLookup, { pushedAuthorizationRequest: 'put' }),
+    // scope: the catalog names a client's scopes are held to (behaviour ADMIN-18), as at the authorization endpoint.
+    storage: storage(clientLookup, { pushedAuthorizationRequest: 'put', scope: 'batch-get' }),
     crossOrigin: true,
     hashes: true,
     edge: {

@@ -144,6 +144,14 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
     await expectRefused(authorizeQuery(publicClient, { prompt: 'none login' }), 400, 'invalid_request');
   });
 
+  it('holds the client to the scope catalog as it stands: a scope created a moment ago is pushed at once (behaviour ADMIN-18)', async () => {
+    resetContainer(); // the first push of this container reads the catalog, the second looks up the name it lacks
+    const first = await createClient({ kind: 'app', environmentId, scopes: ['openid', unique('par_a_')] });
+    expect((await push(authorizeQuery(first, { scope: first.scopes.join(' ') }))).status).toBe(201);
+    const second = await createClient({ kind: 'app', environmentId, scopes: ['openid', unique('par_b_')] });
+    expect((await push(authorizeQuery(second, { scope: second.scopes.join(' ') }))).status).toBe(201);
+  });
+
   it('400 unauthorized_client for a client without the authorization code grant', async () => {
     const machine = await createClient({ kind: 'app', environmentId, grantTypes: ['client_credentials'] });
     await expectRefused(authorizeQuery(machine), 400, 'unauthorized_client');
