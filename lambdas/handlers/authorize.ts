@@ -3,7 +3,9 @@
  * (client and redirect URI first, shown as a page; the rest redirected with its error),
  * then continues with the signed-in user, or stores the request and shows the sign-in form, or,
  * for a session without the second factor the MFA policy now asks for, the page asking for the
- * code (behaviour AUTHZ-12).
+ * code (behaviour AUTHZ-12). With `request_uri`, the parameters pushed to POST /api/par stand in for
+ * the query's (RFC 9126 4, behaviour AUTHZ-16); a client or server that requires pushing refuses
+ * the rest (AUTHZ-17).
  */
 import { echoableState, resolveRedirectUri, validateAuthorizationRequest, type AuthorizationRequest } from '../core/authorization-request';
 import { startAuthorization } from '../core/authorization-start';

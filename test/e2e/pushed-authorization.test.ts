@@ -9,11 +9,10 @@ import * as oauth from 'oauth4webapi';
 import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
-import { adminApi } from '../support/local-http';
+import { adminApi, clientCredentialsToken, insecure } from '../support/local-http';
 import { createUserOverHttp } from '../support/fixtures';
 
 const redirectUri = 'http://127.0.0.1:9999/callback';
-const insecure = { [oauth.allowInsecureRequests]: true } as const; // the local issuer is http://localhost
 
 let app: LocalApp;
 let as: oauth.AuthorizationServer;
@@ -35,18 +34,7 @@ beforeAll(async () => {
   const issuer = new URL(app.url);
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const granted = await oauth.processClientCredentialsResponse(
-    as,
-    { client_id: clientId },
-    await oauth.clientCredentialsGrantRequest(
-      as,
-      { client_id: clientId },
-      oauth.ClientSecretBasic(clientSecret),
-      new URLSearchParams({ scope: 'admin' }),
-      insecure,
-    ),
-  );
-  adminToken = granted.access_token;
+  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
   user = await createUserOverHttp(app.url, adminToken, { name: 'Par', environments: [app.bootstrap.environments.defaultId] });
 });
 
