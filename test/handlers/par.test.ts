@@ -14,6 +14,7 @@ import { handler as parHandler } from '../../lambdas/handlers/par';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { getPushedRequests } from '../../lambdas/wiring/pushed-requests';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { ephemeralItems } from '../support/account';
 import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
@@ -239,6 +240,17 @@ describe('GET /api/authorize with request_uri (RFC 9126 4, behaviour AUTHZ-16)',
     expectErrorPage(await authorize({ client_id: publicClient.clientId, request_uri: `${requestUriPrefix}${'C'.repeat(43)}` }));
     expectErrorPage(await authorize({ client_id: publicClient.clientId, request_uri: 'https://evil.example/request' }));
     expectErrorPage(await authorize({ request_uri: await pushedUri(publicClient) }));
+  });
+
+  it('checks the pushed parameters again as the client stands now: a redirect URI dropped since the push is an error page', async () => {
+    const client = await createClient({
+      kind: 'app',
+      environmentId,
+      redirectUris: ['https://app.example.test/a', 'https://app.example.test/b'],
+    });
+    const requestUri = await pushedUri(client, { redirect_uri: 'https://app.example.test/a' });
+    await getClientRepository().update(client.clientId, { redirectUris: ['https://app.example.test/b'] });
+    expectErrorPage(await authorize({ client_id: client.clientId, request_uri: requestUri }, { Cookie: aliceCookie }));
   });
 
   it('another client’s request_uri is an error page, and is used up (it has leaked)', async () => {
