@@ -59,11 +59,11 @@ export async function pushAuthorizationRequest(
   if (form.client_id !== undefined && form.client_id !== client.clientId) {
     throw new InvalidRequestError('The client_id parameter is not the authenticated client.', `client_id ${form.client_id}`);
   }
-  const parameters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(form)) {
-    if (value !== undefined && !credentialFields.includes(name)) parameters[name] = value;
-  }
-  parameters.client_id = client.clientId;
+  // Object.fromEntries defines each name as its own property: a `__proto__` field stays a field.
+  const parameters: Record<string, string> = Object.fromEntries([
+    ...Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined && !credentialFields.includes(entry[0])),
+    ['client_id', client.clientId],
+  ]);
   const params: RequestParameters = { values: parameters, repeated: new Set() };
   validateAuthorizationRequest(client, resolveRedirectUri(client, params), params);
 

@@ -90,10 +90,9 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
     const [item] = await ephemeralItems(`PAR#${createHash('sha256').update(requestUri).digest('base64url')}`);
     expect(item).toBeDefined();
     expect(JSON.stringify(item)).not.toContain(requestUri.slice(requestUriPrefix.length));
-    expect(item!.request).toEqual({
-      clientId: confidential.client.clientId,
-      parameters: { ...fields, client_id: confidential.client.clientId },
-    });
+    const stored = item!.request as { clientId: string; parameters: string };
+    expect(stored.clientId).toBe(confidential.client.clientId);
+    expect(Object.fromEntries(new URLSearchParams(stored.parameters))).toEqual({ ...fields, client_id: confidential.client.clientId });
     expect(Number(item!.ttl) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(60);
   });
 
@@ -102,6 +101,15 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
     expect(answer.status).toBe(201);
     const items = await pushedItems();
     expect(JSON.stringify(items)).not.toContain(confidential.secret);
+  });
+
+  it('keeps fields named like an object’s own (__proto__, constructor) as plain fields, through to the authorization', async () => {
+    const body = `${new URLSearchParams(authorizeQuery(publicClient, { state: 'odd-names' }))}&__proto__=x&constructor=y&toString=z`;
+    const result = await parHandler(formEvent('/api/par', {}, { body }), lambdaContext);
+    expect(result.statusCode).toBe(201);
+    const requestUri = String(jsonBody(result).request_uri);
+    const used = await authorize({ client_id: publicClient.clientId, request_uri: requestUri }, { Cookie: aliceCookie });
+    expect(locationOf(used).searchParams.get('state')).toBe('odd-names');
   });
 
   it('a public client authenticates with its client_id alone (RFC 9126 2)', async () => {
