@@ -233,6 +233,12 @@ describe('GET /api/authorize with request_uri (RFC 9126 4, behaviour AUTHZ-16)',
     expectErrorPage(await authorize({ client_id: publicClient.clientId, request_uri: requestUri }));
   });
 
+  it('single use under a race: of two GETs at once with one request_uri, exactly one goes on', async () => {
+    const requestUri = await pushedUri(publicClient);
+    const results = await Promise.all([1, 2].map(() => authorize({ client_id: publicClient.clientId, request_uri: requestUri })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  });
+
   it('an expired request_uri is an error page, even before TTL removed it', async () => {
     const requestUri = `${requestUriPrefix}${'B'.repeat(43)}`;
     const parameters = authorizeQuery(publicClient);
