@@ -99,7 +99,7 @@ const authorizeQuery = z.object({
   prompt: z.optional(z.string()),
   max_age: z.optional(z.string()),
   nonce: z.optional(z.string()),
-  // RFC 9126 4: with client_id, in place of every other parameter (behaviour AUTHZ-16).
+  // RFC 9126 4: with client_id, in place of every other parameter (behaviour AUTHZ-17).
   request_uri: z.optional(z.string()),
 });
 

@@ -424,7 +424,7 @@ export const routes: readonly Route[] = [
       authorizationCode: 'put',
       siteSettings: 'get',
       scope: 'batch-get',
-      // Claims a pushed request, once (behaviour AUTHZ-16).
+      // Claims a pushed request, once (behaviour AUTHZ-17).
       pushedAuthorizationRequest: 'update',
     }),
     edge: lightEdge,
@@ -458,7 +458,7 @@ export const routes: readonly Route[] = [
     }),
     edge: authorizeEdge,
   },
-  // Pushed authorization requests (behaviour AUTHZ-13..AUTHZ-15, RFC 9126): client-authenticated as at the token endpoint.
+  // Pushed authorization requests (behaviour AUTHZ-14..AUTHZ-16, RFC 9126): client-authenticated as at the token endpoint.
   {
     name: 'PushedAuthorizationRequest',
     method: 'POST',

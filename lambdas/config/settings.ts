@@ -174,7 +174,7 @@ export interface ServiceConfig {
   };
   /** Client ID Metadata Documents: on only with an environment to place such clients in. */
   readonly clientIdMetadataDocuments: boolean;
-  /** Behaviour AUTHZ-17: every authorization request must be pushed (RFC 9126 5 `require_pushed_authorization_requests`). */
+  /** Behaviour AUTHZ-18: every authorization request must be pushed (RFC 9126 5 `require_pushed_authorization_requests`). */
   readonly requirePushedAuthorizationRequests: boolean;
   /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
   readonly localMode: boolean;

@@ -1,5 +1,5 @@
 /**
- * Pushed authorization requests (RFC 9126, behaviour AUTHZ-13..AUTHZ-17): the client sends the
+ * Pushed authorization requests (RFC 9126, behaviour AUTHZ-14..AUTHZ-18): the client sends the
  * authorization request's parameters to POST /api/par, authenticated as at the token endpoint;
  * they are validated as GET /api/authorize validates them and stored for a short while under the
  * digest of a fresh `request_uri`, which the authorization endpoint then takes instead of them.
@@ -43,8 +43,8 @@ export interface PushedRequestReference {
 
 /**
  * POST /api/par once the client is authenticated (RFC 9126 2.1): refuses a `request_uri`
- * (behaviour AUTHZ-14), and a `client_id` other than the authenticated client's; validates the rest
- * exactly as the authorization endpoint would (AUTHZ-13), then stores it (AUTHZ-15).
+ * (behaviour AUTHZ-15), and a `client_id` other than the authenticated client's; validates the rest
+ * exactly as the authorization endpoint would (AUTHZ-14), then stores it (AUTHZ-16).
  */
 export async function pushAuthorizationRequest(
   deps: PushDependencies,
@@ -78,7 +78,7 @@ const unusable = (reason: string) =>
   new InvalidRequestError('The request_uri is unknown, expired or already used: push the authorization request again.', reason);
 
 /**
- * GET /api/authorize with `request_uri` (RFC 9126 4, behaviour AUTHZ-16): the pushed parameters,
+ * GET /api/authorize with `request_uri` (RFC 9126 4, behaviour AUTHZ-17): the pushed parameters,
  * claimed once, in place of the query's (other query parameters are ignored). The client must be
  * the one that pushed them, so the claim comes after it is known; a request_uri presented with
  * another client's id is used up all the same (it has leaked). Every failure here is shown as a
@@ -104,7 +104,7 @@ export async function pushedRequestParameters(
 }
 
 /**
- * Behaviour AUTHZ-17: with the server-wide switch on, or the client's
+ * Behaviour AUTHZ-18: with the server-wide switch on, or the client's
  * `require_pushed_authorization_requests` (RFC 9126 6), a request that was not pushed is refused.
  * Checked in phase two: the client and its redirect URI are known, so the refusal is redirected.
  */

@@ -27,7 +27,7 @@ export const registrationMetadataSchema = z.object({
   response_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
-  // RFC 9126 6 (behaviour AUTHZ-17): the client asks to be held to pushed requests.
+  // RFC 9126 6 (behaviour AUTHZ-18): the client asks to be held to pushed requests.
   require_pushed_authorization_requests: z.optional(z.boolean()),
 });
 

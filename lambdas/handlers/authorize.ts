@@ -4,8 +4,8 @@
  * then continues with the signed-in user, or stores the request and shows the sign-in form, or,
  * for a session without the second factor the MFA policy now asks for, the page asking for the
  * code (behaviour AUTHZ-12). With `request_uri`, the parameters pushed to POST /api/par stand in for
- * the query's (RFC 9126 4, behaviour AUTHZ-16); a client or server that requires pushing refuses
- * the rest (AUTHZ-17).
+ * the query's (RFC 9126 4, behaviour AUTHZ-17); a client or server that requires pushing refuses
+ * the rest (AUTHZ-18).
  */
 import { echoableState, resolveRedirectUri, validateAuthorizationRequest, type AuthorizationRequest } from '../core/authorization-request';
 import { startAuthorization } from '../core/authorization-start';
@@ -40,7 +40,7 @@ export const handler = httpHandler(
     // A scope deleted from the catalog is asked for no one, whatever the client record lists (behaviour ADMIN-18).
     const client = found && (await withCatalogScopes(found, getStorage().catalogNames));
     if (client) labelClient(client.clientId);
-    // Behaviour AUTHZ-16: a request_uri stands for the parameters pushed before, claimed once.
+    // Behaviour AUTHZ-17: a request_uri stands for the parameters pushed before, claimed once.
     const pushed = query.values.request_uri !== undefined;
     const params = pushed
       ? await pushedRequestParameters(getPushedRequests(), client, query, Math.floor(container.clock.now() / 1000))

@@ -1,5 +1,5 @@
 /**
- * POST /api/par (RFC 9126, behaviour AUTHZ-13..AUTHZ-15): a pushed authorization request. The client
+ * POST /api/par (RFC 9126, behaviour AUTHZ-14..AUTHZ-16): a pushed authorization request. The client
  * authenticates as at the token endpoint (any method of lambdas/core/client-auth; a public client
  * with its client_id, RFC 9126 2); the parameters are validated as GET /api/authorize would and
  * stored under a fresh request_uri, answered 201 `{ request_uri, expires_in }` (2.2).

@@ -3,7 +3,7 @@
  * independent client library: discovery names the endpoint, a confidential client pushes with
  * client_secret_basic and a public one with its client_id, the browser goes to /api/authorize
  * with client_id and request_uri only, and the code is redeemed for tokens. Behaviour
- * AUTHZ-13, AUTHZ-15, AUTHZ-16.
+ * AUTHZ-14, AUTHZ-16, AUTHZ-17.
  */
 import * as oauth from 'oauth4webapi';
 import { randomUUID } from 'node:crypto';

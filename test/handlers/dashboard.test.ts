@@ -411,7 +411,7 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
   });
 });
 
-describe('behaviour AUTHZ-17, DASH-5: the client form sets require_pushed_authorization_requests', () => {
+describe('behaviour AUTHZ-18, DASH-5: the client form sets require_pushed_authorization_requests', () => {
   it('ticked on creation, shown on the client page, unticked by an edit; audited with the admin as actor', async () => {
     const session = await adminSession();
     const created = await post(session, '/dashboard/clients/new', {

@@ -1,5 +1,5 @@
 /**
- * A client's `require_pushed_authorization_requests` (RFC 9126 6, behaviour AUTHZ-17) as each door
+ * A client's `require_pushed_authorization_requests` (RFC 9126 6, behaviour AUTHZ-18) as each door
  * sets it: the admin API's create and update (audited), and dynamic registration's metadata.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,7 +30,7 @@ const create = (body: Record<string, unknown>) =>
 const patch = (clientId: string, body: unknown) =>
   callAdmin(patchClient, { token, method: 'PATCH', pathParameters: { client_id: clientId }, body });
 
-describe('admin API: require_pushed_authorization_requests (RFC 9126 6, behaviour AUTHZ-17)', () => {
+describe('admin API: require_pushed_authorization_requests (RFC 9126 6, behaviour AUTHZ-18)', () => {
   it('is off by default, set on create, shown by GET, changed by PATCH with an audit entry naming the field', async () => {
     expect(jsonBody(await create({})).require_pushed_authorization_requests).toBe(false);
     const created = jsonBody(await create({ require_pushed_authorization_requests: true }));

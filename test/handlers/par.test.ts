@@ -1,5 +1,5 @@
 /**
- * Pushed authorization requests (RFC 9126; behaviour AUTHZ-13..AUTHZ-17): POST /api/par with the
+ * Pushed authorization requests (RFC 9126; behaviour AUTHZ-14..AUTHZ-18): POST /api/par with the
  * client authenticated as at the token endpoint, the pushed request's validation and storage, its
  * single use at GET /api/authorize, and the server-wide and per-client "require PAR" switches.
  */
@@ -76,7 +76,7 @@ async function pushedUri(client: Client, overrides: Record<string, string | unde
   return String(answer.body.request_uri);
 }
 
-describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
+describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-14, AUTHZ-16)', () => {
   it('201 with a fresh request_uri and expires_in 60; stored under its digest, without the client secret (RFC 9126 2.2)', async () => {
     const fields = authorizeQuery(confidential.client, { client_id: undefined });
     const answer = await push(fields, { Authorization: basic(confidential.client.clientId, confidential.secret) });
@@ -128,7 +128,7 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
     await expectRefused(authorizeQuery(publicClient, { client_id: 'tgc_doesnotexist' }), 401, 'invalid_client');
   });
 
-  it('400 invalid_request for a request_uri inside the pushed request (RFC 9126 2.1, behaviour AUTHZ-14)', async () => {
+  it('400 invalid_request for a request_uri inside the pushed request (RFC 9126 2.1, behaviour AUTHZ-15)', async () => {
     const answer = await expectRefused(
       authorizeQuery(publicClient, { request_uri: `${requestUriPrefix}AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA` }),
       400,
@@ -137,13 +137,13 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
     expect(answer.body.error_description).toContain('request_uri');
   });
 
-  it('400 invalid_request for a client_id that is not the authenticated client (behaviour AUTHZ-13)', async () => {
+  it('400 invalid_request for a client_id that is not the authenticated client (behaviour AUTHZ-14)', async () => {
     await expectRefused(authorizeQuery(confidential.client, { client_id: publicClient.clientId }), 400, 'invalid_request', {
       Authorization: basic(confidential.client.clientId, confidential.secret),
     });
   });
 
-  it('validates as the authorization endpoint does: redirect URI, scope, PKCE, response type, resource (behaviour AUTHZ-13)', async () => {
+  it('validates as the authorization endpoint does: redirect URI, scope, PKCE, response type, resource (behaviour AUTHZ-14)', async () => {
     await expectRefused(authorizeQuery(publicClient, { redirect_uri: 'https://evil.example/callback' }), 400, 'invalid_request');
     await expectRefused(authorizeQuery(publicClient, { scope: 'openid admin' }), 400, 'invalid_scope');
     await expectRefused(authorizeQuery(publicClient, { code_challenge: undefined }), 400, 'invalid_request');
@@ -183,7 +183,7 @@ describe('POST /api/par (RFC 9126 2, behaviour AUTHZ-13, AUTHZ-15)', () => {
   });
 });
 
-describe('GET /api/authorize with request_uri (RFC 9126 4, behaviour AUTHZ-16)', () => {
+describe('GET /api/authorize with request_uri (RFC 9126 4, behaviour AUTHZ-17)', () => {
   it('uses the pushed parameters only, ignoring the query’s others, through to a token', async () => {
     const { verifier, challenge } = pkcePair();
     const requestUri = await pushedUri(publicClient, { code_challenge: challenge, state: 'pushed-state' });
@@ -275,7 +275,7 @@ describe('GET /api/authorize with request_uri (RFC 9126 4, behaviour AUTHZ-16)',
   });
 });
 
-describe('Requiring pushed requests (RFC 9126 5, 6; behaviour AUTHZ-17)', () => {
+describe('Requiring pushed requests (RFC 9126 5, 6; behaviour AUTHZ-18)', () => {
   it('a client with require_pushed_authorization_requests is refused a request that was not pushed, by error redirect', async () => {
     const strict = await createClient({ kind: 'app', environmentId, requirePushedAuthorizationRequests: true });
     const result = await authorize(authorizeQuery(strict), { Cookie: aliceCookie });

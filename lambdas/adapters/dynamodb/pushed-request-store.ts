@@ -1,5 +1,5 @@
 /**
- * Pushed authorization requests (RFC 9126, behaviour AUTHZ-15, AUTHZ-16) in the ephemeral table, keyed by
+ * Pushed authorization requests (RFC 9126, behaviour AUTHZ-16, AUTHZ-17) in the ephemeral table, keyed by
  * the digest of their request_uri: a table dump yields no usable reference.
  */
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';

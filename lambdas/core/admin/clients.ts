@@ -21,7 +21,7 @@ export interface NewClient {
   readonly test: boolean;
   /** May introspect every token of this server (a resource server); confidential clients only. */
   readonly introspectAll?: boolean;
-  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-17). */
+  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
   readonly requirePushedAuthorizationRequests?: boolean;
 }
 

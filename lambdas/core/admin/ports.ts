@@ -112,7 +112,7 @@ export interface ClientChanges {
   readonly introspectAll?: boolean;
   /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
   readonly redirectUris?: readonly string[];
-  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-17). */
+  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
   readonly requirePushedAuthorizationRequests?: boolean;
 }
 

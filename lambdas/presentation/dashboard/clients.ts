@@ -2,7 +2,7 @@
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
  * the POST, never again), edit name, scopes, redirect URIs and whether its authorization requests
- * must be pushed (RFC 9126, behaviour AUTHZ-17), delete after a confirmation page;
+ * must be pushed (RFC 9126, behaviour AUTHZ-18), delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -50,7 +50,7 @@ const updateForm = z.object({
   require_pushed_authorization_requests: checkbox,
 });
 
-/** Behaviour AUTHZ-17: only a client of the code flow sends authorization requests to push. */
+/** Behaviour AUTHZ-18: only a client of the code flow sends authorization requests to push. */
 const pushesRequests = (client: Pick<Client, 'grantTypes'>) => client.grantTypes.includes('authorization_code');
 const parCheckbox = (checked: boolean) =>
   html`<label><input name="require_pushed_authorization_requests" type="checkbox"${checked ? html` checked` : ''}> Require pushed authorization requests (RFC 9126: /api/par first)</label>`;
