@@ -28,6 +28,7 @@ import {
 import { apiKeyExchangeFields } from '../lambdas/http/api-key-request';
 import { passkeyRegisterForm, passkeyRemoveForm, passkeySignInForm } from '../lambdas/http/passkey-forms';
 import { tokenOperationParams, tokenRequestParams } from '../lambdas/http/token-params';
+import { pushedRequestParams } from '../lambdas/http/pushed-request-params';
 import { schema as createApiKeyBody } from '../lambdas/handlers/admin/api-keys-create';
 import { schema as createClientBody } from '../lambdas/handlers/admin/clients-create';
 import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-list';
@@ -98,6 +99,8 @@ const authorizeQuery = z.object({
   prompt: z.optional(z.string()),
   max_age: z.optional(z.string()),
   nonce: z.optional(z.string()),
+  // RFC 9126 4: with client_id, in place of every other parameter (behaviour AUTHZ-17).
+  request_uri: z.optional(z.string()),
 });
 
 const apiKeyExchangeBody: Json = {
@@ -143,6 +146,8 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   Session: { summary: 'The current sign-in session', success: [200, 'json', 'The signed-in user'] },
   Authorize: {
     summary: 'Authorization request (OAuth 2.1 4.1.1, RFC 7636, RFC 8707)',
+    description:
+      'Or a pushed request: `client_id` and the `request_uri` that `POST /api/par` returned, without the other parameters (RFC 9126 4).',
     query: authorizeQuery,
     success: [303, 'redirect', 'To the redirect URI with `code`, `state` and `iss` (RFC 9207); or 200 with the sign-in or consent page'],
   },
@@ -152,6 +157,16 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     success: [303, 'redirect', 'On with the authorization; or 200 with the sign-in code or consent page'],
   },
   AuthorizeComplete: { summary: 'Consent step', body: form(consentForm), success: [303, 'redirect', 'To the redirect URI'] },
+  PushedAuthorizationRequest: {
+    summary: 'Pushed authorization request (RFC 9126)',
+    description: `The authorization request's parameters, validated as at \`GET /api/authorize\`; \`request_uri\` is refused (RFC 9126 2.1). ${clientAuthentication(clientAuthMethods)} Then \`GET /api/authorize?client_id=…&request_uri=…\`, single use.`,
+    body: form(pushedRequestParams),
+    success: [
+      201,
+      'json',
+      '`{ request_uri, expires_in }` (RFC 9126 2.2): a `urn:ietf:params:oauth:request_uri:` reference, valid 60 seconds',
+    ],
+  },
   Token: {
     summary: `Token endpoint: ${grantTypes.join(', ')}`,
     description: clientAuthentication(clientAuthMethods),

@@ -424,6 +424,8 @@ export const routes: readonly Route[] = [
       authorizationCode: 'put',
       siteSettings: 'get',
       scope: 'batch-get',
+      // Claims a pushed request, once (behaviour AUTHZ-17).
+      pushedAuthorizationRequest: 'update',
     }),
     edge: lightEdge,
   },
@@ -455,6 +457,25 @@ export const routes: readonly Route[] = [
       siteSettings: 'get',
     }),
     edge: authorizeEdge,
+  },
+  // Pushed authorization requests (behaviour AUTHZ-14..AUTHZ-16, RFC 9126): client-authenticated as at the token endpoint.
+  {
+    name: 'PushedAuthorizationRequest',
+    method: 'POST',
+    path: endpointPaths.pushedAuthorizationRequest,
+    handler: 'par',
+    auth: 'client',
+    // scope: the catalog names a client's scopes are held to (behaviour ADMIN-18), as at the authorization endpoint.
+    storage: storage(clientLookup, { pushedAuthorizationRequest: 'put', scope: 'batch-get' }),
+    crossOrigin: true,
+    hashes: true,
+    edge: {
+      limit: 30,
+      windowSeconds: 60,
+      action: 'block',
+      rationale:
+        'EDGE-1 (added): one push per authorization, counted as POST /api/token is, about 30 / 1 minute; client authentication costs an Argon2id verification; JSON API, so Block (429)',
+    },
   },
   // Tokens (behaviour TOKEN-1, INTRO-1, REVOKE-1): grants, introspection (RFC 7662), revocation (RFC 7009).
   {

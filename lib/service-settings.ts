@@ -76,6 +76,12 @@ export interface ServiceSettingsProps {
    */
   readonly clientIdMetadataDocuments?: boolean;
   /**
+   * Every authorization request must be pushed first (RFC 9126 pushed authorization requests,
+   * `REQUIRE_PUSHED_AUTHORIZATION_REQUESTS`): one sent straight to `/api/authorize` is refused.
+   * @default false
+   */
+  readonly requirePushedAuthorizationRequests?: boolean;
+  /**
    * Who must enter a 6-digit code mailed to them after a correct password (`MFA_POLICY`):
    * `off`, `admins` (every user who can call the admin API) or `everyone`.
    * @default 'admins'
@@ -149,6 +155,7 @@ export const settingOfProp = {
   dcrRateLimitPerDay: 'DCR_RATE_LIMIT_PER_DAY',
   dcrClientExpiryDays: 'DCR_CLIENT_EXPIRY_DAYS',
   clientIdMetadataDocuments: 'CLIENT_ID_METADATA_DOCUMENTS',
+  requirePushedAuthorizationRequests: 'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS',
   mfaPolicy: 'MFA_POLICY',
   mfaOtpMaxAttempts: 'MFA_OTP_MAX_ATTEMPTS',
   requireVerifiedEmail: 'REQUIRE_VERIFIED_EMAIL',

@@ -96,6 +96,12 @@ export const settings = {
     description:
       'Accept https URLs as client_id whose JSON document describes the client (Client ID Metadata Documents, preferred by MCP). Such clients join DCR_ENVIRONMENT_ID, which must be set. On by default (behaviour CIMD-1); `false` turns it off.',
   },
+  REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'When `true`, every authorization request must be pushed first (RFC 9126: POST /api/par, then `request_uri` at /api/authorize); one that was not is refused. Off, a client can still be made to push with its own `require_pushed_authorization_requests`.',
+  },
   MFA_OTP_MAX_ATTEMPTS: {
     schema: z._default(integer(1, 100), 5),
     accepts: 'a whole number from 1 to 100',
@@ -175,6 +181,8 @@ export interface ServiceConfig {
   };
   /** Client ID Metadata Documents: on only with an environment to place such clients in. */
   readonly clientIdMetadataDocuments: boolean;
+  /** Behaviour AUTHZ-18: every authorization request must be pushed (RFC 9126 5 `require_pushed_authorization_requests`). */
+  readonly requirePushedAuthorizationRequests: boolean;
   /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
   readonly localMode: boolean;
   readonly mfaOtpMaxAttempts: number;
@@ -285,6 +293,7 @@ export function loadConfig(env: Source): ServiceConfig {
       unusedClientExpiryDays: s.DCR_CLIENT_EXPIRY_DAYS,
     },
     clientIdMetadataDocuments: s.CLIENT_ID_METADATA_DOCUMENTS && environmentId !== undefined,
+    requirePushedAuthorizationRequests: s.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
     localMode: s.BASE_URL.startsWith('http:'),
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     mfaPolicy: s.MFA_POLICY,

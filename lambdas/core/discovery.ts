@@ -16,6 +16,7 @@ export interface DiscoverySettings {
   readonly jwksUri: string;
   readonly dcr: { readonly enabled: boolean };
   readonly clientIdMetadataDocuments: boolean;
+  readonly requirePushedAuthorizationRequests: boolean;
   readonly signingAlg: string;
 }
 
@@ -47,6 +48,9 @@ export function authorizationServerMetadata(config: DiscoverySettings, scopes: r
     // RFC 9207: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     ...(config.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+    // RFC 9126 5, behaviour AUTHZ-14, AUTHZ-18.
+    pushed_authorization_request_endpoint: url(endpointPaths.pushedAuthorizationRequest),
+    require_pushed_authorization_requests: config.requirePushedAuthorizationRequests,
   };
 }
 

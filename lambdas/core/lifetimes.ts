@@ -7,6 +7,8 @@ export const lifetimes = {
   authorizationCode: 300,
   /** Sign-in to consent: the pending authorization request. */
   authorizationRequest: 600,
+  /** RFC 9126 2.2: a pushed request's request_uri, short as the RFC advises (behaviour AUTHZ-16). */
+  pushedAuthorizationRequest: 60,
   /** A refresh token's family ends this long after the sign-in, however often it rotates. */
   refreshFamily: 30 * 24 * 3600,
   session: 12 * 3600,

@@ -74,6 +74,8 @@ export interface Client {
    * introspects only the tokens issued to it (RFC 7662 2.2: the server decides what to reveal).
    */
   readonly introspectAll?: boolean;
+  /** RFC 9126 6: its authorization requests must be pushed first (behaviour AUTHZ-18). */
+  readonly requirePushedAuthorizationRequests?: boolean;
   readonly test: boolean;
   readonly createdAt: string;
   /** For a client identified by its metadata document URL: when to fetch the document again. */

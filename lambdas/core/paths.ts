@@ -19,4 +19,5 @@ export const endpointPaths = {
   signOut: '/api/auth/signout',
   session: '/api/auth/session',
   authorizeComplete: '/api/authorize/complete',
+  pushedAuthorizationRequest: '/api/par',
 } as const;

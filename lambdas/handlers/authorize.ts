@@ -3,11 +3,14 @@
  * (client and redirect URI first, shown as a page; the rest redirected with its error),
  * then continues with the signed-in user, or stores the request and shows the sign-in form, or,
  * for a session without the second factor the MFA policy now asks for, the page asking for the
- * code (behaviour AUTHZ-12).
+ * code (behaviour AUTHZ-12). With `request_uri`, the parameters pushed to POST /api/par stand in for
+ * the query's (RFC 9126 4, behaviour AUTHZ-17); a client or server that requires pushing refuses
+ * the rest (AUTHZ-18).
  */
 import { echoableState, resolveRedirectUri, validateAuthorizationRequest, type AuthorizationRequest } from '../core/authorization-request';
 import { startAuthorization } from '../core/authorization-start';
 import { OAuthError } from '../core/errors';
+import { assertPushedWhenRequired, pushedRequestParameters } from '../core/pushed-authorization';
 import { newSecret } from '../core/ids';
 import { decisionResponse, redirectError } from '../presentation/authorize-flow';
 import { httpHandler } from '../wiring/handler';
@@ -24,23 +27,30 @@ import { getStorage } from '../wiring/storage';
 import { withCatalogScopes } from '../core/scope';
 import { getInteractionDependencies } from '../wiring/authorize';
 import { getBrand } from '../wiring/site';
+import { getPushedRequests } from '../wiring/pushed-requests';
 
 /** Longer ids cannot be ours (metadata document URLs stop at 2000); they are not looked up (DynamoDB caps key size). */
 const plausibleClientId = /^[\x21-\x7e]{1,2000}$/;
 
 export const handler = httpHandler(
   withErrorPages(async (event, container) => {
-    const params = queryParameters(event);
-    const clientId = params.values.client_id;
+    const query = queryParameters(event);
+    const clientId = query.values.client_id;
     const found = clientId && plausibleClientId.test(clientId) ? await findClient(clientId) : undefined;
     // A scope deleted from the catalog is asked for no one, whatever the client record lists (behaviour ADMIN-18).
     const client = found && (await withCatalogScopes(found, getStorage().catalogNames));
     if (client) labelClient(client.clientId);
+    // Behaviour AUTHZ-17: a request_uri stands for the parameters pushed before, claimed once.
+    const pushed = query.values.request_uri !== undefined;
+    const params = pushed
+      ? await pushedRequestParameters(getPushedRequests(), client, query, Math.floor(container.clock.now() / 1000))
+      : query;
     // Phase one throws: withErrorPages shows it, never redirecting (RFC 6749 4.1.2.1).
     const redirectUri = resolveRedirectUri(client, params);
 
     let request: AuthorizationRequest;
     try {
+      assertPushedWhenRequired(client!, pushed, container.config.requirePushedAuthorizationRequests);
       request = validateAuthorizationRequest(client!, redirectUri, params);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;

@@ -61,6 +61,7 @@ export const clientView = (client: Client) => ({
   introspect_all: client.introspectAll === true,
   // Behaviour REFRESH-7: null follows the server's REFRESH_GRACE_SECONDS.
   refresh_grace_seconds: client.refreshGraceSeconds ?? null,
+  require_pushed_authorization_requests: client.requirePushedAuthorizationRequests === true,
   created_at: client.createdAt,
 });
 

@@ -478,3 +478,46 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     ]);
   });
 });
+
+describe('behaviour AUTHZ-18, DASH-5: the client form sets require_pushed_authorization_requests', () => {
+  it('ticked on creation, shown on the client page, unticked by an edit; audited with the admin as actor', async () => {
+    const session = await adminSession();
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'public',
+      name: 'PAR client',
+      environment_id: await testFileEnvironment(),
+      scopes: 'openid',
+      redirect_uris: 'https://app.example.test/cb',
+      require_pushed_authorization_requests: 'on',
+    });
+    expect(created.statusCode).toBe(201);
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect((await getClientRepository().get(clientId))?.requirePushedAuthorizationRequests).toBe(true);
+    const page = await get(session, `/dashboard/clients/${clientId}`);
+    expect(page.body).toContain('<td id="par-required">required</td>');
+    expect(page.body).toContain('name="require_pushed_authorization_requests" type="checkbox" checked');
+
+    const edited = await post(session, `/dashboard/clients/${clientId}`, { name: 'PAR client', scopes: 'openid' });
+    expect(edited.statusCode).toBe(303);
+    expect((await getClientRepository().get(clientId))?.requirePushedAuthorizationRequests).toBe(false);
+    expect((await get(session, `/dashboard/clients/${clientId}`)).body).toContain('<td id="par-required">not required</td>');
+    const entries = (await auditBy(session.user.id)).filter((e) => e.clientId === clientId).map((e) => [e.type, e.reason]);
+    expect(entries).toEqual([
+      ['client.update', 'requirePushedAuthorizationRequests'],
+      ['client.create', undefined],
+    ]);
+  });
+
+  it('a box value other than "on" is a readable 400 page, nothing changed and no entry', async () => {
+    const session = await adminSession();
+    const client = await createClient({ kind: 'app', requirePushedAuthorizationRequests: true });
+    const refused = await post(session, `/dashboard/clients/${client.clientId}`, {
+      name: 'x',
+      scopes: '',
+      require_pushed_authorization_requests: 'yes',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await getClientRepository().get(client.clientId))?.requirePushedAuthorizationRequests).toBe(true);
+    expect(await auditBy(session.user.id)).toEqual([]);
+  });
+});

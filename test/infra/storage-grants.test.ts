@@ -178,6 +178,7 @@ describe('key families', () => {
     usersOfEnvironment: 'ENV#env_x#USERS',
     session: 'SESSION#d',
     authorizationRequest: 'AUTHREQ#d',
+    pushedAuthorizationRequest: 'PAR#d',
     authorizationCode: 'CODE#d',
     refreshToken: 'RT#d',
     tokenFamily: 'FAMILY#f',

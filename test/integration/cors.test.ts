@@ -42,7 +42,7 @@ const crossOriginRoutes = routes.filter((r) => r.crossOrigin);
 const sameOriginRoutes = routes.filter((r) => !r.crossOrigin);
 
 describe('which routes are cross-origin (behaviour HTTP-6, HTTP-8)', () => {
-  test('exactly discovery, the OpenAPI document, registration, token, revocation and userinfo are flagged; no cookie-bearing or admin route is', () => {
+  test('exactly discovery, the OpenAPI document, registration, token, revocation, userinfo and pushed authorization requests are flagged; no cookie-bearing or admin route is', () => {
     expect(crossOriginRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
       [
         'GET /.well-known/oauth-authorization-server',
@@ -52,6 +52,7 @@ describe('which routes are cross-origin (behaviour HTTP-6, HTTP-8)', () => {
         'POST /api/register',
         'POST /api/token',
         'POST /api/token/revoke',
+        'POST /api/par',
       ].sort(),
     );
     for (const route of crossOriginRoutes) expect(['none', 'client', 'bearer']).toContain(route.auth);

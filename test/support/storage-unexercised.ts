@@ -38,6 +38,7 @@ const clientFinders = [
   'SignInCode',
   'SignInStepUp',
   'PasskeySignIn',
+  'PushedAuthorizationRequest',
 ];
 
 /** Admin rows whose tests read a user anyway (the user they are about). */
@@ -197,7 +198,7 @@ export const unexercised: readonly Unexercised[] = [
     'a Client ID Metadata Document client stored on first use (lambdas/core/client-metadata-document.ts, behaviour CIMD-1); no handler test names a metadata document URL as client_id (that needs a document server: test/e2e/client-metadata-documents.test.ts, through the local server), and test/integration/metadata-document-resolution.test.ts tests the resolver without a route',
   ),
   ...each(
-    clientFinders.filter((name) => !['Authorize', 'AuthorizeSignIn', 'Token'].includes(name)),
+    clientFinders.filter((name) => !['Authorize', 'AuthorizeSignIn', 'Token', 'PushedAuthorizationRequest'].includes(name)),
     'scopeList',
     'query',
     'the scope catalog a metadata-document client is checked against (behaviour CIMD-1), as for client put',

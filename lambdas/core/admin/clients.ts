@@ -24,6 +24,8 @@ export interface NewClient {
   readonly introspectAll?: boolean;
   /** Its own refresh rotation grace window (behaviour REFRESH-7); absent: the server's. */
   readonly refreshGraceSeconds?: number;
+  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
+  readonly requirePushedAuthorizationRequests?: boolean;
 }
 
 export interface CreatedClient {
@@ -99,6 +101,7 @@ export async function createClient(
     test: input.test,
     ...(input.introspectAll ? { introspectAll: true } : {}),
     ...(input.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: input.refreshGraceSeconds } : {}),
+    ...(input.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -156,6 +159,9 @@ export async function updateClient(
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
     ...(redirectUris ? { redirectUris } : {}),
     ...(graceWindow !== undefined ? { refreshGraceSeconds: graceWindow } : {}),
+    ...(changes.requirePushedAuthorizationRequests !== undefined
+      ? { requirePushedAuthorizationRequests: changes.requirePushedAuthorizationRequests }
+      : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -169,10 +175,26 @@ export async function updateClient(
   return result.after;
 }
 
+/** The client fields an audit entry's reason names when an update changes them. */
+const auditedClientFields = [
+  'name',
+  'scopes',
+  'redirectUris',
+  'introspectAll',
+  'refreshGraceSeconds',
+  'requirePushedAuthorizationRequests',
+] as const;
+type AuditedClientField = (typeof auditedClientFields)[number];
+
+/** An absent flag reads as false: setting it false is no change worth an audit reason. */
+function comparable(client: Pick<Client, AuditedClientField>, field: AuditedClientField): unknown {
+  return field === 'requirePushedAuthorizationRequests' ? client[field] === true : client[field];
+}
+
 /** The fields an update changed, by name (the audit entry's reason); never a value. */
 function changedClientFields(before: Client, after: Client): string {
-  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll', 'refreshGraceSeconds'] as const).filter(
-    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+  const changed = auditedClientFields.filter(
+    (field) => JSON.stringify(comparable(before, field)) !== JSON.stringify(comparable(after, field)),
   );
   return changed.length > 0 ? changed.join(', ') : 'nothing';
 }

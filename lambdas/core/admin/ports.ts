@@ -114,6 +114,8 @@ export interface ClientChanges {
   readonly redirectUris?: readonly string[];
   /** The client's refresh rotation grace window (behaviour REFRESH-7); null: back to the server's. */
   readonly refreshGraceSeconds?: number | null;
+  /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
+  readonly requirePushedAuthorizationRequests?: boolean;
 }
 
 export interface ClientStore {

@@ -25,6 +25,7 @@ export const schema = z.strictObject({
   test: z._default(z.boolean(), false),
   introspect_all: z._default(z.boolean(), false),
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
+  require_pushed_authorization_requests: z._default(z.boolean(), false),
 });
 
 export const handler = adminHandler(async (event, _container, caller) => {
@@ -40,6 +41,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     test: body.test,
     introspectAll: body.introspect_all,
     ...(typeof body.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: body.refresh_grace_seconds } : {}),
+    requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

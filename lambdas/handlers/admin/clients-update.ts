@@ -1,6 +1,7 @@
 /**
  * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?,
- * refresh_grace_seconds? }` → 200 the client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
+ * refresh_grace_seconds?, require_pushed_authorization_requests? }` → 200 the client. `scopes`
+ * replaces the granted set; ungranted scopes are then removed from the client's API
  * keys. `redirect_uris` replaces a static client's set.
  */
 import * as z from 'zod/mini';
@@ -21,6 +22,7 @@ export const schema = z
     introspect_all: z.optional(z.boolean()),
     redirect_uris: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20))),
     refresh_grace_seconds: z.optional(refreshGraceSeconds),
+    require_pushed_authorization_requests: z.optional(z.boolean()),
   })
   .check(
     z.refine(
@@ -29,21 +31,29 @@ export const schema = z
         body.scopes !== undefined ||
         body.introspect_all !== undefined ||
         body.redirect_uris !== undefined ||
-        body.refresh_grace_seconds !== undefined,
-      'the body must set name, scopes, introspect_all, redirect_uris or refresh_grace_seconds',
+        body.refresh_grace_seconds !== undefined ||
+        body.require_pushed_authorization_requests !== undefined,
+      'the body must set name, scopes, introspect_all, redirect_uris, refresh_grace_seconds or require_pushed_authorization_requests',
     ),
   );
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
-  const { introspect_all: introspectAll, redirect_uris: redirectUris, refresh_grace_seconds: refreshGrace, ...changes } = body;
+  const {
+    introspect_all: introspectAll,
+    redirect_uris: redirectUris,
+    refresh_grace_seconds: refreshGrace,
+    require_pushed_authorization_requests: requirePushedAuthorizationRequests,
+    ...changes
+  } = body;
   const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
     clientId,
     ...changes,
     ...(introspectAll !== undefined ? { introspectAll } : {}),
     ...(redirectUris !== undefined ? { redirectUris } : {}),
     ...(refreshGrace !== undefined ? { refreshGraceSeconds: refreshGrace } : {}),
+    ...(requirePushedAuthorizationRequests !== undefined ? { requirePushedAuthorizationRequests } : {}),
   });
   return jsonResponse(200, clientView(client));
 });

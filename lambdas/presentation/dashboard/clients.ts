@@ -1,8 +1,9 @@
 /**
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
- * the POST, never again), edit name, scopes, redirect URIs and the refresh rotation grace window,
- * delete after a confirmation page;
+ * the POST, never again), edit name, scopes, redirect URIs, the refresh rotation grace window and
+ * whether its authorization requests must be pushed (RFC 9126, behaviour AUTHZ-18), delete after a
+ * confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -20,7 +21,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
-import { blankToUndefined, lineList, wordList } from './forms';
+import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
@@ -41,6 +42,7 @@ const createForm = z.object({
   scopes: scopesField,
   redirect_uris: redirectUrisField,
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
+  require_pushed_authorization_requests: checkbox,
 });
 
 const updateForm = z.object({
@@ -48,10 +50,16 @@ const updateForm = z.object({
   scopes: scopesField,
   redirect_uris: z.optional(redirectUrisField),
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
+  require_pushed_authorization_requests: checkbox,
 });
 
 /** Behaviour REFRESH-7: blank is the server's setting (null); anything else must read as a number. */
 const graceWindowField = (value: string | undefined) => (blankToUndefined(value) === undefined ? null : Number(value));
+
+/** Behaviour AUTHZ-18: only a client of the code flow sends authorization requests to push. */
+const pushesRequests = (client: Pick<Client, 'grantTypes'>) => client.grantTypes.includes('authorization_code');
+const parCheckbox = (checked: boolean) =>
+  html`<label><input name="require_pushed_authorization_requests" type="checkbox"${checked ? html` checked` : ''}> Require pushed authorization requests (RFC 9126: /api/par first)</label>`;
 
 const keyForm = z.object({
   user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
@@ -106,6 +114,7 @@ async function newForm(request: DashboardRequest) {
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
 <label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
+${parCheckbox(false)}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -126,6 +135,7 @@ async function create(request: DashboardRequest) {
     ...(typeof form.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
     admin: false,
     test: false,
+    requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -177,6 +187,7 @@ ${
       }</td></tr>`
     : ''
 }
+${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id="par-required">${client.requirePushedAuthorizationRequests ? 'required' : 'not required'}</td></tr>` : ''}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -192,6 +203,7 @@ ${
     ? html`<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300: a rotated refresh token presented again within it gets the same successor (blank: the server's setting, now ${serverGrace}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1" value="${client.refreshGraceSeconds === undefined ? '' : String(client.refreshGraceSeconds)}">`
     : ''
 }
+${pushesRequests(client) ? parCheckbox(client.requirePushedAuthorizationRequests === true) : ''}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -216,6 +228,7 @@ async function update(request: DashboardRequest) {
     ...(before.grantTypes.includes('refresh_token') && request.form.refresh_grace_seconds !== undefined
       ? { refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds) }
       : {}),
+    require_pushed_authorization_requests: request.form.require_pushed_authorization_requests,
   });
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
@@ -223,6 +236,8 @@ async function update(request: DashboardRequest) {
     scopes: form.scopes,
     ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
     ...(form.refresh_grace_seconds !== undefined ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
+    // An unticked box is absent from the form: the form shows it to code-flow clients only.
+    ...(pushesRequests(before) ? { requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on' } : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }

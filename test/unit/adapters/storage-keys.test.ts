@@ -28,6 +28,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   apiKeyOfUser: { args: [{ userId: 'usr_x', clientId: 'tgc_x', createdAt: '2026-01-01T00:00:00.000Z', keyId: 'k' }], family: 'user' },
   session: { args: ['s'] },
   authorizationRequest: { args: ['r'] },
+  pushedAuthorizationRequest: { args: ['urn:ietf:params:oauth:request_uri:x'] },
   authorizationCode: { args: ['c'] },
   refreshToken: { args: ['t'] },
   refreshGrace: { args: ['t'], family: 'refreshToken' },

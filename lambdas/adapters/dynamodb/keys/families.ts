@@ -41,6 +41,8 @@ export const keyFamilies = {
   // ephemeral table
   session: inTable('ephemeral', 'SESSION#*'),
   authorizationRequest: inTable('ephemeral', 'AUTHREQ#*'),
+  /** A pushed authorization request (RFC 9126). */
+  pushedAuthorizationRequest: inTable('ephemeral', 'PAR#*'),
   authorizationCode: inTable('ephemeral', 'CODE#*'),
   refreshToken: inTable('ephemeral', 'RT#*'),
   tokenFamily: inTable('ephemeral', 'FAMILY#*'),

@@ -51,6 +51,8 @@ export const apiKeyOfUser = (key: Pick<ApiKey, 'userId' | 'clientId' | 'createdA
 // ephemeral table
 export const session = (sessionId: string): Key => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
 export const authorizationRequest = (requestId: string): Key => ({ pk: `AUTHREQ#${digest(requestId)}`, sk: 'AUTHREQ' });
+/** A pushed authorization request (RFC 9126), by the digest of its request_uri. */
+export const pushedAuthorizationRequest = (requestUri: string): Key => ({ pk: `PAR#${digest(requestUri)}`, sk: 'PAR' });
 export const authorizationCode = (code: string): Key => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
 export const refreshToken = (token: string): Key => ({ pk: `RT#${digest(token)}`, sk: 'RT' });
 /**
