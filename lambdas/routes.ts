@@ -177,7 +177,12 @@ const mail: StorageAccess = { siteSettings: 'get' };
  * document's client stored anew on all 8 copies (`put`, checked against the scope catalog; behaviour
  * CIMD-1).
  */
-const clientLookup: StorageAccess = { client: ['get', 'put'], scopeList: 'query' };
+const clientLookup: StorageAccess = {
+  client: ['get', 'put'],
+  scopeList: 'query',
+  // A private_key_jwt assertion's jti, accepted once (behaviour TOKEN-6, RFC 7523 3).
+  usedIdentifier: 'put',
+};
 /** The environment rule (behaviour ENV-1, ENV-4): the environment's generation and the user's grant of it. */
 const grantCheck: StorageAccess = { environment: 'get', user: 'get' };
 /** Issuing from the token endpoints: the token record and the activity row, batched for client credentials and API keys. */
