@@ -1,5 +1,7 @@
 /** Input fields shared by the admin API's schemas (zod/mini). */
 import * as z from 'zod/mini';
+import { clientKeyLimits } from '../core/client-keys';
+import { assertionSigningAlgorithms } from '../core/jwt-assertions';
 
 /** A display name: trimmed, 1 to 200 characters. */
 export const displayName = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
@@ -20,3 +22,11 @@ export const scopeName = z
 
 /** Same rule as DCR_ENVIRONMENT_ID, so any environment can be named there. */
 export const environmentId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));
+
+/**
+ * A private_key_jwt client's keys (RFC 7591 2 `jwks`, `jwks_uri`; behaviour ADMIN-19): the shape
+ * here, the rules (public signing keys only, https) in core/client-keys.ts.
+ */
+export const clientJwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())).check(z.maxLength(clientKeyLimits.keys)) });
+export const clientJwksUri = z.string().check(z.maxLength(clientKeyLimits.jwksUri));
+export const signingAlgorithm = z.enum(assertionSigningAlgorithms);

@@ -3,6 +3,7 @@ import { ConflictError, InvalidRequestError } from '../errors';
 import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { grantTypeFacts, redirectingGrantTypes } from '../grants/grant-types';
+import { checkClientKeys, type ClientKeys, type ClientKeysInput } from '../client-keys';
 import { redirectUriProblem } from '../redirect-uri';
 import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
@@ -21,6 +22,8 @@ export interface NewClient {
   readonly test: boolean;
   /** May introspect every token of this server (a resource server); confidential clients only. */
   readonly introspectAll?: boolean;
+  /** private_key_jwt (behaviour TOKEN-6, ADMIN-19): the client's public keys instead of a secret. */
+  readonly keys?: ClientKeysInput;
 }
 
 export interface CreatedClient {
@@ -30,6 +33,13 @@ export interface CreatedClient {
 }
 
 const bad = (description: string) => new InvalidRequestError(description);
+
+/** The keys as stored, or the refusal naming the field (behaviour ADMIN-19). */
+function checkedKeys(input: ClientKeysInput): ClientKeys {
+  const checked = checkClientKeys(input);
+  if ('problem' in checked) throw bad(checked.problem);
+  return checked.keys;
+}
 
 function grantTypesOf(input: NewClient): GrantType[] {
   const browserFlow: GrantType[] = ['authorization_code', 'refresh_token'];
@@ -77,10 +87,14 @@ export async function createClient(
 ): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
+  if (input.keys && input.type !== 'confidential')
+    throw bad('jwks, jwks_uri: only a confidential client authenticates with keys (private_key_jwt).');
+  const keys = input.keys ? checkedKeys(input.keys) : undefined;
   if (!(await deps.environments.get(input.environmentId))) {
     throw bad(`environment_id: no environment "${input.environmentId}".`);
   }
-  const secret = input.type === 'confidential' ? newSecret(deps.random) : undefined;
+  // A client with keys authenticates with them alone: no secret to leak (behaviour ADMIN-19).
+  const secret = input.type === 'confidential' && !keys ? newSecret(deps.random) : undefined;
   const client: Client = {
     clientId: `${deps.clientIdPrefix}${newId('', deps.random)}`,
     name: input.name,
@@ -94,6 +108,7 @@ export async function createClient(
     admin: input.admin,
     test: input.test,
     ...(input.introspectAll ? { introspectAll: true } : {}),
+    ...keys,
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -122,8 +137,10 @@ export function listClients(
 }
 
 /** The client and what to change of it. */
-export interface ClientUpdate extends ClientChanges {
+export interface ClientUpdate extends Omit<ClientChanges, 'jwks' | 'jwksUri'> {
   readonly clientId: string;
+  /** Replaces a private_key_jwt client's keys of the same kind (behaviour ADMIN-19). */
+  readonly keys?: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>;
 }
 
 /**
@@ -138,16 +155,20 @@ export async function updateClient(
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
-  if (changes.introspectAll || redirectUris) {
+  let keys: ClientKeys | undefined;
+  if (changes.introspectAll || redirectUris || changes.keys) {
     const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
+    if (changes.keys) keys = replacementKeys(current, changes.keys);
   }
   const fields: ClientChanges = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
     ...(redirectUris ? { redirectUris } : {}),
+    ...(keys?.jwks ? { jwks: keys.jwks } : {}),
+    ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -163,10 +184,25 @@ export async function updateClient(
 
 /** The fields an update changed, by name (the audit entry's reason); never a value. */
 function changedClientFields(before: Client, after: Client): string {
-  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll'] as const).filter(
+  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll', 'jwks', 'jwksUri'] as const).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
   return changed.length > 0 ? changed.join(', ') : 'nothing';
+}
+
+/**
+ * Key rotation (behaviour ADMIN-19): a set held with the record is replaced by a set, a jwks_uri by
+ * another; a client keeps the way it authenticates (a secret client gets no keys, nor the reverse).
+ */
+function replacementKeys(client: Client, keys: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>): ClientKeys {
+  if (!client.jwks && !client.jwksUri)
+    throw bad('jwks, jwks_uri: only a client registered with keys (private_key_jwt) has keys to replace.');
+  if ((client.jwks && keys.jwksUri !== undefined) || (client.jwksUri && keys.jwks !== undefined)) {
+    throw bad(
+      `${client.jwks ? 'jwks' : 'jwks_uri'}: this client's keys are replaced with the same kind (${client.jwks ? 'jwks' : 'jwks_uri'}).`,
+    );
+  }
+  return checkedKeys(keys);
 }
 
 /**

@@ -112,6 +112,9 @@ export interface ClientChanges {
   readonly introspectAll?: boolean;
   /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
   readonly redirectUris?: readonly string[];
+  /** Replaces a private_key_jwt client's keys, each kind by its own (behaviour ADMIN-19). */
+  readonly jwks?: Client['jwks'];
+  readonly jwksUri?: string;
 }
 
 export interface ClientStore {

@@ -1,5 +1,5 @@
 /**
- * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris? }` → 200 the
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?, jwks?, jwks_uri? }` → 200 the
  * client. `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
  * keys. `redirect_uris` replaces a static client's set.
  */
@@ -8,7 +8,7 @@ import { updateClient } from '../../core/admin/clients';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { displayName, scopeName } from '../../http/admin-schemas';
+import { clientJwks, clientJwksUri, displayName, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
@@ -20,24 +20,33 @@ export const schema = z
     scopes: z.optional(z.array(scopeName).check(z.maxLength(100))),
     introspect_all: z.optional(z.boolean()),
     redirect_uris: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20))),
+    // Key rotation of a private_key_jwt client (behaviour ADMIN-19).
+    jwks: z.optional(clientJwks),
+    jwks_uri: z.optional(clientJwksUri),
   })
   .check(
     z.refine(
       (body) =>
-        body.name !== undefined || body.scopes !== undefined || body.introspect_all !== undefined || body.redirect_uris !== undefined,
-      'the body must set name, scopes, introspect_all or redirect_uris',
+        body.name !== undefined ||
+        body.scopes !== undefined ||
+        body.introspect_all !== undefined ||
+        body.redirect_uris !== undefined ||
+        body.jwks !== undefined ||
+        body.jwks_uri !== undefined,
+      'the body must set name, scopes, introspect_all, redirect_uris, jwks or jwks_uri',
     ),
   );
 
 export const handler = adminHandler(async (event, _container, caller) => {
   const clientId = pathParameter(event, 'client_id');
   const body = jsonInput(event, schema);
-  const { introspect_all: introspectAll, redirect_uris: redirectUris, ...changes } = body;
+  const { introspect_all: introspectAll, redirect_uris: redirectUris, jwks, jwks_uri: jwksUri, ...changes } = body;
   const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
     clientId,
     ...changes,
     ...(introspectAll !== undefined ? { introspectAll } : {}),
     ...(redirectUris !== undefined ? { redirectUris } : {}),
+    ...(jwks !== undefined || jwksUri !== undefined ? { keys: { jwks, jwksUri } } : {}),
   });
   return jsonResponse(200, clientView(client));
 });
