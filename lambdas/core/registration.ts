@@ -1,10 +1,12 @@
 /**
  * RFC 7591 dynamic client registration for public clients (behaviour REG-3..REG-5): MCP clients
- * register themselves and become public, PKCE-only clients in the DCR environment.
+ * register themselves and become public, PKCE-only clients in the DCR environment; one that
+ * registers keys becomes a confidential private_key_jwt client (behaviour REG-11).
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
 import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/auth-methods';
+import { checkClientKeys, type ClientKeys } from './client-keys';
 import type { GrantType } from './grants/grant-types';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
@@ -27,10 +29,17 @@ export const registrationMetadataSchema = z.object({
   response_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
+  // private_key_jwt (behaviour REG-11): the client's public keys, checked by core/client-keys.ts.
+  jwks: z.optional(z.unknown()),
+  jwks_uri: z.optional(z.string()),
+  token_endpoint_auth_signing_alg: z.optional(z.string()),
 });
 
 /** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
 const publicClientAuthMethod: ClientAuthMethodName = 'none';
+/** ...unless they register keys: then confidential, with no secret (RFC 7523 2.2, behaviour REG-11). */
+const keyedClientAuthMethod: ClientAuthMethodName = 'private_key_jwt';
+const dynamicClientAuthMethods: readonly string[] = [...clientAuthMethodsFor('public'), keyedClientAuthMethod];
 
 /**
  * The grants a dynamic client may register (behaviour REG-3): the browser flow only, named here
@@ -44,6 +53,27 @@ export interface ValidatedRegistration {
   readonly redirectUris: readonly string[];
   readonly grantTypes: readonly GrantType[];
   readonly scopes: readonly string[];
+  /** A private_key_jwt client's keys (behaviour REG-11); absent for a public client. */
+  readonly keys?: ClientKeys;
+}
+
+/** The keys of a private_key_jwt registration, or none for a public one (behaviour REG-11). */
+function registeredKeys(
+  method: string,
+  metadata: { jwks?: unknown; jwks_uri?: string; token_endpoint_auth_signing_alg?: string },
+): ClientKeys | undefined {
+  const given = metadata.jwks !== undefined || metadata.jwks_uri !== undefined || metadata.token_endpoint_auth_signing_alg !== undefined;
+  if (method !== keyedClientAuthMethod) {
+    if (given) throw new InvalidClientMetadataError(`jwks, jwks_uri: only for token_endpoint_auth_method "${keyedClientAuthMethod}".`);
+    return undefined;
+  }
+  const checked = checkClientKeys({
+    jwks: metadata.jwks,
+    jwksUri: metadata.jwks_uri,
+    signingAlg: metadata.token_endpoint_auth_signing_alg,
+  });
+  if ('problem' in checked) throw new InvalidClientMetadataError(checked.problem);
+  return checked.keys;
 }
 
 /** Validates the metadata; every problem names the field, and bad redirect URIs get their own code. */
@@ -68,12 +98,13 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     if (problem) throw new InvalidRedirectUriError(`redirect_uris: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
   const method = metadata.token_endpoint_auth_method ?? publicClientAuthMethod;
-  if (!(clientAuthMethodsFor('public') as readonly string[]).includes(method)) {
-    const supported = clientAuthMethodsFor('public').map((name) => `"${name}"`);
+  if (!dynamicClientAuthMethods.includes(method)) {
+    const supported = dynamicClientAuthMethods.map((name) => `"${name}"`);
     throw new InvalidClientMetadataError(
-      `token_endpoint_auth_method: only ${supported.join(', ')} ${supported.length === 1 ? 'is' : 'are'} supported; dynamic clients are public and use PKCE.`,
+      `token_endpoint_auth_method: only ${supported.join(', ')} are supported; dynamic clients are public and use PKCE, or sign assertions with registered keys.`,
     );
   }
+  const keys = registeredKeys(method, metadata);
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
   const unsupportedGrant = grantTypes.find((g) => !(dynamicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
@@ -94,6 +125,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     redirectUris: [...new Set(metadata.redirect_uris)],
     grantTypes: grantTypes as GrantType[],
     scopes: requested,
+    ...(keys ? { keys } : {}),
   };
 }
 
@@ -107,7 +139,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
   return {
     clientId: facts.clientId,
     name: registration.clientName ?? 'Unnamed dynamic client',
-    type: 'public',
+    type: registration.keys ? 'confidential' : 'public',
     environmentId: facts.environmentId,
     redirectUris: registration.redirectUris,
     grantTypes: registration.grantTypes,
@@ -116,6 +148,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
     admin: false,
     test: false,
     createdAt: facts.createdAt,
+    ...registration.keys,
   };
 }
 
@@ -128,7 +161,10 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     redirect_uris: client.redirectUris,
     grant_types: client.grantTypes,
     response_types: ['code'],
-    token_endpoint_auth_method: publicClientAuthMethod,
+    token_endpoint_auth_method: registration.keys ? keyedClientAuthMethod : publicClientAuthMethod,
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+    ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
     scope: formatScope(client.scopes),
   };
 }

@@ -119,7 +119,11 @@ test('dynamic registration takes the methods for public clients only (behaviour 
   const register = (token_endpoint_auth_method: string) =>
     validateRegistration({ redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method }, []);
   for (const name of clientAuthMethodsFor('public')) expect(() => register(name)).not.toThrow();
-  for (const name of clientAuthMethodsFor('confidential')) expect(() => register(name)).toThrow('token_endpoint_auth_method');
+  // private_key_jwt is the one confidential method a dynamic client may name, with its keys (behaviour REG-11).
+  for (const name of clientAuthMethodsFor('confidential').filter((m) => m !== 'private_key_jwt')) {
+    expect(() => register(name)).toThrow('token_endpoint_auth_method');
+  }
+  expect(() => register('private_key_jwt')).toThrow('jwks, jwks_uri');
 });
 
 test('behaviour TOKEN-3 names every method of the registry', () => {
