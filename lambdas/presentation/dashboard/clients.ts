@@ -1,7 +1,7 @@
 /**
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
- * the POST, never again), edit name, scopes and redirect URIs, delete after a confirmation page;
+ * the POST, never again; or its public keys instead, client-keys.ts), edit name, scopes and redirect URIs, delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -19,6 +19,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
+import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
 import { blankToUndefined, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
@@ -95,6 +96,7 @@ async function newForm(request: DashboardRequest) {
     )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+${createFormKeyFields()}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -105,6 +107,7 @@ async function create(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     redirect_uris: lineList(request.form.redirect_uris),
   });
+  const keys = keysOfCreateForm(request.form);
   const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
     type: form.type,
     name: form.name,
@@ -113,6 +116,7 @@ async function create(request: DashboardRequest) {
     redirectUris: form.redirect_uris,
     admin: false,
     test: false,
+    ...(keys ? { keys } : {}),
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -123,7 +127,9 @@ ${
   secret
     ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
 <p><code id="client-secret">${secret}</code></p></div>`
-    : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
+    : client.type === 'confidential'
+      ? html`<p>This client has no secret: it signs assertions with its keys (private_key_jwt).</p>`
+      : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
 }
 <p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
     { status: 201 },
@@ -155,6 +161,7 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
 <table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
+${authenticationRow(client)}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -165,6 +172,7 @@ ${
     ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
     : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
 }
+${editFormKeyFields(client)}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -187,11 +195,13 @@ async function update(request: DashboardRequest) {
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
   });
+  const keys = keysOfEditForm(before, request.form);
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
     name: form.name,
     scopes: form.scopes,
     ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+    ...(keys ? { keys } : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
