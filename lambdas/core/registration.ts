@@ -61,23 +61,28 @@ export interface ValidatedRegistration {
 function registeredKeys(
   method: string,
   metadata: { jwks?: unknown; jwks_uri?: string; token_endpoint_auth_signing_alg?: string },
+  allowLoopbackHttp: boolean,
 ): ClientKeys | undefined {
   const given = metadata.jwks !== undefined || metadata.jwks_uri !== undefined || metadata.token_endpoint_auth_signing_alg !== undefined;
   if (method !== keyedClientAuthMethod) {
     if (given) throw new InvalidClientMetadataError(`jwks, jwks_uri: only for token_endpoint_auth_method "${keyedClientAuthMethod}".`);
     return undefined;
   }
-  const checked = checkClientKeys({
-    jwks: metadata.jwks,
-    jwksUri: metadata.jwks_uri,
-    signingAlg: metadata.token_endpoint_auth_signing_alg,
-  });
+  const checked = checkClientKeys(
+    { jwks: metadata.jwks, jwksUri: metadata.jwks_uri, signingAlg: metadata.token_endpoint_auth_signing_alg },
+    allowLoopbackHttp,
+  );
   if ('problem' in checked) throw new InvalidClientMetadataError(checked.problem);
   return checked.keys;
 }
 
 /** Validates the metadata; every problem names the field, and bad redirect URIs get their own code. */
-export function validateRegistration(input: unknown, catalog: readonly ScopeDefinition[]): ValidatedRegistration {
+export function validateRegistration(
+  input: unknown,
+  catalog: readonly ScopeDefinition[],
+  /** The local server: a jwks_uri may be http on loopback (behaviour REG-11). */
+  allowLoopbackJwksUri = false,
+): ValidatedRegistration {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new InvalidClientMetadataError('The request body must be a JSON object of client metadata.');
   }
@@ -104,7 +109,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
       `token_endpoint_auth_method: only ${supported.join(', ')} are supported; dynamic clients are public and use PKCE, or sign assertions with registered keys.`,
     );
   }
-  const keys = registeredKeys(method, metadata);
+  const keys = registeredKeys(method, metadata, allowLoopbackJwksUri);
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
   const unsupportedGrant = grantTypes.find((g) => !(dynamicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);

@@ -35,8 +35,8 @@ export interface CreatedClient {
 const bad = (description: string) => new InvalidRequestError(description);
 
 /** The keys as stored, or the refusal naming the field (behaviour ADMIN-19). */
-function checkedKeys(input: ClientKeysInput): ClientKeys {
-  const checked = checkClientKeys(input);
+function checkedKeys(input: ClientKeysInput, allowLoopbackHttp: boolean | undefined): ClientKeys {
+  const checked = checkClientKeys(input, allowLoopbackHttp);
   if ('problem' in checked) throw bad(checked.problem);
   return checked.keys;
 }
@@ -81,7 +81,8 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
 }
 
 export async function createClient(
-  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'>,
+  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'> &
+    Partial<Pick<AdminDependencies, 'allowLoopbackJwksUri'>>,
   actor: AdminActor,
   input: NewClient,
 ): Promise<CreatedClient> {
@@ -89,7 +90,7 @@ export async function createClient(
   checkShape(input, grantTypes, deps.adminScope);
   if (input.keys && input.type !== 'confidential')
     throw bad('jwks, jwks_uri: only a confidential client authenticates with keys (private_key_jwt).');
-  const keys = input.keys ? checkedKeys(input.keys) : undefined;
+  const keys = input.keys ? checkedKeys(input.keys, deps.allowLoopbackJwksUri) : undefined;
   if (!(await deps.environments.get(input.environmentId))) {
     throw bad(`environment_id: no environment "${input.environmentId}".`);
   }
@@ -149,7 +150,7 @@ export interface ClientUpdate extends Omit<ClientChanges, 'jwks' | 'jwksUri'> {
  * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
 export async function updateClient(
-  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'>,
+  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'> & Partial<Pick<AdminDependencies, 'allowLoopbackJwksUri'>>,
   actor: AdminActor,
   { clientId, ...changes }: ClientUpdate,
 ): Promise<Client> {
@@ -160,7 +161,7 @@ export async function updateClient(
     const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
-    if (changes.keys) keys = replacementKeys(current, changes.keys);
+    if (changes.keys) keys = replacementKeys(current, changes.keys, deps.allowLoopbackJwksUri);
   }
   const fields: ClientChanges = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -194,7 +195,11 @@ function changedClientFields(before: Client, after: Client): string {
  * Key rotation (behaviour ADMIN-19): a set held with the record is replaced by a set, a jwks_uri by
  * another; a client keeps the way it authenticates (a secret client gets no keys, nor the reverse).
  */
-function replacementKeys(client: Client, keys: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>): ClientKeys {
+function replacementKeys(
+  client: Client,
+  keys: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>,
+  allowLoopbackHttp: boolean | undefined,
+): ClientKeys {
   if (!client.jwks && !client.jwksUri)
     throw bad('jwks, jwks_uri: only a client registered with keys (private_key_jwt) has keys to replace.');
   if ((client.jwks && keys.jwksUri !== undefined) || (client.jwksUri && keys.jwks !== undefined)) {
@@ -202,7 +207,7 @@ function replacementKeys(client: Client, keys: Pick<ClientKeysInput, 'jwks' | 'j
       `${client.jwks ? 'jwks' : 'jwks_uri'}: this client's keys are replaced with the same kind (${client.jwks ? 'jwks' : 'jwks_uri'}).`,
     );
   }
-  return checkedKeys(keys);
+  return checkedKeys(keys, allowLoopbackHttp);
 }
 
 /**

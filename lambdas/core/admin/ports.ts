@@ -177,6 +177,8 @@ export interface AdminDependencies {
   readonly adminScope: string;
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
+  /** The local server only: a private_key_jwt client's jwks_uri may be http on loopback (behaviour ADMIN-19). */
+  readonly allowLoopbackJwksUri?: boolean;
   readonly apiKeys: ApiKeyHooks;
   /** The user's passkeys (behaviour PASSKEY-8): listed for the admin, removed with the user (ADMIN-7). */
   readonly passkeys: Pick<PasskeyStore, 'listOf' | 'removeAllOf'>;
