@@ -177,12 +177,9 @@ const mail: StorageAccess = { siteSettings: 'get' };
  * document's client stored anew on all 8 copies (`put`, checked against the scope catalog; behaviour
  * CIMD-1).
  */
-const clientLookup: StorageAccess = {
-  client: ['get', 'put'],
-  scopeList: 'query',
-  // A private_key_jwt assertion's jti, accepted once (behaviour TOKEN-6, RFC 7523 3).
-  usedIdentifier: 'put',
-};
+const clientLookup: StorageAccess = { client: ['get', 'put'], scopeList: 'query' };
+/** Client authentication's private_key_jwt: the assertion's jti, accepted once (behaviour TOKEN-6, RFC 7523 3). */
+const clientAssertionJti: StorageAccess = { usedIdentifier: 'put' };
 /** The environment rule (behaviour ENV-1, ENV-4): the environment's generation and the user's grant of it. */
 const grantCheck: StorageAccess = { environment: 'get', user: 'get' };
 /** Issuing from the token endpoints: the token record and the activity row, batched for client credentials and API keys. */
@@ -468,7 +465,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.token,
     handler: 'token',
     auth: 'client',
-    storage: storage(clientLookup, grantCheck, tokenIssue, {
+    storage: storage(clientLookup, clientAssertionJti, grantCheck, tokenIssue, {
       authorizationCode: ['get', 'update'],
       refreshToken: ['get', 'put', 'update'],
       tokenFamily: ['get', 'put', 'update', 'check'],
@@ -523,7 +520,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.introspect,
     handler: 'introspect',
     auth: 'client',
-    storage: storage(clientLookup, bearerCheck),
+    storage: storage(clientLookup, clientAssertionJti, bearerCheck),
     verifiesTokens: true,
     hashes: true,
     edge: {
@@ -540,7 +537,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.revoke,
     handler: 'revoke',
     auth: 'client',
-    storage: storage(clientLookup, { refreshToken: 'get', tokenFamily: 'update' }),
+    storage: storage(clientLookup, clientAssertionJti, { refreshToken: 'get', tokenFamily: 'update' }),
     crossOrigin: true,
     hashes: true,
     edge: {
