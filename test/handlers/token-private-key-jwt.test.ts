@@ -209,13 +209,24 @@ describe('every bad assertion is 401 invalid_client, nothing issued, its jti not
     expect(rows.find((row) => !row.success)?.reason).toMatch(/^invalid_client: client assertion refused \(replayed/);
   });
 
-  it('a client with a secret cannot use an assertion, and a client with keys has no secret to use', async () => {
+  it('a client with a secret or a public client cannot use an assertion, and a client with keys has no secret to use', async () => {
     const secretClient = await createClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], secretHash: 'x' });
     const withAssertion = await postToken({
       grant_type: 'client_credentials',
       ...assertionFields(await clientAssertion(secretClient.clientId, key)),
     });
     expect(withAssertion.status).toBe(401);
+    // A public client is of the other client type (behaviour TOKEN-3), whatever keys it might hold.
+    const publicClient = await createClient({ environmentId, kind: 'app', jwks: { keys: [key.jwk] } });
+    const fromPublic = await postToken({
+      grant_type: 'authorization_code',
+      code: 'x',
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: redirectUri,
+      ...assertionFields(await clientAssertion(publicClient.clientId, key), publicClient.clientId),
+    });
+    expect(fromPublic.status).toBe(401);
+    expect((await activityOf(publicClient.clientId))[0]?.reason).toBe('invalid_client: a public client presented an assertion');
     const withSecret = await postToken(
       { grant_type: 'client_credentials' },
       { headers: { Authorization: basic(service.clientId, 'guess') } },
