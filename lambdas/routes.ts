@@ -178,6 +178,8 @@ const mail: StorageAccess = { siteSettings: 'get' };
  * CIMD-1).
  */
 const clientLookup: StorageAccess = { client: ['get', 'put'], scopeList: 'query' };
+/** Client authentication's private_key_jwt: the assertion's jti, accepted once (behaviour TOKEN-6, RFC 7523 3). */
+const clientAssertionJti: StorageAccess = { usedIdentifier: 'put' };
 /** The environment rule (behaviour ENV-1, ENV-4): the environment's generation and the user's grant of it. */
 const grantCheck: StorageAccess = { environment: 'get', user: 'get' };
 /** Issuing from the token endpoints: the token record and the activity row, batched for client credentials and API keys. */
@@ -484,7 +486,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.token,
     handler: 'token',
     auth: 'client',
-    storage: storage(clientLookup, grantCheck, tokenIssue, {
+    storage: storage(clientLookup, clientAssertionJti, grantCheck, tokenIssue, {
       authorizationCode: ['get', 'update'],
       // check: a grace-window reissue needs the kept successor unused (behaviour REFRESH-7).
       refreshToken: ['get', 'put', 'update', 'check'],
@@ -540,7 +542,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.introspect,
     handler: 'introspect',
     auth: 'client',
-    storage: storage(clientLookup, bearerCheck),
+    storage: storage(clientLookup, clientAssertionJti, bearerCheck),
     verifiesTokens: true,
     hashes: true,
     edge: {
@@ -557,7 +559,7 @@ export const routes: readonly Route[] = [
     path: endpointPaths.revoke,
     handler: 'revoke',
     auth: 'client',
-    storage: storage(clientLookup, { refreshToken: 'get', tokenFamily: 'update' }),
+    storage: storage(clientLookup, clientAssertionJti, { refreshToken: 'get', tokenFamily: 'update' }),
     crossOrigin: true,
     hashes: true,
     edge: {

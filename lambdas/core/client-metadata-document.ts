@@ -5,6 +5,7 @@
  * like dynamically registered ones (DCR environment, consent screen).
  */
 import { InvalidClientMetadataError } from './errors';
+import { boundedFreshnessSeconds, type CachingHeaders } from './http-freshness';
 import type { Client } from './model';
 import type { Logger, ScopeDefinition } from './ports';
 import { dynamicClient, validateRegistration } from './registration';
@@ -41,6 +42,8 @@ export function isMetadataDocumentUrl(clientId: string, allowLoopbackHttp = fals
   return true;
 }
 
+export type { CachingHeaders };
+
 export interface MetadataDocumentClientFacts {
   readonly environmentId: string;
   readonly fetchedAt: string;
@@ -69,58 +72,18 @@ export function clientFromMetadataDocument(
   return { ...client, name: registration.clientName ?? new URL(url).host };
 }
 
-/** The response header fields that say how long a fetched document stays fresh (RFC 9111 section 4.2). */
-export interface CachingHeaders {
-  readonly cacheControl?: string;
-  readonly expires?: string;
-  readonly date?: string;
-  readonly age?: string;
-}
-
-/** Cache-Control directives by lower-case name; a directive given twice maps to undefined (conflicting). */
-function directivesOf(cacheControl: string | undefined): Map<string, string | undefined> {
-  const directives = new Map<string, string | undefined>();
-  for (const item of (cacheControl ?? '').split(',')) {
-    const [rawName, ...rest] = item.split('=');
-    const name = rawName!.trim().toLowerCase();
-    if (!name) continue;
-    const value =
-      rest.length > 0
-        ? rest
-            .join('=')
-            .trim()
-            .replace(/^"(.*)"$/, '$1')
-        : '';
-    directives.set(name, directives.has(name) && directives.get(name) !== value ? undefined : value);
-  }
-  return directives;
-}
-
-const deltaSeconds = (value: string | undefined): number | undefined =>
-  value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-
 /**
- * How long a fetched document is trusted (behaviour CIMD-5): its freshness lifetime by RFC 9111
- * section 4.2.1 (`no-store` or `no-cache`: none; else `max-age`; else `Expires` minus `Date`;
- * else none, no heuristics), less the `Age` a cache in front of it reported (section 4.2.3),
- * kept within the bounds: the floor spares the server a fetch per request, the ceiling bounds
- * how long a changed or withdrawn document goes unnoticed. An invalid or conflicting value
- * counts as already stale (section 4.2.1, 5.3). `s-maxage` speaks to shared HTTP caches and
- * `private` to who may store the answer; neither changes what this one client record may keep.
+ * How long a fetched document is trusted (behaviour CIMD-5): its freshness by RFC 9111
+ * (http-freshness.ts), kept within the bounds: the floor spares the server a fetch per request,
+ * the ceiling bounds how long a changed or withdrawn document goes unnoticed. A document that
+ * says nothing gets the floor.
  */
 export function cacheSeconds(headers: CachingHeaders, nowEpoch: number): number {
-  const remaining = Math.floor(freshnessLifetime(headers, nowEpoch) - (deltaSeconds(headers.age?.trim()) ?? 0));
-  return Math.min(metadataDocumentLimits.maxCacheSeconds, Math.max(metadataDocumentLimits.minCacheSeconds, remaining));
-}
-
-function freshnessLifetime(headers: CachingHeaders, nowEpoch: number): number {
-  const directives = directivesOf(headers.cacheControl);
-  if (directives.has('no-store') || directives.has('no-cache')) return 0;
-  if (directives.has('max-age')) return deltaSeconds(directives.get('max-age')) ?? 0;
-  if (headers.expires === undefined) return 0;
-  const expires = Date.parse(headers.expires) / 1000;
-  const sent = headers.date === undefined ? Number.NaN : Date.parse(headers.date) / 1000;
-  return Number.isNaN(expires) ? 0 : expires - (Number.isNaN(sent) ? nowEpoch : sent);
+  return boundedFreshnessSeconds(headers, nowEpoch, {
+    minSeconds: metadataDocumentLimits.minCacheSeconds,
+    maxSeconds: metadataDocumentLimits.maxCacheSeconds,
+    unstatedSeconds: 0,
+  });
 }
 
 export interface MetadataDocumentResolution {

@@ -5,6 +5,7 @@
  */
 import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
 import { grantTypes } from './grants/grant-types';
+import { assertionSigningAlgorithms } from './jwt-assertions';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
 
@@ -41,6 +42,10 @@ export function authorizationServerMetadata(config: DiscoverySettings, scopes: r
     // Behaviour INTRO-1: introspection only for clients that authenticate.
     introspection_endpoint_auth_methods_supported: [...clientAuthMethodsFor('confidential')],
     revocation_endpoint_auth_methods_supported: [...clientAuthMethodNames],
+    // Behaviour TOKEN-6: what a private_key_jwt assertion may be signed with (RFC 8414 2).
+    token_endpoint_auth_signing_alg_values_supported: [...assertionSigningAlgorithms],
+    introspection_endpoint_auth_signing_alg_values_supported: [...assertionSigningAlgorithms],
+    revocation_endpoint_auth_signing_alg_values_supported: [...assertionSigningAlgorithms],
     // OAuth 2.1: S256 only; `plain` is refused.
     code_challenge_methods_supported: ['S256'],
     // RFC 8707 resource indicators bind the token audience.

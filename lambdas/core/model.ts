@@ -87,6 +87,14 @@ export interface Client {
    * Absent: the server's REFRESH_GRACE_SECONDS.
    */
   readonly refreshGraceSeconds?: number;
+  /**
+   * private_key_jwt (RFC 7523 2.2, behaviour TOKEN-6): the client's public keys, held here (RFC 7591 2
+   * `jwks`) or at its `jwks_uri`, never both; such a confidential client has no secret.
+   */
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
+  readonly jwksUri?: string;
+  /** RFC 7591 2 `token_endpoint_auth_signing_alg`: the one algorithm its assertions may use. */
+  readonly tokenEndpointAuthSigningAlg?: string;
 }
 
 /** What the authorization step grants; carried by codes and refresh tokens. */

@@ -1,10 +1,12 @@
 /**
  * RFC 7591 dynamic client registration for public clients (behaviour REG-3..REG-5): MCP clients
- * register themselves and become public, PKCE-only clients in the DCR environment.
+ * register themselves and become public, PKCE-only clients in the DCR environment; one that
+ * registers keys becomes a confidential private_key_jwt client (behaviour REG-11).
  */
 import * as z from 'zod/mini';
 import { InvalidClientMetadataError, InvalidRedirectUriError } from './errors';
 import { clientAuthMethodsFor, type ClientAuthMethodName } from './client-auth/auth-methods';
+import { checkClientKeys, type ClientKeys } from './client-keys';
 import type { GrantType } from './grants/grant-types';
 import type { Client } from './model';
 import type { ScopeDefinition } from './ports';
@@ -29,10 +31,17 @@ export const registrationMetadataSchema = z.object({
   application_type: z.optional(z.enum(['web', 'native'])),
   // RFC 9126 6 (behaviour AUTHZ-18): the client asks to be held to pushed requests.
   require_pushed_authorization_requests: z.optional(z.boolean()),
+  // private_key_jwt (behaviour REG-11): the client's public keys, checked by core/client-keys.ts.
+  jwks: z.optional(z.unknown()),
+  jwks_uri: z.optional(z.string()),
+  token_endpoint_auth_signing_alg: z.optional(z.string()),
 });
 
 /** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
 const publicClientAuthMethod: ClientAuthMethodName = 'none';
+/** ...unless they register keys: then confidential, with no secret (RFC 7523 2.2, behaviour REG-11). */
+const keyedClientAuthMethod: ClientAuthMethodName = 'private_key_jwt';
+const dynamicClientAuthMethods: readonly string[] = [...clientAuthMethodsFor('public'), keyedClientAuthMethod];
 
 /**
  * The grants a dynamic client may register (behaviour REG-3): the browser flow only, named here
@@ -47,10 +56,36 @@ export interface ValidatedRegistration {
   readonly grantTypes: readonly GrantType[];
   readonly scopes: readonly string[];
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** A private_key_jwt client's keys (behaviour REG-11); absent for a public client. */
+  readonly keys?: ClientKeys;
+}
+
+/** The keys of a private_key_jwt registration, or none for a public one (behaviour REG-11). */
+function registeredKeys(
+  method: string,
+  metadata: { jwks?: unknown; jwks_uri?: string; token_endpoint_auth_signing_alg?: string },
+  allowLoopbackHttp: boolean,
+): ClientKeys | undefined {
+  const given = metadata.jwks !== undefined || metadata.jwks_uri !== undefined || metadata.token_endpoint_auth_signing_alg !== undefined;
+  if (method !== keyedClientAuthMethod) {
+    if (given) throw new InvalidClientMetadataError(`jwks, jwks_uri: only for token_endpoint_auth_method "${keyedClientAuthMethod}".`);
+    return undefined;
+  }
+  const checked = checkClientKeys(
+    { jwks: metadata.jwks, jwksUri: metadata.jwks_uri, signingAlg: metadata.token_endpoint_auth_signing_alg },
+    allowLoopbackHttp,
+  );
+  if ('problem' in checked) throw new InvalidClientMetadataError(checked.problem);
+  return checked.keys;
 }
 
 /** Validates the metadata; every problem names the field, and bad redirect URIs get their own code. */
-export function validateRegistration(input: unknown, catalog: readonly ScopeDefinition[]): ValidatedRegistration {
+export function validateRegistration(
+  input: unknown,
+  catalog: readonly ScopeDefinition[],
+  /** The local server: a jwks_uri may be http on loopback (behaviour REG-11). */
+  allowLoopbackJwksUri = false,
+): ValidatedRegistration {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new InvalidClientMetadataError('The request body must be a JSON object of client metadata.');
   }
@@ -71,12 +106,13 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     if (problem) throw new InvalidRedirectUriError(`redirect_uris: ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
   }
   const method = metadata.token_endpoint_auth_method ?? publicClientAuthMethod;
-  if (!(clientAuthMethodsFor('public') as readonly string[]).includes(method)) {
-    const supported = clientAuthMethodsFor('public').map((name) => `"${name}"`);
+  if (!dynamicClientAuthMethods.includes(method)) {
+    const supported = dynamicClientAuthMethods.map((name) => `"${name}"`);
     throw new InvalidClientMetadataError(
-      `token_endpoint_auth_method: only ${supported.join(', ')} ${supported.length === 1 ? 'is' : 'are'} supported; dynamic clients are public and use PKCE.`,
+      `token_endpoint_auth_method: only ${supported.join(', ')} are supported; dynamic clients are public and use PKCE, or sign assertions with registered keys.`,
     );
   }
+  const keys = registeredKeys(method, metadata, allowLoopbackJwksUri);
   const grantTypes = [...new Set(metadata.grant_types ?? ['authorization_code'])];
   const unsupportedGrant = grantTypes.find((g) => !(dynamicClientGrantTypes as readonly string[]).includes(g));
   if (unsupportedGrant) throw new InvalidClientMetadataError(`grant_types: "${unsupportedGrant}" is not available to dynamic clients.`);
@@ -98,6 +134,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     grantTypes: grantTypes as GrantType[],
     scopes: requested,
     ...(metadata.require_pushed_authorization_requests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(keys ? { keys } : {}),
   };
 }
 
@@ -111,7 +148,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
   return {
     clientId: facts.clientId,
     name: registration.clientName ?? 'Unnamed dynamic client',
-    type: 'public',
+    type: registration.keys ? 'confidential' : 'public',
     environmentId: facts.environmentId,
     redirectUris: registration.redirectUris,
     grantTypes: registration.grantTypes,
@@ -121,6 +158,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
     test: false,
     ...(registration.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     createdAt: facts.createdAt,
+    ...registration.keys,
   };
 }
 
@@ -133,7 +171,10 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     redirect_uris: client.redirectUris,
     grant_types: client.grantTypes,
     response_types: ['code'],
-    token_endpoint_auth_method: publicClientAuthMethod,
+    token_endpoint_auth_method: registration.keys ? keyedClientAuthMethod : publicClientAuthMethod,
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+    ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
     scope: formatScope(client.scopes),
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
   };

@@ -17,11 +17,12 @@ import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { getBearerDependencies } from '../wiring/bearer';
 import { getClientAuthDependencies } from '../wiring/client-auth';
+import { endpointPaths } from '../core/paths';
 
 export const handler = httpHandler(async (event, container) => {
   const form = parseBody(event, ['form']) as FormFields;
   const params = validate(tokenOperationParams, form);
-  const caller = requireConfidential(await authenticateRequestClient(event, form, getClientAuthDependencies()));
+  const caller = requireConfidential(await authenticateRequestClient(event, form, getClientAuthDependencies(endpointPaths.introspect)));
   const resource = parseResource(params.resource);
   try {
     // Checks signature, issuer, expiry, audience, and that neither the token nor its family was revoked.

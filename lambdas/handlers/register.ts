@@ -40,7 +40,7 @@ export const handler = httpHandler(
       // RFC 7591 3.2.2: whatever is wrong with the metadata document is invalid_client_metadata.
       throw new InvalidClientMetadataError(error instanceof OAuthError ? error.description : 'The request body is not valid JSON.');
     }
-    const registration = validateRegistration(body, await scopes());
+    const registration = validateRegistration(body, await scopes(), config.localMode);
     const client = dynamicClient(registration, {
       clientId: `${config.clientIdPrefix}${newId('', random)}`,
       environmentId: config.dcr.environmentId,

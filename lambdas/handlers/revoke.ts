@@ -12,6 +12,7 @@ import { tokenOperationParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { getTokenStore } from '../wiring/repositories';
 import { getClientAuthDependencies } from '../wiring/client-auth';
+import { endpointPaths } from '../core/paths';
 
 /** Access tokens are JWTs (three dot-separated parts); refresh tokens are opaque, without dots. */
 const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
@@ -20,7 +21,7 @@ export const handler = httpHandler(
   async (event, container) => {
     const form = parseBody(event, ['form']) as FormFields;
     const params = validate(tokenOperationParams, form);
-    const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies());
+    const { client } = await authenticateRequestClient(event, form, getClientAuthDependencies(endpointPaths.revoke));
     if (looksLikeJwt(params.token)) {
       // RFC 7009 2.2.1: access tokens are short-lived and not revocable one by one here.
       throw new UnsupportedTokenTypeError('Only refresh tokens can be revoked.', 'access token presented for revocation');

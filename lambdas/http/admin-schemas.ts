@@ -1,6 +1,8 @@
 /** Input fields shared by the admin API's schemas (zod/mini). */
 import * as z from 'zod/mini';
 import { maxRefreshGraceSeconds } from '../core/lifetimes';
+import { clientKeyLimits } from '../core/client-keys';
+import { assertionSigningAlgorithms } from '../core/jwt-assertions';
 
 /** A display name: trimmed, 1 to 200 characters. */
 export const displayName = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
@@ -26,3 +28,10 @@ export const environmentId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, '
 export const refreshGraceSeconds = z.nullable(
   z.number().check(z.int('must be a whole number of seconds'), z.minimum(0), z.maximum(maxRefreshGraceSeconds)),
 );
+/**
+ * A private_key_jwt client's keys (RFC 7591 2 `jwks`, `jwks_uri`; behaviour ADMIN-19): the shape
+ * here, the rules (public signing keys only, https) in core/client-keys.ts.
+ */
+export const clientJwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())).check(z.maxLength(clientKeyLimits.keys)) });
+export const clientJwksUri = z.string().check(z.maxLength(clientKeyLimits.jwksUri));
+export const signingAlgorithm = z.enum(assertionSigningAlgorithms);

@@ -62,6 +62,11 @@ export const clientView = (client: Client) => ({
   // Behaviour REFRESH-7: null follows the server's REFRESH_GRACE_SECONDS.
   refresh_grace_seconds: client.refreshGraceSeconds ?? null,
   require_pushed_authorization_requests: client.requirePushedAuthorizationRequests === true,
+  // Behaviour ADMIN-19: a client whose credential is its public keys says so, and shows them.
+  ...(client.jwks || client.jwksUri ? { token_endpoint_auth_method: 'private_key_jwt' } : {}),
+  ...(client.jwks ? { jwks: client.jwks } : {}),
+  ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+  ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
   created_at: client.createdAt,
 });
 

@@ -37,6 +37,8 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
     clientIdPrefix: config.clientIdPrefix,
     adminScope,
     dcrEnvironmentId: config.dcr.environmentId,
+    // Behaviour ADMIN-19: the local server's jwks_uri may be plain http on loopback.
+    allowLoopbackJwksUri: config.localMode,
     // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
     passkeys: getPasskeyStore(),

@@ -246,6 +246,36 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
       async () => ({ name: 'ok', scopes: '', redirect_uris: 'https://app.example.test/callback', refresh_grace_seconds: wrong }),
       400,
     ]) as typeof cases),
+    // Behaviour ADMIN-19: keys instead of a secret.
+    [
+      'client create: jwks that is not JSON',
+      () => '/dashboard/clients/new',
+      async () => ({ type: 'confidential', name: 'x', environment_id: await env(), jwks: '{keys' }),
+      400,
+    ],
+    [
+      'client create: a private key in jwks',
+      () => '/dashboard/clients/new',
+      async () => ({
+        type: 'confidential',
+        name: 'x',
+        environment_id: await env(),
+        jwks: JSON.stringify({ keys: [{ kty: 'EC', d: 'x' }] }),
+      }),
+      400,
+    ],
+    [
+      'client create: both jwks and a jwks URL',
+      () => '/dashboard/clients/new',
+      async () => ({
+        type: 'confidential',
+        name: 'x',
+        environment_id: await env(),
+        jwks: JSON.stringify({ keys: [{ kty: 'EC' }] }),
+        jwks_uri: 'https://k.example.test/jwks',
+      }),
+      400,
+    ],
     ['client delete: unknown client', () => '/dashboard/clients/nope/delete', async () => ({}), 404],
     ['key create: no user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: '' }), 400],
     ['key create: unknown user', () => `/dashboard/clients/${clientId}/keys`, async () => ({ user: 'nobody@example.test' }), 400],
@@ -386,6 +416,44 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     // A client whose refresh tokens never rotate has no window to set.
     const service = await createClient({ test: false });
     expect((await get(session, `/dashboard/clients/${service.clientId}`)).body).not.toContain('refresh_grace_seconds');
+  });
+
+  it('a private_key_jwt client (behaviour ADMIN-19): keys instead of a secret, shown on its page, rotated by the edit form', async () => {
+    const session = await adminSession();
+    const key = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+      kid: 'k1',
+    };
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'confidential',
+      name: 'Keyed client',
+      environment_id: await testFileEnvironment(),
+      scopes: '',
+      redirect_uris: '',
+      jwks: JSON.stringify({ keys: [key] }),
+      token_endpoint_auth_signing_alg: 'ES256',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.body).not.toContain('id="client-secret"');
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect(await getClientRepository().get(clientId)).toMatchObject({ jwks: { keys: [key] }, tokenEndpointAuthSigningAlg: 'ES256' });
+    const page = await get(session, `/dashboard/clients/${clientId}`);
+    expect(page.body).toMatch(/id="authentication">private_key_jwt, keys k1 \(ES256 only\)/);
+    const rotated = { ...key, kid: 'k2' };
+    const edited = await post(session, `/dashboard/clients/${clientId}`, {
+      name: 'Keyed client',
+      scopes: '',
+      jwks: JSON.stringify({ keys: [rotated] }),
+    });
+    expect(edited.statusCode).toBe(303);
+    expect((await getClientRepository().get(clientId))?.jwks).toEqual({ keys: [rotated] });
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.reason])).toEqual([
+      ['client.update', 'jwks'],
+      ['client.create', undefined],
+    ]);
   });
 
   it('an API key: shown once on creation, listed active, revoked; api_key.create and api_key.revoke name the admin', async () => {

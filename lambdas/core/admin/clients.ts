@@ -4,6 +4,7 @@ import { newId, newSecret } from '../ids';
 import type { Client, ClientType, GrantType, RegistrationType } from '../model';
 import { grantTypeFacts, redirectingGrantTypes } from '../grants/grant-types';
 import { maxRefreshGraceSeconds } from '../lifetimes';
+import { checkClientKeys, type ClientKeys, type ClientKeysInput } from '../client-keys';
 import { redirectUriProblem } from '../redirect-uri';
 import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
@@ -26,6 +27,8 @@ export interface NewClient {
   readonly refreshGraceSeconds?: number;
   /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** private_key_jwt (behaviour TOKEN-6, ADMIN-19): the client's public keys instead of a secret. */
+  readonly keys?: ClientKeysInput;
 }
 
 export interface CreatedClient {
@@ -35,6 +38,13 @@ export interface CreatedClient {
 }
 
 const bad = (description: string) => new InvalidRequestError(description);
+
+/** The keys as stored, or the refusal naming the field (behaviour ADMIN-19). */
+function checkedKeys(input: ClientKeysInput, allowLoopbackHttp: boolean | undefined): ClientKeys {
+  const checked = checkClientKeys(input, allowLoopbackHttp);
+  if ('problem' in checked) throw bad(checked.problem);
+  return checked.keys;
+}
 
 function grantTypesOf(input: NewClient): GrantType[] {
   const browserFlow: GrantType[] = ['authorization_code', 'refresh_token'];
@@ -77,16 +87,21 @@ function checkShape(input: NewClient, grantTypes: readonly GrantType[], adminSco
 }
 
 export async function createClient(
-  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'>,
+  deps: Pick<AdminDependencies, 'clients' | 'environments' | 'scopes' | 'hasher' | 'random' | 'clock' | 'clientIdPrefix' | 'adminScope'> &
+    Partial<Pick<AdminDependencies, 'allowLoopbackJwksUri'>>,
   actor: AdminActor,
   input: NewClient,
 ): Promise<CreatedClient> {
   const grantTypes = grantTypesOf(input);
   checkShape(input, grantTypes, deps.adminScope);
+  if (input.keys && input.type !== 'confidential')
+    throw bad('jwks, jwks_uri: only a confidential client authenticates with keys (private_key_jwt).');
+  const keys = input.keys ? checkedKeys(input.keys, deps.allowLoopbackJwksUri) : undefined;
   if (!(await deps.environments.get(input.environmentId))) {
     throw bad(`environment_id: no environment "${input.environmentId}".`);
   }
-  const secret = input.type === 'confidential' ? newSecret(deps.random) : undefined;
+  // A client with keys authenticates with them alone: no secret to leak (behaviour ADMIN-19).
+  const secret = input.type === 'confidential' && !keys ? newSecret(deps.random) : undefined;
   const client: Client = {
     clientId: `${deps.clientIdPrefix}${newId('', deps.random)}`,
     name: input.name,
@@ -102,6 +117,7 @@ export async function createClient(
     ...(input.introspectAll ? { introspectAll: true } : {}),
     ...(input.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: input.refreshGraceSeconds } : {}),
     ...(input.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...keys,
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -130,8 +146,10 @@ export function listClients(
 }
 
 /** The client and what to change of it. */
-export interface ClientUpdate extends ClientChanges {
+export interface ClientUpdate extends Omit<ClientChanges, 'jwks' | 'jwksUri'> {
   readonly clientId: string;
+  /** Replaces a private_key_jwt client's keys of the same kind (behaviour ADMIN-19). */
+  readonly keys?: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>;
 }
 
 /**
@@ -140,17 +158,19 @@ export interface ClientUpdate extends ClientChanges {
  * current scopes (behaviour KEY-12), so a failure between the two never mints an ungranted scope.
  */
 export async function updateClient(
-  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'>,
+  deps: Pick<AdminDependencies, 'clients' | 'scopes' | 'apiKeys' | 'clock'> & Partial<Pick<AdminDependencies, 'allowLoopbackJwksUri'>>,
   actor: AdminActor,
   { clientId, ...changes }: ClientUpdate,
 ): Promise<Client> {
   const scopes = changes.scopes === undefined ? undefined : [...new Set(changes.scopes)];
   const redirectUris = changes.redirectUris === undefined ? undefined : [...new Set(changes.redirectUris)];
+  let keys: ClientKeys | undefined;
   const graceWindow = changes.refreshGraceSeconds;
-  if (changes.introspectAll || redirectUris || typeof graceWindow === 'number') {
+  if (changes.introspectAll || redirectUris || changes.keys || typeof graceWindow === 'number') {
     const current = await getClient(deps, clientId);
     if (changes.introspectAll && current.type !== 'confidential') throw bad('introspect_all: only a confidential client can introspect.');
     if (redirectUris) checkRedirectUris(current, redirectUris);
+    if (changes.keys) keys = replacementKeys(current, changes.keys, deps.allowLoopbackJwksUri);
     if (typeof graceWindow === 'number') checkRefreshGrace(current.grantTypes, graceWindow);
   }
   const fields: ClientChanges = {
@@ -162,6 +182,8 @@ export async function updateClient(
     ...(changes.requirePushedAuthorizationRequests !== undefined
       ? { requirePushedAuthorizationRequests: changes.requirePushedAuthorizationRequests }
       : {}),
+    ...(keys?.jwks ? { jwks: keys.jwks } : {}),
+    ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -183,6 +205,8 @@ const auditedClientFields = [
   'introspectAll',
   'refreshGraceSeconds',
   'requirePushedAuthorizationRequests',
+  'jwks',
+  'jwksUri',
 ] as const;
 type AuditedClientField = (typeof auditedClientFields)[number];
 
@@ -206,6 +230,25 @@ function checkRefreshGrace(grantTypes: readonly GrantType[], seconds: number): v
   }
   if (!grantTypes.includes('refresh_token'))
     throw bad('refresh_grace_seconds: only a client with the refresh_token grant rotates refresh tokens.');
+}
+
+/**
+ * Key rotation (behaviour ADMIN-19): a set held with the record is replaced by a set, a jwks_uri by
+ * another; a client keeps the way it authenticates (a secret client gets no keys, nor the reverse).
+ */
+function replacementKeys(
+  client: Client,
+  keys: Pick<ClientKeysInput, 'jwks' | 'jwksUri'>,
+  allowLoopbackHttp: boolean | undefined,
+): ClientKeys {
+  if (!client.jwks && !client.jwksUri)
+    throw bad('jwks, jwks_uri: only a client registered with keys (private_key_jwt) has keys to replace.');
+  if ((client.jwks && keys.jwksUri !== undefined) || (client.jwksUri && keys.jwks !== undefined)) {
+    throw bad(
+      `${client.jwks ? 'jwks' : 'jwks_uri'}: this client's keys are replaced with the same kind (${client.jwks ? 'jwks' : 'jwks_uri'}).`,
+    );
+  }
+  return checkedKeys(keys, allowLoopbackHttp);
 }
 
 /**

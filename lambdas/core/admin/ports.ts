@@ -116,6 +116,9 @@ export interface ClientChanges {
   readonly refreshGraceSeconds?: number | null;
   /** RFC 9126 6: its authorization requests must be pushed (behaviour AUTHZ-18). */
   readonly requirePushedAuthorizationRequests?: boolean;
+  /** Replaces a private_key_jwt client's keys, each kind by its own (behaviour ADMIN-19). */
+  readonly jwks?: Client['jwks'];
+  readonly jwksUri?: string;
 }
 
 export interface ClientStore {
@@ -178,6 +181,8 @@ export interface AdminDependencies {
   readonly adminScope: string;
   /** DCR_ENVIRONMENT_ID: that environment cannot be deleted while DCR may place clients in it. */
   readonly dcrEnvironmentId?: string;
+  /** The local server only: a private_key_jwt client's jwks_uri may be http on loopback (behaviour ADMIN-19). */
+  readonly allowLoopbackJwksUri?: boolean;
   readonly apiKeys: ApiKeyHooks;
   /** The user's passkeys (behaviour PASSKEY-8): listed for the admin, removed with the user (ADMIN-7). */
   readonly passkeys: Pick<PasskeyStore, 'listOf' | 'removeAllOf'>;

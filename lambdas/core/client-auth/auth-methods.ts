@@ -19,6 +19,7 @@ export const clientAuthMethodFacts = {
   none: { clientType: 'public' },
   client_secret_basic: { clientType: 'confidential' },
   client_secret_post: { clientType: 'confidential' },
+  private_key_jwt: { clientType: 'confidential' },
 } as const satisfies Readonly<Record<string, ClientAuthMethodFacts>>;
 
 export type ClientAuthMethodName = keyof typeof clientAuthMethodFacts;

@@ -21,7 +21,11 @@ export async function authenticateClient(presented: PresentedClient<ClientAuthMe
   }
   const method = clientAuthMethodNamed(presented.method);
   if (client.type !== method.clientType) {
-    throw clientAuthFailed(client.type === 'public' ? 'a public client presented a secret' : 'a confidential client presented no secret');
+    throw clientAuthFailed(
+      client.type === 'public'
+        ? `a public client presented ${presented.assertion ? 'an assertion' : 'a secret'}`
+        : 'a confidential client presented no secret',
+    );
   }
   await method.verify(client, presented, deps);
   return client;

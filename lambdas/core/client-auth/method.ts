@@ -23,6 +23,8 @@ export interface PresentedClient<N extends string = string> {
   readonly clientId: string;
   /** The secret presented, if the method presents one (an unknown client with one costs a dummy verification). */
   readonly secret?: string;
+  /** The signed JWT of private_key_jwt (RFC 7523 2.2). */
+  readonly assertion?: string;
   readonly method: N;
 }
 

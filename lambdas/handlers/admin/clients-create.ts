@@ -1,6 +1,7 @@
 /**
  * POST /api/admin/clients: a static public or confidential client → 201 the client;
- * a confidential client's `client_secret` is in this response only, never again.
+ * a confidential client's `client_secret` is in this response only, never again; one registered
+ * with `jwks` or `jwks_uri` authenticates with private_key_jwt and gets no secret.
  */
 import * as z from 'zod/mini';
 import { createClient } from '../../core/admin/clients';
@@ -8,7 +9,15 @@ import { grantTypes } from '../../core/grants/grant-types';
 import { jsonInput } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { displayName, environmentId, refreshGraceSeconds, scopeName } from '../../http/admin-schemas';
+import {
+  clientJwks,
+  clientJwksUri,
+  displayName,
+  environmentId,
+  refreshGraceSeconds,
+  scopeName,
+  signingAlgorithm,
+} from '../../http/admin-schemas';
 import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
@@ -26,6 +35,10 @@ export const schema = z.strictObject({
   introspect_all: z._default(z.boolean(), false),
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
   require_pushed_authorization_requests: z._default(z.boolean(), false),
+  // private_key_jwt (behaviour ADMIN-19): keys instead of a secret.
+  jwks: z.optional(clientJwks),
+  jwks_uri: z.optional(clientJwksUri),
+  token_endpoint_auth_signing_alg: z.optional(signingAlgorithm),
 });
 
 export const handler = adminHandler(async (event, _container, caller) => {
@@ -42,6 +55,9 @@ export const handler = adminHandler(async (event, _container, caller) => {
     introspectAll: body.introspect_all,
     ...(typeof body.refresh_grace_seconds === 'number' ? { refreshGraceSeconds: body.refresh_grace_seconds } : {}),
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
+    ...(body.jwks || body.jwks_uri || body.token_endpoint_auth_signing_alg
+      ? { keys: { jwks: body.jwks, jwksUri: body.jwks_uri, signingAlg: body.token_endpoint_auth_signing_alg } }
+      : {}),
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

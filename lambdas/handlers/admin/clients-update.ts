@@ -1,7 +1,7 @@
 /**
- * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?,
- * refresh_grace_seconds?, require_pushed_authorization_requests? }` → 200 the client. `scopes`
- * replaces the granted set; ungranted scopes are then removed from the client's API
+ * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?, jwks?,
+ * jwks_uri?, refresh_grace_seconds?, require_pushed_authorization_requests? }` → 200 the client.
+ * `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
  * keys. `redirect_uris` replaces a static client's set.
  */
 import * as z from 'zod/mini';
@@ -9,7 +9,7 @@ import { updateClient } from '../../core/admin/clients';
 import { jsonInput, pathParameter } from '../../http/admin-endpoint';
 import { adminHandler } from '../../wiring/admin-handler';
 import { adminActorOf } from '../../http/admin-caller';
-import { displayName, refreshGraceSeconds, scopeName } from '../../http/admin-schemas';
+import { clientJwks, clientJwksUri, displayName, refreshGraceSeconds, scopeName } from '../../http/admin-schemas';
 import { clientView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { getAdminWithoutMail } from '../../wiring/admin';
@@ -23,6 +23,9 @@ export const schema = z
     redirect_uris: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20))),
     refresh_grace_seconds: z.optional(refreshGraceSeconds),
     require_pushed_authorization_requests: z.optional(z.boolean()),
+    // Key rotation of a private_key_jwt client (behaviour ADMIN-19).
+    jwks: z.optional(clientJwks),
+    jwks_uri: z.optional(clientJwksUri),
   })
   .check(
     z.refine(
@@ -31,9 +34,11 @@ export const schema = z
         body.scopes !== undefined ||
         body.introspect_all !== undefined ||
         body.redirect_uris !== undefined ||
+        body.jwks !== undefined ||
+        body.jwks_uri !== undefined ||
         body.refresh_grace_seconds !== undefined ||
         body.require_pushed_authorization_requests !== undefined,
-      'the body must set name, scopes, introspect_all, redirect_uris, refresh_grace_seconds or require_pushed_authorization_requests',
+      'the body must set name, scopes, introspect_all, redirect_uris, jwks, jwks_uri, refresh_grace_seconds or require_pushed_authorization_requests',
     ),
   );
 
@@ -43,6 +48,8 @@ export const handler = adminHandler(async (event, _container, caller) => {
   const {
     introspect_all: introspectAll,
     redirect_uris: redirectUris,
+    jwks,
+    jwks_uri: jwksUri,
     refresh_grace_seconds: refreshGrace,
     require_pushed_authorization_requests: requirePushedAuthorizationRequests,
     ...changes
@@ -54,6 +61,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     ...(redirectUris !== undefined ? { redirectUris } : {}),
     ...(refreshGrace !== undefined ? { refreshGraceSeconds: refreshGrace } : {}),
     ...(requirePushedAuthorizationRequests !== undefined ? { requirePushedAuthorizationRequests } : {}),
+    ...(jwks !== undefined || jwksUri !== undefined ? { keys: { jwks, jwksUri } } : {}),
   });
   return jsonResponse(200, clientView(client));
 });

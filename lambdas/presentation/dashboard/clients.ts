@@ -1,9 +1,9 @@
 /**
  * Clients in the dashboard (behaviour DASH-6): list (static or dynamic, dynamic ones marked
  * self-registered), create (a confidential client's secret shown once, in the no-store answer to
- * the POST, never again), edit name, scopes, redirect URIs, the refresh rotation grace window and
- * whether its authorization requests must be pushed (RFC 9126, behaviour AUTHZ-18), delete after a
- * confirmation page;
+ * the POST, never again; or its public keys instead, client-keys.ts), edit name, scopes, redirect
+ * URIs, keys, the refresh rotation grace window and whether its authorization requests must be
+ * pushed (RFC 9126, behaviour AUTHZ-18), delete after a confirmation page;
  * the client's API keys (create, shown once; list with status and last use; revoke). Each action
  * calls the admin API's core function and is audited with the admin as actor.
  */
@@ -21,6 +21,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
+import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
 import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
@@ -115,6 +116,7 @@ async function newForm(request: DashboardRequest) {
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
 <label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
 ${parCheckbox(false)}
+${createFormKeyFields()}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -126,6 +128,7 @@ async function create(request: DashboardRequest) {
     redirect_uris: lineList(request.form.redirect_uris),
     refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds),
   });
+  const keys = keysOfCreateForm(request.form);
   const { client, secret } = await createClient(request.deps.admin, actorOf(request), {
     type: form.type,
     name: form.name,
@@ -136,6 +139,7 @@ async function create(request: DashboardRequest) {
     admin: false,
     test: false,
     requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on',
+    ...(keys ? { keys } : {}),
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -146,7 +150,9 @@ ${
   secret
     ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
 <p><code id="client-secret">${secret}</code></p></div>`
-    : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
+    : client.type === 'confidential'
+      ? html`<p>This client has no secret: it signs assertions with its keys (private_key_jwt).</p>`
+      : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
 }
 <p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
     { status: 201 },
@@ -188,6 +194,7 @@ ${
     : ''
 }
 ${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id="par-required">${client.requirePushedAuthorizationRequests ? 'required' : 'not required'}</td></tr>` : ''}
+${authenticationRow(client)}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -204,6 +211,7 @@ ${
     : ''
 }
 ${pushesRequests(client) ? parCheckbox(client.requirePushedAuthorizationRequests === true) : ''}
+${editFormKeyFields(client)}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -230,6 +238,7 @@ async function update(request: DashboardRequest) {
       : {}),
     require_pushed_authorization_requests: request.form.require_pushed_authorization_requests,
   });
+  const keys = keysOfEditForm(before, request.form);
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
     name: form.name,
@@ -238,6 +247,7 @@ async function update(request: DashboardRequest) {
     ...(form.refresh_grace_seconds !== undefined ? { refreshGraceSeconds: form.refresh_grace_seconds } : {}),
     // An unticked box is absent from the form: the form shows it to code-flow clients only.
     ...(pushesRequests(before) ? { requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on' } : {}),
+    ...(keys ? { keys } : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }

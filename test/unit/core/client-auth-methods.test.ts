@@ -17,6 +17,8 @@ import type { Client } from '../../../lambdas/core/model';
 import { validateRegistration } from '../../../lambdas/core/registration';
 import { VerifiedSecretCache } from '../../../lambdas/core/verified-secret-cache';
 
+const jwtBearer = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const unsignedFor = (sub: string) => `e30.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.sig`;
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const requests: Record<string, ClientAuthRequest> = {
   header: { authorization: basic('c1', 's1'), form: {} },
@@ -24,6 +26,11 @@ const requests: Record<string, ClientAuthRequest> = {
   'form secret': { authorization: undefined, form: { client_id: 'c1', client_secret: 's1' } },
   'client_id alone': { authorization: undefined, form: { client_id: 'c1' } },
   'empty header, client_id alone': { authorization: '', form: { client_id: 'c1' } },
+  'assertion and client_id': {
+    authorization: undefined,
+    form: { client_id: 'c1', client_assertion_type: jwtBearer, client_assertion: 'a.b.c' },
+  },
+  'assertion alone': { authorization: undefined, form: { client_assertion_type: jwtBearer, client_assertion: unsignedFor('c1') } },
 };
 
 test.each(Object.entries(requests))('exactly one method claims a request with %s', (_, request) => {
@@ -43,6 +50,23 @@ test('a request no method claims is invalid_client; two methods at once are inva
   expect(() => presentedClient({ authorization: undefined, form: {} })).toThrow(InvalidClientError);
   expect(() => presentedClient({ authorization: undefined, form: { client_secret: 's1' } })).toThrow(InvalidClientError);
   expect(() => presentedClient({ authorization: basic('c1', 's1'), form: { client_secret: 's1' } })).toThrow(InvalidRequestError);
+  const assertion = { client_assertion_type: jwtBearer, client_assertion: 'a.b.c' };
+  expect(() => presentedClient({ authorization: basic('c1', 's1'), form: assertion })).toThrow(InvalidRequestError);
+  expect(() => presentedClient({ authorization: undefined, form: { client_id: 'c1', client_secret: 's1', ...assertion } })).toThrow(
+    InvalidRequestError,
+  );
+});
+
+test('private_key_jwt reads the assertion, with the client from client_id or else its sub (RFC 7521 4.2, behaviour TOKEN-6)', () => {
+  expect(presentedClient(requests['assertion and client_id']!)).toEqual({ clientId: 'c1', assertion: 'a.b.c', method: 'private_key_jwt' });
+  expect(presentedClient(requests['assertion alone']!)).toMatchObject({ clientId: 'c1', method: 'private_key_jwt' });
+  const refused = [
+    { client_id: 'c1', client_assertion_type: 'urn:other', client_assertion: 'a.b.c' },
+    { client_id: 'c1', client_assertion_type: jwtBearer },
+    { client_id: 'c1', client_assertion: 'a.b.c' },
+    { client_assertion_type: jwtBearer, client_assertion: 'not-a-jwt' },
+  ];
+  for (const form of refused) expect(() => presentedClient({ authorization: undefined, form })).toThrow(InvalidClientError);
 });
 
 test('a method authenticates only clients of its type, with the same invalid_client (behaviour TOKEN-3)', async () => {
@@ -56,6 +80,11 @@ test('a method authenticates only clients of its type, with the same invalid_cli
     findClient: async () => client(type),
     hasher,
     secretCache: new VerifiedSecretCache(),
+    assertions: {
+      verifier: { verify: async () => Promise.reject(new Error('not reached')) },
+      singleUseIds: { use: async () => true },
+      audiences: [],
+    },
   });
   for (const method of clientAuthMethods) {
     const presented = { clientId: 'c1', ...(method.clientType === 'confidential' ? { secret: 's1' } : {}), method: method.name };
@@ -90,7 +119,11 @@ test('dynamic registration takes the methods for public clients only (behaviour 
   const register = (token_endpoint_auth_method: string) =>
     validateRegistration({ redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method }, []);
   for (const name of clientAuthMethodsFor('public')) expect(() => register(name)).not.toThrow();
-  for (const name of clientAuthMethodsFor('confidential')) expect(() => register(name)).toThrow('token_endpoint_auth_method');
+  // private_key_jwt is the one confidential method a dynamic client may name, with its keys (behaviour REG-11).
+  for (const name of clientAuthMethodsFor('confidential').filter((m) => m !== 'private_key_jwt')) {
+    expect(() => register(name)).toThrow('token_endpoint_auth_method');
+  }
+  expect(() => register('private_key_jwt')).toThrow('jwks, jwks_uri');
 });
 
 test('behaviour TOKEN-3 names every method of the registry', () => {
