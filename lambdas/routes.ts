@@ -468,7 +468,7 @@ export const routes: readonly Route[] = [
     handler: 'par',
     auth: 'client',
     // scope: the catalog names a client's scopes are held to (behaviour ADMIN-18), as at the authorization endpoint.
-    storage: storage(clientLookup, { pushedAuthorizationRequest: 'put', scope: 'batch-get' }),
+    storage: storage(clientLookup, clientAssertionJti, { pushedAuthorizationRequest: 'put', scope: 'batch-get' }),
     crossOrigin: true,
     hashes: true,
     edge: {

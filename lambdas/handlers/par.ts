@@ -4,6 +4,7 @@
  * with its client_id, RFC 9126 2); the parameters are validated as GET /api/authorize would and
  * stored under a fresh request_uri, answered 201 `{ request_uri, expires_in }` (2.2).
  */
+import { endpointPaths } from '../core/paths';
 import { pushAuthorizationRequest } from '../core/pushed-authorization';
 import { withCatalogScopes } from '../core/scope';
 import { parseBody, type FormFields } from '../http/body';
@@ -20,7 +21,7 @@ export const handler = httpHandler(
   async (event) => {
     const form = parseBody(event, ['form']) as FormFields;
     validate(pushedRequestParams, form);
-    const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies());
+    const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(endpointPaths.pushedAuthorizationRequest));
     // A scope deleted from the catalog is asked for no one, whatever the client record lists (behaviour ADMIN-18).
     const client = await withCatalogScopes(authenticated.client, getStorage().catalogNames);
     const pushed = await pushAuthorizationRequest(getPushDependencies(), client, form, credentialFieldNames);

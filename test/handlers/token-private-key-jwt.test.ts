@@ -111,6 +111,26 @@ describe('oauth4webapi PrivateKeyJwt end to end (RFC 7523 2.2, behaviour TOKEN-6
     expect(((await response.json()) as { active: boolean }).active).toBe(true);
   });
 
+  it('pushes an authorization request with an assertion (RFC 9126 2: the PAR URL is an accepted aud too)', async () => {
+    const app = await keyedClient({ grantTypes: ['authorization_code'], redirectUris: [redirectUri], scopes: ['openid', 'read'] });
+    const client = { client_id: app.clientId };
+    const params = new URLSearchParams({
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope: 'openid read',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    const pushed = await oauth.pushedAuthorizationRequest(as(), client, auth(), params, toHandlers);
+    const { request_uri: requestUri } = await oauth.processPushedAuthorizationResponse(as(), client, pushed);
+    expect(requestUri).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+
+    const atPar = await clientAssertion(app.clientId, key, { aud: `${issuer()}/api/par` });
+    const withAssertion = new URLSearchParams({ ...Object.fromEntries(params), ...assertionFields(atPar) });
+    const again = await oauth.pushedAuthorizationRequest(as(), client, oauth.None(), withAssertion, toHandlers);
+    expect(again.status).toBe(201);
+  });
+
   it('pins the registered token_endpoint_auth_signing_alg: a key of another algorithm is refused', async () => {
     const rsa = await clientKey('RS256');
     const pinned = await keyedClient({ jwks: { keys: [key.jwk, { ...rsa.jwk, alg: undefined }] }, tokenEndpointAuthSigningAlg: 'ES256' });

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { handler as introspect } from '../../lambdas/handlers/introspect';
+import { handler as par } from '../../lambdas/handlers/par';
 import { handler as revoke } from '../../lambdas/handlers/revoke';
 import { handler as token } from '../../lambdas/handlers/token';
 import { apiGatewayEvent, lambdaContext } from './events';
@@ -46,7 +47,7 @@ export const assertionFields = (assertion: string, clientId?: string) => ({
   client_assertion: assertion,
 });
 
-const handlers = { '/api/token': token, '/api/token/introspect': introspect, '/api/token/revoke': revoke };
+const handlers = { '/api/token': token, '/api/token/introspect': introspect, '/api/token/revoke': revoke, '/api/par': par };
 
 /** oauth4webapi's requests, answered by the handlers as API Gateway would call them. */
 export const toHandlers = {
@@ -68,5 +69,6 @@ export const authorizationServer = (): oauth.AuthorizationServer => {
     token_endpoint: `${issuer}/api/token`,
     introspection_endpoint: `${issuer}/api/token/introspect`,
     revocation_endpoint: `${issuer}/api/token/revoke`,
+    pushed_authorization_request_endpoint: `${issuer}/api/par`,
   };
 };
