@@ -98,6 +98,14 @@ describe('trusted issuers in DynamoDB (behaviour TRUST-2)', () => {
     expect((await store().idJagIssuer(environmentId, workload.issuer))?.profile).toBe('id-jag');
   });
 
+  test('a trust of an environment that does not exist is not written', async () => {
+    const trusted = record(`env_gone${uniqueSuffix()}`);
+    expect(await store().create(trusted, audit('trusted_issuer.create', trusted))).toBe(false);
+    expect(await store().get(trusted.trustedIssuerId)).toBeUndefined();
+    expect(await store().idJagIssuer(trusted.environmentId, trusted.issuer)).toBeUndefined();
+    expect(await entriesOf(trusted.trustedIssuerId)).toEqual([]);
+  });
+
   test('an update replaces the record with its entry; one from a stale reading is refused unwritten', async () => {
     const trusted = record(environmentId);
     await store().create(trusted, audit('trusted_issuer.create', trusted));

@@ -47,15 +47,29 @@ export class DynamoTrustedIssuerStore implements TrustedIssuerStore {
     return item ? withoutKeys<TrustedIssuer>(item) : undefined;
   }
 
-  /** The record and its pointer are created together or not at all, with the entry (behaviour LOG-9). */
-  async create(trusted: TrustedIssuer, audit: AdminAuditEntry): Promise<void> {
+  /**
+   * The record and its pointer are created together or not at all, with the entry (behaviour
+   * LOG-9), on the condition that the environment exists: a trust racing the environment's
+   * deletion lands before it (and holds the deletion back, TRUST-8) or not at all.
+   */
+  async create(trusted: TrustedIssuer, audit: AdminAuditEntry): Promise<boolean> {
     try {
       await putNew(this.db, this.table, mainItems.trustedIssuer(trusted, randomUUID()), [
         { Put: { TableName: this.table, Item: mainItems.trustedIssuerPointer(trusted), ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          ConditionCheck: {
+            TableName: this.table,
+            Key: keys.environment(trusted.environmentId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
         auditPut(auditTableOf(this.activityTable), audit),
       ]);
+      return true;
     } catch (error) {
-      if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') throw new ConflictError(`trusted issuer ${trusted.issuer}`);
+      const codes = cancellationCodes(error);
+      if (codes[0] === 'ConditionalCheckFailed') throw new ConflictError(`trusted issuer ${trusted.issuer}`);
+      if (codes[2] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }

@@ -17,12 +17,13 @@ export interface TrustedIssuerLookup {
 export interface TrustedIssuerStore extends TrustedIssuerLookup {
   /**
    * Throws ConflictError when the issuer is already trusted with this profile (id-jag: in this
-   * environment; workload: in any environment), nothing written.
+   * environment; workload: in any environment); false when its environment does not exist
+   * (checked in the write's transaction); nothing written either way.
    */
-  create(trustedIssuer: TrustedIssuer, audit: AdminAuditEntry): Promise<void>;
+  create(trustedIssuer: TrustedIssuer, audit: AdminAuditEntry): Promise<boolean>;
   get(trustedIssuerId: string): Promise<TrustedIssuer | undefined>;
-  /** Newest first; only those of `environmentId` when given. */
-  list(limit: number, cursor?: string, environmentId?: string): Promise<Page<TrustedIssuer>>;
+  /** Newest first. */
+  list(limit: number, cursor?: string): Promise<Page<TrustedIssuer>>;
   /** Replaces `current` with `next` (same id, issuer, profile, environment); false when it changed or went since `current` was read. */
   update(current: TrustedIssuer, next: TrustedIssuer, audit: AdminAuditEntry): Promise<boolean>;
   /** Deletes it with its entry in one transaction; idempotent. */
