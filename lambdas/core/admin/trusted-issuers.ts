@@ -236,6 +236,15 @@ function changedFields(before: TrustedIssuer, after: TrustedIssuer): string {
     ['allowRefreshTokens', 'allow_refresh_tokens'],
     ['rules', 'rules'],
   ] as const;
-  const changed = fields.filter(([field]) => JSON.stringify(before[field]) !== JSON.stringify(after[field])).map(([, name]) => name);
+  const changed = fields.filter(([field]) => canonical(before[field]) !== canonical(after[field])).map(([, name]) => name);
   return changed.length > 0 ? changed.join(', ') : 'nothing';
+}
+
+/** JSON with every object's members in name order: a record read back from storage may hold them in another order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_name, member: unknown) =>
+    member && typeof member === 'object' && !Array.isArray(member)
+      ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : member,
+  );
 }
