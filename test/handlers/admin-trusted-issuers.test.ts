@@ -168,6 +168,22 @@ describe('creating, reading, listing, updating and deleting (behaviour TRUST-1)'
     });
   });
 
+  it('200 a workload issuer’s new rules, checked against the catalog as at creation (behaviour TRUST-6, TRUST-7)', async () => {
+    const created = jsonBody(await create(workload()));
+    const id = String(created.trusted_issuer_id);
+    const rules = [
+      { subject: 'spiffe://prod.example/ns/*/sa/api', scopes: ['openid', 'mcp:tools'], resources: ['https://mcp.example.com/'] },
+    ];
+    const result = await update(id, { rules });
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result).rules).toEqual(rules);
+    expect((await getTrustedIssuerStore().workloadIssuer(String(created.issuer)))?.rules).toEqual(rules);
+    const refused = await update(id, { rules: [{ ...rules[0], scopes: ['nope:x'] }] });
+    expect([refused.statusCode, jsonBody(refused).error_description]).toEqual([400, 'rules.0.scopes: unknown scope "nope:x".']);
+    expect((await getTrustedIssuerStore().workloadIssuer(String(created.issuer)))?.rules).toEqual(rules);
+    expect((await entriesOf(String(created.issuer))).filter((entry) => entry.type === 'trusted_issuer.update')).toHaveLength(1);
+  });
+
   it('204 a delete, audited; the grant no longer finds it; then 404 for read, update and a second delete', async () => {
     const created = jsonBody(await create(workload()));
     const id = String(created.trusted_issuer_id);
