@@ -266,7 +266,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminCreateScope: admin('Create a scope', [201, 'json', 'The scope'], { body: json(createScopeBody) }),
   AdminDeleteScope: admin('Delete a scope', [204, 'empty', 'Deleted'], {
     description:
-      'The name is percent-encoded in the path. 409 for a built-in scope (`openid`, `profile`, `email`, `admin`) and while any client is granted it (the description counts them and names up to 3); tokens already issued with it run out on their own.',
+      "The name is percent-encoded in the path. 409 for a built-in scope (`openid`, `profile`, `email`, `admin`), while any client is granted it (the description counts them and names up to 3) and while a trusted issuer's workload rule gives it; tokens already issued with it run out on their own.",
   }),
   AdminListTrustedIssuers: admin('List trusted issuers', [200, 'json', 'Trusted issuers, newest first'], {
     description: 'The issuers whose assertions the JWT-bearer grant accepts (behaviour TRUST-1), paged like the other admin lists.',

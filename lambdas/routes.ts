@@ -218,8 +218,11 @@ const clientWrite: StorageAccess = {
 };
 /** Trusted issuers' list (behaviour TRUST-1). */
 const trustedIssuerReads: StorageAccess = { trustedIssuerList: 'query' };
-/** A trusted issuer's write: its workload rules' scopes checked in the catalog (behaviour TRUST-6), its audit entry (LOG-9). */
-const trustedIssuerWrite: StorageAccess = { scopeCatalogVersion: 'get', scope: 'batch-get', auditEntry: 'put' };
+/**
+ * A trusted issuer's write: its workload rules' scopes checked in the catalog, the write conditioned
+ * on the catalog's version (behaviour TRUST-6, ADMIN-18), its audit entry (LOG-9).
+ */
+const trustedIssuerWrite: StorageAccess = { scopeCatalogVersion: ['get', 'check'], scope: 'batch-get', auditEntry: 'put' };
 /** The dashboard's pages (behaviour DASH-1..DASH-6): the lists, records and logs an admin reads. */
 const dashboardReads: StorageAccess = {
   siteSettings: 'get',
@@ -960,7 +963,12 @@ export const routes: readonly Route[] = [
     'DELETE',
     '/api/admin/scopes/{name}',
     'scopes-delete',
-    storage(adminCaller, { scope: 'delete', scopeCatalogVersion: 'put', scopeList: 'query', clientList: 'query', auditEntry: 'put' }),
+    // trustedIssuerList: a workload rule holds a scope as a client does (behaviour ADMIN-18, TRUST-6).
+    storage(
+      adminCaller,
+      { scope: 'delete', scopeCatalogVersion: 'put', scopeList: 'query', clientList: 'query', auditEntry: 'put' },
+      { trustedIssuerList: 'query' },
+    ),
   ),
   // Trusted issuers of the JWT-bearer grant (behaviour TRUST-1..TRUST-9); each change with its audit entry (LOG-9).
   admin('AdminListTrustedIssuers', 'GET', '/api/admin/trusted-issuers', 'trusted-issuers-list', storage(adminCaller, trustedIssuerReads)),

@@ -7,6 +7,9 @@ import { handler as getHandler } from '../../lambdas/handlers/admin/trusted-issu
 import { handler as listHandler } from '../../lambdas/handlers/admin/trusted-issuers-list';
 import { handler as updateHandler } from '../../lambdas/handlers/admin/trusted-issuers-update';
 import { handler as deleteEnvironmentHandler } from '../../lambdas/handlers/admin/environments-delete';
+import { handler as deleteScopeHandler } from '../../lambdas/handlers/admin/scopes-delete';
+import { listScopes } from '../../lambdas/core/admin/scopes';
+import { getAdmin } from '../../lambdas/wiring/admin';
 import { getEnvironments } from '../../lambdas/wiring/repositories';
 import { getTrustedIssuerStore } from '../../lambdas/wiring/trusted-issuers';
 import { auditPartition, callAdmin, ensureScopes } from '../support/admin-calls';
@@ -336,6 +339,26 @@ describe('conflicts: 409, nothing written (behaviour TRUST-2)', () => {
     expect(
       (await callAdmin(deleteEnvironmentHandler, { token, method: 'DELETE', pathParameters: { environment_id: lonely } })).statusCode,
     ).toBe(204);
+  });
+});
+
+describe('a scope a workload rule gives (behaviour ADMIN-18, TRUST-6)', () => {
+  it('is not deleted while a rule gives it (409 naming the trusted issuer); once the rule is gone, it is', async () => {
+    const scope = `wl:${uniqueSuffix()}`;
+    await ensureScopes(scope);
+    const created = jsonBody(
+      await create(workload({ rules: [{ subject: 'job:*', scopes: [scope], resources: ['https://mcp.example.com/'] }] })),
+    );
+    const removeScope = () => callAdmin(deleteScopeHandler, { token, method: 'DELETE', pathParameters: { name: scope } });
+    const refused = await removeScope();
+    expect([refused.statusCode, jsonBody(refused).error]).toEqual([409, 'invalid_request']);
+    expect(String(jsonBody(refused).error_description)).toBe(
+      `The scope "${scope}" is given by the workload rules of 1 trusted issuer ("${created.trusted_issuer_id}"); remove it from them first.`,
+    );
+    expect((await listScopes(getAdmin())).map((s) => s.name)).toContain(scope);
+    const id = String(created.trusted_issuer_id);
+    expect((await update(id, { rules: [{ subject: 'job:*', scopes: [], resources: ['https://mcp.example.com/'] }] })).statusCode).toBe(200);
+    expect((await removeScope()).statusCode).toBe(204);
   });
 });
 

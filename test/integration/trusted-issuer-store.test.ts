@@ -7,7 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoTrustedIssuerStore } from '../../lambdas/adapters/dynamodb/trusted-issuer-store';
 import * as keys from '../../lambdas/adapters/dynamodb/keys/item-keys';
 import * as partitions from '../../lambdas/adapters/dynamodb/keys/partitions';
-import { ConflictError } from '../../lambdas/core/errors';
+import { ConflictError, ScopeCatalogChangedError } from '../../lambdas/core/errors';
 import type { AdminAuditEntry } from '../../lambdas/core/model';
 import type { TrustedIssuer } from '../../lambdas/core/trusted-issuers/model';
 import { getStorage } from '../../lambdas/wiring/storage';
@@ -126,6 +126,26 @@ describe('trusted issuers in DynamoDB (behaviour TRUST-2)', () => {
     expect(await rawItem(keys.trustedIssuerById(trusted.trustedIssuerId))).toBeUndefined();
     await store().delete(trusted, audit('trusted_issuer.delete', trusted));
     expect(await entriesOf(trusted.trustedIssuerId)).toEqual(['trusted_issuer.create', 'trusted_issuer.delete']);
+  });
+
+  test('behaviour ADMIN-18: a write conditioned on a catalog version that a scope deletion moved since is refused unwritten', async () => {
+    const stale = { catalogVersion: `gone-${uniqueSuffix()}` };
+    const trusted = record(environmentId, {
+      profile: 'workload',
+      rules: [{ subject: 's', scopes: ['openid'], resources: ['https://r.example'] }],
+    });
+    await expect(store().create(trusted, audit('trusted_issuer.create', trusted), stale)).rejects.toBeInstanceOf(ScopeCatalogChangedError);
+    expect(await store().get(trusted.trustedIssuerId)).toBeUndefined();
+    await store().create(trusted, audit('trusted_issuer.create', trusted));
+    const changed = { ...trusted, description: 'x' };
+    await expect(store().update(trusted, changed, audit('trusted_issuer.update', trusted), stale)).rejects.toBeInstanceOf(
+      ScopeCatalogChangedError,
+    );
+    expect((await store().get(trusted.trustedIssuerId))?.description).toBeUndefined();
+    expect(await entriesOf(trusted.trustedIssuerId)).toEqual(['trusted_issuer.create']);
+    const holders = await store().holdersOfScope('openid', 1_000);
+    expect(holders.sample).toContain(trusted.trustedIssuerId);
+    await store().delete(trusted, audit('trusted_issuer.delete', trusted));
   });
 
   test('the list comes newest first, in pages; an environment with a trusted issuer says so', async () => {

@@ -7,12 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../../core/errors';
+import type { CatalogCheck, ScopeHolders } from '../../core/admin/ports';
+import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry } from '../../core/model';
 import type { TrustedIssuer } from '../../core/trusted-issuers/model';
 import type { TrustedIssuerStore } from '../../core/trusted-issuers/ports';
 import { auditPut, auditTableOf } from './audit-log';
-import { putNew, transactIfConditionsHold } from './conditional-writes';
+import { catalogChanged, catalogUnchanged } from './client-repository';
+import { putNew } from './conditional-writes';
 import { cancellationCodes, isConditionFailure, withoutKeys } from './items';
 import { gsi1Query, type Page, queryIndexPage, queryPages } from './pages';
 import * as keys from './keys/item-keys';
@@ -49,10 +51,11 @@ export class DynamoTrustedIssuerStore implements TrustedIssuerStore {
 
   /**
    * The record and its pointer are created together or not at all, with the entry (behaviour
-   * LOG-9), on the condition that the environment exists: a trust racing the environment's
-   * deletion lands before it (and holds the deletion back, TRUST-8) or not at all.
+   * LOG-9), on the condition that the environment exists (a trust racing the environment's
+   * deletion lands before it, and holds the deletion back, TRUST-8, or not at all) and, given
+   * `catalog`, that no scope was deleted since its rules' scopes were checked (ADMIN-18).
    */
-  async create(trusted: TrustedIssuer, audit: AdminAuditEntry): Promise<boolean> {
+  async create(trusted: TrustedIssuer, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<boolean> {
     try {
       await putNew(this.db, this.table, mainItems.trustedIssuer(trusted, randomUUID()), [
         { Put: { TableName: this.table, Item: mainItems.trustedIssuerPointer(trusted), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -64,12 +67,15 @@ export class DynamoTrustedIssuerStore implements TrustedIssuerStore {
           },
         },
         auditPut(auditTableOf(this.activityTable), audit),
+        // Last: catalogChanged reads the last cancellation reason.
+        ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
       ]);
       return true;
     } catch (error) {
       const codes = cancellationCodes(error);
       if (codes[0] === 'ConditionalCheckFailed') throw new ConflictError(`trusted issuer ${trusted.issuer}`);
       if (codes[2] === 'ConditionalCheckFailed') return false;
+      if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
       throw error;
     }
   }
@@ -93,22 +99,37 @@ export class DynamoTrustedIssuerStore implements TrustedIssuerStore {
 
   /**
    * Replaces the record on the condition that it is still the one `current` was read from (its
-   * revision, read here), with the entry; false when it changed or went in between.
+   * revision, read here), with the entry; false when it changed or went in between. Given
+   * `catalog`, throws ScopeCatalogChangedError when a scope was deleted since that check.
    */
-  async update(current: TrustedIssuer, next: TrustedIssuer, audit: AdminAuditEntry): Promise<boolean> {
+  async update(current: TrustedIssuer, next: TrustedIssuer, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<boolean> {
     const stored = await this.readById(current.trustedIssuerId);
     if (!stored || !sameRecord(withoutKeys<TrustedIssuer>(stored), current)) return false;
-    return transactIfConditionsHold(this.db, [
-      {
-        Put: {
-          TableName: this.table,
-          Item: mainItems.trustedIssuer({ ...next, createdAt: current.createdAt }, randomUUID()),
-          ConditionExpression: 'revision = :revision',
-          ExpressionAttributeValues: { ':revision': stored.revision },
-        },
-      },
-      auditPut(auditTableOf(this.activityTable), audit),
-    ]);
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          ClientRequestToken: randomUUID(),
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: mainItems.trustedIssuer({ ...next, createdAt: current.createdAt }, randomUUID()),
+                ConditionExpression: 'revision = :revision',
+                ExpressionAttributeValues: { ':revision': stored.revision },
+              },
+            },
+            auditPut(auditTableOf(this.activityTable), audit),
+            // Last: catalogChanged reads the last cancellation reason.
+            ...(catalog ? [catalogUnchanged(this.table, catalog)] : []),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (catalogChanged(error, catalog)) throw new ScopeCatalogChangedError();
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   /**
@@ -137,6 +158,24 @@ export class DynamoTrustedIssuerStore implements TrustedIssuerStore {
     } catch (error) {
       if (!isConditionFailure(error) || cancellationCodes(error)[0] !== 'ConditionalCheckFailed') throw error;
     }
+  }
+
+  /**
+   * The workload issuers whose rules give `scope` (behaviour ADMIN-18), read from the list, which
+   * may lag a write of a moment before: such a rule's scope is left out at issuance.
+   */
+  async holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders> {
+    let count = 0;
+    const sample: string[] = [];
+    for await (const page of queryPages(this.db, gsi1Query(this.table, partitions.trustedIssuers))) {
+      for (const item of page) {
+        const rules = (item.rules ?? []) as readonly { readonly scopes: readonly string[] }[];
+        if (!rules.some((rule) => rule.scopes.includes(scope))) continue;
+        count++;
+        if (sample.length < sampleSize) sample.push(String(item.trustedIssuerId));
+      }
+    }
+    return { count, sample };
   }
 
   /** Trusted issuers are few (a handful per environment): the list is read through, stopping at the first of the environment. */

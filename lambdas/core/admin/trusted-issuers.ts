@@ -3,13 +3,13 @@
  * dashboard both call these, and each change writes its audit entry in its own transaction
  * (behaviour LOG-9).
  */
-import { ConflictError, ConflictRequestError, InvalidRequestError } from '../errors';
+import { ConflictError, ConflictRequestError, InvalidRequestError, ScopeCatalogChangedError } from '../errors';
 import { newId } from '../ids';
 import type { TrustedIssuer, TrustedIssuerProfile, WorkloadRule } from '../trusted-issuers/model';
 import { issuerProblem, jwksProblem, jwksUriProblem, maxRules, ruleProblem } from '../trusted-issuers/validation';
 import { type AdminActor, auditEntryOf } from './audit';
 import { found, noSuch } from './not-found';
-import { isoNow, type AdminDependencies, type Page } from './ports';
+import { isoNow, type AdminDependencies, type CatalogCheck, type Page } from './ports';
 
 const bad = (description: string) => new InvalidRequestError(description);
 
@@ -63,7 +63,6 @@ export async function createTrustedIssuer(
   checkProfileSettings(input.profile, input);
   if (input.profile === 'workload' && input.rules === undefined) throw bad('rules: a workload issuer needs its rules.');
   if (!(await deps.environments.get(input.environmentId))) throw bad(`environment_id: no environment "${input.environmentId}".`);
-  await checkRuleScopes(deps, input.rules);
   const trusted: TrustedIssuer = {
     trustedIssuerId: newId('tri_', deps.random),
     environmentId: input.environmentId,
@@ -88,7 +87,7 @@ export async function createTrustedIssuer(
   });
   let created: boolean;
   try {
-    created = await deps.trustedIssuers.create(trusted, audit);
+    created = await withCheckedRuleScopes(deps, input.rules, (catalog) => deps.trustedIssuers.create(trusted, audit, catalog));
   } catch (error) {
     if (error instanceof ConflictError) throw await alreadyTrusted(deps, trusted);
     throw error;
@@ -126,7 +125,6 @@ export async function updateTrustedIssuer(
   if (changes.jwks !== undefined && changes.jwksUri !== undefined) throw bad('jwks, jwks_uri: give one of them, not both.');
   const keys = changes.jwks !== undefined || changes.jwksUri !== undefined ? keysOf(changes) : undefined;
   checkProfileSettings(current.profile, changes);
-  await checkRuleScopes(deps, changes.rules);
   const { jwks: _jwks, jwksUri: _jwksUri, description: _description, ...unchanged } = current;
   const description = changes.description === undefined ? current.description : (changes.description ?? undefined);
   const next: TrustedIssuer = {
@@ -146,7 +144,7 @@ export async function updateTrustedIssuer(
     environmentId: current.environmentId,
     reason: changedFields(current, next),
   });
-  if (await deps.trustedIssuers.update(current, next, audit)) return next;
+  if (await withCheckedRuleScopes(deps, changes.rules, (catalog) => deps.trustedIssuers.update(current, next, audit, catalog))) return next;
   await getTrustedIssuer(deps, id);
   throw new ConflictRequestError(`The trusted issuer "${id}" was changed by another request meanwhile; read it again and retry.`);
 }
@@ -208,18 +206,35 @@ function checkProfileSettings(profile: TrustedIssuerProfile, settings: TrustedIs
 /**
  * Behaviour TRUST-6: a rule's scopes are in the catalog (read strongly consistently, as a
  * client's, ADMIN-12), never the admin scope: the admin API is for admin clients and admin users.
+ * The write is conditioned on the catalog as checked: a scope deleted in between fails it
+ * unwritten, and the check runs again and names the scope (behaviour ADMIN-18, as withCheckedScopes).
  */
+async function withCheckedRuleScopes<T>(
+  deps: Pick<AdminDependencies, 'scopes' | 'adminScope'>,
+  rules: readonly WorkloadRule[] | undefined,
+  write: (catalog: CatalogCheck | undefined) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const catalog = await checkRuleScopes(deps, rules);
+    try {
+      return await write(catalog);
+    } catch (error) {
+      if (!(error instanceof ScopeCatalogChangedError) || attempt >= 3) throw error;
+    }
+  }
+}
+
 async function checkRuleScopes(
   deps: Pick<AdminDependencies, 'scopes' | 'adminScope'>,
   rules: readonly WorkloadRule[] | undefined,
-): Promise<void> {
-  if (!rules) return;
+): Promise<CatalogCheck | undefined> {
+  if (!rules) return undefined;
   const admin = rules.findIndex((rule) => rule.scopes.includes(deps.adminScope));
   if (admin >= 0) throw bad(`rules.${admin}.scopes: the "${deps.adminScope}" scope cannot be given to a workload.`);
   const names = [...new Set(rules.flatMap((rule) => rule.scopes))];
-  if (names.length === 0) return;
-  const { missing } = await deps.scopes.checkScopes(names);
-  if (missing.length === 0) return;
+  if (names.length === 0) return undefined;
+  const { catalogVersion, missing } = await deps.scopes.checkScopes(names);
+  if (missing.length === 0) return { catalogVersion };
   const index = rules.findIndex((rule) => rule.scopes.some((scope) => missing.includes(scope)));
   const unknown = rules[index]!.scopes.filter((scope) => missing.includes(scope));
   throw bad(`rules.${index}.scopes: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}.`);
