@@ -40,6 +40,8 @@ import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-crea
 import { schema as createUserBody } from '../lambdas/handlers/admin/users-create';
 import { schema as updateUserBody } from '../lambdas/handlers/admin/users-update';
 import { schema as updateSettingsBody } from '../lambdas/handlers/admin/settings-update';
+import { schema as createTrustedIssuerBody } from '../lambdas/handlers/admin/trusted-issuers-create';
+import { schema as updateTrustedIssuerBody } from '../lambdas/handlers/admin/trusted-issuers-update';
 import { routes, type AuthKind, type Route } from '../lambdas/routes';
 
 type Json = Record<string, unknown>;
@@ -279,7 +281,24 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminCreateScope: admin('Create a scope', [201, 'json', 'The scope'], { body: json(createScopeBody) }),
   AdminDeleteScope: admin('Delete a scope', [204, 'empty', 'Deleted'], {
     description:
-      'The name is percent-encoded in the path. 409 for a built-in scope (`openid`, `profile`, `email`, `admin`) and while any client is granted it (the description counts them and names up to 3); tokens already issued with it run out on their own.',
+      "The name is percent-encoded in the path. 409 for a built-in scope (`openid`, `profile`, `email`, `admin`), while any client is granted it (the description counts them and names up to 3) and while a trusted issuer's workload rule gives it; tokens already issued with it run out on their own.",
+  }),
+  AdminListTrustedIssuers: admin('List trusted issuers', [200, 'json', 'Trusted issuers, newest first'], {
+    description: 'The issuers whose assertions the JWT-bearer grant accepts (behaviour TRUST-1), paged like the other admin lists.',
+  }),
+  AdminCreateTrustedIssuer: admin('Trust an issuer', [201, 'json', 'The trusted issuer'], {
+    body: json(createTrustedIssuerBody),
+    description:
+      'An https `issuer` without query or fragment; exactly one of `jwks` (public keys, each with a `kid`) and `jwks_uri` (https); an existing `environment_id`. `id-jag`: `user_claim` (default `sub`), `create_users` and `allow_refresh_tokens` (default false). `workload`: `rules`, each a `subject` (exact, or `*` for one or more characters but `/`, `**` for any), optional string `claims`, catalog `scopes` and absolute `resources`. 409 when the issuer is already trusted for id-jag in that environment, or as a workload issuer in any environment (behaviour TRUST-2..TRUST-6).',
+  }),
+  AdminGetTrustedIssuer: admin('Get a trusted issuer', [200, 'json', 'The trusted issuer']),
+  AdminUpdateTrustedIssuer: admin('Update a trusted issuer', [200, 'json', 'The trusted issuer'], {
+    body: json(updateTrustedIssuerBody),
+    description:
+      'Everything but `issuer`, `profile` and `environment_id` (a different trust: delete and create). New keys (`jwks` or `jwks_uri`) replace the old ones; `description: null` removes it (behaviour TRUST-7).',
+  }),
+  AdminDeleteTrustedIssuer: admin('Delete a trusted issuer', [204, 'empty', 'Deleted'], {
+    description: 'Trusted by no container after at most 30 s; tokens already issued run out on their own (behaviour TRUST-2, TRUST-8).',
   }),
   AdminListClients: admin('List clients', [200, 'json', 'Clients'], { query: listClientsQuery }),
   AdminCreateClient: admin('Create a client', [201, 'json', 'The client, with its secret once'], { body: json(createClientBody) }),

@@ -218,6 +218,13 @@ const clientWrite: StorageAccess = {
   scope: 'batch-get',
   auditEntry: 'put',
 };
+/** Trusted issuers' list (behaviour TRUST-1). */
+const trustedIssuerReads: StorageAccess = { trustedIssuerList: 'query' };
+/**
+ * A trusted issuer's write: its workload rules' scopes checked in the catalog, the write conditioned
+ * on the catalog's version (behaviour TRUST-6, ADMIN-18), its audit entry (LOG-9).
+ */
+const trustedIssuerWrite: StorageAccess = { scopeCatalogVersion: ['get', 'check'], scope: 'batch-get', auditEntry: 'put' };
 /** The dashboard's pages (behaviour DASH-1..DASH-6): the lists, records and logs an admin reads. */
 const dashboardReads: StorageAccess = {
   siteSettings: 'get',
@@ -235,6 +242,9 @@ const dashboardReads: StorageAccess = {
   passkey: 'get',
   apiKey: ['get', 'batch-get'],
   usersOfEnvironment: 'query',
+  // The trusted issuers' page (behaviour TRUST-1, DASH-6); an environment's deletion checks the list (TRUST-8).
+  trustedIssuerList: 'query',
+  trustedIssuer: 'get',
 };
 /** The dashboard's forms: what the admin API's writes do, each with its audit entry. */
 const dashboardWrites: StorageAccess = storage(clientWrite, userDeletion, credentialChange, {
@@ -249,6 +259,7 @@ const dashboardWrites: StorageAccess = storage(clientWrite, userDeletion, creden
   siteSettings: 'put',
   resetLink: 'put',
   resetLinkOfUser: 'put',
+  trustedIssuer: ['put', 'delete'],
 });
 
 // Behaviour EDGE-7: every row is limited at the edge. Rows without a rate of their own in the
@@ -965,6 +976,8 @@ export const routes: readonly Route[] = [
       usersOfEnvironment: 'query',
       user: 'delete',
       auditEntry: 'put',
+      // Behaviour TRUST-8: refused while the environment trusts an issuer.
+      trustedIssuerList: 'query',
     }),
   ),
   admin('AdminListScopes', 'GET', '/api/admin/scopes', 'scopes-list', storage(adminCaller, { scopeList: 'query' })),
@@ -974,7 +987,43 @@ export const routes: readonly Route[] = [
     'DELETE',
     '/api/admin/scopes/{name}',
     'scopes-delete',
-    storage(adminCaller, { scope: 'delete', scopeCatalogVersion: 'put', scopeList: 'query', clientList: 'query', auditEntry: 'put' }),
+    // trustedIssuerList: a workload rule holds a scope as a client does (behaviour ADMIN-18, TRUST-6).
+    storage(
+      adminCaller,
+      { scope: 'delete', scopeCatalogVersion: 'put', scopeList: 'query', clientList: 'query', auditEntry: 'put' },
+      { trustedIssuerList: 'query' },
+    ),
+  ),
+  // Trusted issuers of the JWT-bearer grant (behaviour TRUST-1..TRUST-9); each change with its audit entry (LOG-9).
+  admin('AdminListTrustedIssuers', 'GET', '/api/admin/trusted-issuers', 'trusted-issuers-list', storage(adminCaller, trustedIssuerReads)),
+  admin(
+    'AdminCreateTrustedIssuer',
+    'POST',
+    '/api/admin/trusted-issuers',
+    'trusted-issuers-create',
+    // get: a workload issuer's 409 names the environment that holds it; check: the environment still exists.
+    storage(adminCaller, trustedIssuerWrite, { trustedIssuer: ['put', 'get'], environment: ['get', 'check'] }),
+  ),
+  admin(
+    'AdminGetTrustedIssuer',
+    'GET',
+    '/api/admin/trusted-issuers/{trusted_issuer_id}',
+    'trusted-issuers-get',
+    storage(adminCaller, { trustedIssuer: 'get' }),
+  ),
+  admin(
+    'AdminUpdateTrustedIssuer',
+    'PATCH',
+    '/api/admin/trusted-issuers/{trusted_issuer_id}',
+    'trusted-issuers-update',
+    storage(adminCaller, trustedIssuerWrite, { trustedIssuer: ['get', 'put'] }),
+  ),
+  admin(
+    'AdminDeleteTrustedIssuer',
+    'DELETE',
+    '/api/admin/trusted-issuers/{trusted_issuer_id}',
+    'trusted-issuers-delete',
+    storage(adminCaller, { trustedIssuer: ['get', 'delete'], auditEntry: 'put' }),
   ),
   admin('AdminListClients', 'GET', '/api/admin/clients', 'clients-list', storage(adminCaller, { clientList: 'query' })),
   admin('AdminCreateClient', 'POST', '/api/admin/clients', 'clients-create', storage(adminCaller, clientWrite, { environment: 'get' }), {

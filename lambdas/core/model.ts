@@ -268,6 +268,9 @@ export const auditTypes = [
   'environment.delete',
   'scope.create',
   'scope.delete',
+  'trusted_issuer.create',
+  'trusted_issuer.update',
+  'trusted_issuer.delete',
   // Written by lambdas/core/site with the settings change, in one transaction (behaviour SITE-1, SITE-3).
   'site.settings.update',
   'site.logo.update',
@@ -286,6 +289,9 @@ export interface AdminAuditEntry {
   readonly environmentId?: string;
   readonly scope?: string;
   readonly scopes?: readonly string[];
+  /** The trusted issuer a `trusted_issuer.*` entry is about, and its URL (behaviour TRUST-1). */
+  readonly trustedIssuerId?: string;
+  readonly issuer?: string;
   /** What changed, in words (e.g. the fields of an update), or why a revocation happened. */
   readonly reason?: string;
   /** The site settings' changed fields, old and new value (site.* entries). */

@@ -9,6 +9,7 @@ import type { Page } from '../core/admin/ports';
 import type { ScopeDefinition } from '../core/ports';
 import { actorView } from './actor-view';
 import type { Passkey } from '../core/account/ports';
+import type { TrustedIssuer } from '../core/trusted-issuers/model';
 
 export const userView = (user: User) => ({
   id: user.id,
@@ -70,6 +71,33 @@ export const clientView = (client: Client) => ({
   created_at: client.createdAt,
 });
 
+/** Behaviour TRUST-1: every field, snake_case; the other profile's settings are absent, not null. */
+export const trustedIssuerView = (trusted: TrustedIssuer) => ({
+  trusted_issuer_id: trusted.trustedIssuerId,
+  environment_id: trusted.environmentId,
+  issuer: trusted.issuer,
+  profile: trusted.profile,
+  jwks: trusted.jwks ?? null,
+  jwks_uri: trusted.jwksUri ?? null,
+  description: trusted.description ?? null,
+  ...(trusted.profile === 'id-jag'
+    ? {
+        user_claim: trusted.userClaim ?? 'sub',
+        create_users: trusted.createUsers === true,
+        allow_refresh_tokens: trusted.allowRefreshTokens === true,
+      }
+    : {
+        rules: (trusted.rules ?? []).map((rule) => ({
+          subject: rule.subject,
+          ...(rule.claims ? { claims: rule.claims } : {}),
+          scopes: rule.scopes,
+          resources: rule.resources,
+        })),
+      }),
+  created_at: trusted.createdAt,
+  updated_at: trusted.updatedAt ?? null,
+});
+
 /** Never the secret nor its hash: those are in the create response once (the secret) or nowhere. */
 export const apiKeyView = (key: ApiKey, nowMs: number) => ({
   key_id: key.keyId,
@@ -112,6 +140,8 @@ export const auditEntryView = (entry: AdminAuditEntry) => ({
   environment_id: entry.environmentId ?? null,
   scope: entry.scope ?? null,
   scopes: entry.scopes ?? null,
+  trusted_issuer_id: entry.trustedIssuerId ?? null,
+  issuer: entry.issuer ?? null,
   reason: entry.reason ?? null,
   changes: entry.changes ?? null,
 });

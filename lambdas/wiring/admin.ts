@@ -14,6 +14,7 @@ import { getContainer, perContainer } from './container';
 import { getClientRepository, getEnvironments, getHasher, getSessions, getTokenStore, getUsers } from './repositories';
 import { getStorage } from './storage';
 import { getPasskeyStore } from './passkeys';
+import { getTrustedIssuerStore } from './trusted-issuers';
 
 /**
  * The admin dependencies but the mail an admin's password change sends: for the functions that
@@ -42,6 +43,7 @@ export const getAdminWithoutMail = /* @__PURE__ */ perContainer((): Omit<AdminDe
     // Behaviour KEY-12 (ungranted scopes leave the client's keys) and user deletion removing the user's keys.
     apiKeys: getApiKeyStore(),
     passkeys: getPasskeyStore(),
+    trustedIssuers: getTrustedIssuerStore(),
   };
 });
 

@@ -4,7 +4,7 @@
  * The admin signs in, filters clients to the self-registered ones, creates a confidential client
  * (its secret shown once), creates an API key, exchanges it with fetch, sees the activity row,
  * revokes the key and sees `revoked`, finds api_key.create and api_key.revoke in the audit log,
- * uploads a logo on the settings page and sees it on the sign-in page.
+ * uploads a logo on the settings page and sees it on the sign-in page, trusts an issuer and deletes it.
  * A plain user gets 403; a cross-site POST and a POST without the CSRF token get 403; no page
  * contains a hash; no console errors or CSP violations. Screenshots of the main pages are taken
  * every run, into the run's temp folder; `npm run screenshots` (UPDATE_SCREENSHOTS=1) writes them
@@ -19,6 +19,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createClient, createUserWithPassword, type TestUser } from '../support/fixtures';
@@ -239,6 +240,32 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
     expect(new URL(page.url()).pathname).toBe('/dashboard/scopes');
     expect(await page.textContent('.notice')).toBe('The scope was deleted.');
     expect(await page.locator(`#scopes code:text-is("${name}")`).count()).toBe(0);
+  });
+
+  it('trusts an issuer, sees it listed and on its page, deletes it after the confirmation page (behaviour TRUST-1, DASH-6)', async () => {
+    const issuer = `https://idp-${randomUUID().slice(0, 8)}.example.com`;
+    const { publicKey } = await generateKeyPair('ES256');
+    const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'browser-key', alg: 'ES256' }] };
+    await page.click('header a[href="/dashboard/trusted-issuers"]');
+    await page.fill('#ti-issuer', issuer);
+    await page.selectOption('#ti-profile', 'id-jag');
+    await page.fill('#ti-environment', app.bootstrap.environments.defaultId);
+    await page.fill('#ti-description', 'Browser IdP');
+    await page.fill('#ti-jwks', JSON.stringify(jwks));
+    await page.click('form[action="/dashboard/trusted-issuers/new"] button[type=submit]');
+    await noRefusal(page);
+    expect(await page.textContent('.notice')).toBe('The issuer is trusted.');
+    expect(await page.textContent('#trusted-issuer')).toContain(issuer);
+
+    await page.click('header a[href="/dashboard/trusted-issuers"]');
+    expect(await page.textContent('#trusted-issuers')).toContain('Browser IdP');
+    await page.click(`#trusted-issuers a:text-is("${issuer}")`);
+    await page.click('a:text-is("Delete this trusted issuer")');
+    expect(await page.textContent('h1')).toBe(`Stop trusting ${issuer}?`);
+    await page.click('main form button[type=submit]');
+    await page.waitForSelector('.notice');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/trusted-issuers');
+    expect(await page.textContent('#trusted-issuers')).not.toContain(issuer);
   });
 
   it('a POST whose CSRF field was removed gets 403 and creates nothing (behaviour DASH-3)', async () => {

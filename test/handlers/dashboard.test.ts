@@ -14,7 +14,8 @@ import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { getClientRepository, getEnvironments, getSessions, getUsers } from '../../lambdas/wiring/repositories';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createClient, createUser, testFileEnvironment, uniqueSuffix } from '../support/fixtures';
+import { createClient, createEnvironment, createTrustedIssuer, createUser, testFileEnvironment, uniqueSuffix } from '../support/fixtures';
+import { getTrustedIssuerStore } from '../../lambdas/wiring/trusted-issuers';
 import { ensureScopes } from '../support/admin-calls';
 import { listScopes } from '../../lambdas/core/admin/scopes';
 import { getAdmin } from '../../lambdas/wiring/admin';
@@ -171,6 +172,68 @@ describe('behaviour DASH-3: every POST is same-origin and carries the session-bo
   );
 });
 
+/** Behaviour TRUST-3..TRUST-8 through the dashboard's forms: each refused as a page, nothing written. */
+function trustedIssuerRefusals(): [string, () => string, () => Promise<Record<string, string>>, number][] {
+  let existing: ReturnType<typeof createTrustedIssuer> | undefined;
+  const trusted = async () => (await (existing ??= createTrustedIssuer())).trustedIssuer;
+  const jwks = async () => JSON.stringify((await trusted()).jwks);
+  const create = async (fields: Record<string, string>) => ({
+    issuer: `https://idp-${uniqueSuffix()}.example.com`,
+    profile: 'id-jag',
+    environment_id: await testFileEnvironment(),
+    jwks: await jwks(),
+    ...fields,
+  });
+  const path = '/dashboard/trusted-issuers/new';
+  return [
+    ['trusted issuer create: http issuer', () => path, () => create({ issuer: 'http://idp.example.com' }), 400],
+    ['trusted issuer create: both jwks and jwks_uri', () => path, () => create({ jwks_uri: 'https://idp.example.com/jwks' }), 400],
+    ['trusted issuer create: neither jwks nor jwks_uri', () => path, () => create({ jwks: '' }), 400],
+    ['trusted issuer create: jwks not JSON', () => path, () => create({ jwks: '{keys' }), 400],
+    [
+      'trusted issuer create: a private key',
+      () => path,
+      () => create({ jwks: JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0', kid: 's' }] }) }),
+      400,
+    ],
+    ['trusted issuer create: unknown environment', () => path, () => create({ environment_id: 'no-such-env' }), 400],
+    [
+      'trusted issuer create: unknown scope in a rule',
+      () => path,
+      () =>
+        create({
+          profile: 'workload',
+          rules: JSON.stringify([{ subject: 's', scopes: ['nope-scope'], resources: ['https://r.example'] }]),
+        }),
+      400,
+    ],
+    ['trusted issuer create: already trusted', () => path, async () => create({ issuer: (await trusted()).issuer }), 409],
+    ['trusted issuer edit: unknown', () => '/dashboard/trusted-issuers/tri_nope', async () => ({ description: 'x' }), 404],
+    [
+      'trusted issuer edit: both kinds of keys',
+      () => `/dashboard/trusted-issuers/${trustedTarget}`,
+      async () => {
+        trustedTarget = (await trusted()).trustedIssuerId;
+        return { jwks: await jwks(), jwks_uri: 'https://idp.example.com/jwks' };
+      },
+      400,
+    ],
+    ['trusted issuer delete: unknown', () => '/dashboard/trusted-issuers/tri_nope/delete', async () => ({}), 404],
+    [
+      'environment delete: an issuer trusted in it (TRUST-8)',
+      () => `/dashboard/environments/${trustedTarget}/delete`,
+      async () => {
+        trustedTarget = await createEnvironment();
+        await createTrustedIssuer({ environmentId: trustedTarget });
+        return {};
+      },
+      409,
+    ],
+  ];
+}
+/** The id a refusal's path names, known only once its fields have made it (the fields are made first). */
+let trustedTarget = '';
+
 describe('behaviour DASH-4: bad input on every dashboard POST is a readable page, never a 500, nothing written', () => {
   let session: Session;
   let clientId: string;
@@ -310,13 +373,15 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
     ['scope delete: unknown', () => '/dashboard/scopes/remove', async () => ({ name: 'no-such-scope' }), 404],
     ['scope delete: not a scope-token', () => '/dashboard/scopes/remove', async () => ({ name: 'two words' }), 400],
     ['scope delete: no name', () => '/dashboard/scopes/remove', async () => ({}), 400],
+    ...trustedIssuerRefusals(),
     ['no such form', () => '/dashboard/clients/new/extra', async () => ({}), 404],
     ['an id longer than any key', () => `/dashboard/clients/${'x'.repeat(3000)}`, async () => ({ name: 'ok', scopes: '' }), 404],
   ];
 
   it.each(cases)('%s', async (_what, path, fields, status) => {
     const clientBefore = await getClientRepository().get(clientId);
-    const response = await post(session, path(), await fields());
+    const sent = await fields();
+    const response = await post(session, path(), sent);
     expect(response.statusCode).toBe(status);
     expect(header(response, 'Content-Type')).toMatch(/^text\/html/);
     expect(response.body).toMatch(/class="error"/);
@@ -518,6 +583,63 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     expect(refused.body).toContain('<a href="/dashboard/scopes">Back</a>');
     expect(await scopeNames()).toContain(name);
     expect(await auditBy(session.user.id)).toEqual([]);
+  });
+
+  it('a trusted issuer (behaviour TRUST-1, DASH-6): created, shown, edited, deleted after a confirmation page; each audited', async () => {
+    const session = await adminSession();
+    const environmentId = await testFileEnvironment();
+    const { trustedIssuer: sample } = await createTrustedIssuer();
+    const issuer = `https://idp-${uniqueSuffix()}.example.com`;
+    const rules = [{ subject: 'system:serviceaccount:ci:*', scopes: ['read'], resources: ['https://mcp.example.test/'] }];
+    const created = await post(session, '/dashboard/trusted-issuers/new', {
+      issuer,
+      profile: 'workload',
+      environment_id: environmentId,
+      description: 'CI cluster',
+      jwks: JSON.stringify(sample.jwks),
+      jwks_uri: '',
+      // The id-jag fields the shared form also sends are not the workload's: left out, not refused.
+      user_claim: 'sub',
+      rules: JSON.stringify(rules),
+    });
+    expect(created.statusCode).toBe(303);
+    const stored = (await getTrustedIssuerStore().workloadIssuer(issuer))!;
+    expect(stored).toMatchObject({ environmentId, profile: 'workload', description: 'CI cluster', rules, jwks: sample.jwks });
+    const detail = `/dashboard/trusted-issuers/${stored.trustedIssuerId}`;
+    expect(header(created, 'Location')).toBe(`${detail}?done=created`);
+    const list = await get(session, '/dashboard/trusted-issuers');
+    expect(list.body).toContain(`href="${detail}"`);
+    const page = await get(session, detail);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(stored.trustedIssuerId);
+    expect(page.body).toContain('system:serviceaccount:ci:*');
+
+    const edited = await post(session, detail, {
+      description: '',
+      jwks: '',
+      jwks_uri: 'https://ci.example.test/keys',
+      rules: JSON.stringify(rules),
+    });
+    expect(edited.statusCode).toBe(303);
+    const after = (await getTrustedIssuerStore().workloadIssuer(issuer))!;
+    expect(after).toMatchObject({ jwksUri: 'https://ci.example.test/keys' });
+    expect(after).not.toHaveProperty('jwks');
+    expect(after).not.toHaveProperty('description');
+
+    const confirmation = await get(session, `${detail}/delete`);
+    expect(confirmation.statusCode).toBe(200);
+    expect(confirmation.body).toContain(`Stop trusting ${issuer}?`);
+    expect(await getTrustedIssuerStore().workloadIssuer(issuer)).toBeDefined();
+    const deleted = await post(session, `${detail}/delete`, {});
+    expect(deleted.statusCode).toBe(303);
+    expect(header(deleted, 'Location')).toBe('/dashboard/trusted-issuers?done=deleted');
+    expect(await getTrustedIssuerStore().workloadIssuer(issuer)).toBeUndefined();
+    expect((await get(session, detail)).statusCode).toBe(404);
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.trustedIssuerId, e.reason])).toEqual([
+      ['trusted_issuer.delete', stored.trustedIssuerId, undefined],
+      ['trusted_issuer.update', stored.trustedIssuerId, 'jwks, jwks_uri, description'],
+      ['trusted_issuer.create', stored.trustedIssuerId, undefined],
+    ]);
   });
 
   it('a user: created, granted an environment, signed out everywhere, deleted; each audited', async () => {

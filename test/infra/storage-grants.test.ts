@@ -102,7 +102,16 @@ describe('behaviour IAM-1, IAM-2: each function may do exactly what its row decl
   });
 
   test('the routes without a user (registration, discovery, the public pages) cannot write a user, an email or an API key', () => {
-    const protectedFamilies: KeyFamilyName[] = ['user', 'email', 'apiKey', 'environment', 'scope', 'passkey', 'siteSettings'];
+    const protectedFamilies: KeyFamilyName[] = [
+      'user',
+      'email',
+      'apiKey',
+      'environment',
+      'scope',
+      'passkey',
+      'siteSettings',
+      'trustedIssuer',
+    ];
     for (const name of [
       'Register',
       'OAuthServerMetadata',
@@ -170,6 +179,8 @@ describe('key families', () => {
     apiKey: 'APIKEY#0123456789abcdef',
     passkey: 'PASSKEY#abc',
     siteSettings: 'SITE',
+    trustedIssuer: 'TRUSTWORKLOAD#abc',
+    trustedIssuerList: 'TRUSTEDISSUERS',
     userList: 'USERS',
     environmentList: 'ENVS',
     scopeList: 'SCOPES',

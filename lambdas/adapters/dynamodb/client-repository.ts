@@ -28,7 +28,7 @@ const absent = Symbol('absent');
  * The last item of a write that grants scopes an admin checked: the catalog still has the
  * version the check read, so no scope was deleted since (behaviour ADMIN-18).
  */
-function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
+export function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
   return {
     ConditionCheck: {
       TableName: table,
@@ -41,7 +41,7 @@ function catalogUnchanged(table: string, catalog: CatalogCheck): TransactItem {
 }
 
 /** Whether a cancelled transaction that ended with `catalogUnchanged` failed on it. */
-function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): boolean {
+export function catalogChanged(error: unknown, catalog: CatalogCheck | undefined): boolean {
   return catalog !== undefined && cancellationCodes(error).at(-1) === 'ConditionalCheckFailed';
 }
 

@@ -35,9 +35,12 @@ export async function queryIndexPage<T>(
   cursor?: string,
   /** When given, items whose `ttl` has passed are left out (TTL deletes late). */
   nowEpoch?: number,
+  /** Descending gsi1sk: a list sorted by time (`byTime`) comes newest first. */
+  newestFirst = false,
 ): Promise<Page<T>> {
   const start = decodeCursor(cursor, 'gsi1pk,gsi1sk,pk,sk', (key) => key.gsi1pk === gsi1pk);
-  const page = await db.send(new QueryCommand({ ...gsi1Query(table, gsi1pk), Limit: limit, ExclusiveStartKey: start }));
+  const order = newestFirst ? { ScanIndexForward: false } : {};
+  const page = await db.send(new QueryCommand({ ...gsi1Query(table, gsi1pk), ...order, Limit: limit, ExclusiveStartKey: start }));
   const last = page.LastEvaluatedKey;
   const items = (page.Items ?? []).filter((item) => nowEpoch === undefined || live(item, nowEpoch) !== undefined);
   return {

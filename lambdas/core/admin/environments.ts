@@ -44,7 +44,7 @@ export async function createEnvironment(
  * has: it gives nothing (behaviour ENV-4).
  */
 export async function deleteEnvironment(
-  deps: Pick<AdminDependencies, 'environments' | 'clients' | 'clock' | 'dcrEnvironmentId'>,
+  deps: Pick<AdminDependencies, 'environments' | 'clients' | 'trustedIssuers' | 'clock' | 'dcrEnvironmentId'>,
   actor: AdminActor,
   id: string,
 ): Promise<void> {
@@ -56,6 +56,10 @@ export async function deleteEnvironment(
   }
   if (await deps.clients.anyInEnvironment(id)) {
     throw new ConflictRequestError(`Environment "${id}" still has clients; delete them first.`);
+  }
+  // Behaviour TRUST-8: a workload issuer names no client, so it would go on issuing for an environment that is gone.
+  if (await deps.trustedIssuers.anyInEnvironment(id)) {
+    throw new ConflictRequestError(`Environment "${id}" still has trusted issuers; delete them first.`);
   }
   await deps.environments.revokeAllGrantsTo(id);
   // Behaviour LOG-9: the `environment.delete` entry in the deletion's own transaction.

@@ -1,7 +1,7 @@
 /** Behaviour ADMIN-3: an unknown id is `404 not_found`, and the description names what was asked for. */
 import { NotFoundError } from '../errors';
 
-export type AdminRecordKind = 'client' | 'environment' | 'scope' | 'user';
+export type AdminRecordKind = 'client' | 'environment' | 'scope' | 'trusted issuer' | 'user';
 
 export const noSuch = (kind: AdminRecordKind, id: string): NotFoundError => new NotFoundError(`No ${kind} "${id}".`);
 

@@ -5,6 +5,7 @@
 import type { ActivityRow, AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 import type { PasskeyStore } from '../account/ports';
+import type { TrustedIssuerStore } from '../trusted-issuers/ports';
 
 export interface Page<T> {
   readonly items: T[];
@@ -186,6 +187,8 @@ export interface AdminDependencies {
   readonly apiKeys: ApiKeyHooks;
   /** The user's passkeys (behaviour PASSKEY-8): listed for the admin, removed with the user (ADMIN-7). */
   readonly passkeys: Pick<PasskeyStore, 'listOf' | 'removeAllOf'>;
+  /** The issuers the JWT-bearer grant trusts (behaviour TRUST-1); an environment holding one is not deleted (TRUST-8). */
+  readonly trustedIssuers: TrustedIssuerStore;
   /**
    * Tells the user (these addresses) that their password changed (behaviour RESET-10); never fails
    * the change. Only updateUser calls it, so the functions that send no mail leave it out.

@@ -51,7 +51,7 @@ const namedHolders = 3;
  * catalog lacks (withCatalogScopes), so no token carries it.
  */
 export async function deleteScope(
-  deps: Pick<AdminDependencies, 'scopes' | 'clients' | 'clock'>,
+  deps: Pick<AdminDependencies, 'scopes' | 'clients' | 'trustedIssuers' | 'clock'>,
   actor: AdminActor,
   name: string,
 ): Promise<void> {
@@ -64,6 +64,15 @@ export async function deleteScope(
     const more = holders.count > holders.sample.length ? ', ...' : '';
     throw new ConflictRequestError(
       `The scope "${name}" is granted to ${holders.count} client${holders.count > 1 ? 's' : ''} (${ids}${more}); remove it from them first.`,
+    );
+  }
+  // Behaviour ADMIN-18, TRUST-6: a workload rule holds a scope as a client does.
+  const rules = await deps.trustedIssuers.holdersOfScope(name, namedHolders);
+  if (rules.count > 0) {
+    const ids = rules.sample.map((id) => `"${id}"`).join(', ');
+    const more = rules.count > rules.sample.length ? ', ...' : '';
+    throw new ConflictRequestError(
+      `The scope "${name}" is given by the workload rules of ${rules.count} trusted issuer${rules.count > 1 ? 's' : ''} (${ids}${more}); remove it from them first.`,
     );
   }
   // Not "was it there?" from the delete itself: when DynamoDB's reply is lost, the client's retry

@@ -105,7 +105,7 @@ async function confirmDeleteScope(request: DashboardRequest) {
   return confirmationPage(request, {
     title: `Delete the scope ${name}?`,
     consequence: html`Deleting <code>${name}</code> removes it from the catalog; discovery may list it for a few minutes more (its caches). It is refused
-while any client is granted it: remove it from those clients first. Tokens already issued with it run out on their own.`,
+while any client is granted it or a trusted issuer's workload rule gives it: remove it from those first. Tokens already issued with it run out on their own.`,
     action: scopePaths.remove,
     label: 'Delete the scope',
     hidden: { name },

@@ -25,6 +25,7 @@ export const dashboardPaths = {
   users: '/dashboard/users',
   environments: '/dashboard/environments',
   scopes: '/dashboard/scopes',
+  trustedIssuers: '/dashboard/trusted-issuers',
   audit: '/dashboard/audit',
   settings: '/dashboard/settings',
   /**
@@ -63,6 +64,7 @@ export function dashboardPage(title: string, frame: Frame, body: Html): Html {
 <body><header>${frame.brand?.logoUrl ? html`<img src="${frame.brand.logoUrl}" alt="" height="28">` : ''}<strong>${frame.brand ? `${frame.brand.title} · ` : ''}Dashboard</strong>
 <a href="${dashboardPaths.clients}">Clients</a><a href="${dashboardPaths.users}">Users</a>
 <a href="${dashboardPaths.environments}">Environments</a><a href="${dashboardPaths.scopes}">Scopes</a>
+<a href="${dashboardPaths.trustedIssuers}">Trusted issuers</a>
 <a href="${dashboardPaths.audit}">Audit log</a><a href="${dashboardPaths.settings}">Settings</a>
 <form class="inline" method="post" action="${endpointPaths.signOut}"><span>${frame.admin.email ?? frame.admin.name}</span> <button type="submit">Sign out</button></form>
 </header><main><h1>${title}</h1>

@@ -24,6 +24,7 @@ import { logRoutes } from './logs';
 import { homeRoutes } from './home';
 import { html } from '../html';
 import { settingsRoutes } from './settings';
+import { trustedIssuerRoutes } from './trusted-issuers';
 import { userRoutes } from './users';
 
 const routes: readonly DashboardRoute[] = [
@@ -31,6 +32,7 @@ const routes: readonly DashboardRoute[] = [
   ...clientRoutes,
   ...userRoutes,
   ...catalogRoutes,
+  ...trustedIssuerRoutes,
   ...logRoutes,
   ...settingsRoutes,
 ];

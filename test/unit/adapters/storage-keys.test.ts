@@ -24,6 +24,9 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   passkey: { args: ['d'] },
   passkeyOfUser: { args: ['usr_x', 'd'], family: 'user' },
   siteSettings: { args: [] },
+  trustedIssuer: { args: ['env_x', 'https://idp.example'] },
+  workloadIssuer: { args: ['https://idp.example'], family: 'trustedIssuer' },
+  trustedIssuerById: { args: ['tri_x'], family: 'trustedIssuer' },
   apiKey: { args: ['0123456789abcdef'] },
   apiKeyOfUser: { args: [{ userId: 'usr_x', clientId: 'tgc_x', createdAt: '2026-01-01T00:00:00.000Z', keyId: 'k' }], family: 'user' },
   session: { args: ['s'] },
@@ -84,4 +87,6 @@ test('the stored keys keep their bytes: digests, copies, shards, index entries, 
   expect(keys.auditEntry({ at: 't' }, 'i').pk).toBe(partitions.siteAudit);
   expect(partitions.siteAudit).toBe('AUDIT#SITE');
   expect(partitions.registrationCountersOfDay('2026-01-01')).toBe('DCRRATE#2026-01-01');
+  expect(keys.trustedIssuer('env_x', 'https://idp.example')).toEqual({ pk: `TRUST#env_x#${sha('https://idp.example')}`, sk: 'TRUST' });
+  expect(keys.workloadIssuer('https://idp.example')).toEqual({ pk: `TRUSTWORKLOAD#${sha('https://idp.example')}`, sk: 'TRUST' });
 });

@@ -31,10 +31,13 @@ export const keyFamilies = {
   apiKey: inTable('main', 'APIKEY#*'),
   passkey: inTable('main', 'PASSKEY#*'),
   siteSettings: inTable('main', 'SITE'),
+  /** A trusted issuer: its record by id-jag (per environment) or workload key, and its id's pointer (trusted-issuer-store.ts). */
+  trustedIssuer: inTable('main', 'TRUST#*', 'TRUSTWORKLOAD#*', 'TRUSTID#*'),
   // main table, gsi1 lists
   userList: inList('main', 'USERS'),
   environmentList: inList('main', 'ENVS'),
   scopeList: inList('main', 'SCOPES'),
+  trustedIssuerList: inList('main', 'TRUSTEDISSUERS'),
   clientList: inList('main', 'CLIENTS#*'),
   apiKeysOfClient: inList('main', 'CLIENT#*#APIKEYS'),
   usersOfEnvironment: inList('main', 'ENV#*#USERS'),

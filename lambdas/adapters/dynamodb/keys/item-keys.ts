@@ -48,6 +48,18 @@ export const apiKeyOfUser = (key: Pick<ApiKey, 'userId' | 'clientId' | 'createdA
   pk: partitions.user(key.userId),
   sk: `${partitions.apiKeysOfUserPrefix(key.clientId)}${byTime(key.createdAt, key.keyId)}`,
 });
+/**
+ * A trusted issuer of the id-jag profile, by environment and the SHA-256 of its URL (an issuer
+ * URL may be longer than a key allows): the token path reads it with one GetItem (behaviour TRUST-2).
+ */
+export const trustedIssuer = (environmentId: string, issuer: string): Key => ({
+  pk: `TRUST#${environmentId}#${digest(issuer)}`,
+  sk: 'TRUST',
+});
+/** A trusted issuer of the workload profile, by the SHA-256 of its URL alone: one environment per issuer URL (behaviour TRUST-2). */
+export const workloadIssuer = (issuer: string): Key => ({ pk: `TRUSTWORKLOAD#${digest(issuer)}`, sk: 'TRUST' });
+/** A trusted issuer's id, pointing at its record (the admin API names it by id). */
+export const trustedIssuerById = (trustedIssuerId: string): Key => ({ pk: `TRUSTID#${trustedIssuerId}`, sk: 'TRUSTID' });
 // ephemeral table
 export const session = (sessionId: string): Key => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
 export const authorizationRequest = (requestId: string): Key => ({ pk: `AUTHREQ#${digest(requestId)}`, sk: 'AUTHREQ' });

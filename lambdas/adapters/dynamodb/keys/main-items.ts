@@ -5,6 +5,7 @@
  */
 import type { Client, Environment, User } from '../../../core/model';
 import type { ScopeDefinition } from '../../../core/ports';
+import type { TrustedIssuer } from '../../../core/trusted-issuers/model';
 import * as keys from './item-keys';
 import { byTime } from './key-parts';
 import * as partitions from './partitions';
@@ -42,4 +43,20 @@ export const client = (client: Client) => ({
   gsi1pk: partitions.clients(client.registrationType),
   gsi1sk: byTime(client.createdAt, client.clientId),
   ...client,
+});
+/** A trusted issuer's record, at the key its profile is looked up by, listed newest first. */
+export const trustedIssuer = (trusted: TrustedIssuer, revision: string) => ({
+  ...(trusted.profile === 'workload' ? keys.workloadIssuer(trusted.issuer) : keys.trustedIssuer(trusted.environmentId, trusted.issuer)),
+  gsi1pk: partitions.trustedIssuers,
+  gsi1sk: byTime(trusted.createdAt, trusted.trustedIssuerId),
+  ...trusted,
+  revision,
+});
+/** The pointer from a trusted issuer's id to its record: what rebuilds the record's key. */
+export const trustedIssuerPointer = (trusted: Pick<TrustedIssuer, 'trustedIssuerId' | 'environmentId' | 'issuer' | 'profile'>) => ({
+  ...keys.trustedIssuerById(trusted.trustedIssuerId),
+  trustedIssuerId: trusted.trustedIssuerId,
+  environmentId: trusted.environmentId,
+  issuer: trusted.issuer,
+  profile: trusted.profile,
 });

@@ -21,6 +21,7 @@ export const clients = (registrationType: string) => `CLIENTS#${registrationType
 export const users = 'USERS';
 export const environments = 'ENVS';
 export const scopes = 'SCOPES';
+export const trustedIssuers = 'TRUSTEDISSUERS';
 /** The gsi1 list of one UTC day's registration counters, which the daily job prunes. */
 export const registrationCountersOfDay = (day: string) => `DCRRATE#${day}`;
 /** One shard of a client's token activity rows; `unknown` holds the rows of no known client. */
