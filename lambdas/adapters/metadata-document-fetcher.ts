@@ -73,6 +73,7 @@ export function fetchMetadataDocument(
   allowPrivateAddresses = false,
   timeoutMs: number = metadataDocumentLimits.timeoutMs,
   lookupHost: HostLookup = systemLookup,
+  maxBytes: number = metadataDocumentLimits.maxBytes,
 ): Promise<FetchedDocument> {
   const target = new URL(url);
   const client = process.getBuiltinModule(target.protocol === 'https:' ? 'node:https' : 'node:http');
@@ -99,12 +100,12 @@ export function fetchMetadataDocument(
         if (response.statusCode !== 200) return fail(`answered HTTP ${response.statusCode} (redirects are not followed)`);
         if (!/\bjson\b/i.test(response.headers['content-type'] ?? '')) return fail('is not served as JSON');
         const declared = Number(response.headers['content-length'] ?? 0);
-        if (declared > metadataDocumentLimits.maxBytes) return fail('is larger than allowed');
+        if (declared > maxBytes) return fail('is larger than allowed');
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > metadataDocumentLimits.maxBytes) return fail('is larger than allowed');
+          if (size > maxBytes) return fail('is larger than allowed');
           chunks.push(chunk);
         });
         response.on('end', () => {
