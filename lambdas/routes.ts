@@ -182,6 +182,17 @@ const clientLookup: StorageAccess = { client: ['get', 'put'], scopeList: 'query'
 const grantCheck: StorageAccess = { environment: 'get', user: 'get' };
 /** Issuing from the token endpoints: the token record and the activity row, batched for client credentials and API keys. */
 const tokenIssue: StorageAccess = { tokenRecord: 'batch-write', tokenActivity: 'batch-write' };
+/**
+ * The JWT-bearer grant (behaviour JWTB-1): its trusted issuer, the assertion's jti used once, the
+ * user named by address, and one created on first use with its environment grant (behaviour IDJAG-5).
+ */
+const jwtBearerGrant: StorageAccess = {
+  trustedIssuer: 'get',
+  usedIdentifier: 'put',
+  email: ['get', 'put'],
+  user: ['get', 'put'],
+  environment: ['get', 'check'],
+};
 /** A password sign-in (behaviour SIGNIN-1, PWFAIL-1..PWFAIL-5, MFA-1): the address, its user, the failure windows, the device, the code or the session. */
 const passwordSignIn: StorageAccess = {
   email: 'get',
@@ -463,15 +474,21 @@ export const routes: readonly Route[] = [
     path: endpointPaths.token,
     handler: 'token',
     auth: 'client',
-    storage: storage(clientLookup, grantCheck, tokenIssue, {
-      authorizationCode: ['get', 'update'],
-      refreshToken: ['get', 'put', 'update'],
-      tokenFamily: ['get', 'put', 'update', 'check'],
-      scope: 'batch-get',
-      siteSettings: 'get',
-      tokenRecord: 'put',
-      tokenActivity: 'put',
-    }),
+    storage: storage(
+      clientLookup,
+      grantCheck,
+      tokenIssue,
+      {
+        authorizationCode: ['get', 'update'],
+        refreshToken: ['get', 'put', 'update'],
+        tokenFamily: ['get', 'put', 'update', 'check'],
+        scope: 'batch-get',
+        siteSettings: 'get',
+        tokenRecord: 'put',
+        tokenActivity: 'put',
+      },
+      jwtBearerGrant,
+    ),
     crossOrigin: true,
     signs: true,
     hashes: true,
