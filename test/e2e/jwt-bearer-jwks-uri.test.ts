@@ -103,3 +103,25 @@ it('a workload token verified with the keys of its issuer’s jwks_uri, with no 
   expect(replay.status).toBe(400);
   expect(((await replay.json()) as Record<string, unknown>).error).toBe('invalid_grant');
 });
+
+it('keys that cannot be read are invalid_grant, nothing issued (behaviour JWTB-2)', async () => {
+  const environmentId = await createEnvironment();
+  // A port nothing listens on: the fetch fails at once.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const unreachable = `http://localhost:${(closed.address() as { port: number }).port}/jwks.json`;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const platform = await createTrustedIssuer({
+    environmentId,
+    profile: 'workload',
+    jwksUri: unreachable,
+    rules: [{ subject: 'ci', scopes: ['read'], resources: [resource] }],
+  });
+  const assertion = await sign({ iss: platform.trustedIssuer.issuer, sub: 'ci', aud: app.url }, 'JWT');
+  const answer = await token({ grant_type: jwtBearer, assertion });
+  expect(answer.status).toBe(400);
+  expect(await answer.json()).toEqual({
+    error: 'invalid_grant',
+    error_description: "The issuer's keys could not be read; try again later.",
+  });
+});
