@@ -43,12 +43,15 @@ export const workloadSubject = (iss: string, sub: string): string => `${iss}#${s
 /**
  * Behaviour WIF-3: within the one rule that matched, the requested resource (none requested: the
  * rule's only one) and the requested scopes (none requested: all of the rule's that the catalog
- * still holds). Anything outside the rule is refused, never narrowed.
+ * still holds). Anything outside the rule is refused, never narrowed. A rule naming this server's
+ * issuer as a resource gives nothing for it (behaviour JWTB-4): such a token would open this
+ * server's own endpoints (userinfo, the admin API) to a platform's token.
  */
 export function workloadAccess(
   rule: Pick<WorkloadRule, 'scopes' | 'resources'>,
   catalogScopes: readonly string[],
   requested: { readonly scopes: readonly string[]; readonly resource?: string },
+  issuer: string,
 ): { readonly scopes: string[]; readonly resource: string } {
   let resource = requested.resource;
   if (resource === undefined) {
@@ -62,6 +65,7 @@ export function workloadAccess(
   } else if (!rule.resources.includes(resource)) {
     throw refuseGrant('The workload may not get a token for this resource.', `resource ${resource} outside the matching rule`);
   }
+  if (resource === issuer) throw refuseGrant('The workload may not get a token for this server itself.', 'resource is the issuer');
   const outside = requested.scopes.filter((scope) => !catalogScopes.includes(scope));
   if (outside.length > 0) {
     throw refuseGrant('The workload may not get the requested scope.', `scope outside the matching rule: ${outside.join(' ')}`);
@@ -99,7 +103,7 @@ export async function workloadGrant(
     throw refuseGrant('No rule of the trusted issuer admits this workload.', `no matching workload rule for sub ${sub.slice(0, 256)}`);
   // A scope deleted from the catalog is issued to no one, whatever a rule still names (behaviour ADMIN-18).
   const { scopes: catalogScopes } = await withCatalogScopes(rule, ports.catalogNames);
-  const access = workloadAccess(rule, catalogScopes, requested);
+  const access = workloadAccess(rule, catalogScopes, requested, deps.issuer);
   await useAssertionOnce(claims, ports);
 
   const subject = workloadSubject(iss, sub);

@@ -151,17 +151,19 @@ describe('workload identity federation (MCP SEP-1933)', () => {
 
   const rule = { scopes: ['read', 'write'], resources: [rs] };
   it('gives the rule’s resource and scopes when the request names none, the requested ones within it (behaviour WIF-3)', () => {
-    expect(workloadAccess(rule, ['read', 'write'], { scopes: [] })).toEqual({ scopes: ['read', 'write'], resource: rs });
-    expect(workloadAccess(rule, ['read', 'write'], { scopes: ['read'], resource: rs })).toEqual({ scopes: ['read'], resource: rs });
+    expect(workloadAccess(rule, ['read', 'write'], { scopes: [] }, issuer)).toEqual({ scopes: ['read', 'write'], resource: rs });
+    expect(workloadAccess(rule, ['read', 'write'], { scopes: ['read'], resource: rs }, issuer)).toEqual({ scopes: ['read'], resource: rs });
     // A rule scope deleted from the catalog is not issued (behaviour ADMIN-18).
-    expect(workloadAccess(rule, ['read'], { scopes: [] }).scopes).toEqual(['read']);
+    expect(workloadAccess(rule, ['read'], { scopes: [] }, issuer).scopes).toEqual(['read']);
   });
 
   it('refuses what the rule does not allow, never narrowing it (behaviour WIF-3)', () => {
-    refusedWith(() => workloadAccess(rule, ['read', 'write'], { scopes: ['admin'] }), /scope outside/);
-    refusedWith(() => workloadAccess(rule, ['read'], { scopes: ['write'] }), /scope outside/);
-    refusedWith(() => workloadAccess(rule, ['read'], { scopes: [], resource: other }), /outside the matching rule/);
-    refusedWith(() => workloadAccess({ scopes: [], resources: [rs, other] }, [], { scopes: [] }), /allows 2/);
-    refusedWith(() => workloadAccess({ scopes: [], resources: [] }, [], { scopes: [] }), /allows 0/);
+    refusedWith(() => workloadAccess(rule, ['read', 'write'], { scopes: ['admin'] }, issuer), /scope outside/);
+    refusedWith(() => workloadAccess(rule, ['read'], { scopes: ['write'] }, issuer), /scope outside/);
+    refusedWith(() => workloadAccess(rule, ['read'], { scopes: [], resource: other }, issuer), /outside the matching rule/);
+    refusedWith(() => workloadAccess({ scopes: [], resources: [rs, other] }, [], { scopes: [] }, issuer), /allows 2/);
+    refusedWith(() => workloadAccess({ scopes: [], resources: [] }, [], { scopes: [] }, issuer), /allows 0/);
+    // Never this server itself (behaviour JWTB-4).
+    refusedWith(() => workloadAccess({ scopes: [], resources: [issuer] }, [], { scopes: [] }, issuer), /resource is the issuer/);
   });
 });
