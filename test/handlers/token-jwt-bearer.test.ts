@@ -22,6 +22,7 @@ import {
   activityOf,
   basic,
   claimsOf,
+  introspectWith,
   issuer,
   postToken,
   resourceA,
@@ -314,6 +315,27 @@ describe('workload identity federation (MCP SEP-1933, behaviour WIF-1..WIF-4)', 
     });
     expect(status).toBe(200);
     expect(claimsOf(body.access_token)).toMatchObject({ aud: resourceB, scope: 'write' });
+  });
+
+  it('introspection shows a workload’s token to a resource server that introspects all, and to no other client (behaviour WIF-4, INTRO-2)', async () => {
+    const { body } = await present(await workloadToken(platform, { sub: k8s }));
+    const resourceServer = await createTokenClient({
+      environmentId,
+      type: 'confidential',
+      grantTypes: ['client_credentials'],
+      introspectAll: true,
+      redirectUris: [],
+    });
+    const seen = await introspectWith(resourceServer, String(body.access_token), { resource: resourceA });
+    expect(seen.body).toMatchObject({
+      active: true,
+      sub: `${platform.trustedIssuer.issuer}#${k8s}`,
+      client_id: platform.trustedIssuer.trustedIssuerId,
+      aud: resourceA,
+      scope: 'read',
+    });
+    const other = await createTokenClient({ environmentId, type: 'confidential', grantTypes: ['client_credentials'], redirectUris: [] });
+    expect((await introspectWith(other, String(body.access_token))).body).toEqual({ active: false });
   });
 
   describe('each bad input is 400 invalid_grant, nothing written, the reason in the activity row (behaviour JWTB-2)', () => {

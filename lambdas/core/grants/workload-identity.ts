@@ -112,7 +112,13 @@ export async function workloadGrant(
     deps,
   );
   await deps.store.recordIssued({
-    token: { jti: minted.jti, clientId: trusted.trustedIssuerId, sub: subject, expiresAtEpoch: minted.expiresAtEpoch },
+    token: {
+      jti: minted.jti,
+      clientId: trusted.trustedIssuerId,
+      sub: subject,
+      trustedIssuerId: trusted.trustedIssuerId,
+      expiresAtEpoch: minted.expiresAtEpoch,
+    },
     activity: activity.row(true),
   });
   return tokenResponse(minted);
