@@ -249,6 +249,13 @@ describe('ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant, behaviour IDJ
     });
     it('an unknown user (behaviour IDJAG-5)', async () => {
       await expectRefused(await exchange(await idJag(mine({ sub: 'usr_nobody' })), client), client.client.clientId, /no user usr_nobody/);
+      // A sub far longer than any user id is not looked up (a storage key has a bound).
+      const long = await confidentialClient();
+      await expectRefused(
+        await exchange(await idJag({ client_id: long.client.clientId, sub: 'x'.repeat(3000) }), long),
+        long.client.clientId,
+        /no user x{10}/,
+      );
     });
     it('a user without the client’s environment (behaviour IDJAG-5)', async () => {
       const outsider = await createTokenUser([otherEnvironmentId]);

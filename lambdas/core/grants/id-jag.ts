@@ -155,6 +155,9 @@ export function federatedUser(
   return { id: newId('usr_', deps.random), email, name, admin: false, test: false, createdAt: at, emailVerifiedAt: at };
 }
 
+/** Far above this server's user ids (`usr_` and 16 characters), far below DynamoDB's key bound. */
+const maxUserIdLength = 128;
+
 const unknownUser = (reason: string) => refuseGrant('The user the assertion names is not known here.', reason);
 const noAccess = (userId: string, environmentId: string) =>
   refuseGrant(
@@ -171,8 +174,13 @@ async function findUser(
   deps: GrantDependencies,
 ): Promise<{ readonly user: User; readonly create: boolean }> {
   const asserted = assertedUser(trusted, claims);
+  // A user id here is short; a longer `sub` names no one, and is never sent to storage as a key.
   const found =
-    asserted.by === 'id' ? await deps.users.get(asserted.id) : await deps.assertionGrants.federatedUsers.findByEmail(asserted.email);
+    asserted.by === 'email'
+      ? await deps.assertionGrants.federatedUsers.findByEmail(asserted.email)
+      : asserted.id.length <= maxUserIdLength
+        ? await deps.users.get(asserted.id)
+        : undefined;
   if (found) {
     activity.forUser(found.id);
     // Behaviour IDJAG-5: an existing user is never granted the environment by an assertion.
