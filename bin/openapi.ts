@@ -85,6 +85,10 @@ const tokenBody: Json = {
   }),
 };
 
+/** Behaviour JWTB-1: the one grant a request without client credentials may use. */
+const jwtBearerWithoutClient =
+  'The JWT-bearer grant also takes a request with no client authentication at all: a workload presenting its platform token (RFC 7523 2.1, behaviour JWTB-1).';
+
 /** The client-authentication methods an endpoint takes (RFC 6749 2.3), from their registry. */
 const clientAuthentication = (methods: readonly { readonly description: string }[]) =>
   `Client authentication, one of: ${methods.map((method) => method.description).join('; ')}.`;
@@ -171,7 +175,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   },
   Token: {
     summary: `Token endpoint: ${grantTypes.join(', ')}`,
-    description: clientAuthentication(clientAuthMethods),
+    description: `${clientAuthentication(clientAuthMethods)} ${jwtBearerWithoutClient}`,
     body: form(tokenBody),
     success: [200, 'json', 'RFC 6749 5.1 token response'],
   },

@@ -184,6 +184,17 @@ const clientAssertionJti: StorageAccess = { usedIdentifier: 'put' };
 const grantCheck: StorageAccess = { environment: 'get', user: 'get' };
 /** Issuing from the token endpoints: the token record and the activity row, batched for client credentials and API keys. */
 const tokenIssue: StorageAccess = { tokenRecord: 'batch-write', tokenActivity: 'batch-write' };
+/**
+ * The JWT-bearer grant (behaviour JWTB-1): its trusted issuer, the assertion's jti used once, the
+ * user named by address, and one created on first use with its environment grant (behaviour IDJAG-5).
+ */
+const jwtBearerGrant: StorageAccess = {
+  trustedIssuer: 'get',
+  usedIdentifier: 'put',
+  email: ['get', 'put'],
+  user: ['get', 'put'],
+  environment: ['get', 'check'],
+};
 /** A password sign-in (behaviour SIGNIN-1, PWFAIL-1..PWFAIL-5, MFA-1): the address, its user, the failure windows, the device, the code or the session. */
 const passwordSignIn: StorageAccess = {
   email: 'get',
@@ -497,16 +508,23 @@ export const routes: readonly Route[] = [
     path: endpointPaths.token,
     handler: 'token',
     auth: 'client',
-    storage: storage(clientLookup, clientAssertionJti, grantCheck, tokenIssue, {
-      authorizationCode: ['get', 'update'],
-      // check: a grace-window reissue needs the kept successor unused (behaviour REFRESH-7).
-      refreshToken: ['get', 'put', 'update', 'check'],
-      tokenFamily: ['get', 'put', 'update', 'check'],
-      scope: 'batch-get',
-      siteSettings: 'get',
-      tokenRecord: 'put',
-      tokenActivity: 'put',
-    }),
+    storage: storage(
+      clientLookup,
+      clientAssertionJti,
+      grantCheck,
+      tokenIssue,
+      {
+        authorizationCode: ['get', 'update'],
+        // check: a grace-window reissue needs the kept successor unused (behaviour REFRESH-7).
+        refreshToken: ['get', 'put', 'update', 'check'],
+        tokenFamily: ['get', 'put', 'update', 'check'],
+        scope: 'batch-get',
+        siteSettings: 'get',
+        tokenRecord: 'put',
+        tokenActivity: 'put',
+      },
+      jwtBearerGrant,
+    ),
     crossOrigin: true,
     signs: true,
     hashes: true,

@@ -4,7 +4,7 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
-import { grantTypes } from './grants/grant-types';
+import { grantTypes, idJagGrantProfile } from './grants/grant-types';
 import { assertionSigningAlgorithms } from './jwt-assertions';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
@@ -37,6 +37,8 @@ export function authorizationServerMetadata(config: DiscoverySettings, scopes: r
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: [...grantTypes],
+    // Behaviour DISC-2: the ID-JAG processing rules are served with the JWT-bearer grant; which issuers are trusted is not said.
+    authorization_grant_profiles_supported: [idJagGrantProfile],
     // Behaviour TOKEN-3: `none` is for public clients (dynamic registration), which prove possession with PKCE only.
     token_endpoint_auth_methods_supported: [...clientAuthMethodNames],
     // Behaviour INTRO-1: introspection only for clients that authenticate.

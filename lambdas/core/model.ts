@@ -192,6 +192,8 @@ export interface IssuedToken {
   readonly sub?: string;
   readonly familyId?: string;
   readonly apiKeyId?: string;
+  /** A workload's token (behaviour WIF-4): the trusted issuer it came through, its client_id; it has no client record. */
+  readonly trustedIssuerId?: string;
   readonly expiresAtEpoch: number;
 }
 

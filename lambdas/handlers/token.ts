@@ -7,7 +7,7 @@ import { assertClientMayUse } from '../core/grants/grant-types';
 import { grantFor } from '../core/grants/registry';
 import { withCatalogScopes } from '../core/scope';
 import { parseBody, type FormFields } from '../http/body';
-import { authenticateRequestClient } from '../http/client-authentication';
+import { authenticateRequestClient, presentsClientCredentials } from '../http/client-authentication';
 import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { metricNames } from '../core/metrics';
@@ -23,6 +23,10 @@ export const handler = tokenEndpoint(
       const form = parseBody(event, ['form']) as FormFields;
       const grant = grantFor(validate(tokenRequestParams, form).grant_type);
       activity.ofType(grant.type);
+      // RFC 7523 2.1: an assertion grant without any client credentials (behaviour JWTB-1).
+      if (grant.issueWithoutClient && !presentsClientCredentials(event, form)) {
+        return grant.issueWithoutClient(validate(grant.parameters, form), activity, await getGrantDependencies());
+      }
       const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
       assertClientMayUse(authenticated.client, grant.type);
       // A scope deleted from the catalog is issued to no one, whatever the client record lists (behaviour ADMIN-18).

@@ -85,13 +85,17 @@ export interface VerifiedToken {
   readonly user: () => Promise<User | undefined>;
 }
 
-/** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
+/**
+ * Verifies the token and that it is not revoked; `audience` defaults to the issuer. A workload's
+ * token (behaviour WIF-4) passes here, where only its claims are asked for (introspection): its
+ * client_id is the trusted issuer it came through, which is no client.
+ */
 export async function verifyAccessToken(
   token: string,
   deps: BearerDependencies,
   audience?: string | typeof anyAudience,
 ): Promise<AccessTokenClaims> {
-  return (await verifyWithClient(token, deps, audience)).claims;
+  return (await checkToken(token, deps, audience, true)).claims;
 }
 
 /** verifyAccessToken, also handing back the token's client and user as this check read them (no second read). */
@@ -100,6 +104,17 @@ export async function verifyWithClient(
   deps: BearerDependencies,
   audience?: string | typeof anyAudience,
 ): Promise<VerifiedToken> {
+  const { claims, client, user } = await checkToken(token, deps, audience, false);
+  // checkToken refuses a token without its client unless workloads are accepted.
+  return { claims, client: client!, user };
+}
+
+async function checkToken(
+  token: string,
+  deps: BearerDependencies,
+  audience: string | typeof anyAudience | undefined,
+  acceptWorkloads: boolean,
+): Promise<Omit<VerifiedToken, 'client'> & { readonly client?: Client }> {
   const { issuer, clock, tokens } = deps;
   let claims: AccessTokenClaims;
   try {
@@ -127,7 +142,8 @@ export async function verifyWithClient(
     ofSignIn ? deps.users.current(sub) : undefined,
   ]);
   if (!record) throw invalidToken(`no record of token ${claims.jti}`);
-  if (!client) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
+  const ofWorkload = record.trustedIssuerId !== undefined && record.trustedIssuerId === claims.client_id;
+  if (!client && !(acceptWorkloads && ofWorkload)) throw invalidToken(`client ${claims.client_id} of token ${claims.jti} no longer exists`);
   if (record.familyId) {
     const family = await tokens.familyState(record.familyId);
     if (!family || family.revoked) throw invalidToken(`family ${record.familyId} revoked`);

@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authenticateClient, type ClientAuthDependencies } from '../core/client-auth/authenticate';
 import { clientAuthMethodsFor, type ClientAuthMethodName } from '../core/client-auth/auth-methods';
-import { presentedClient } from '../core/client-auth/registry';
+import { clientAuthFormFields, presentedClient } from '../core/client-auth/registry';
 import { InvalidClientError } from '../core/errors';
 import type { Client } from '../core/model';
 import { header } from './body';
@@ -48,6 +48,17 @@ export async function authenticateRequestClient(
     }
     throw error;
   }
+}
+
+/**
+ * Whether the request carries any client credential, of any method (RFC 7523 2.1: an assertion
+ * grant may come with none, behaviour JWTB-1).
+ */
+export function presentsClientCredentials(
+  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  form: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return header(event, 'authorization') !== undefined || Object.keys(clientAuthFormFields).some((name) => form[name] !== undefined);
 }
 
 /** Introspection (RFC 7662 2.1, behaviour INTRO-1) is for clients that can authenticate: public clients are refused. */

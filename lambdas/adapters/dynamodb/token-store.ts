@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Issuance, RedeemOutcome, ReissueOutcome, RotateOutcome } from '../../core/grants/ports';
 import type { ActivityRow, AuthorizationCode, FamilyState, IssuedToken, NewFamily, RefreshToken } from '../../core/model';
@@ -241,6 +242,20 @@ export class DynamoTokenStore {
       { attempts: 5, delayMs: backoff(20) },
     );
     if (!done) throw new Error('DynamoDB left issued-token writes unprocessed');
+  }
+
+  async startFamily(family: NewFamily, issuance: Issuance): Promise<void> {
+    const { sub: userId, clientId } = issuance.token;
+    // The request token makes the client's resend after a lost reply the same write (behaviour ERR-5).
+    await this.db.send(
+      new TransactWriteCommand({
+        ClientRequestToken: randomUUID(),
+        TransactItems: [
+          { Put: { TableName: this.tables.ephemeral, Item: familyItem(family, userId!, clientId) } },
+          ...this.issuanceItems(issuance),
+        ],
+      }),
+    );
   }
 
   async recordActivity(row: ActivityRow): Promise<void> {

@@ -34,9 +34,15 @@ const facts = {
   authorization_code: { confidentialOnly: false, redirectsToClient: true },
   refresh_token: { confidentialOnly: false, redirectsToClient: false, requires: 'authorization_code' },
   client_credentials: { confidentialOnly: true, redirectsToClient: false },
+  // RFC 7523 2.1. With a client (ID-JAG), confidential clients only: the draft's security
+  // considerations; a public client takes the code grant. Without one, a workload (behaviour JWTB-1).
+  'urn:ietf:params:oauth:grant-type:jwt-bearer': { confidentialOnly: true, redirectsToClient: false },
 } as const satisfies Readonly<Record<string, GrantTypeFacts>>;
 
 export type GrantType = keyof typeof facts;
+
+/** The ID-JAG profile of the JWT-bearer grant, as discovery names it (draft-ietf-oauth-identity-assertion-authz-grant, metadata). */
+export const idJagGrantProfile = 'urn:ietf:params:oauth:grant-profile:id-jag';
 
 /** The table typed by its own names: a `requires` that names no grant type does not compile. */
 export const grantTypeFacts: Readonly<Record<GrantType, GrantTypeFacts<GrantType>>> = facts;

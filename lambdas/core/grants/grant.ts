@@ -11,7 +11,7 @@ import type { Client } from '../model';
 import type { TokenDependencies } from '../tokens';
 import type { TokenRequestActivity } from './activity';
 import type { GrantType, GrantTypeFacts } from './grant-types';
-import type { EnvironmentAccess, GrantStore, UserDirectory } from './ports';
+import type { AssertionGrantPorts, EnvironmentAccess, GrantStore, UserDirectory } from './ports';
 import type { TokenResponse } from './response';
 
 /** How the token endpoint serves one grant type: what its module exports. */
@@ -20,6 +20,11 @@ export interface GrantImplementation<S extends z.ZodMiniType = z.ZodMiniType> {
   readonly parameters: S;
   /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */
   issue(client: Client, params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
+  /**
+   * A grant that may be asked for with no client credentials at all (RFC 7523 2.1: client
+   * authentication is optional for an assertion grant) serves such a request here (behaviour JWTB-1).
+   */
+  issueWithoutClient?(params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
 }
 
 /** A grant type as the token endpoint serves it: its `grant_type` value and facts with its implementation. */
@@ -45,6 +50,8 @@ export interface GrantDependencies extends TokenDependencies {
    * (the tokens are issued; a later redemption tries again).
    */
   readonly keepClient: (clientId: string) => Promise<void>;
+  /** The JWT-bearer grant's trusted issuers, verifier, jti store, scope catalog and user directory (behaviour JWTB-1). */
+  readonly assertionGrants: AssertionGrantPorts;
   /** Waits between re-reads after a lost race; injectable so tests need not wait. */
   readonly pause?: (ms: number) => Promise<void>;
 }

@@ -3,7 +3,11 @@
  * core imports no adapter); grant.ts holds GrantDependencies, the bag a grant is given.
  * DynamoTokenStore, DynamoUserRepository and DynamoEnvironmentRepository satisfy them structurally.
  */
+import type { JwtAssertionVerifier } from '../jwt-assertions';
 import type { ActivityRow, AuthorizationCode, IssuedToken, NewFamily, RefreshToken, User } from '../model';
+import type { SingleUseIds } from '../ports';
+import type { CatalogNames } from '../scope';
+import type { TrustedIssuerLookup } from '../trusted-issuers/ports';
 
 /** What one successful token request writes besides its grant-specific changes. */
 export interface Issuance {
@@ -40,6 +44,8 @@ export interface GrantStore {
   revokeFamily(familyId: string, nowEpoch: number): Promise<void>;
   /** One batch write: token record and activity row (nothing to consume). */
   recordIssued(issuance: Issuance): Promise<void>;
+  /** One transaction: a family begun without a code (an ID-JAG, behaviour IDJAG-6) and what is issued with it. */
+  startFamily(family: NewFamily, issuance: Issuance): Promise<void>;
 }
 
 export interface UserDirectory {
@@ -49,4 +55,26 @@ export interface UserDirectory {
 
 export interface EnvironmentAccess {
   hasAccess(userId: string, environmentId: string): Promise<boolean>;
+}
+
+/** What the JWT-bearer grant reads and writes besides the token store (behaviour JWTB-1). */
+export interface AssertionGrantPorts {
+  readonly trustedIssuers: TrustedIssuerLookup;
+  readonly verifier: JwtAssertionVerifier;
+  /** The assertions' `jti`s, purpose 'authorization-grant', per issuer (behaviour JWTB-3). */
+  readonly singleUseIds: SingleUseIds;
+  /** Which scope names the catalog holds now: a workload rule may name one deleted since (behaviour ADMIN-18). */
+  readonly catalogNames: CatalogNames;
+  readonly federatedUsers: FederatedUsers;
+}
+
+/** The users an ID-JAG names by address, and those it creates on first use (behaviour IDJAG-5). */
+export interface FederatedUsers {
+  findByEmail(email: string): Promise<User | undefined>;
+  /**
+   * One transaction: the user, its address and its grant of the environment as it is now.
+   * `address-taken`: another user has the address (a concurrent first use), nothing written;
+   * `no-environment`: the environment is gone, nothing written.
+   */
+  createInEnvironment(user: User, environmentId: string, grantedAt: string): Promise<'created' | 'address-taken' | 'no-environment'>;
 }

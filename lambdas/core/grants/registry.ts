@@ -8,12 +8,14 @@ import { authorizationCode } from './authorization-code';
 import { clientCredentials } from './client-credentials';
 import type { Grant, GrantImplementation } from './grant';
 import { grantTypeFacts, grantTypes, type GrantType } from './grant-types';
+import { jwtBearer } from './jwt-bearer';
 import { refreshToken } from './refresh-token';
 
 const implementations: { readonly [T in GrantType]: GrantImplementation } = {
   authorization_code: authorizationCode,
   refresh_token: refreshToken,
   client_credentials: clientCredentials,
+  'urn:ietf:params:oauth:grant-type:jwt-bearer': jwtBearer,
 };
 
 /** In grant-types.ts's order. */

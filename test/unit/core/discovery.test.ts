@@ -30,6 +30,11 @@ describe('authorization server metadata (RFC 8414 section 2, behaviour DISC-2)',
     expect(metadata.token_endpoint_auth_methods_supported).toContain('none');
   });
 
+  it('lists the ID-JAG grant profile with the JWT-bearer grant it needs (draft-ietf-oauth-identity-assertion-authz-grant, behaviour DISC-2)', () => {
+    expect(metadata.authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
+    expect(metadata.grant_types_supported).toContain('urn:ietf:params:oauth:grant-type:jwt-bearer');
+  });
+
   it('lists discoverable scopes only (the admin scope stays unadvertised)', () => {
     expect(metadata.scopes_supported).toEqual(['openid']);
   });

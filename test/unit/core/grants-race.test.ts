@@ -43,6 +43,8 @@ function depsWith(store: Partial<GrantStore>): GrantDependencies & { revoked: st
     environments: { hasAccess: async () => true },
     mfaPolicy: async () => 'off',
     keepClient: async () => undefined,
+    // Neither grant here reads an assertion.
+    assertionGrants: {} as GrantDependencies['assertionGrants'],
     pause: async () => undefined,
     revoked,
     store: {

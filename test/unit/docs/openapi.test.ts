@@ -66,9 +66,13 @@ describe('OpenAPI document', () => {
       'authorization_code',
       'client_credentials',
       'refresh_token',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
     ]);
     const code = token.oneOf.find((g: Json) => g.title === 'authorization_code');
     expect(code.required).toEqual(expect.arrayContaining(['grant_type', 'code', 'code_verifier']));
+    // RFC 7523 2.1, behaviour JWTB-1.
+    const jwtBearer = token.oneOf.find((g: Json) => g.title === 'urn:ietf:params:oauth:grant-type:jwt-bearer');
+    expect(jwtBearer.required).toEqual(['grant_type', 'assertion']);
     const user = generated.paths['/api/admin/users']!.post!.requestBody.content['application/json'].schema;
     expect(user.required).toEqual(['name']);
     expect(user.additionalProperties).toBe(false);
