@@ -6,6 +6,7 @@
  */
 import { assertionSigningAlgorithms } from './jwt-assertions';
 import type { Client } from './model';
+import { publicJwksProblem } from './public-jwks';
 
 export const clientKeyLimits = {
   keys: 20,
@@ -16,33 +17,9 @@ export const clientKeyLimits = {
 
 export type ClientKeys = Pick<Client, 'jwks' | 'jwksUri' | 'tokenEndpointAuthSigningAlg'>;
 
-/** Members only a private or symmetric JWK has (RFC 7518 6.2.2, 6.3.2, 6.4, RFC 8037 2). */
-const privateMembers = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
-const signingKeyTypes = ['RSA', 'EC', 'OKP'];
-
-function keyProblem(key: unknown): string | undefined {
-  if (key === null || typeof key !== 'object' || Array.isArray(key)) return 'is not a JSON object';
-  const jwk = key as Record<string, unknown>;
-  if (typeof jwk.kty !== 'string' || !signingKeyTypes.includes(jwk.kty)) return `kty must be one of ${signingKeyTypes.join(', ')}`;
-  if (privateMembers.some((member) => member in jwk)) return 'is a private or symmetric key; register the public key only';
-  if (jwk.use !== undefined && jwk.use !== 'sig') return 'use must be "sig"';
-  if (jwk.alg !== undefined && !(assertionSigningAlgorithms as readonly unknown[]).includes(jwk.alg)) {
-    return `alg must be one of ${assertionSigningAlgorithms.join(', ')}`;
-  }
-  if (jwk.kid !== undefined && typeof jwk.kid !== 'string') return 'kid must be a string';
-  return undefined;
-}
-
 function jwksProblem(jwks: unknown): string | undefined {
-  const keys = (jwks as { keys?: unknown } | null)?.keys;
-  if (jwks === null || typeof jwks !== 'object' || !Array.isArray(keys)) return 'jwks: must be a JSON Web Key Set, {"keys": [...]}.';
-  if (keys.length === 0 || keys.length > clientKeyLimits.keys) return `jwks: must hold 1 to ${clientKeyLimits.keys} keys.`;
-  if (JSON.stringify(jwks).length > clientKeyLimits.jwksBytes) return `jwks: must be at most ${clientKeyLimits.jwksBytes} bytes.`;
-  for (const [index, key] of keys.entries()) {
-    const problem = keyProblem(key);
-    if (problem) return `jwks.keys.${index}: ${problem}.`;
-  }
-  return undefined;
+  const problem = publicJwksProblem(jwks, { maxKeys: clientKeyLimits.keys, maxBytes: clientKeyLimits.jwksBytes, kidRequired: false });
+  return problem && `jwks: ${problem}.`;
 }
 
 function jwksUriProblem(uri: unknown, allowLoopbackHttp: boolean): string | undefined {

@@ -3,6 +3,7 @@
  * TRUST-7): each check answers why a value cannot be stored, or undefined. Shared by the admin API
  * and the dashboard through the use cases of lambdas/core/admin/trusted-issuers.ts.
  */
+import { publicJwksProblem } from '../public-jwks';
 import { isSubjectPattern } from './subject-pattern';
 
 export const maxUrlLength = 2000;
@@ -42,42 +43,12 @@ function httpsUrlProblem(value: string, allow: { readonly query: boolean }): str
   return undefined;
 }
 
-/** RFC 7518 §6.2.2, §6.3.2, §6.4, RFC 8037 §2: members only a private or symmetric key has. */
-const privateMembers = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
-/** The public members each key type needs (RFC 7518 §6.2.1, §6.3.1; RFC 8037 §2). */
-const publicMembers: Readonly<Record<string, readonly string[]>> = { EC: ['crv', 'x', 'y'], RSA: ['n', 'e'], OKP: ['crv', 'x'] };
-
 /**
  * Behaviour TRUST-4: a set of 1 to 20 public signing keys, each with its own `kid` (the grant
- * picks the key by it), of type EC, RSA or OKP with that type's public members; never a private or
- * symmetric key (a private key pasted by mistake would be stored and shown), never `use` other
- * than `sig`; at most 32 KiB.
+ * picks the key by it), at most 32 KiB (core/public-jwks.ts).
  */
 export function jwksProblem(jwks: { readonly keys: readonly Record<string, unknown>[] }): string | undefined {
-  if (jwks.keys.length === 0 || jwks.keys.length > maxKeys) return `keys: must hold 1 to ${maxKeys} keys`;
-  if (Buffer.byteLength(JSON.stringify(jwks), 'utf8') > maxJwksBytes) return `must be at most ${maxJwksBytes / 1024} KiB`;
-  const kids = new Set<string>();
-  for (const [index, key] of jwks.keys.entries()) {
-    const problem = keyProblem(key);
-    if (problem) return `keys.${index}: ${problem}`;
-    if (kids.has(key.kid as string)) return `keys.${index}: kid ${JSON.stringify(key.kid)} is used by another key`;
-    kids.add(key.kid as string);
-  }
-  return undefined;
-}
-
-function keyProblem(key: Record<string, unknown>): string | undefined {
-  const secret = privateMembers.filter((member) => Object.hasOwn(key, member));
-  if (secret.length > 0) return `must be a public key (it has the private member${secret.length > 1 ? 's' : ''} ${secret.join(', ')})`;
-  if (typeof key.kid !== 'string' || key.kid.length === 0 || key.kid.length > 200) return 'kid: must be a string of 1 to 200 characters';
-  const needs = typeof key.kty === 'string' && Object.hasOwn(publicMembers, key.kty) ? publicMembers[key.kty] : undefined;
-  if (!needs) return 'kty: must be EC, RSA or OKP';
-  const missing = needs.filter((member) => typeof key[member] !== 'string' || key[member] === '');
-  if (missing.length > 0) return `must have ${missing.join(', ')} (a ${key.kty} public key)`;
-  if (key.use !== undefined && key.use !== 'sig') return 'use: must be "sig"';
-  if (key.alg !== undefined && (typeof key.alg !== 'string' || key.alg === 'none' || key.alg.startsWith('HS')))
-    return 'alg: must be an asymmetric signing algorithm';
-  return undefined;
+  return publicJwksProblem(jwks, { maxKeys, maxBytes: maxJwksBytes, kidRequired: true });
 }
 
 /** Registered claims the grant checks itself (RFC 7519 §4.1); a rule matching on them would mean nothing. */
