@@ -471,6 +471,8 @@ export const routes: readonly Route[] = [
       siteSettings: 'get',
       tokenRecord: 'put',
       tokenActivity: 'put',
+      // A DPoP proof's jti, used once (behaviour TOKEN-6, RFC 9449 11.1).
+      usedIdentifier: 'put',
     }),
     crossOrigin: true,
     signs: true,
@@ -552,7 +554,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.userinfo,
     handler: 'userinfo',
     auth: 'bearer',
-    storage: storage(bearerCheck, { user: 'get' }),
+    // usedIdentifier: a DPoP proof's jti (behaviour BEARER-5).
+    storage: storage(bearerCheck, { user: 'get', usedIdentifier: 'put' }),
     crossOrigin: true,
     verifiesTokens: true,
     edge: lightEdge,
@@ -563,7 +566,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.validate,
     handler: 'validate-token',
     auth: 'bearer',
-    storage: bearerCheck,
+    // usedIdentifier: a DPoP proof's jti (behaviour BEARER-5).
+    storage: storage(bearerCheck, { usedIdentifier: 'put' }),
     verifiesTokens: true,
     edge: lightEdge,
   },

@@ -4,6 +4,7 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
+import { dpopSigningAlgorithms } from './dpop';
 import { grantTypes } from './grants/grant-types';
 import { endpointPaths } from './paths';
 import type { ScopeDefinition } from './ports';
@@ -47,6 +48,8 @@ export function authorizationServerMetadata(config: DiscoverySettings, scopes: r
     // RFC 9207: the authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     ...(config.clientIdMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+    // RFC 9449 5.1, behaviour DISC-7: exactly the algorithms a DPoP proof is accepted with.
+    dpop_signing_alg_values_supported: [...dpopSigningAlgorithms],
   };
 }
 

@@ -106,6 +106,8 @@ export interface AuthorizationCode extends Grant {
   readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
+  /** RFC 9449 10: the `dpop_jkt` of the authorization request; the redemption must prove this key (behaviour CODE-5). */
+  readonly dpopJkt?: string;
   readonly expiresAtEpoch: number;
   /** Set when redeemed; a second redemption finds it and revokes this family. */
   readonly familyId?: string;
@@ -113,6 +115,8 @@ export interface AuthorizationCode extends Grant {
 
 export interface RefreshToken extends Grant {
   readonly familyId: string;
+  /** RFC 9449 5: a public client's token is bound to its DPoP key; every rotation must prove it (behaviour REFRESH-7). */
+  readonly dpopJkt?: string;
   readonly expiresAtEpoch: number;
   /** Set when this token was exchanged for its successor. */
   readonly rotatedAtEpoch?: number;

@@ -8,10 +8,12 @@ import { grantFor } from '../core/grants/registry';
 import { withCatalogScopes } from '../core/scope';
 import { parseBody, type FormFields } from '../http/body';
 import { authenticateRequestClient } from '../http/client-authentication';
+import { provenKeyOf } from '../http/dpop';
 import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { metricNames } from '../core/metrics';
 import { getClientAuthDependencies } from '../wiring/client-auth';
+import { getDpopDependencies } from '../wiring/dpop';
 import { getGrantDependencies } from '../wiring/grants';
 import { getStorage } from '../wiring/storage';
 import { tokenEndpoint } from '../wiring/token-endpoint';
@@ -19,15 +21,17 @@ import { tokenEndpoint } from '../wiring/token-endpoint';
 export const handler = tokenEndpoint(
   {
     metrics: { issued: metricNames.tokenIssued, refused: metricNames.tokenRefused, byGrant: true },
-    async issue(event, activity) {
+    async issue(event, activity, container) {
       const form = parseBody(event, ['form']) as FormFields;
       const grant = grantFor(validate(tokenRequestParams, form).grant_type);
       activity.ofType(grant.type);
       const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
       assertClientMayUse(authenticated.client, grant.type);
+      // Behaviour TOKEN-6: after client authentication, so an unknown caller's proof uses up no jti.
+      const proven = await provenKeyOf(event, container.config.baseUrl, getDpopDependencies());
       // A scope deleted from the catalog is issued to no one, whatever the client record lists (behaviour ADMIN-18).
       const client = await withCatalogScopes(authenticated.client, getStorage().catalogNames);
-      return grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies());
+      return grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies(), proven);
     },
   },
   { crossOrigin: true }, // route row flag crossOrigin (behaviour HTTP-6)

@@ -9,7 +9,7 @@ import { userClaims } from '../core/user-claims';
 import { requireVerifiedBearer } from '../http/bearer';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getBearerDependencies } from '../wiring/bearer';
+import { getDpopBearerDependencies } from '../wiring/bearer';
 
 const invalidToken = (description: string, reason: string) =>
   new InvalidTokenError(description, reason, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
@@ -17,7 +17,7 @@ const invalidToken = (description: string, reason: string) =>
 export const handler = httpHandler(
   async (event) => {
     // The bearer check refuses a token of a sign-in from before a password change (behaviour BEARER-1, BEARER-2).
-    const verified = await requireVerifiedBearer(event, getBearerDependencies());
+    const verified = await requireVerifiedBearer(event, getDpopBearerDependencies());
     const { claims } = verified;
     if (!claims.sub) throw invalidToken('The access token does not identify a user.', `token of client ${claims.client_id} has no sub`);
     const scopes = parseScope(claims.scope);

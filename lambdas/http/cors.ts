@@ -15,8 +15,8 @@ export const crossOriginResponseHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After',
 };
 
-/** Request headers a browser client may send: client authentication or a bearer token, and the body's type. */
-export const preflightAllowedHeaders = 'Authorization, Content-Type';
+/** Request headers a browser client may send: client authentication or an access token, the body's type, and a DPoP proof (RFC 9449 4.1). */
+export const preflightAllowedHeaders = 'Authorization, Content-Type, DPoP';
 
 /** Seconds a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const preflightMaxAgeSeconds = 600;

@@ -2,6 +2,7 @@
 import type { AdminAuthDependencies } from '../http/admin-auth';
 import type { BearerDependencies } from '../http/bearer';
 import { getContainer } from './container';
+import { getDpopDependencies } from './dpop';
 import { getClientRepository, getTokenStore, getUsers } from './repositories';
 import { getSite } from './site';
 import { getVerifier } from './verifier';
@@ -14,6 +15,9 @@ export const getBearerDependencies = (): BearerDependencies => ({
   clients: getClientRepository(),
   users: getUsers(),
 });
+
+/** The bearer check of an endpoint that also takes `Authorization: DPoP` with a proof (behaviour BEARER-5; its row puts `usedIdentifier`). */
+export const getDpopBearerDependencies = (): BearerDependencies => ({ ...getBearerDependencies(), dpop: getDpopDependencies() });
 
 export const getAdminAuthDependencies = (): AdminAuthDependencies => ({
   bearer: getBearerDependencies(),

@@ -6,6 +6,7 @@
  * resource binding carries over (RFC 8707 2.2).
  */
 import * as z from 'zod/mini';
+import type { ProvenKey } from '../dpop';
 import { InvalidGrantError } from '../errors';
 import type { Client, RefreshToken, User } from '../model';
 import { confirmResource } from '../resource';
@@ -67,6 +68,7 @@ export async function refreshTokenGrant(
   request: RefreshGrantRequest,
   activity: TokenRequestActivity,
   deps: GrantDependencies,
+  proven?: ProvenKey,
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const requested = parseScope(request.scope);
@@ -75,6 +77,13 @@ export async function refreshTokenGrant(
   );
   activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
+  // RFC 9449 5, behaviour REFRESH-7: before reuse detection, so a thief without the key can neither
+  // use a bound token nor end its family by replaying a rotated one; nothing is revoked.
+  if (found.dpopJkt !== undefined && proven?.jkt !== found.dpopJkt) {
+    throw invalidRefresh(
+      proven ? 'DPoP proof key differs from the key the refresh token is bound to' : 'no DPoP proof for a DPoP-bound refresh token',
+    );
+  }
   // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
   if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidRefresh('sign-in before SIGN_INS_NOT_BEFORE');
   if (found.rotatedAtEpoch !== undefined) await revokeForReuse(found.familyId, nowEpoch, deps, 'already rotated');
@@ -85,7 +94,10 @@ export async function refreshTokenGrant(
   await requireSecondFactorIfAsked(found, user, deps);
 
   // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
-  const access = await mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
+  const access = await mintAccessToken(
+    { clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr, jkt: proven?.jkt },
+    deps,
+  );
   const successor = newRefreshToken(
     {
       clientId: found.clientId,
@@ -97,6 +109,7 @@ export async function refreshTokenGrant(
       ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
+      ...(found.dpopJkt !== undefined ? { dpopJkt: found.dpopJkt } : {}),
     },
     deps.random,
   );
@@ -134,6 +147,6 @@ const parameters = z.object({
 
 export const refreshToken: GrantImplementation<typeof parameters> = {
   parameters,
-  issue: (client, p, activity, deps) =>
-    refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
+  issue: (client, p, activity, deps, proven) =>
+    refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps, proven),
 };
