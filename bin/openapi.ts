@@ -50,6 +50,8 @@ interface OperationDoc {
   readonly description?: string;
   readonly body?: { readonly schema: z.ZodMiniType | Json; readonly media: readonly Media[]; readonly required?: boolean };
   readonly query?: z.ZodMiniType;
+  /** Request headers beside authentication (a DPoP proof). */
+  readonly headers?: readonly { readonly name: string; readonly description: string }[];
   /** Status and what it carries; `html` pages, `redirect` (Location), `empty` (no body). */
   readonly success: readonly [number, 'json' | 'html' | 'redirect' | 'empty', string];
 }
@@ -98,7 +100,12 @@ const authorizeQuery = z.object({
   prompt: z.optional(z.string()),
   max_age: z.optional(z.string()),
   nonce: z.optional(z.string()),
+  // RFC 9449 10, behaviour CODE-5.
+  dpop_jkt: z.optional(z.string()),
 });
+
+/** RFC 9449 4, behaviour TOKEN-6 and BEARER-5: the proof header of the endpoints that take one. */
+const dpopHeader = (what: string) => [{ name: 'DPoP', description: `A DPoP proof JWT (RFC 9449 4.2): ${what}` }];
 
 const apiKeyExchangeBody: Json = {
   ...jsonSchema(apiKeyExchangeFields),
@@ -156,6 +163,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: `Token endpoint: ${grantTypes.join(', ')}`,
     description: clientAuthentication(clientAuthMethods),
     body: form(tokenBody),
+    headers: dpopHeader('the access token is then bound to its key (`cnf.jkt`, `token_type: DPoP`).'),
     success: [200, 'json', 'RFC 6749 5.1 token response'],
   },
   ApiKeyToken: {
@@ -175,9 +183,14 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     body: form(tokenOperationParams),
     success: [200, 'empty', 'Revoked, or not a token'],
   },
-  UserInfo: { summary: 'OpenID Connect userinfo', success: [200, 'json', 'Claims by scope'] },
+  UserInfo: {
+    summary: 'OpenID Connect userinfo',
+    headers: dpopHeader('required with `Authorization: DPoP <token>` for a DPoP-bound token.'),
+    success: [200, 'json', 'Claims by scope'],
+  },
   ValidateToken: {
     summary: 'Whether a bearer token of this server is valid',
+    headers: dpopHeader('required with `Authorization: DPoP <token>` for a DPoP-bound token.'),
     success: [200, 'json', '`{ active, client_id, scope, aud, exp }`'],
   },
   SignInCode: { summary: 'Enter the mailed sign-in code', body: form(signInCodeForm), success: [303, 'redirect', 'Signed in'] },
@@ -356,6 +369,13 @@ function operation(route: Route, doc: OperationDoc): Json {
     required: ((query?.required as string[] | undefined) ?? []).includes(name),
     schema,
   }));
+  const headerParameters = (doc.headers ?? []).map(({ name, description }) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
   const [status, kind, description] = doc.success;
   const success =
     kind === 'json'
@@ -371,7 +391,9 @@ function operation(route: Route, doc: OperationDoc): Json {
     ...(doc.description ? { description: doc.description } : {}),
     tags: [tagOf(route)],
     security: securityByAuth[route.auth],
-    ...(pathParameters.length + queryParameters.length > 0 ? { parameters: [...pathParameters, ...queryParameters] } : {}),
+    ...(pathParameters.length + queryParameters.length + headerParameters.length > 0
+      ? { parameters: [...pathParameters, ...queryParameters, ...headerParameters] }
+      : {}),
     ...(doc.body
       ? {
           requestBody: {
