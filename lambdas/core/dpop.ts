@@ -4,7 +4,7 @@
  * the public key the proof carries; everything else is decided here.
  */
 import { createHash } from 'node:crypto';
-import { InvalidDpopProofError } from './errors';
+import { InvalidDpopProofError, UseDpopNonceError } from './errors';
 import type { Clock, SingleUseIds } from './ports';
 
 /**
@@ -40,11 +40,21 @@ export interface ProofSignature {
   ): Promise<{ payload: Readonly<Record<string, unknown>>; thumbprint: string } | undefined>;
 }
 
+/** Server nonces (RFC 9449 8, 9): where given, every proof must carry one this accepts. */
+export interface DpopNonces {
+  /** The nonce a client should use now: sent as `DPoP-Nonce`. */
+  current(): string;
+  /** Whether a proof's nonce is still good (the current one, or one recently current). */
+  accepts(nonce: string): boolean;
+}
+
 export interface DpopDependencies {
   readonly signature: ProofSignature;
-  /** The `jti` replay cache shared by every container (RFC 9449 11.1). */
-  readonly singleUseIds: SingleUseIds;
+  /** The `jti` replay cache (RFC 9449 11.1): shared by every container for this server's own endpoints. */
+  readonly singleUseIds: Pick<SingleUseIds, 'use'>;
   readonly clock: Clock;
+  /** Absent: no nonce is asked for, and a proof's `nonce` is ignored (behaviour TOKEN-8). */
+  readonly nonces?: DpopNonces;
 }
 
 /** The request a proof must be for. */
@@ -123,6 +133,22 @@ export async function checkDpopProof(proof: string, target: ProofTarget, deps: D
   }
   if (target.accessToken !== undefined && payload.ath !== accessTokenHash(target.accessToken)) {
     throw refuse('The DPoP proof ath does not match the access token.');
+  }
+  // RFC 9449 8, 9, behaviour TOKEN-8: checked last but for the jti, so the retry it asks for fixes the only fault.
+  if (deps.nonces && (typeof payload.nonce !== 'string' || !deps.nonces.accepts(payload.nonce))) {
+    throw new UseDpopNonceError(
+      payload.nonce === undefined
+        ? 'The DPoP proof must carry the server nonce of DPoP-Nonce.'
+        : 'The DPoP proof nonce is no longer valid; use the one in DPoP-Nonce.',
+      `nonce ${payload.nonce === undefined ? 'missing' : 'stale'}`,
+      {
+        status: target.status ?? 400,
+        headers: {
+          'DPoP-Nonce': deps.nonces.current(),
+          ...(target.challenge ? { 'WWW-Authenticate': target.challenge.replace(/error="[a-z_]+"/, 'error="use_dpop_nonce"') } : {}),
+        },
+      },
+    );
   }
   // RFC 9449 11.1: a proof is used once. Scoped by its key, so two clients' ids never collide; kept
   // for as long as the proof would be fresh.
