@@ -80,6 +80,8 @@ export interface Client {
   readonly metadataDocumentRefreshAfterEpoch?: number;
   /** A dynamic client that has not completed a token request yet and expires if it never does. */
   readonly expiresUnused?: boolean;
+  /** RFC 9449 5.2: every token request must carry a DPoP proof (behaviour TOKEN-8). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** What the authorization step grants; carried by codes and refresh tokens. */

@@ -27,6 +27,8 @@ export const registrationMetadataSchema = z.object({
   response_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
+  // RFC 9449 5.2, behaviour TOKEN-8.
+  dpop_bound_access_tokens: z.optional(z.boolean()),
 });
 
 /** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
@@ -44,6 +46,7 @@ export interface ValidatedRegistration {
   readonly redirectUris: readonly string[];
   readonly grantTypes: readonly GrantType[];
   readonly scopes: readonly string[];
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** Validates the metadata; every problem names the field, and bad redirect URIs get their own code. */
@@ -94,6 +97,7 @@ export function validateRegistration(input: unknown, catalog: readonly ScopeDefi
     redirectUris: [...new Set(metadata.redirect_uris)],
     grantTypes: grantTypes as GrantType[],
     scopes: requested,
+    ...(metadata.dpop_bound_access_tokens ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 
@@ -115,6 +119,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
     registrationType: 'dynamic',
     admin: false,
     test: false,
+    ...(registration.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: facts.createdAt,
   };
 }
@@ -130,5 +135,6 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     response_types: ['code'],
     token_endpoint_auth_method: publicClientAuthMethod,
     scope: formatScope(client.scopes),
+    ...(client.dpopBoundAccessTokens ? { dpop_bound_access_tokens: true } : {}),
   };
 }

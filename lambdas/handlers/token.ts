@@ -3,6 +3,7 @@
  * registry), client authentication, then the grant with its own parameters. The activity row
  * and the metrics are the token-endpoint wrapper's (behaviour TOKEN-5, LOG-1).
  */
+import { InvalidRequestError } from '../core/errors';
 import { assertClientMayUse } from '../core/grants/grant-types';
 import { grantFor } from '../core/grants/registry';
 import { withCatalogScopes } from '../core/scope';
@@ -29,6 +30,13 @@ export const handler = tokenEndpoint(
       assertClientMayUse(authenticated.client, grant.type);
       // Behaviour TOKEN-6: after client authentication, so an unknown caller's proof uses up no jti.
       const proven = await provenKeyOf(event, container.config.baseUrl, getDpopDependencies());
+      // RFC 9449 5.2, behaviour TOKEN-8: a missing proof is a missing part of the request (RFC 6749 5.2), not an invalid proof.
+      if (authenticated.client.dpopBoundAccessTokens && !proven) {
+        throw new InvalidRequestError(
+          'This client must send a DPoP proof with every token request.',
+          'dpop_bound_access_tokens client without a DPoP proof',
+        );
+      }
       // A scope deleted from the catalog is issued to no one, whatever the client record lists (behaviour ADMIN-18).
       const client = await withCatalogScopes(authenticated.client, getStorage().catalogNames);
       return grant.issue(client, validate(grant.parameters, form), activity, await getGrantDependencies(), proven);

@@ -59,6 +59,7 @@ export const clientView = (client: Client) => ({
   admin: client.admin,
   test: client.test,
   introspect_all: client.introspectAll === true,
+  dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
   created_at: client.createdAt,
 });
 

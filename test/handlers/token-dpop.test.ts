@@ -117,6 +117,41 @@ describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', (
   });
 });
 
+describe('a client registered with dpop_bound_access_tokens (behaviour TOKEN-8, RFC 9449 5.2)', () => {
+  it('is refused without a proof (400 invalid_request, nothing issued) and served with one', async () => {
+    const service = await createTokenClient({
+      environmentId,
+      type: 'confidential',
+      grantTypes: ['client_credentials'],
+      scopes: ['read'],
+      dpopBoundAccessTokens: true,
+    });
+    const bare = await clientCredentials(service);
+    expect(bare.status).toBe(400);
+    expect(bare.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'This client must send a DPoP proof with every token request.',
+    });
+    expect(await storedFor(service.client.clientId)).toEqual({ tokenRecords: 0, refreshTokens: 0, families: 0 });
+    const proven = await clientCredentials(service, await key.proof('POST', tokenUrl()));
+    expect([proven.status, proven.body.token_type]).toEqual([200, 'DPoP']);
+  });
+
+  it('holds for a public client refreshing, too', async () => {
+    const { client } = await createTokenClient({ environmentId, dpopBoundAccessTokens: true });
+    const code = await issueCode(client, user);
+    const bare = await postToken({
+      grant_type: 'authorization_code',
+      client_id: client.clientId,
+      code: code.code,
+      code_verifier: code.verifier,
+      redirect_uri: redirectUri,
+    });
+    expect([bare.status, bare.body.error]).toEqual([400, 'invalid_request']);
+    expect(await storedFor(client.clientId)).toEqual({ tokenRecords: 0, refreshTokens: 0, families: 0 });
+  });
+});
+
 describe('dpop_jkt codes (behaviour CODE-5, RFC 9449 10)', () => {
   const redeemWith = (client: TestClient['client'], code: { code: string; verifier: string }, proof?: string) =>
     postToken(

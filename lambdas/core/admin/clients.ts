@@ -21,6 +21,8 @@ export interface NewClient {
   readonly test: boolean;
   /** May introspect every token of this server (a resource server); confidential clients only. */
   readonly introspectAll?: boolean;
+  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-8). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 export interface CreatedClient {
@@ -94,6 +96,7 @@ export async function createClient(
     admin: input.admin,
     test: input.test,
     ...(input.introspectAll ? { introspectAll: true } : {}),
+    ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -148,6 +151,7 @@ export async function updateClient(
     ...(scopes ? { scopes } : {}),
     ...(changes.introspectAll !== undefined ? { introspectAll: changes.introspectAll } : {}),
     ...(redirectUris ? { redirectUris } : {}),
+    ...(changes.dpopBoundAccessTokens !== undefined ? { dpopBoundAccessTokens: changes.dpopBoundAccessTokens } : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -163,7 +167,7 @@ export async function updateClient(
 
 /** The fields an update changed, by name (the audit entry's reason); never a value. */
 function changedClientFields(before: Client, after: Client): string {
-  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll'] as const).filter(
+  const changed = (['name', 'scopes', 'redirectUris', 'introspectAll', 'dpopBoundAccessTokens'] as const).filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
   return changed.length > 0 ? changed.join(', ') : 'nothing';

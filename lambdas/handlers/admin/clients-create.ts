@@ -24,6 +24,7 @@ export const schema = z.strictObject({
   admin: z._default(z.boolean(), false),
   test: z._default(z.boolean(), false),
   introspect_all: z._default(z.boolean(), false),
+  dpop_bound_access_tokens: z._default(z.boolean(), false),
 });
 
 export const handler = adminHandler(async (event, _container, caller) => {
@@ -38,6 +39,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     admin: body.admin,
     test: body.test,
     introspectAll: body.introspect_all,
+    dpopBoundAccessTokens: body.dpop_bound_access_tokens,
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

@@ -19,7 +19,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
-import { blankToUndefined, lineList, wordList } from './forms';
+import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
 
 const pageSize = 25;
@@ -39,9 +39,19 @@ const createForm = z.object({
   environment_id: environmentId,
   scopes: scopesField,
   redirect_uris: redirectUrisField,
+  dpop_bound_access_tokens: checkbox,
 });
 
-const updateForm = z.object({ name: displayName, scopes: scopesField, redirect_uris: z.optional(redirectUrisField) });
+const updateForm = z.object({
+  name: displayName,
+  scopes: scopesField,
+  redirect_uris: z.optional(redirectUrisField),
+  dpop_bound_access_tokens: checkbox,
+});
+
+/** RFC 9449 5.2, behaviour TOKEN-8: the same words on both forms. */
+const dpopBoundField = (checked: boolean) =>
+  html`<label><input name="dpop_bound_access_tokens" type="checkbox"${checked ? html` checked` : ''}> Require DPoP: refuse token requests without a DPoP proof (dpop_bound_access_tokens)</label>`;
 
 const keyForm = z.object({
   user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
@@ -95,6 +105,7 @@ async function newForm(request: DashboardRequest) {
     )}</select>
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
 <label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
+${dpopBoundField(false)}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -113,6 +124,7 @@ async function create(request: DashboardRequest) {
     redirectUris: form.redirect_uris,
     admin: false,
     test: false,
+    dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -155,6 +167,7 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
 <table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
+<tr><th>DPoP required</th><td>${client.dpopBoundAccessTokens ? 'yes' : 'no'}</td></tr>
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -165,6 +178,7 @@ ${
     ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
     : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
 }
+${dpopBoundField(client.dpopBoundAccessTokens === true)}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -186,12 +200,17 @@ async function update(request: DashboardRequest) {
     name: request.form.name,
     scopes: wordList(request.form.scopes),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
+    dpop_bound_access_tokens: request.form.dpop_bound_access_tokens,
   });
   const after = await updateClient(request.deps.admin, actorOf(request), {
     clientId: before.clientId,
     name: form.name,
     scopes: form.scopes,
     ...(form.redirect_uris ? { redirectUris: form.redirect_uris } : {}),
+    // The form always shows the box, so an unticked one turns the requirement off; unchanged, it is not written (nor audited).
+    ...((form.dpop_bound_access_tokens === 'on') !== (before.dpopBoundAccessTokens === true)
+      ? { dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on' }
+      : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
