@@ -89,6 +89,8 @@ export interface VerifiedToken {
    * for a token without `sub` or whose user no longer exists.
    */
   readonly user: () => Promise<User | undefined>;
+  /** How the token came (verifyPresented): a later refusal challenges with the same scheme (RFC 9449 7.1). */
+  readonly scheme?: 'Bearer' | 'DPoP';
 }
 
 /** Verifies the token and that it is not revoked; `audience` defaults to the issuer. */
@@ -213,7 +215,7 @@ export async function verifyPresented(event: PresentingEvent, deps: BearerDepend
         'DPoP-bound token sent as Bearer',
       );
     }
-    return verified;
+    return { ...verified, scheme };
   }
   let verified: VerifiedToken;
   try {
@@ -247,5 +249,5 @@ export async function verifyPresented(event: PresentingEvent, deps: BearerDepend
       },
     );
   }
-  return verified;
+  return { ...verified, scheme };
 }

@@ -92,6 +92,13 @@ describe('the DPoP scheme at userinfo and validate (behaviour BEARER-5, RFC 9449
     expect([replay.statusCode, jsonBody(replay).error]).toEqual([401, 'invalid_dpop_proof']);
   });
 
+  it('a bound token without openid: 403 insufficient_scope, challenged with the DPoP scheme', async () => {
+    const token = await boundToken(['profile']);
+    const result = await call(userinfo, '/api/userinfo', await asDpop(token));
+    expect([result.statusCode, jsonBody(result).error]).toEqual([403, 'insufficient_scope']);
+    expect(headerOf(result, 'www-authenticate')).toBe(`DPoP error="insufficient_scope", ${algs}, scope="openid"`);
+  });
+
   it('an unbound token sent as DPoP is 401 invalid_token', async () => {
     const { token } = await issueAccessToken({ clientId: app.clientId, sub: user.id, scopes: ['openid'] });
     const result = await call(userinfo, '/api/userinfo', await asDpop(token));
