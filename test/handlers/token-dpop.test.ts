@@ -97,6 +97,26 @@ describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', (
     expect(successorBare.body.error).toBe('invalid_grant');
   });
 
+  it('an unbound refresh token of a public client becomes bound at its first DPoP refresh (behaviour REFRESH-7)', async () => {
+    const { client } = await createTokenClient({ environmentId });
+    const code = await issueCode(client, user);
+    const plain = await postToken({
+      grant_type: 'authorization_code',
+      client_id: client.clientId,
+      code: code.code,
+      code_verifier: code.verifier,
+      redirect_uri: redirectUri,
+    });
+    expect(plain.body.token_type).toBe('Bearer');
+    const viaDpop = await postToken(
+      { grant_type: 'refresh_token', client_id: client.clientId, refresh_token: String(plain.body.refresh_token) },
+      withProof(await key.proof('POST', tokenUrl())),
+    );
+    expect([viaDpop.status, viaDpop.body.token_type]).toEqual([200, 'DPoP']);
+    const bare = await refresh(client, String(viaDpop.body.refresh_token));
+    expect([bare.status, bare.body.error]).toEqual([400, 'invalid_grant']);
+  });
+
   it('a confidential client refresh token is not bound (RFC 9449 5); a DPoP refresh still gets a DPoP token', async () => {
     const confidential = await createTokenClient({ environmentId, type: 'confidential' });
     const auth = { Authorization: basic(confidential.client.clientId, confidential.secret!) };

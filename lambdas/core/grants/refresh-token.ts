@@ -109,7 +109,8 @@ export async function refreshTokenGrant(
       ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
-      ...(found.dpopJkt !== undefined ? { dpopJkt: found.dpopJkt } : {}),
+      // RFC 9449 5, behaviour REFRESH-7: a public client's token issued in answer to a DPoP request is bound, from then on.
+      ...(found.dpopJkt !== undefined ? { dpopJkt: found.dpopJkt } : proven && client.type === 'public' ? { dpopJkt: proven.jkt } : {}),
     },
     deps.random,
   );
