@@ -53,7 +53,7 @@ export interface DpopDependencies {
   /** The `jti` replay cache (RFC 9449 11.1): shared by every container for this server's own endpoints. */
   readonly singleUseIds: Pick<SingleUseIds, 'use'>;
   readonly clock: Clock;
-  /** Absent: no nonce is asked for, and a proof's `nonce` is ignored (behaviour TOKEN-8). */
+  /** Absent: no nonce is asked for, and a proof's `nonce` is ignored (behaviour TOKEN-9). */
   readonly nonces?: DpopNonces;
 }
 
@@ -134,7 +134,7 @@ export async function checkDpopProof(proof: string, target: ProofTarget, deps: D
   if (target.accessToken !== undefined && payload.ath !== accessTokenHash(target.accessToken)) {
     throw refuse('The DPoP proof ath does not match the access token.');
   }
-  // RFC 9449 8, 9, behaviour TOKEN-8: checked last but for the jti, so the retry it asks for fixes the only fault.
+  // RFC 9449 8, 9, behaviour TOKEN-9: checked last but for the jti, so the retry it asks for fixes the only fault.
   if (deps.nonces && (typeof payload.nonce !== 'string' || !deps.nonces.accepts(payload.nonce))) {
     throw new UseDpopNonceError(
       payload.nonce === undefined

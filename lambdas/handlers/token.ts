@@ -14,7 +14,7 @@ import { tokenRequestParams } from '../http/token-params';
 import { validate } from '../http/validate';
 import { metricNames } from '../core/metrics';
 import { getClientAuthDependencies } from '../wiring/client-auth';
-import { getDpopDependencies } from '../wiring/dpop';
+import { getTokenEndpointDpop } from '../wiring/token-dpop';
 import { getGrantDependencies } from '../wiring/grants';
 import { getStorage } from '../wiring/storage';
 import { tokenEndpoint } from '../wiring/token-endpoint';
@@ -29,7 +29,7 @@ export const handler = tokenEndpoint(
       const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
       assertClientMayUse(authenticated.client, grant.type);
       // Behaviour TOKEN-6: after client authentication, so an unknown caller's proof uses up no jti.
-      const proven = await provenKeyOf(event, container.config.baseUrl, getDpopDependencies());
+      const proven = await provenKeyOf(event, container.config.baseUrl, await getTokenEndpointDpop());
       // RFC 9449 5.2, behaviour TOKEN-8: a missing proof is a missing part of the request (RFC 6749 5.2), not an invalid proof.
       if (authenticated.client.dpopBoundAccessTokens && !proven) {
         throw new InvalidRequestError(

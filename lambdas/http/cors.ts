@@ -11,8 +11,8 @@
 export const crossOriginResponseHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   // Not CORS-safelisted, yet a client needs them: RFC 6750 3 error details, and the retry
-  // hint of 429/503 answers (behaviour ERR-1).
-  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After',
+  // hint of 429/503 answers (behaviour ERR-1), and the DPoP nonce to retry with (RFC 9449 8.1).
+  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, DPoP-Nonce',
 };
 
 /** Request headers a browser client may send: client authentication or an access token, the body's type, and a DPoP proof (RFC 9449 4.1). */
