@@ -145,3 +145,46 @@ describe('DPoP with oauth4webapi against npm start (RFC 9449)', () => {
     expect(tokens.token_type).toBe('dpop');
   });
 });
+
+describe('server nonces with oauth4webapi (DPOP_NONCE_REQUIRED, behaviour TOKEN-9, RFC 9449 8)', () => {
+  let nonceApp: LocalApp;
+  let nonceAs: oauth.AuthorizationServer;
+  beforeAll(async () => {
+    nonceApp = await startLocalApp({
+      port: 0,
+      dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+      tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
+      env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, DPOP_NONCE_REQUIRED: 'true' },
+    });
+    const issuer = new URL(nonceApp.url);
+    nonceAs = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  });
+  afterAll(async () => {
+    await nonceApp.close();
+  });
+
+  it('the first request is refused with use_dpop_nonce; the library keeps the nonce and the retry gets a DPoP token', async () => {
+    const { clientId, clientSecret } = nonceApp.bootstrap.adminClient;
+    const client = { client_id: clientId };
+    const DPoP = oauth.DPoP({}, await oauth.generateKeyPair('ES256'));
+    const request = async () =>
+      oauth.processClientCredentialsResponse(
+        nonceAs,
+        client,
+        await oauth.clientCredentialsGrantRequest(
+          nonceAs,
+          client,
+          oauth.ClientSecretBasic(clientSecret),
+          new URLSearchParams({ scope: 'admin' }),
+          {
+            DPoP,
+            ...insecure,
+          },
+        ),
+      );
+    const refusal = await request().catch((error: unknown) => error);
+    expect(oauth.isDPoPNonceError(refusal)).toBe(true);
+    const tokens = await request();
+    expect(tokens.token_type).toBe('dpop');
+  });
+});
