@@ -75,7 +75,7 @@ export interface ProvenKey {
   readonly jkt: string;
 }
 
-/** The RFC 7638 thumbprint form of an access token's hash in `ath`: base64url SHA-256 of its ASCII. */
+/** An access token's hash as a proof's `ath` carries it (RFC 9449 4.2): base64url SHA-256 of its ASCII. */
 export const accessTokenHash = (accessToken: string): string => createHash('sha256').update(accessToken, 'ascii').digest('base64url');
 
 /** A URL compared as RFC 9449 4.3 item 9 says: no query, no fragment, scheme and host normalized (RFC 3986 6.2.2, 6.2.3). */
