@@ -20,7 +20,8 @@ export const getBearerDependencies = (): BearerDependencies => ({
 export const getDpopBearerDependencies = (): BearerDependencies => ({ ...getBearerDependencies(), dpop: getDpopDependencies() });
 
 export const getAdminAuthDependencies = (): AdminAuthDependencies => ({
-  bearer: getBearerDependencies(),
+  // Behaviour BEARER-5: an admin client's or admin user's DPoP-bound token, with its proof.
+  bearer: getDpopBearerDependencies(),
   // As the token endpoint reads it (at most a second old): behaviour MFA-11 holds tokens to it as REFRESH-6 does.
   mfaPolicy: () => getSite().tokenMfaPolicy(),
 });

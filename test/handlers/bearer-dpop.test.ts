@@ -123,6 +123,19 @@ describe('a bound token sent as Bearer (RFC 9449 7.2, behaviour BEARER-5)', () =
   });
 });
 
+describe('the DPoP scheme at the admin API (behaviour BEARER-5)', () => {
+  it("an admin client's bound token with a proof of its key is served; without the proof, 401 invalid_dpop_proof", async () => {
+    const client = await createClient({ name: 'DPoP admin client', admin: true, scopes: [adminScope] });
+    const { token } = await issueAccessToken({ clientId: client.clientId, scopes: [adminScope], jkt: key.jkt });
+    const path = '/api/admin/environments';
+    const served = await environmentsList(apiGatewayEvent({ path, headers: await asDpop(token, path) }), lambdaContext);
+    expect(served.statusCode).toBe(200);
+    const refused = await environmentsList(apiGatewayEvent({ path, headers: { Authorization: `DPoP ${token}` } }), lambdaContext);
+    expect([refused.statusCode, jsonBody(refused).error]).toEqual([401, 'invalid_dpop_proof']);
+    expect(headerOf(refused, 'www-authenticate')).toBe(`DPoP error="invalid_dpop_proof", ${algs}`);
+  });
+});
+
 describe('introspection of a bound token (behaviour INTRO-6, RFC 9449 6.2)', () => {
   it('returns cnf.jkt and token_type DPoP; an unbound token stays Bearer without cnf', async () => {
     const bound = await introspectWith(resourceServer, await boundToken());
