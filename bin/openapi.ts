@@ -104,7 +104,7 @@ const authorizeQuery = z.object({
   dpop_jkt: z.optional(z.string()),
 });
 
-/** RFC 9449 4, behaviour TOKEN-6 and BEARER-5: the proof header of the endpoints that take one. */
+/** RFC 9449 4, behaviour TOKEN-7 and BEARER-5: the proof header of the endpoints that take one. */
 const dpopHeader = (what: string) => [{ name: 'DPoP', description: `A DPoP proof JWT (RFC 9449 4.2): ${what}` }];
 
 const apiKeyExchangeBody: Json = {

@@ -472,7 +472,7 @@ export const routes: readonly Route[] = [
       siteSettings: 'get',
       tokenRecord: 'put',
       tokenActivity: 'put',
-      // A DPoP proof's jti, used once (behaviour TOKEN-6, RFC 9449 11.1).
+      // A DPoP proof's jti, used once (behaviour TOKEN-7, RFC 9449 11.1).
       usedIdentifier: 'put',
     }),
     crossOrigin: true,

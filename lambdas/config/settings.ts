@@ -176,7 +176,7 @@ export interface ServiceConfig {
   readonly clientIdMetadataDocuments: boolean;
   /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
   readonly localMode: boolean;
-  /** DPOP_NONCE_REQUIRED: the token endpoint asks DPoP proofs for a server nonce (behaviour TOKEN-9). */
+  /** DPOP_NONCE_REQUIRED: the token endpoint asks DPoP proofs for a server nonce (behaviour TOKEN-10). */
   readonly dpopNonceRequired: boolean;
   readonly mfaOtpMaxAttempts: number;
   readonly mfaPolicy: MfaPolicy;

@@ -1,5 +1,5 @@
 /**
- * Server nonces for DPoP proofs (RFC 9449 8, behaviour TOKEN-9) that any container verifies without a
+ * Server nonces for DPoP proofs (RFC 9449 8, behaviour TOKEN-10) that any container verifies without a
  * round trip: a nonce is `<key id>.<time step>.<HMAC of the step>`, good during its step and the next
  * one. The keys come from secrets every token container already holds (adapters/signing/dpop-nonce-keys.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * DPoP proofs (RFC 9449 4.3, behaviour TOKEN-6): the rules a proof must meet, at the token endpoint and at
+ * DPoP proofs (RFC 9449 4.3, behaviour TOKEN-7): the rules a proof must meet, at the token endpoint and at
  * this server's own protected resources. The signature itself is checked by an adapter (jose) with
  * the public key the proof carries; everything else is decided here.
  */
@@ -14,7 +14,7 @@ import type { Clock, SingleUseIds } from './ports';
 export const dpopSigningAlgorithms = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'] as const;
 
 /**
- * Behaviour TOKEN-6: a proof is fresh for a minute after its `iat` (RFC 9449 11.1 leaves the window to
+ * Behaviour TOKEN-7: a proof is fresh for a minute after its `iat` (RFC 9449 11.1 leaves the window to
  * the server), and may claim an `iat` up to 5 s ahead of this server's clock (a client's clock skew).
  */
 export const dpopProofLifetimeSeconds = 60;
@@ -53,7 +53,7 @@ export interface DpopDependencies {
   /** The `jti` replay cache (RFC 9449 11.1): shared by every container for this server's own endpoints. */
   readonly singleUseIds: Pick<SingleUseIds, 'use'>;
   readonly clock: Clock;
-  /** Absent: no nonce is asked for, and a proof's `nonce` is ignored (behaviour TOKEN-9). */
+  /** Absent: no nonce is asked for, and a proof's `nonce` is ignored (behaviour TOKEN-10). */
   readonly nonces?: DpopNonces;
 }
 
@@ -92,7 +92,7 @@ export function comparableHtu(value: string): string | undefined {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** RFC 9449 4.3 items 1-12, behaviour TOKEN-6; the proof's `jti` is used up only once everything else held. */
+/** RFC 9449 4.3 items 1-12, behaviour TOKEN-7; the proof's `jti` is used up only once everything else held. */
 export async function checkDpopProof(proof: string, target: ProofTarget, deps: DpopDependencies): Promise<ProvenKey> {
   const refuse = (description: string, reason: string = description) =>
     new InvalidDpopProofError(description, reason, {
@@ -134,7 +134,7 @@ export async function checkDpopProof(proof: string, target: ProofTarget, deps: D
   if (target.accessToken !== undefined && payload.ath !== accessTokenHash(target.accessToken)) {
     throw refuse('The DPoP proof ath does not match the access token.');
   }
-  // RFC 9449 8, 9, behaviour TOKEN-9: checked last but for the jti, so the retry it asks for fixes the only fault.
+  // RFC 9449 8, 9, behaviour TOKEN-10: checked last but for the jti, so the retry it asks for fixes the only fault.
   if (deps.nonces && (typeof payload.nonce !== 'string' || !deps.nonces.accepts(payload.nonce))) {
     throw new UseDpopNonceError(
       payload.nonce === undefined

@@ -80,7 +80,7 @@ export interface Client {
   readonly metadataDocumentRefreshAfterEpoch?: number;
   /** A dynamic client that has not completed a token request yet and expires if it never does. */
   readonly expiresUnused?: boolean;
-  /** RFC 9449 5.2: every token request must carry a DPoP proof (behaviour TOKEN-8). */
+  /** RFC 9449 5.2: every token request must carry a DPoP proof (behaviour TOKEN-9). */
   readonly dpopBoundAccessTokens?: boolean;
 }
 
@@ -117,7 +117,7 @@ export interface AuthorizationCode extends Grant {
 
 export interface RefreshToken extends Grant {
   readonly familyId: string;
-  /** RFC 9449 5: a public client's token is bound to its DPoP key; every rotation must prove it (behaviour REFRESH-7). */
+  /** RFC 9449 5: a public client's token is bound to its DPoP key; every rotation must prove it (behaviour REFRESH-8). */
   readonly dpopJkt?: string;
   readonly expiresAtEpoch: number;
   /** Set when this token was exchanged for its successor. */

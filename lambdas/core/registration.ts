@@ -27,7 +27,7 @@ export const registrationMetadataSchema = z.object({
   response_types: z.optional(z.array(z.string()).check(z.minLength(1), z.maxLength(4))),
   scope: z.optional(z.string().check(z.maxLength(registrationLimits.scope))),
   application_type: z.optional(z.enum(['web', 'native'])),
-  // RFC 9449 5.2, behaviour TOKEN-8.
+  // RFC 9449 5.2, behaviour TOKEN-9.
   dpop_bound_access_tokens: z.optional(z.boolean()),
 });
 

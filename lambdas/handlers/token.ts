@@ -28,9 +28,9 @@ export const handler = tokenEndpoint(
       activity.ofType(grant.type);
       const authenticated = await authenticateRequestClient(event, form, getClientAuthDependencies(), (found) => activity.forClient(found));
       assertClientMayUse(authenticated.client, grant.type);
-      // Behaviour TOKEN-6: after client authentication, so an unknown caller's proof uses up no jti.
+      // Behaviour TOKEN-7: after client authentication, so an unknown caller's proof uses up no jti.
       const proven = await provenKeyOf(event, container.config.baseUrl, await getTokenEndpointDpop());
-      // RFC 9449 5.2, behaviour TOKEN-8: a missing proof is a missing part of the request (RFC 6749 5.2), not an invalid proof.
+      // RFC 9449 5.2, behaviour TOKEN-9: a missing proof is a missing part of the request (RFC 6749 5.2), not an invalid proof.
       if (authenticated.client.dpopBoundAccessTokens && !proven) {
         throw new InvalidRequestError(
           'This client must send a DPoP proof with every token request.',

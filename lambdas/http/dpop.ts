@@ -1,5 +1,5 @@
 /**
- * Reading a DPoP proof off a request (RFC 9449 4.1, 4.3 item 1, behaviour TOKEN-6): at most one `DPoP`
+ * Reading a DPoP proof off a request (RFC 9449 4.1, 4.3 item 1, behaviour TOKEN-7): at most one `DPoP`
  * header, checked against the method and the URL the client called. That URL is the issuer's
  * (BASE_URL, as discovery names every endpoint) joined with the path API Gateway routed: the stage
  * and CloudFront's origin path are in BASE_URL, never in the event's path.

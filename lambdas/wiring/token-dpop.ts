@@ -1,6 +1,6 @@
 /**
  * The token endpoint's DPoP check, with server nonces when DPOP_NONCE_REQUIRED is set (behaviour
- * TOKEN-9). Apart from wiring/dpop.ts because the nonce keys come from the signing key set, which
+ * TOKEN-10). Apart from wiring/dpop.ts because the nonce keys come from the signing key set, which
  * only the token function may read: the bearer endpoints must not bundle its source.
  */
 import { nonceKeysOf } from '../adapters/signing/dpop-nonce-keys';

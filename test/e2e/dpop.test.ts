@@ -1,7 +1,7 @@
 /**
  * DPoP (RFC 9449) end to end against the local server with oauth4webapi's own DPoP support: the
  * authorization code with PKCE and `dpop_jkt`, the public client's bound refresh, client_credentials,
- * and userinfo with the DPoP scheme. Behaviour TOKEN-6, TOKEN-7, CODE-5, REFRESH-7, BEARER-5, DISC-7.
+ * and userinfo with the DPoP scheme. Behaviour TOKEN-7, TOKEN-8, CODE-5, REFRESH-8, BEARER-5, DISC-7.
  */
 import * as oauth from 'oauth4webapi';
 import { randomUUID } from 'node:crypto';
@@ -120,7 +120,7 @@ describe('DPoP with oauth4webapi against npm start (RFC 9449)', () => {
     );
     expect(info).toMatchObject({ sub: user.id, name: 'Ada' });
 
-    // Behaviour REFRESH-7: a public client's refresh token needs the same key.
+    // Behaviour REFRESH-8: a public client's refresh token needs the same key.
     const withoutKey = await oauth.refreshTokenGrantRequest(as, publicClient, oauth.None(), tokens.refresh_token!, insecure);
     await expect(oauth.processRefreshTokenResponse(as, publicClient, withoutKey)).rejects.toMatchObject({ error: 'invalid_grant' });
     const rotated = await oauth.processRefreshTokenResponse(
@@ -131,7 +131,7 @@ describe('DPoP with oauth4webapi against npm start (RFC 9449)', () => {
     expect(rotated.token_type).toBe('dpop');
   });
 
-  it('client_credentials with a proof: a DPoP token (behaviour TOKEN-7)', async () => {
+  it('client_credentials with a proof: a DPoP token (behaviour TOKEN-8)', async () => {
     const { clientId, clientSecret } = app.bootstrap.adminClient;
     const DPoP = oauth.DPoP({}, await oauth.generateKeyPair('PS256'));
     const response = await oauth.clientCredentialsGrantRequest(
@@ -146,7 +146,7 @@ describe('DPoP with oauth4webapi against npm start (RFC 9449)', () => {
   });
 });
 
-describe('server nonces with oauth4webapi (DPOP_NONCE_REQUIRED, behaviour TOKEN-9, RFC 9449 8)', () => {
+describe('server nonces with oauth4webapi (DPOP_NONCE_REQUIRED, behaviour TOKEN-10, RFC 9449 8)', () => {
   let nonceApp: LocalApp;
   let nonceAs: oauth.AuthorizationServer;
   beforeAll(async () => {

@@ -219,7 +219,7 @@ describe('behaviour INTRO-2: introspect_all, the right to introspect every token
   });
 });
 
-describe('behaviour TOKEN-8: dpop_bound_access_tokens (RFC 9449 5.2)', () => {
+describe('behaviour TOKEN-9: dpop_bound_access_tokens (RFC 9449 5.2)', () => {
   it('is off by default, set on create, changed by PATCH with its audit reason, and refused when not a boolean', async () => {
     expect(jsonBody(await create({ type: 'confidential' })).dpop_bound_access_tokens).toBe(false);
     const created = jsonBody(await create({ type: 'confidential', dpop_bound_access_tokens: true }));

@@ -320,7 +320,7 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     ]);
   });
 
-  it('behaviour TOKEN-8: the client form sets and clears dpop_bound_access_tokens, audited by name', async () => {
+  it('behaviour TOKEN-9: the client form sets and clears dpop_bound_access_tokens, audited by name', async () => {
     const session = await adminSession();
     const created = await post(session, '/dashboard/clients/new', {
       type: 'confidential',

@@ -53,7 +53,7 @@ describe('POST /api/register (RFC 7591, behaviour REG-2, REG-3)', () => {
     expect(headerOf(result, 'cache-control')).toBe('no-store');
   });
 
-  it('keeps dpop_bound_access_tokens (RFC 9449 5.2, behaviour TOKEN-8) and echoes it; a non-boolean is invalid_client_metadata', async () => {
+  it('keeps dpop_bound_access_tokens (RFC 9449 5.2, behaviour TOKEN-9) and echoes it; a non-boolean is invalid_client_metadata', async () => {
     const body = jsonBody(await register({ ...valid, dpop_bound_access_tokens: true }));
     expect(body.dpop_bound_access_tokens).toBe(true);
     expect((await getClientRepository().get(String(body.client_id)))?.dpopBoundAccessTokens).toBe(true);

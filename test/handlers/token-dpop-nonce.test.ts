@@ -1,5 +1,5 @@
 /**
- * DPOP_NONCE_REQUIRED (behaviour TOKEN-9, RFC 9449 8): the token endpoint asks every DPoP proof for
+ * DPOP_NONCE_REQUIRED (behaviour TOKEN-10, RFC 9449 8): the token endpoint asks every DPoP proof for
  * a server nonce; a proof without a good one is 400 use_dpop_nonce with a fresh DPoP-Nonce, nothing
  * issued and its jti not used up; a request without a proof is not asked.
  */
@@ -34,7 +34,7 @@ const request = (proof?: string) =>
     { headers: { Authorization: basic(service.client.clientId, service.secret!), ...(proof ? { DPoP: proof } : {}) } },
   );
 
-describe('server nonces at the token endpoint (behaviour TOKEN-9, RFC 9449 8)', () => {
+describe('server nonces at the token endpoint (behaviour TOKEN-10, RFC 9449 8)', () => {
   it('a proof without a nonce: 400 use_dpop_nonce with DPoP-Nonce, nothing issued; the retry with it gets a DPoP token', async () => {
     const first = await request(await key.proof('POST', tokenUrl()));
     expect(first.status).toBe(400);

@@ -1,7 +1,7 @@
 /**
- * DPoP at the token endpoint (RFC 9449): proofs checked as behaviour TOKEN-6 says, DPoP-bound access
- * tokens (`cnf.jkt`, `token_type: DPoP`, behaviour TOKEN-7, CLAIM-12) for the three grants, public
- * clients' refresh tokens bound to the key (behaviour REFRESH-7), and `dpop_jkt` codes (behaviour CODE-5).
+ * DPoP at the token endpoint (RFC 9449): proofs checked as behaviour TOKEN-7 says, DPoP-bound access
+ * tokens (`cnf.jkt`, `token_type: DPoP`, behaviour TOKEN-8, CLAIM-12) for the three grants, public
+ * clients' refresh tokens bound to the key (behaviour REFRESH-8), and `dpop_jkt` codes (behaviour CODE-5).
  */
 import type { User } from '../../lambdas/core/model';
 import { handler as token } from '../../lambdas/handlers/token';
@@ -31,7 +31,7 @@ const clientCredentials = (service: TestClient, proof?: string) =>
     { headers: { Authorization: basic(service.client.clientId, service.secret!), ...(proof ? { DPoP: proof } : {}) } },
   );
 
-describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', () => {
+describe('DPoP-bound access tokens (behaviour TOKEN-8, CLAIM-12, RFC 9449 5)', () => {
   it('client_credentials with a valid proof: token_type DPoP and cnf.jkt the key thumbprint (RFC 7638)', async () => {
     const service = await serviceClient();
     const { status, body } = await clientCredentials(service, await key.proof('POST', tokenUrl()));
@@ -56,7 +56,7 @@ describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', (
     }
   });
 
-  it('authorization_code of a public client: a DPoP token, and its refresh token bound to the key (behaviour REFRESH-7)', async () => {
+  it('authorization_code of a public client: a DPoP token, and its refresh token bound to the key (behaviour REFRESH-8)', async () => {
     const { client } = await createTokenClient({ environmentId });
     const bound = await issueCode(client, user);
     const redeemed = await postToken(
@@ -97,7 +97,7 @@ describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', (
     expect(successorBare.body.error).toBe('invalid_grant');
   });
 
-  it('an unbound refresh token of a public client becomes bound at its first DPoP refresh (behaviour REFRESH-7)', async () => {
+  it('an unbound refresh token of a public client becomes bound at its first DPoP refresh (behaviour REFRESH-8)', async () => {
     const { client } = await createTokenClient({ environmentId });
     const code = await issueCode(client, user);
     const plain = await postToken({
@@ -137,7 +137,7 @@ describe('DPoP-bound access tokens (behaviour TOKEN-7, CLAIM-12, RFC 9449 5)', (
   });
 });
 
-describe('a client registered with dpop_bound_access_tokens (behaviour TOKEN-8, RFC 9449 5.2)', () => {
+describe('a client registered with dpop_bound_access_tokens (behaviour TOKEN-9, RFC 9449 5.2)', () => {
   it('is refused without a proof (400 invalid_request, nothing issued) and served with one', async () => {
     const service = await createTokenClient({
       environmentId,
@@ -198,7 +198,7 @@ describe('dpop_jkt codes (behaviour CODE-5, RFC 9449 10)', () => {
   });
 });
 
-describe('bad proofs: 400 invalid_dpop_proof, nothing issued (behaviour TOKEN-6, RFC 9449 4.3, 5)', () => {
+describe('bad proofs: 400 invalid_dpop_proof, nothing issued (behaviour TOKEN-7, RFC 9449 4.3, 5)', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const cases: [string, () => Promise<string>, RegExp][] = [
     ['not a JWT', async () => 'not-a-jwt', /not a signed JWT/],

@@ -1,5 +1,5 @@
 /**
- * The DPoP nonce keys (behaviour TOKEN-9): one per signing key, derived from its private part with
+ * The DPoP nonce keys (behaviour TOKEN-10): one per signing key, derived from its private part with
  * HKDF-SHA256 under a label of their own, so every token container holds them already, they rotate
  * with the signing keys, and knowing a nonce key tells nothing of the signing key (RFC 5869).
  */

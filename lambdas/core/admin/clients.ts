@@ -21,7 +21,7 @@ export interface NewClient {
   readonly test: boolean;
   /** May introspect every token of this server (a resource server); confidential clients only. */
   readonly introspectAll?: boolean;
-  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-8). */
+  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-9). */
   readonly dpopBoundAccessTokens?: boolean;
 }
 

@@ -112,7 +112,7 @@ export interface ClientChanges {
   readonly introspectAll?: boolean;
   /** Replaces the set; static clients with authorization_code only, at least one (behaviour DASH-6). */
   readonly redirectUris?: readonly string[];
-  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-8). */
+  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-9). */
   readonly dpopBoundAccessTokens?: boolean;
 }
 

@@ -114,7 +114,7 @@ export async function authorizationCodeGrant(
           credentialVersion: user.credentialVersion ?? 0,
           familyId,
           expiresAtEpoch: familyExpiresAtEpoch,
-          // RFC 9449 5, behaviour REFRESH-7: a public client has no secret, so its key is what a stolen token lacks.
+          // RFC 9449 5, behaviour REFRESH-8: a public client has no secret, so its key is what a stolen token lacks.
           ...(proven && client.type === 'public' ? { dpopJkt: proven.jkt } : {}),
         },
         deps.random,

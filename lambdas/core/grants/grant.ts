@@ -21,7 +21,7 @@ export interface GrantImplementation<S extends z.ZodMiniType = z.ZodMiniType> {
   readonly parameters: S;
   /**
    * The client is authenticated and allowed this grant type; `params` passed `parameters`. `proven`: the
-   * key of the request's valid DPoP proof, which its access token is bound to (RFC 9449 5, behaviour TOKEN-7).
+   * key of the request's valid DPoP proof, which its access token is bound to (RFC 9449 5, behaviour TOKEN-8).
    */
   issue(
     client: Client,

@@ -77,7 +77,7 @@ export async function refreshTokenGrant(
   );
   activity.forUser(found.userId);
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
-  // RFC 9449 5, behaviour REFRESH-7: before reuse detection, so a thief without the key can neither
+  // RFC 9449 5, behaviour REFRESH-8: before reuse detection, so a thief without the key can neither
   // use a bound token nor end its family by replaying a rotated one; nothing is revoked.
   if (found.dpopJkt !== undefined && proven?.jkt !== found.dpopJkt) {
     throw invalidRefresh(
@@ -109,7 +109,7 @@ export async function refreshTokenGrant(
       ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
-      // RFC 9449 5, behaviour REFRESH-7: a public client's token issued in answer to a DPoP request is bound, from then on.
+      // RFC 9449 5, behaviour REFRESH-8: a public client's token issued in answer to a DPoP request is bound, from then on.
       ...(found.dpopJkt !== undefined ? { dpopJkt: found.dpopJkt } : proven && client.type === 'public' ? { dpopJkt: proven.jkt } : {}),
     },
     deps.random,

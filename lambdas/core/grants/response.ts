@@ -3,7 +3,7 @@ import type { MintedAccessToken } from '../tokens';
 
 export interface TokenResponse {
   readonly access_token: string;
-  /** `DPoP` for a token bound to the proof's key (RFC 9449 5, behaviour TOKEN-7). */
+  /** `DPoP` for a token bound to the proof's key (RFC 9449 5, behaviour TOKEN-8). */
   readonly token_type: 'Bearer' | 'DPoP';
   readonly expires_in: number;
   /** Always present, so a client sees a narrowed grant without comparing (RFC 6749 5.1). */

@@ -49,7 +49,7 @@ const updateForm = z.object({
   dpop_bound_access_tokens: checkbox,
 });
 
-/** RFC 9449 5.2, behaviour TOKEN-8: the same words on both forms. */
+/** RFC 9449 5.2, behaviour TOKEN-9: the same words on both forms. */
 const dpopBoundField = (checked: boolean) =>
   html`<label><input name="dpop_bound_access_tokens" type="checkbox"${checked ? html` checked` : ''}> Require DPoP: refuse token requests without a DPoP proof (dpop_bound_access_tokens)</label>`;
 

@@ -1,5 +1,5 @@
 /**
- * Server nonces for DPoP (behaviour TOKEN-9, RFC 9449 8): checked by any container holding the keys,
+ * Server nonces for DPoP (behaviour TOKEN-10, RFC 9449 8): checked by any container holding the keys,
  * good for their step and the next, tied to their key; and the keys derived from the signing key set.
  */
 import { generateKeySet } from '../../../lambdas/adapters/signing/key-set';
@@ -12,7 +12,7 @@ const stepMs = dpopNonceStepSeconds * 1000;
 const at = (ms: number) => ({ now: () => ms });
 const t0 = 1_800_000_000_000;
 
-describe('time-step nonces (behaviour TOKEN-9)', () => {
+describe('time-step nonces (behaviour TOKEN-10)', () => {
   it('another container with the same keys accepts a nonce in its step and the next, not later', () => {
     const nonce = timeStepNonces([keyA], at(t0)).current();
     expect(timeStepNonces([keyA], at(t0)).accepts(nonce)).toBe(true);
@@ -33,7 +33,7 @@ describe('time-step nonces (behaviour TOKEN-9)', () => {
   });
 });
 
-describe('nonce keys of the signing key set (behaviour TOKEN-9)', () => {
+describe('nonce keys of the signing key set (behaviour TOKEN-10)', () => {
   it('one per signing key, the current one first, stable for a key and different between keys', async () => {
     const set = await generateKeySet('ES256');
     const other = await generateKeySet('ES256');

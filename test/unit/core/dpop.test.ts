@@ -1,5 +1,5 @@
 /**
- * The DPoP proof rules of core (behaviour TOKEN-6, RFC 9449 4.3) at their edges: the iat window's
+ * The DPoP proof rules of core (behaviour TOKEN-7, RFC 9449 4.3) at their edges: the iat window's
  * bounds, htu normalisation, and a jti used up only by a proof that passed every other rule.
  */
 import { checkDpopProof, comparableHtu, type DpopDependencies } from '../../../lambdas/core/dpop';
@@ -31,7 +31,7 @@ function dependencies(nowMs = Date.now()): DpopDependencies & { used: string[] }
 
 const now = () => Math.floor(Date.now() / 1000);
 
-describe('behaviour TOKEN-6: the iat window', () => {
+describe('behaviour TOKEN-7: the iat window', () => {
   it.each([
     ['60 s old', -60, true],
     ['61 s old', -61, false],
@@ -46,7 +46,7 @@ describe('behaviour TOKEN-6: the iat window', () => {
   });
 });
 
-describe('behaviour TOKEN-6: htu (RFC 9449 4.3 item 9)', () => {
+describe('behaviour TOKEN-7: htu (RFC 9449 4.3 item 9)', () => {
   it('normalises scheme, host and default port, and drops query and fragment', () => {
     expect(comparableHtu('HTTPS://Auth.Example.TEST:443/api/token?a=1#x')).toBe(url);
     expect(comparableHtu('https://auth.example.test:8443/api/token')).not.toBe(url);
@@ -59,7 +59,7 @@ describe('behaviour TOKEN-6: htu (RFC 9449 4.3 item 9)', () => {
   });
 });
 
-describe('behaviour TOKEN-6: the jti is used up last', () => {
+describe('behaviour TOKEN-7: the jti is used up last', () => {
   it('a proof refused for another rule uses up nothing; a valid one, its jti once', async () => {
     const deps = dependencies();
     const jti = 'one-proof';
