@@ -53,6 +53,8 @@ interface OperationDoc {
   readonly description?: string;
   readonly body?: { readonly schema: z.ZodMiniType | Json; readonly media: readonly Media[]; readonly required?: boolean };
   readonly query?: z.ZodMiniType;
+  /** Request headers beside authentication (a DPoP proof). */
+  readonly headers?: readonly { readonly name: string; readonly description: string }[];
   /** Status and what it carries; `html` pages, `redirect` (Location), `empty` (no body). */
   readonly success: readonly [number, 'json' | 'html' | 'redirect' | 'empty', string];
 }
@@ -107,7 +109,12 @@ const authorizeQuery = z.object({
   nonce: z.optional(z.string()),
   // RFC 9126 4: with client_id, in place of every other parameter (behaviour AUTHZ-17).
   request_uri: z.optional(z.string()),
+  // RFC 9449 10, behaviour CODE-5.
+  dpop_jkt: z.optional(z.string()),
 });
+
+/** RFC 9449 4, behaviour TOKEN-7 and BEARER-5: the proof header of the endpoints that take one. */
+const dpopHeader = (what: string) => [{ name: 'DPoP', description: `A DPoP proof JWT (RFC 9449 4.2): ${what}` }];
 
 const apiKeyExchangeBody: Json = {
   ...jsonSchema(apiKeyExchangeFields),
@@ -177,6 +184,7 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     summary: `Token endpoint: ${grantTypes.join(', ')}`,
     description: `${clientAuthentication(clientAuthMethods)} ${jwtBearerWithoutClient}`,
     body: form(tokenBody),
+    headers: dpopHeader('the access token is then bound to its key (`cnf.jkt`, `token_type: DPoP`).'),
     success: [200, 'json', 'RFC 6749 5.1 token response'],
   },
   ApiKeyToken: {
@@ -196,9 +204,14 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     body: form(tokenOperationParams),
     success: [200, 'empty', 'Revoked, or not a token'],
   },
-  UserInfo: { summary: 'OpenID Connect userinfo', success: [200, 'json', 'Claims by scope'] },
+  UserInfo: {
+    summary: 'OpenID Connect userinfo',
+    headers: dpopHeader('required with `Authorization: DPoP <token>` for a DPoP-bound token.'),
+    success: [200, 'json', 'Claims by scope'],
+  },
   ValidateToken: {
     summary: 'Whether a bearer token of this server is valid',
+    headers: dpopHeader('required with `Authorization: DPoP <token>` for a DPoP-bound token.'),
     success: [200, 'json', '`{ active, client_id, scope, aud, exp }`'],
   },
   SignInCode: { summary: 'Enter the mailed sign-in code', body: form(signInCodeForm), success: [303, 'redirect', 'Signed in'] },
@@ -394,6 +407,13 @@ function operation(route: Route, doc: OperationDoc): Json {
     required: ((query?.required as string[] | undefined) ?? []).includes(name),
     schema,
   }));
+  const headerParameters = (doc.headers ?? []).map(({ name, description }) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
   const [status, kind, description] = doc.success;
   const success =
     kind === 'json'
@@ -409,7 +429,9 @@ function operation(route: Route, doc: OperationDoc): Json {
     ...(doc.description ? { description: doc.description } : {}),
     tags: [tagOf(route)],
     security: securityByAuth[route.auth],
-    ...(pathParameters.length + queryParameters.length > 0 ? { parameters: [...pathParameters, ...queryParameters] } : {}),
+    ...(pathParameters.length + queryParameters.length + headerParameters.length > 0
+      ? { parameters: [...pathParameters, ...queryParameters, ...headerParameters] }
+      : {}),
     ...(doc.body
       ? {
           requestBody: {

@@ -164,10 +164,11 @@ export { endpointPaths };
  */
 const bearerCheck: StorageAccess = { tokenRecord: 'get', tokenFamily: 'get', user: 'get', client: 'get' };
 /**
- * An admin API caller (behaviour ADMIN-1): a bearer check, the user of a user's token, and the MFA
- * policy in force that a user's token is held to (the site settings, behaviour MFA-11).
+ * An admin API caller (behaviour ADMIN-1): a bearer check, the user of a user's token, the MFA
+ * policy in force that a user's token is held to (the site settings, behaviour MFA-11), and the jti
+ * of a DPoP-bound token's proof, used once (behaviour BEARER-5).
  */
-const adminCaller = storage(bearerCheck, { user: 'get', siteSettings: 'get' });
+const adminCaller = storage(bearerCheck, { user: 'get', siteSettings: 'get', usedIdentifier: 'put' });
 /** Using a sign-in session: the session, then its user, strongly consistent (behaviour RESET-12). */
 const sessionUse: StorageAccess = { session: 'get', user: 'get' };
 /** Mail carries the site's title and logo (lambdas/presentation/mail/branded.ts). */
@@ -522,6 +523,8 @@ export const routes: readonly Route[] = [
         siteSettings: 'get',
         tokenRecord: 'put',
         tokenActivity: 'put',
+        // A DPoP proof's jti, used once (behaviour TOKEN-7, RFC 9449 11.1).
+        usedIdentifier: 'put',
       },
       jwtBearerGrant,
     ),
@@ -605,7 +608,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.userinfo,
     handler: 'userinfo',
     auth: 'bearer',
-    storage: storage(bearerCheck, { user: 'get' }),
+    // usedIdentifier: a DPoP proof's jti (behaviour BEARER-5).
+    storage: storage(bearerCheck, { user: 'get', usedIdentifier: 'put' }),
     crossOrigin: true,
     verifiesTokens: true,
     edge: lightEdge,
@@ -616,7 +620,8 @@ export const routes: readonly Route[] = [
     path: endpointPaths.validate,
     handler: 'validate-token',
     auth: 'bearer',
-    storage: bearerCheck,
+    // usedIdentifier: a DPoP proof's jti (behaviour BEARER-5).
+    storage: storage(bearerCheck, { usedIdentifier: 'put' }),
     verifiesTokens: true,
     edge: lightEdge,
   },

@@ -82,6 +82,12 @@ export interface ServiceSettingsProps {
    */
   readonly requirePushedAuthorizationRequests?: boolean;
   /**
+   * Make every DPoP proof at the token endpoint carry a server nonce (`DPOP_NONCE_REQUIRED`, RFC 9449
+   * section 8): a proof without a current one is refused with `use_dpop_nonce` and a fresh `DPoP-Nonce`.
+   * @default false
+   */
+  readonly dpopNonceRequired?: boolean;
+  /**
    * Who must enter a 6-digit code mailed to them after a correct password (`MFA_POLICY`):
    * `off`, `admins` (every user who can call the admin API) or `everyone`.
    * @default 'admins'
@@ -156,6 +162,7 @@ export const settingOfProp = {
   dcrClientExpiryDays: 'DCR_CLIENT_EXPIRY_DAYS',
   clientIdMetadataDocuments: 'CLIENT_ID_METADATA_DOCUMENTS',
   requirePushedAuthorizationRequests: 'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS',
+  dpopNonceRequired: 'DPOP_NONCE_REQUIRED',
   mfaPolicy: 'MFA_POLICY',
   mfaOtpMaxAttempts: 'MFA_OTP_MAX_ATTEMPTS',
   requireVerifiedEmail: 'REQUIRE_VERIFIED_EMAIL',

@@ -102,6 +102,12 @@ export const settings = {
     description:
       'When `true`, every authorization request must be pushed first (RFC 9126: POST /api/par, then `request_uri` at /api/authorize); one that was not is refused. Off, a client can still be made to push with its own `require_pushed_authorization_requests`.',
   },
+  DPOP_NONCE_REQUIRED: {
+    schema: z._default(booleanFlag, false),
+    accepts: '"true" or "false"',
+    description:
+      'Make every DPoP proof at the token endpoint carry a server nonce (RFC 9449 8): a proof without a current one is refused with use_dpop_nonce and a fresh DPoP-Nonce, and the client retries.',
+  },
   MFA_OTP_MAX_ATTEMPTS: {
     schema: z._default(integer(1, 100), 5),
     accepts: 'a whole number from 1 to 100',
@@ -185,6 +191,8 @@ export interface ServiceConfig {
   readonly requirePushedAuthorizationRequests: boolean;
   /** Local runs (an http loopback issuer): metadata documents may live on loopback too. */
   readonly localMode: boolean;
+  /** DPOP_NONCE_REQUIRED: the token endpoint asks DPoP proofs for a server nonce (behaviour TOKEN-10). */
+  readonly dpopNonceRequired: boolean;
   readonly mfaOtpMaxAttempts: number;
   readonly mfaPolicy: MfaPolicy;
   readonly requireVerifiedEmail: boolean;
@@ -295,6 +303,7 @@ export function loadConfig(env: Source): ServiceConfig {
     clientIdMetadataDocuments: s.CLIENT_ID_METADATA_DOCUMENTS && environmentId !== undefined,
     requirePushedAuthorizationRequests: s.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
     localMode: s.BASE_URL.startsWith('http:'),
+    dpopNonceRequired: s.DPOP_NONCE_REQUIRED,
     mfaOtpMaxAttempts: s.MFA_OTP_MAX_ATTEMPTS,
     mfaPolicy: s.MFA_POLICY,
     requireVerifiedEmail: s.REQUIRE_VERIFIED_EMAIL,

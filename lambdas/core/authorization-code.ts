@@ -35,6 +35,8 @@ export function newAuthorizationCode(
     ...(request.redirectUriNamed ? { redirectUriNamed: true } : {}),
     codeChallenge: request.codeChallenge,
     ...(request.nonce !== undefined ? { nonce: request.nonce } : {}),
+    // RFC 9449 10, behaviour CODE-5: the redemption must prove this key.
+    ...(request.dpopJkt !== undefined ? { dpopJkt: request.dpopJkt } : {}),
     ...(user.amr ? { amr: [...user.amr] } : {}),
     ...(user.credentialVersion !== undefined ? { credentialVersion: user.credentialVersion } : {}),
     expiresAtEpoch: nowEpoch + lifetimes.authorizationCode,

@@ -35,6 +35,8 @@ export interface AuthorizationRequest {
   readonly state?: string;
   readonly nonce?: string;
   readonly codeChallenge: string;
+  /** RFC 9449 10: the thumbprint of the DPoP key the code must be redeemed with (behaviour CODE-5). */
+  readonly dpopJkt?: string;
 }
 
 /** Stored between the steps (ephemeral table, lifetimes.authorizationRequest). */
@@ -88,7 +90,9 @@ export function echoableState(params: RequestParameters): string | undefined {
   return state && !params.repeated.has('state') && state.length <= maxOpaqueLength ? state : undefined;
 }
 
-const known = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce', 'prompt', 'max_age'];
+const known = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'nonce', 'prompt', 'max_age', 'dpop_jkt'];
+/** An RFC 7638 SHA-256 thumbprint, base64url: 43 characters (RFC 9449 10). */
+const thumbprintPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** OIDC Core 3.1.2.1: `prompt` (space-separated; `none` stands alone) and `max_age` (seconds). */
 function interactionRules(values: RequestParameters['values']): InteractionRules | undefined {
@@ -145,6 +149,9 @@ export function validateAuthorizationRequest(client: Client, redirectUri: string
     }
   }
   const prompt = interactionRules(values);
+  if (values.dpop_jkt !== undefined && !thumbprintPattern.test(values.dpop_jkt)) {
+    throw new InvalidRequestError('dpop_jkt must be the base64url SHA-256 JWK thumbprint of the DPoP key (43 characters).');
+  }
   return {
     clientId: client.clientId,
     redirectUri,
@@ -155,5 +162,6 @@ export function validateAuthorizationRequest(client: Client, redirectUri: string
     ...(values.state ? { state: values.state } : {}),
     ...(values.nonce ? { nonce: values.nonce } : {}),
     codeChallenge: values.code_challenge,
+    ...(values.dpop_jkt ? { dpopJkt: values.dpop_jkt } : {}),
   };
 }

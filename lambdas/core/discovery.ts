@@ -4,6 +4,7 @@
  * redeploy (settings) or a scope change (admin API), so a short cache is safe.
  */
 import { clientAuthMethodNames, clientAuthMethodsFor } from './client-auth/auth-methods';
+import { dpopSigningAlgorithms } from './dpop';
 import { grantTypes, idJagGrantProfile } from './grants/grant-types';
 import { assertionSigningAlgorithms } from './jwt-assertions';
 import { endpointPaths } from './paths';
@@ -58,6 +59,8 @@ export function authorizationServerMetadata(config: DiscoverySettings, scopes: r
     // RFC 9126 5, behaviour AUTHZ-14, AUTHZ-18.
     pushed_authorization_request_endpoint: url(endpointPaths.pushedAuthorizationRequest),
     require_pushed_authorization_requests: config.requirePushedAuthorizationRequests,
+    // RFC 9449 5.1, behaviour DISC-7: exactly the algorithms a DPoP proof is accepted with.
+    dpop_signing_alg_values_supported: [...dpopSigningAlgorithms],
   };
 }
 

@@ -95,6 +95,8 @@ export interface Client {
   readonly jwksUri?: string;
   /** RFC 7591 2 `token_endpoint_auth_signing_alg`: the one algorithm its assertions may use. */
   readonly tokenEndpointAuthSigningAlg?: string;
+  /** RFC 9449 5.2: every token request must carry a DPoP proof (behaviour TOKEN-9). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** What the authorization step grants; carried by codes and refresh tokens. */
@@ -121,6 +123,8 @@ export interface AuthorizationCode extends Grant {
   readonly redirectUriNamed?: boolean;
   readonly codeChallenge: string;
   readonly nonce?: string;
+  /** RFC 9449 10: the `dpop_jkt` of the authorization request; the redemption must prove this key (behaviour CODE-5). */
+  readonly dpopJkt?: string;
   readonly expiresAtEpoch: number;
   /** Set when redeemed; a second redemption finds it and revokes this family. */
   readonly familyId?: string;
@@ -128,6 +132,8 @@ export interface AuthorizationCode extends Grant {
 
 export interface RefreshToken extends Grant {
   readonly familyId: string;
+  /** RFC 9449 5: a public client's token is bound to its DPoP key; every rotation must prove it (behaviour REFRESH-8). */
+  readonly dpopJkt?: string;
   readonly expiresAtEpoch: number;
   /** Set when this token was exchanged for its successor. */
   readonly rotatedAtEpoch?: number;

@@ -35,6 +35,8 @@ export const registrationMetadataSchema = z.object({
   jwks: z.optional(z.unknown()),
   jwks_uri: z.optional(z.string()),
   token_endpoint_auth_signing_alg: z.optional(z.string()),
+  // RFC 9449 5.2, behaviour TOKEN-9.
+  dpop_bound_access_tokens: z.optional(z.boolean()),
 });
 
 /** Dynamic clients are public and authenticate with client_id alone (RFC 7591 2, behaviour REG-3, REG-5). */
@@ -58,6 +60,7 @@ export interface ValidatedRegistration {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** A private_key_jwt client's keys (behaviour REG-11); absent for a public client. */
   readonly keys?: ClientKeys;
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 /** The keys of a private_key_jwt registration, or none for a public one (behaviour REG-11). */
@@ -135,6 +138,7 @@ export function validateRegistration(
     scopes: requested,
     ...(metadata.require_pushed_authorization_requests ? { requirePushedAuthorizationRequests: true } : {}),
     ...(keys ? { keys } : {}),
+    ...(metadata.dpop_bound_access_tokens ? { dpopBoundAccessTokens: true } : {}),
   };
 }
 
@@ -157,6 +161,7 @@ export function dynamicClient(registration: ValidatedRegistration, facts: Dynami
     admin: false,
     test: false,
     ...(registration.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
+    ...(registration.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: facts.createdAt,
     ...registration.keys,
   };
@@ -177,5 +182,6 @@ export function registrationResponse(client: Client, registration: ValidatedRegi
     ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
     scope: formatScope(client.scopes),
     ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
+    ...(client.dpopBoundAccessTokens ? { dpop_bound_access_tokens: true } : {}),
   };
 }

@@ -30,6 +30,8 @@ export interface AccessTokenRequest {
    */
   readonly amr?: readonly string[];
   readonly lifetime?: number;
+  /** RFC 9449 6.1, behaviour CLAIM-12: the RFC 7638 thumbprint of the DPoP key the token is bound to (`cnf.jkt`). */
+  readonly jkt?: string;
 }
 
 export interface MintedAccessToken {
@@ -38,6 +40,8 @@ export interface MintedAccessToken {
   readonly expiresIn: number;
   readonly expiresAtEpoch: number;
   readonly scope: string;
+  /** RFC 9449 5: `DPoP` for a token bound to a key, else `Bearer`. */
+  readonly tokenType: 'Bearer' | 'DPoP';
 }
 
 export async function mintAccessToken(request: AccessTokenRequest, deps: TokenDependencies): Promise<MintedAccessToken> {
@@ -56,9 +60,10 @@ export async function mintAccessToken(request: AccessTokenRequest, deps: TokenDe
     ...(scope ? { scope } : {}),
     ...(request.apiKeyId ? { api_key_id: request.apiKeyId } : {}),
     ...(request.amr?.length ? { amr: [...request.amr] } : {}),
+    ...(request.jkt ? { cnf: { jkt: request.jkt } } : {}),
   };
   const accessToken = await deps.signer.sign(claims, { expiresIn, type: 'at+jwt', issuedAt });
-  return { accessToken, jti, expiresIn, expiresAtEpoch: issuedAt + expiresIn, scope };
+  return { accessToken, jti, expiresIn, expiresAtEpoch: issuedAt + expiresIn, scope, tokenType: request.jkt ? 'DPoP' : 'Bearer' };
 }
 
 export interface IdTokenRequest {

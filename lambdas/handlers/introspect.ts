@@ -47,7 +47,9 @@ export const handler = httpHandler(async (event, container) => {
       exp: claims.exp,
       iat: claims.iat,
       jti: claims.jti,
-      token_type: 'Bearer',
+      // RFC 9449 6.2, behaviour INTRO-6: a bound token's key, for a resource server to check the proof against.
+      ...(claims.cnf?.jkt ? { cnf: { jkt: claims.cnf.jkt } } : {}),
+      token_type: claims.cnf?.jkt ? 'DPoP' : 'Bearer',
     });
   } catch (error) {
     // RFC 7662 2.2: an invalid, expired, revoked or foreign token is just `active: false`.

@@ -7,10 +7,10 @@
 import { requireBearer } from '../http/bearer';
 import { httpHandler } from '../wiring/handler';
 import { jsonResponse } from '../http/response';
-import { getBearerDependencies } from '../wiring/bearer';
+import { getDpopBearerDependencies } from '../wiring/bearer';
 
 export const handler = httpHandler(async (event) => {
-  const claims = await requireBearer(event, getBearerDependencies());
+  const claims = await requireBearer(event, getDpopBearerDependencies());
   return jsonResponse(200, {
     active: true,
     ...(claims.sub ? { sub: claims.sub } : {}),

@@ -15,7 +15,7 @@ import { lacksRequiredFactor } from '../core/account/second-factor';
 import { AccessDeniedError, InsufficientUserAuthenticationError } from '../core/errors';
 import { adminScope, parseScope } from '../core/scope';
 import type { User } from '../core/model';
-import { bearerToken, invalidToken, verifyWithClient, type AccessTokenClaims, type BearerDependencies } from './bearer';
+import { invalidToken, verifyPresented, type AccessTokenClaims, type BearerDependencies } from './bearer';
 
 export type AdminCaller =
   | { readonly kind: 'admin-client'; readonly clientId: string; readonly claims: AccessTokenClaims }
@@ -74,14 +74,14 @@ async function requireFactorOfPolicy(claims: AccessTokenClaims, user: Pick<User,
 }
 
 export async function requireAdmin(
-  event: Pick<APIGatewayProxyEvent, 'headers'>,
+  event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders' | 'httpMethod' | 'path'>,
   deps: AdminAuthDependencies,
   options: AdminAuthOptions = {},
 ): Promise<AdminCaller> {
   // The bearer check reads the token's client and, for a token of a sign-in, its user (both strongly
   // consistent), and refuses a token whose family's password version is not the user's (behaviour
   // BEARER-1, RESET-12): their records decide below.
-  const { claims, client, user: userOf } = await verifyWithClient(bearerToken(event), deps.bearer);
+  const { claims, client, user: userOf } = await verifyPresented(event, deps.bearer);
   const hasAdminScope = parseScope(claims.scope).includes(adminScope);
   if (!claims.sub) {
     if (hasAdminScope && client.admin) return { kind: 'admin-client', clientId: client.clientId, claims };

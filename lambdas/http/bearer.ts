@@ -9,11 +9,13 @@
  * user's families went through an index that had not shown this family yet.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { InvalidRequestError, InvalidTokenError } from '../core/errors';
+import { checkDpopProof, dpopSigningAlgorithms, type DpopDependencies } from '../core/dpop';
+import { InvalidDpopProofError, InvalidRequestError, InvalidTokenError } from '../core/errors';
 import type { AccessTokenVerifier } from '../adapters/signing/verifier';
 import type { Client, FamilyState, IssuedToken, User } from '../core/model';
 import type { Clock } from '../core/ports';
 import { header } from './body';
+import { dpopProofOf, requestUrl } from './dpop';
 import { labelClient } from './request-context';
 
 export interface AccessTokenClaims {
@@ -27,6 +29,8 @@ export interface AccessTokenClaims {
   readonly api_key_id?: string;
   /** RFC 8176 methods of the sign-in behind a user's token (behaviour MFA-11, CLAIM-11). */
   readonly amr?: readonly string[];
+  /** RFC 9449 6.1: the DPoP key a bound token may only be used with (behaviour CLAIM-12). */
+  readonly cnf?: { readonly jkt?: string };
 }
 
 /** The one refusal of an unusable token: the reason goes to the log only. */
@@ -71,6 +75,8 @@ export interface BearerDependencies {
   readonly clients: { get(clientId: string): Promise<Client | undefined> };
   /** The user as stored now (strongly consistent: a password change a moment ago counts, behaviour RESET-12). */
   readonly users: { current(id: string): Promise<User | undefined> };
+  /** Where given, `Authorization: DPoP` is accepted with a proof (behaviour BEARER-5); elsewhere only Bearer. */
+  readonly dpop?: DpopDependencies;
 }
 
 /** What a bearer check hands back: the claims, the token's client and its user, each read once. */
@@ -83,6 +89,8 @@ export interface VerifiedToken {
    * for a token without `sub` or whose user no longer exists.
    */
   readonly user: () => Promise<User | undefined>;
+  /** How the token came (verifyPresented): a later refusal challenges with the same scheme (RFC 9449 7.1). */
+  readonly scheme?: 'Bearer' | 'DPoP';
 }
 
 /**
@@ -168,18 +176,94 @@ async function checkToken(
 }
 
 /** requireBearer, handing back the client and user the check read (userinfo, the account endpoints). */
-export async function requireVerifiedBearer(
-  event: Pick<APIGatewayProxyEvent, 'headers'>,
-  deps: BearerDependencies,
-  audience?: string,
-): Promise<VerifiedToken> {
-  return verifyWithClient(bearerToken(event), deps, audience);
+export async function requireVerifiedBearer(event: PresentingEvent, deps: BearerDependencies, audience?: string): Promise<VerifiedToken> {
+  return verifyPresented(event, deps, audience);
 }
 
-export async function requireBearer(
-  event: Pick<APIGatewayProxyEvent, 'headers'>,
-  deps: BearerDependencies,
-  audience?: string,
-): Promise<AccessTokenClaims> {
-  return verifyAccessToken(bearerToken(event), deps, audience);
+export async function requireBearer(event: PresentingEvent, deps: BearerDependencies, audience?: string): Promise<AccessTokenClaims> {
+  return (await verifyPresented(event, deps, audience)).claims;
+}
+
+/** The request a DPoP proof at this server's own endpoints is checked against (RFC 9449 7.1). */
+type PresentingEvent = Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders' | 'httpMethod' | 'path'>;
+
+/** RFC 9449 7.1: a DPoP challenge names the algorithms a proof may use. */
+const dpopAlgs = `algs="${dpopSigningAlgorithms.join(' ')}"`;
+export const dpopChallenge = (error?: string) => (error ? `DPoP error="${error}", ${dpopAlgs}` : `DPoP ${dpopAlgs}`);
+
+const sentAsDpop = (description: string, reason: string, cause?: unknown) =>
+  new InvalidTokenError(description, reason, {
+    headers: { 'WWW-Authenticate': dpopChallenge('invalid_token') },
+    ...(cause !== undefined ? { cause } : {}),
+  });
+
+/** The access token of the Authorization header and its scheme: Bearer (RFC 6750 2.1), or DPoP where accepted (RFC 9449 7.1). */
+function presentedToken(event: Pick<APIGatewayProxyEvent, 'headers'>, acceptsDpop: boolean): { token: string; scheme: 'Bearer' | 'DPoP' } {
+  if (!acceptsDpop) return { token: bearerToken(event), scheme: 'Bearer' };
+  const value = header(event, 'authorization');
+  if (!value) {
+    throw new InvalidTokenError('An access token is required.', 'no Authorization header', {
+      headers: { 'WWW-Authenticate': `Bearer, ${dpopChallenge()}` },
+    });
+  }
+  const match = /^(Bearer|DPoP)\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(value);
+  if (!match) {
+    throw new InvalidRequestError('The Authorization header must be "Bearer <token>" or "DPoP <token>".', undefined, {
+      headers: { 'WWW-Authenticate': `Bearer error="invalid_request", ${dpopChallenge('invalid_request')}` },
+    });
+  }
+  return { token: match[2]!, scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer' };
+}
+
+/**
+ * The access token of the request, verified as verifyWithClient does, and held to its key (behaviour
+ * BEARER-5): a DPoP-bound token only with the DPoP scheme and a valid proof of that key for this
+ * request and this token (`ath`); a bound token sent as Bearer is refused (RFC 9449 7.2), as is an
+ * unbound one sent as DPoP.
+ */
+export async function verifyPresented(event: PresentingEvent, deps: BearerDependencies, audience?: string): Promise<VerifiedToken> {
+  const { token, scheme } = presentedToken(event, deps.dpop !== undefined);
+  if (scheme === 'Bearer') {
+    const verified = await verifyWithClient(token, deps, audience);
+    if (verified.claims.cnf?.jkt !== undefined) {
+      throw sentAsDpop(
+        'This access token is bound to a DPoP key: send it as "DPoP <token>" with a proof.',
+        'DPoP-bound token sent as Bearer',
+      );
+    }
+    return { ...verified, scheme };
+  }
+  let verified: VerifiedToken;
+  try {
+    verified = await verifyWithClient(token, deps, audience);
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw sentAsDpop(error.description, error.reason, error);
+    throw error;
+  }
+  const jkt = verified.claims.cnf?.jkt;
+  if (jkt === undefined)
+    throw sentAsDpop('This access token is not bound to a DPoP key: send it as "Bearer <token>".', 'unbound token sent as DPoP');
+  const refusal = { status: 401 as const, challenge: dpopChallenge('invalid_dpop_proof') };
+  const proof = dpopProofOf(event, refusal);
+  if (proof === undefined)
+    throw new InvalidDpopProofError('A DPoP proof is required with a DPoP access token.', 'no DPoP header', {
+      ...refusal,
+      headers: { 'WWW-Authenticate': refusal.challenge },
+    });
+  const proven = await checkDpopProof(
+    proof,
+    { method: event.httpMethod, url: requestUrl(deps.issuer, event), accessToken: token, ...refusal },
+    deps.dpop!,
+  );
+  if (proven.jkt !== jkt) {
+    throw new InvalidDpopProofError(
+      'The DPoP proof is not signed by the key the access token is bound to.',
+      `proof key ${proven.jkt}, token key ${jkt}`,
+      {
+        ...refusal,
+        headers: { 'WWW-Authenticate': refusal.challenge },
+      },
+    );
+  }
+  return { ...verified, scheme };
 }

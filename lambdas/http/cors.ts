@@ -11,12 +11,12 @@
 export const crossOriginResponseHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   // Not CORS-safelisted, yet a client needs them: RFC 6750 3 error details, and the retry
-  // hint of 429/503 answers (behaviour ERR-1).
-  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After',
+  // hint of 429/503 answers (behaviour ERR-1), and the DPoP nonce to retry with (RFC 9449 8.1).
+  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, DPoP-Nonce',
 };
 
-/** Request headers a browser client may send: client authentication or a bearer token, and the body's type. */
-export const preflightAllowedHeaders = 'Authorization, Content-Type';
+/** Request headers a browser client may send: client authentication or an access token, the body's type, and a DPoP proof (RFC 9449 4.1). */
+export const preflightAllowedHeaders = 'Authorization, Content-Type, DPoP';
 
 /** Seconds a browser may reuse a preflight answer (Chromium caps it at 7200). */
 export const preflightMaxAgeSeconds = 600;

@@ -68,6 +68,7 @@ export const clientView = (client: Client) => ({
   ...(client.jwks ? { jwks: client.jwks } : {}),
   ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
   ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
+  dpop_bound_access_tokens: client.dpopBoundAccessTokens === true,
   created_at: client.createdAt,
 });
 

@@ -9,6 +9,11 @@
  */
 import { errors, type JWTPayload } from 'jose';
 import { createRemoteVerifier } from '../adapters/signing/verifier';
+import { dpopSigningAlgorithms } from '../core/dpop';
+import { dpopAlgs, memoryReplayCache, refusedProof, type DpopOptions, type DpopRequest } from './dpop';
+
+export { memoryReplayCache, type DpopOptions, type DpopReplayCache, type DpopRequest } from './dpop';
+export type { DpopNonces } from '../core/dpop';
 
 export interface ResourceServerOptions {
   /** The authorization server's issuer (`{base_url}`), compared exactly. */
@@ -21,6 +26,8 @@ export interface ResourceServerOptions {
   readonly requiredScopes?: readonly string[];
   /** Accepted clock skew in seconds. @default 30 */
   readonly clockToleranceSeconds?: number;
+  /** How DPoP-bound tokens' proofs are checked (behaviour RS-2): the replay cache and server nonces. */
+  readonly dpop?: DpopOptions;
 }
 
 export interface VerifiedAccessToken extends JWTPayload {
@@ -28,28 +35,41 @@ export interface VerifiedAccessToken extends JWTPayload {
   readonly scope?: string;
   readonly api_key_id?: string;
   readonly scopes: readonly string[];
+  /** RFC 9449 6.1: the DPoP key of a bound token, whose proof was checked. */
+  readonly cnf?: { readonly jkt?: string };
 }
 
-/** A rejected token; `code` is the RFC 6750 error for the WWW-Authenticate header. */
+/**
+ * A rejected token; `code` is the RFC 6750 (or RFC 9449 7.1) error for the WWW-Authenticate header,
+ * `scheme` the challenge's scheme (DPoP for a DPoP-bound token), `dpopNonce` the `DPoP-Nonce` to send.
+ */
 export class BearerTokenError extends Error {
   constructor(
-    readonly code: 'invalid_request' | 'invalid_token' | 'insufficient_scope',
+    readonly code: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce',
     message: string,
     readonly status = code === 'insufficient_scope' ? 403 : code === 'invalid_request' ? 400 : 401,
+    readonly scheme: 'Bearer' | 'DPoP' = code === 'invalid_dpop_proof' || code === 'use_dpop_nonce' ? 'DPoP' : 'Bearer',
+    readonly dpopNonce?: string,
   ) {
     super(message);
     this.name = 'BearerTokenError';
   }
 }
 
-/** Returns a function that verifies an `Authorization` header value or a bare token. */
+/**
+ * Returns a function that verifies an `Authorization` header value or a bare token. A DPoP-bound
+ * token (`cnf.jkt`) needs `request` (method, URL, `DPoP` header) and the DPoP scheme; sent as
+ * Bearer it is refused (RFC 9449 7.2), as is an unbound token sent as DPoP.
+ */
 export function createAccessTokenVerifier(options: ResourceServerOptions) {
   const verifier = createRemoteVerifier(String(options.jwksUri));
   const required = options.requiredScopes ?? [];
-  return async (authorizationOrToken: string | undefined): Promise<VerifiedAccessToken> => {
+  const replayCache = options.dpop?.replayCache ?? memoryReplayCache();
+  return async (authorizationOrToken: string | undefined, request?: DpopRequest): Promise<VerifiedAccessToken> => {
     const value = authorizationOrToken?.trim() ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(value);
-    const token = match ? match[1]! : value.includes(' ') ? '' : value;
+    const match = /^(Bearer|DPoP)\s+(\S+)$/i.exec(value);
+    const token = match ? match[2]! : value.includes(' ') ? '' : value;
+    const scheme = match?.[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
     if (!token) throw new BearerTokenError('invalid_request', 'A bearer access token is required.', 401);
     let payload: JWTPayload;
     try {
@@ -60,11 +80,30 @@ export function createAccessTokenVerifier(options: ResourceServerOptions) {
       });
     } catch (error) {
       const reason = error instanceof errors.JOSEError ? error.code : 'malformed';
-      throw new BearerTokenError('invalid_token', `The access token was rejected (${reason}).`);
+      throw new BearerTokenError('invalid_token', `The access token was rejected (${reason}).`, 401, scheme);
+    }
+    const cnf = payload.cnf as { jkt?: unknown } | undefined;
+    const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
+    if (jkt === undefined && scheme === 'DPoP') {
+      throw new BearerTokenError('invalid_token', 'The access token is not bound to a DPoP key: send it as Bearer.', 401, 'DPoP');
+    }
+    if (jkt !== undefined) {
+      if (scheme !== 'DPoP') {
+        throw new BearerTokenError(
+          'invalid_token',
+          'The access token is bound to a DPoP key: send it as "DPoP <token>" with a proof.',
+          401,
+          'DPoP',
+        );
+      }
+      if (!request) throw new BearerTokenError('invalid_dpop_proof', 'A DPoP proof is required with a DPoP access token.');
+      const refusal = await refusedProof(token, jkt, request, options.dpop ?? {}, replayCache);
+      if (refusal) throw new BearerTokenError(refusal.code, refusal.message, 401, 'DPoP', refusal.nonce);
     }
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     const missing = required.filter((s) => !scopes.includes(s));
-    if (missing.length > 0) throw new BearerTokenError('insufficient_scope', `The access token lacks the scope ${missing.join(' ')}.`);
+    if (missing.length > 0)
+      throw new BearerTokenError('insufficient_scope', `The access token lacks the scope ${missing.join(' ')}.`, 403, scheme);
     return { ...payload, client_id: String(payload.client_id ?? ''), scopes } as VerifiedAccessToken;
   };
 }
@@ -75,6 +114,8 @@ export interface ProtectedResourceMetadataOptions {
   readonly scopesSupported?: readonly string[];
   readonly resourceName?: string;
   readonly resourceDocumentation?: string;
+  /** Lists `dpop_signing_alg_values_supported` (RFC 9728 2): this resource takes DPoP-bound tokens. */
+  readonly dpop?: boolean;
 }
 
 /** RFC 9728 section 2: the document served at `metadataPath(resource)`. */
@@ -86,6 +127,7 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
     ...(options.scopesSupported ? { scopes_supported: [...options.scopesSupported] } : {}),
     ...(options.resourceName ? { resource_name: options.resourceName } : {}),
     ...(options.resourceDocumentation ? { resource_documentation: options.resourceDocumentation } : {}),
+    ...(options.dpop ? { dpop_signing_alg_values_supported: [...dpopSigningAlgorithms] } : {}),
   };
 }
 
@@ -100,9 +142,14 @@ export function metadataUrl(resource: string): string {
   return new URL(metadataPath(resource), resource).toString();
 }
 
-/** RFC 6750 3 and RFC 9728 5.1: the challenge that points clients at the metadata. */
+/**
+ * RFC 6750 3 and RFC 9728 5.1: the challenge that points clients at the metadata; for a DPoP-bound
+ * token's refusal the DPoP scheme with its algorithms (RFC 9449 7.1). Send `error.dpopNonce`, when
+ * set, as the `DPoP-Nonce` header.
+ */
 export function wwwAuthenticate(resource: string, error?: BearerTokenError): string {
   const parts = [`resource_metadata="${metadataUrl(resource)}"`];
+  if (error?.scheme === 'DPoP') parts.unshift(dpopAlgs);
   if (error) parts.push(`error="${error.code}"`, `error_description="${error.message.replace(/["\\]/g, '')}"`);
-  return `Bearer ${parts.join(', ')}`;
+  return `${error?.scheme ?? 'Bearer'} ${parts.join(', ')}`;
 }

@@ -64,11 +64,11 @@ describe('admin API callers', () => {
     expect(jsonBody(result).error).toBe('access_denied');
   });
 
-  it('answers a missing token with 401 invalid_token and a Bearer challenge (RFC 6750 3.1)', async () => {
+  it('answers a missing token with 401 invalid_token and the Bearer and DPoP challenges (RFC 6750 3.1, RFC 9449 7.1, behaviour BEARER-5)', async () => {
     const result = await callAdmin(listUsers);
     expect(result.statusCode).toBe(401);
     expect(jsonBody(result).error).toBe('invalid_token');
-    expect(headerOf(result, 'www-authenticate')).toBe('Bearer');
+    expect(headerOf(result, 'www-authenticate')).toBe('Bearer, DPoP algs="ES256 ES384 PS256 RS256 EdDSA"');
   });
 
   it('answers a forged token with 401 invalid_token', async () => {

@@ -291,6 +291,22 @@ describe("behaviour REFRESH-7: refresh_grace_seconds, the client's own rotation 
   });
 });
 
+describe('behaviour TOKEN-9: dpop_bound_access_tokens (RFC 9449 5.2)', () => {
+  it('is off by default, set on create, changed by PATCH with its audit reason, and refused when not a boolean', async () => {
+    expect(jsonBody(await create({ type: 'confidential' })).dpop_bound_access_tokens).toBe(false);
+    const created = jsonBody(await create({ type: 'confidential', dpop_bound_access_tokens: true }));
+    expect(created.dpop_bound_access_tokens).toBe(true);
+    const clientId = String(created.client_id);
+    expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(true);
+    const patched = await patch(clientId, { dpop_bound_access_tokens: false });
+    expect(jsonBody(patched).dpop_bound_access_tokens).toBe(false);
+    expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(false);
+    const refused = await patch(clientId, { dpop_bound_access_tokens: 'yes' });
+    expect([refused.statusCode, jsonBody(refused).error]).toEqual([400, 'invalid_request']);
+    expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(false);
+  });
+});
+
 describe('DELETE /api/admin/clients/{client_id}', () => {
   it('deletes the client; reading or deleting it again is 404', async () => {
     const clientId = String(jsonBody(await create({ type: 'confidential' })).client_id);

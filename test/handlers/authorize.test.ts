@@ -484,3 +484,22 @@ describe('behaviour AUTHZ-13: a loopback IP literal redirect URI matches on any 
     expect(exact.statusCode).toBe(200);
   });
 });
+
+describe('dpop_jkt (RFC 9449 10, behaviour CODE-5)', () => {
+  const thumbprint = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+
+  it('is kept with the code, which the token endpoint then redeems only with that key', async () => {
+    const result = await authorize(authorizeQuery(staticClient, { dpop_jkt: thumbprint }), { Cookie: aliceCookie });
+    const code = locationOf(result).searchParams.get('code')!;
+    const stored = await getTokenStore().getCode(code, Math.floor(Date.now() / 1000));
+    expect(stored?.dpopJkt).toBe(thumbprint);
+  });
+
+  it('invalid_request for a dpop_jkt that is not a SHA-256 thumbprint, or a repeated one; no code', async () => {
+    expectErrorRedirect(await authorize(authorizeQuery(staticClient, { dpop_jkt: 'short' }), { Cookie: aliceCookie }), 'invalid_request');
+    const repeated = await authorize(authorizeQuery(staticClient, { dpop_jkt: thumbprint }), { Cookie: aliceCookie }, (e) => {
+      e.multiValueQueryStringParameters!.dpop_jkt = [thumbprint, thumbprint];
+    });
+    expectErrorRedirect(repeated, 'invalid_request');
+  });
+});

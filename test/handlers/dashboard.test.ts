@@ -521,6 +521,35 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     ]);
   });
 
+  it('behaviour TOKEN-9: the client form sets and clears dpop_bound_access_tokens, audited by name', async () => {
+    const session = await adminSession();
+    const created = await post(session, '/dashboard/clients/new', {
+      type: 'confidential',
+      name: 'DPoP client',
+      environment_id: await testFileEnvironment(),
+      scopes: 'read',
+      redirect_uris: '',
+      dpop_bound_access_tokens: 'on',
+    });
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(true);
+    const page = await get(session, `/dashboard/clients/${clientId}`);
+    expect(page.body).toContain('<tr><th>DPoP required</th><td>yes</td></tr>');
+    expect(page.body).toContain('name="dpop_bound_access_tokens" type="checkbox" checked');
+    expect((await post(session, `/dashboard/clients/${clientId}`, { name: 'DPoP client', scopes: 'read' })).statusCode).toBe(303);
+    expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(false);
+    const refused = await post(session, `/dashboard/clients/${clientId}`, {
+      name: 'DPoP client',
+      scopes: 'read',
+      dpop_bound_access_tokens: 'yes',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await auditBy(session.user.id)).map((e) => [e.type, e.reason])).toEqual([
+      ['client.update', 'dpopBoundAccessTokens'],
+      ['client.create', undefined],
+    ]);
+  });
+
   it('an API key: shown once on creation, listed active, revoked; api_key.create and api_key.revoke name the admin', async () => {
     const session = await adminSession();
     const client = await createClient({ scopes: ['read'], test: false });

@@ -75,7 +75,11 @@ describe('POST /api/register with private_key_jwt (behaviour REG-11)', () => {
     ],
     [
       'an HMAC signing alg',
-      { token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] }, token_endpoint_auth_signing_alg: 'HS256' },
+      {
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] },
+        token_endpoint_auth_signing_alg: 'HS256',
+      },
       /^token_endpoint_auth_signing_alg/,
     ],
     [

@@ -53,6 +53,16 @@ describe('POST /api/register (RFC 7591, behaviour REG-2, REG-3)', () => {
     expect(headerOf(result, 'cache-control')).toBe('no-store');
   });
 
+  it('keeps dpop_bound_access_tokens (RFC 9449 5.2, behaviour TOKEN-9) and echoes it; a non-boolean is invalid_client_metadata', async () => {
+    const body = jsonBody(await register({ ...valid, dpop_bound_access_tokens: true }));
+    expect(body.dpop_bound_access_tokens).toBe(true);
+    expect((await getClientRepository().get(String(body.client_id)))?.dpopBoundAccessTokens).toBe(true);
+    expect(jsonBody(await register(valid))).not.toHaveProperty('dpop_bound_access_tokens');
+    const refused = await register({ ...valid, dpop_bound_access_tokens: 'yes' });
+    expect([refused.statusCode, jsonBody(refused).error]).toEqual([400, 'invalid_client_metadata']);
+    expect(String(jsonBody(refused).error_description)).toMatch(/^dpop_bound_access_tokens: /);
+  });
+
   it('places the client in DCR_ENVIRONMENT_ID, marked dynamic, listed under registration type dynamic (behaviour REG-5)', async () => {
     const { client_id } = jsonBody(await register(valid)) as { client_id: string };
     const stored = await getClientRepository().get(client_id);

@@ -93,8 +93,13 @@ describe('GET /api/token/validate: the claims a service needs', () => {
 
 describe('RFC 6750 3.1: both endpoints refuse a bad bearer token with a challenge (401; 400 for a malformed header)', () => {
   const refusals: [string, () => Promise<string | undefined>, string][] = [
-    ['no Authorization header', async () => undefined, 'Bearer'],
-    ['a malformed token', async () => 'not a token', 'Bearer error="invalid_request"'],
+    // Both schemes are offered (behaviour BEARER-5, RFC 9449 7.1).
+    ['no Authorization header', async () => undefined, 'Bearer, DPoP algs="ES256 ES384 PS256 RS256 EdDSA"'],
+    [
+      'a malformed token',
+      async () => 'not a token',
+      'Bearer error="invalid_request", DPoP error="invalid_request", algs="ES256 ES384 PS256 RS256 EdDSA"',
+    ],
     [
       'a token of another audience (a resource-bound token)',
       async () => String((await signedIn(app, user, { resource: resourceA })).access_token),

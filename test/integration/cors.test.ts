@@ -67,7 +67,7 @@ describe('preflight (behaviour HTTP-6)', () => {
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-methods')?.split(', ')).toContain(method);
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, DPoP');
       expect(Number(response.headers.get('access-control-max-age'))).toBeGreaterThan(0);
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     },

@@ -11,6 +11,7 @@ import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { createSigner, type JwtSigner, type SigningKeySet } from '../../lambdas/adapters/signing/key-set';
 import { fileKeySource } from '../../lambdas/adapters/signing/key-file';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import { dpopKey, type DpopKey } from '../support/dpop';
 import {
   BearerTokenError,
   createAccessTokenVerifier,
@@ -156,6 +157,105 @@ describe('behaviour RS-1, CLAIM-7 / RFC 9068 2.2: exp, iat and jti are required,
     const token = await signExactly({ ...complete(), iat: now() + 10 });
     await expect(createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource })(token)).resolves.toMatchObject({
       sub: 'usr_1',
+    });
+  });
+});
+
+describe('resource-server helper: DPoP-bound tokens (behaviour RS-2, RFC 9449 7)', () => {
+  const url = `${resource}/tools`;
+  let key: DpopKey;
+  let stranger: DpopKey;
+  beforeAll(async () => {
+    key = await dpopKey();
+    stranger = await dpopKey();
+  });
+  const verifierFor = (overrides: Partial<Parameters<typeof createAccessTokenVerifier>[0]> = {}) =>
+    createAccessTokenVerifier({ issuer: app.url, jwksUri: `${app.url}/jwks.json`, resource, ...overrides });
+  const bound = () => mint({ cnf: { jkt: key.jkt } });
+  const request = async (token: string, signer = key, claims: Record<string, unknown> = {}) => ({
+    method: 'POST',
+    url,
+    dpop: await signer.proof('POST', url, { accessToken: token, claims }),
+  });
+
+  it('accepts a bound token sent as DPoP with a proof of its key for this request', async () => {
+    const token = await bound();
+    await expect(verifierFor()(`DPoP ${token}`, await request(token))).resolves.toMatchObject({ cnf: { jkt: key.jkt } });
+  });
+
+  it.each([
+    ['sent as Bearer (RFC 9449 7.2)', async (token: string) => [`Bearer ${token}`, await request(token)] as const, 'invalid_token'],
+    ['without the request', async (token: string) => [`DPoP ${token}`, undefined] as const, 'invalid_dpop_proof'],
+    ['without a proof', async (token: string) => [`DPoP ${token}`, { method: 'POST', url }] as const, 'invalid_dpop_proof'],
+    ['a proof of another key', async (token: string) => [`DPoP ${token}`, await request(token, stranger)] as const, 'invalid_dpop_proof'],
+    [
+      'a proof for another token (ath)',
+      async (token: string) => [`DPoP ${token}`, await request(`${token}x`)] as const,
+      'invalid_dpop_proof',
+    ],
+    [
+      'a proof for GET',
+      async (token: string) => [`DPoP ${token}`, { ...(await request(token)), method: 'GET' }] as const,
+      'invalid_dpop_proof',
+    ],
+    [
+      'a proof for another URL',
+      async (token: string) => [`DPoP ${token}`, { ...(await request(token)), url: `${resource}/other` }] as const,
+      'invalid_dpop_proof',
+    ],
+    [
+      'a stale proof',
+      async (token: string) => [`DPoP ${token}`, await request(token, key, { iat: now() - 120 })] as const,
+      'invalid_dpop_proof',
+    ],
+  ])('refuses a bound token %s: 401 with the DPoP challenge', async (_name, make, code) => {
+    const [authorization, dpopRequest] = await make(await bound());
+    const error = await rejection(verifierFor()(authorization, dpopRequest));
+    expect(error).toMatchObject({ code, status: 401, scheme: 'DPoP' });
+    expect(wwwAuthenticate(resource, error)).toMatch(
+      new RegExp(`^DPoP algs="ES256 ES384 PS256 RS256 EdDSA", resource_metadata="[^"]+", error="${code}"`),
+    );
+  });
+
+  it('refuses a replayed proof with the in-memory cache, and an unbound token sent as DPoP', async () => {
+    const verify = verifierFor();
+    const token = await bound();
+    const once = await request(token);
+    await verify(`DPoP ${token}`, once);
+    expect(await rejection(verify(`DPoP ${token}`, once))).toMatchObject({
+      code: 'invalid_dpop_proof',
+      message: 'The DPoP proof was already used.',
+    });
+    const unbound = await mint({});
+    expect(await rejection(verify(`DPoP ${unbound}`, await request(unbound)))).toMatchObject({ code: 'invalid_token', scheme: 'DPoP' });
+  });
+
+  it('uses the replay cache and the nonces given (RFC 9449 9)', async () => {
+    const used: string[] = [];
+    const verify = verifierFor({
+      dpop: {
+        replayCache: {
+          use: (id) => {
+            if (used.includes(id)) return false;
+            used.push(id);
+            return true;
+          },
+        },
+        nonces: { current: () => 'nonce-2', accepts: (nonce) => nonce === 'nonce-1' || nonce === 'nonce-2' },
+      },
+    });
+    const token = await bound();
+    const error = await rejection(verify(`DPoP ${token}`, await request(token)));
+    expect(error).toMatchObject({ code: 'use_dpop_nonce', status: 401, dpopNonce: 'nonce-2' });
+    expect(used).toEqual([]);
+    await expect(verify(`DPoP ${token}`, await request(token, key, { nonce: 'nonce-2' }))).resolves.toMatchObject({ client_id: 'tgc_1' });
+    expect(used).toHaveLength(1);
+    expect(used[0]).toMatch(new RegExp(`^${key.jkt}:`));
+  });
+
+  it('metadata lists the DPoP algorithms when the resource takes DPoP', () => {
+    expect(protectedResourceMetadata({ resource, authorizationServers: [app.url], dpop: true })).toMatchObject({
+      dpop_signing_alg_values_supported: ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'],
     });
   });
 });

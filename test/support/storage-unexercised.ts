@@ -215,6 +215,12 @@ export const unexercised: readonly Unexercised[] = [
     'get',
     "an admin user's token: lambdas/http/admin-auth.ts reads the user, the same code for every admin row; test/handlers/admin-auth.test.ts reaches it through AdminListUsers",
   ),
+  ...each(
+    adminRows.filter((name) => name !== 'AdminListEnvironments'),
+    'usedIdentifier',
+    'put',
+    "a DPoP proof's jti with a DPoP-bound admin token (lambdas/http/bearer.ts verifyPresented, behaviour BEARER-5), the same code for every admin row; test/handlers/bearer-dpop.test.ts reaches it through AdminListEnvironments",
+  ),
   ...cached(
     adminRows.filter((name) => name !== 'AdminListUsers'),
     'siteSettings',

@@ -29,6 +29,8 @@ export interface NewClient {
   readonly requirePushedAuthorizationRequests?: boolean;
   /** private_key_jwt (behaviour TOKEN-6, ADMIN-19): the client's public keys instead of a secret. */
   readonly keys?: ClientKeysInput;
+  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-9). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 export interface CreatedClient {
@@ -118,6 +120,7 @@ export async function createClient(
     ...(input.refreshGraceSeconds !== undefined ? { refreshGraceSeconds: input.refreshGraceSeconds } : {}),
     ...(input.requirePushedAuthorizationRequests ? { requirePushedAuthorizationRequests: true } : {}),
     ...keys,
+    ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     createdAt: isoNow(deps.clock),
   };
   try {
@@ -184,6 +187,7 @@ export async function updateClient(
       : {}),
     ...(keys?.jwks ? { jwks: keys.jwks } : {}),
     ...(keys?.jwksUri ? { jwksUri: keys.jwksUri } : {}),
+    ...(changes.dpopBoundAccessTokens !== undefined ? { dpopBoundAccessTokens: changes.dpopBoundAccessTokens } : {}),
   };
   // Behaviour LOG-9: in the client's own transaction, naming the fields that changed in it.
   const audit = (before: Client, after: Client) =>
@@ -207,12 +211,13 @@ const auditedClientFields = [
   'requirePushedAuthorizationRequests',
   'jwks',
   'jwksUri',
+  'dpopBoundAccessTokens',
 ] as const;
 type AuditedClientField = (typeof auditedClientFields)[number];
 
 /** An absent flag reads as false: setting it false is no change worth an audit reason. */
 function comparable(client: Pick<Client, AuditedClientField>, field: AuditedClientField): unknown {
-  return field === 'requirePushedAuthorizationRequests' ? client[field] === true : client[field];
+  return field === 'requirePushedAuthorizationRequests' || field === 'dpopBoundAccessTokens' ? client[field] === true : client[field];
 }
 
 /** The fields an update changed, by name (the audit entry's reason); never a value. */

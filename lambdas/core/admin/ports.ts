@@ -120,6 +120,8 @@ export interface ClientChanges {
   /** Replaces a private_key_jwt client's keys, each kind by its own (behaviour ADMIN-19). */
   readonly jwks?: Client['jwks'];
   readonly jwksUri?: string;
+  /** RFC 9449 5.2: its token requests must carry a DPoP proof (behaviour TOKEN-9). */
+  readonly dpopBoundAccessTokens?: boolean;
 }
 
 export interface ClientStore {

@@ -4,6 +4,7 @@
  * it issues, so a second redemption cannot also succeed.
  */
 import * as z from 'zod/mini';
+import type { ProvenKey } from '../dpop';
 import { newId } from '../ids';
 import { lifetimes } from '../lifetimes';
 import type { AuthorizationCode, Client } from '../model';
@@ -36,8 +37,14 @@ async function refuseReuse(found: AuthorizationCode, nowEpoch: number, deps: Gra
   throw invalidCode(`authorization code reused; family ${found.familyId} revoked`);
 }
 
-function checkBinding(found: AuthorizationCode, client: Client, request: CodeGrantRequest): void {
+function checkBinding(found: AuthorizationCode, client: Client, request: CodeGrantRequest, proven: ProvenKey | undefined): void {
   if (found.clientId !== client.clientId) throw invalidCode(`code issued to client ${found.clientId}`);
+  // RFC 9449 10, behaviour CODE-5: a code bound to a key at authorization is redeemed with that key only.
+  if (found.dpopJkt !== undefined && proven?.jkt !== found.dpopJkt) {
+    throw invalidCode(
+      proven ? 'DPoP proof key differs from the dpop_jkt of the authorization request' : 'no DPoP proof for a code bound by dpop_jkt',
+    );
+  }
   // OAuth 2.1 4.1.3: when the authorization request named redirect_uri, the token request must
   // repeat the identical value. Omitting it is allowed only when the authorization request did
   // too, which it may only where a single URI is registered.
@@ -53,6 +60,7 @@ export async function authorizationCodeGrant(
   request: CodeGrantRequest,
   activity: TokenRequestActivity,
   deps: GrantDependencies,
+  proven?: ProvenKey,
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const found = await live(deps.store.getCode(request.code, nowEpoch), nowEpoch, () =>
@@ -62,7 +70,7 @@ export async function authorizationCodeGrant(
   // Behaviour OPS-7: before the restore's cutoff, as if the code did not exist; nothing revoked.
   if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidCode('sign-in before SIGN_INS_NOT_BEFORE');
   await refuseReuse(found, nowEpoch, deps);
-  checkBinding(found, client, request);
+  checkBinding(found, client, request, proven);
   const resource = confirmResource(request.resource, found.resource);
   // The authorization step checked access; checking again closes the window up to redemption.
   const user = await requireUserAccess(found.userId, client, deps);
@@ -76,7 +84,10 @@ export async function authorizationCodeGrant(
   // The family ends a fixed time after sign-in, however often it rotates (lifetimes.refreshFamily).
   const familyExpiresAtEpoch = found.authTime + lifetimes.refreshFamily;
   // Behaviour MFA-11: the sign-in's methods travel in the access token, for this server's admin API.
-  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource, amr: found.amr }, deps);
+  const access = await mintAccessToken(
+    { clientId: client.clientId, sub: user.id, scopes, resource, amr: found.amr, jkt: proven?.jkt },
+    deps,
+  );
   const idToken = scopes.includes('openid')
     ? await mintIdToken(
         {
@@ -103,6 +114,8 @@ export async function authorizationCodeGrant(
           credentialVersion: user.credentialVersion ?? 0,
           familyId,
           expiresAtEpoch: familyExpiresAtEpoch,
+          // RFC 9449 5, behaviour REFRESH-8: a public client has no secret, so its key is what a stolen token lacks.
+          ...(proven && client.type === 'public' ? { dpopJkt: proven.jkt } : {}),
         },
         deps.random,
       )
@@ -134,12 +147,13 @@ const parameters = z.object({
 
 export const authorizationCode: GrantImplementation<typeof parameters> = {
   parameters,
-  async issue(client, p, activity, deps) {
+  async issue(client, p, activity, deps, proven) {
     const response = await authorizationCodeGrant(
       client,
       { code: p.code, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier, resource: p.resource },
       activity,
       deps,
+      proven,
     );
     // A dynamic client's first tokens: it is in use, so it no longer expires (DCR_CLIENT_EXPIRY_DAYS).
     if (client.expiresUnused) await deps.keepClient(client.clientId);

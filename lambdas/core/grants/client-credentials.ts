@@ -5,6 +5,7 @@
  * token record and the activity row go in one batch write.
  */
 import * as z from 'zod/mini';
+import type { ProvenKey } from '../dpop';
 import type { Client } from '../model';
 import { parseResource } from '../resource';
 import { narrowScopes, parseScope } from '../scope';
@@ -23,10 +24,11 @@ export async function clientCredentialsGrant(
   request: ClientCredentialsRequest,
   activity: TokenRequestActivity,
   deps: Pick<GrantDependencies, 'store' | 'issuer' | 'signer' | 'clock' | 'random'>,
+  proven?: ProvenKey,
 ): Promise<TokenResponse> {
   const scopes = narrowScopes(parseScope(request.scope), client.scopes, 'granted to the client');
   const resource = parseResource(request.resource);
-  const access = await mintAccessToken({ clientId: client.clientId, scopes, resource }, deps);
+  const access = await mintAccessToken({ clientId: client.clientId, scopes, resource, jkt: proven?.jkt }, deps);
   await deps.store.recordIssued({
     token: { jti: access.jti, clientId: client.clientId, expiresAtEpoch: access.expiresAtEpoch },
     activity: activity.row(true),
@@ -39,5 +41,5 @@ const parameters = z.object({ scope: formField.optional(2048), resource: formFie
 
 export const clientCredentials: GrantImplementation<typeof parameters> = {
   parameters,
-  issue: (client, p, activity, deps) => clientCredentialsGrant(client, p, activity, deps),
+  issue: (client, p, activity, deps, proven) => clientCredentialsGrant(client, p, activity, deps, proven),
 };

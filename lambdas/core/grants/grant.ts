@@ -6,6 +6,7 @@
  * grant-types.ts instead. Adding a grant is one entry there, one module and one line in the registry.
  */
 import * as z from 'zod/mini';
+import type { ProvenKey } from '../dpop';
 import type { MfaPolicy } from '../model';
 import type { Client } from '../model';
 import type { TokenDependencies } from '../tokens';
@@ -18,8 +19,17 @@ import type { TokenResponse } from './response';
 export interface GrantImplementation<S extends z.ZodMiniType = z.ZodMiniType> {
   /** The grant's own form parameters (RFC 6749 3.2: unknown ones are ignored). */
   readonly parameters: S;
-  /** The client is authenticated and allowed this grant type; `params` passed `parameters`. */
-  issue(client: Client, params: z.output<S>, activity: TokenRequestActivity, deps: GrantDependencies): Promise<TokenResponse>;
+  /**
+   * The client is authenticated and allowed this grant type; `params` passed `parameters`. `proven`: the
+   * key of the request's valid DPoP proof, which its access token is bound to (RFC 9449 5, behaviour TOKEN-8).
+   */
+  issue(
+    client: Client,
+    params: z.output<S>,
+    activity: TokenRequestActivity,
+    deps: GrantDependencies,
+    proven?: ProvenKey,
+  ): Promise<TokenResponse>;
   /**
    * A grant that may be asked for with no client credentials at all (RFC 7523 2.1: client
    * authentication is optional for an assertion grant) serves such a request here (behaviour JWTB-1).

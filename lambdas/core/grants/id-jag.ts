@@ -20,6 +20,7 @@ import { refuseGrant, stringClaim, unverifiedIssuer, useAssertionOnce, verifyGra
 import type { GrantDependencies } from './grant';
 import { tokenResponse, type TokenResponse } from './response';
 import { epochSeconds, newRefreshToken } from './user-tokens';
+import type { ProvenKey } from '../dpop';
 
 /** Draft section 3: the JWT header `typ` of an ID-JAG (RFC 8725 3.11 explicit typing). */
 export const idJagType = 'oauth-id-jag+jwt';
@@ -218,6 +219,7 @@ export async function idJagGrant(
   request: IdJagRequest,
   activity: TokenRequestActivity,
   deps: GrantDependencies,
+  proven?: ProvenKey,
 ): Promise<TokenResponse> {
   const ports = deps.assertionGrants;
   const requestedScopes = parseScope(request.scope);
@@ -242,9 +244,10 @@ export async function idJagGrant(
 
   // Behaviour IDJAG-6: the user's token, no ID token; a refresh token only where the issuer allows it.
   if (trusted.allowRefreshTokens && client.grantTypes.includes('refresh_token')) {
-    return issueWithRefresh(client, user, { scopes, resource, claims }, activity, deps);
+    return issueWithRefresh(client, user, { scopes, resource, claims, jkt: proven?.jkt }, activity, deps);
   }
-  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource }, deps);
+  // RFC 9449 5, behaviour TOKEN-8: bound to the request's DPoP key, as every grant of a client.
+  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes, resource, jkt: proven?.jkt }, deps);
   await deps.store.recordIssued({
     token: { jti: access.jti, clientId: client.clientId, sub: user.id, expiresAtEpoch: access.expiresAtEpoch },
     activity: activity.row(true),
@@ -260,7 +263,12 @@ export async function idJagGrant(
 async function issueWithRefresh(
   client: Client,
   user: User,
-  grant: { readonly scopes: readonly string[]; readonly resource: string; readonly claims: Readonly<Record<string, unknown>> },
+  grant: {
+    readonly scopes: readonly string[];
+    readonly resource: string;
+    readonly claims: Readonly<Record<string, unknown>>;
+    readonly jkt?: string;
+  },
   activity: TokenRequestActivity,
   deps: GrantDependencies,
 ): Promise<TokenResponse> {
@@ -268,7 +276,10 @@ async function issueWithRefresh(
   const authTime = typeof grant.claims.iat === 'number' ? Math.min(Math.floor(grant.claims.iat), nowEpoch) : nowEpoch;
   const familyId = newId('fam_', deps.random);
   const family = { familyId, expiresAtEpoch: authTime + lifetimes.refreshFamily, credentialVersion: user.credentialVersion ?? 0 };
-  const access = await mintAccessToken({ clientId: client.clientId, sub: user.id, scopes: grant.scopes, resource: grant.resource }, deps);
+  const access = await mintAccessToken(
+    { clientId: client.clientId, sub: user.id, scopes: grant.scopes, resource: grant.resource, jkt: grant.jkt },
+    deps,
+  );
   const refresh = newRefreshToken(
     {
       clientId: client.clientId,

@@ -19,6 +19,6 @@ const parameters = z.object({
 
 export const jwtBearer: GrantImplementation<typeof parameters> = {
   parameters,
-  issue: (client, p, activity, deps) => idJagGrant(client, p, activity, deps),
+  issue: (client, p, activity, deps, proven) => idJagGrant(client, p, activity, deps, proven),
   issueWithoutClient: (p, activity, deps) => workloadGrant(p, activity, deps),
 };

@@ -19,6 +19,7 @@ import { settle } from './reuse';
 import { passwordChangedSince, requireSecondFactorIfAsked, signedInBeforeCutoff } from './sign-in-checks';
 import { requireUserAccess } from './user-access';
 import { epochSeconds, invalidGrantOf, live, newRefreshToken, stillGranted } from './user-tokens';
+import type { ProvenKey } from '../dpop';
 
 export interface RefreshGrantRequest {
   readonly refreshToken: string;
@@ -68,6 +69,7 @@ export async function refreshTokenGrant(
   request: RefreshGrantRequest,
   activity: TokenRequestActivity,
   deps: GrantDependencies,
+  proven?: ProvenKey,
 ): Promise<TokenResponse> {
   const nowEpoch = epochSeconds(deps.clock.now());
   const found = await live(deps.store.getRefreshToken(request.refreshToken, nowEpoch), nowEpoch, () =>
@@ -77,8 +79,17 @@ export async function refreshTokenGrant(
   if (found.clientId !== client.clientId) throw invalidRefresh(`refresh token issued to client ${found.clientId}`);
   // Behaviour OPS-7: before the restore's cutoff, as if the token did not exist; nothing revoked.
   if (signedInBeforeCutoff(found, deps.signInsNotBefore)) throw invalidRefresh('sign-in before SIGN_INS_NOT_BEFORE');
-  if (found.rotatedAtEpoch !== undefined) return replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'already rotated');
-  const access = await checkedAccessToken(found, client, request, deps, nowEpoch);
+  // RFC 9449 5, behaviour REFRESH-8: before reuse detection and the grace window, so a thief without
+  // the key can neither use a bound token nor end its family by replaying a rotated one; nothing is revoked.
+  if (found.dpopJkt !== undefined && proven?.jkt !== found.dpopJkt) {
+    throw invalidRefresh(
+      proven ? 'DPoP proof key differs from the key the refresh token is bound to' : 'no DPoP proof for a DPoP-bound refresh token',
+    );
+  }
+  if (found.rotatedAtEpoch !== undefined) {
+    return replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'already rotated', proven);
+  }
+  const access = await checkedAccessToken(found, client, request, deps, nowEpoch, proven);
   const successor = newRefreshToken(
     {
       clientId: found.clientId,
@@ -90,6 +101,8 @@ export async function refreshTokenGrant(
       ...(found.credentialVersion !== undefined ? { credentialVersion: found.credentialVersion } : {}),
       familyId: found.familyId,
       expiresAtEpoch: found.expiresAtEpoch,
+      // RFC 9449 5, behaviour REFRESH-8: a public client's token issued in answer to a DPoP request is bound, from then on.
+      ...(found.dpopJkt !== undefined ? { dpopJkt: found.dpopJkt } : proven && client.type === 'public' ? { dpopJkt: proven.jkt } : {}),
     },
     deps.random,
   );
@@ -103,7 +116,7 @@ export async function refreshTokenGrant(
   );
   if (outcome.kind === 'rotated') return tokenResponse(access, { refreshToken: successor.token });
   // Behaviour REFRESH-7: the loser of a race within the window gets the winner's successor.
-  const replay = () => replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'concurrent rotation', access);
+  const replay = () => replayWithinGrace(found, client, request, activity, deps, nowEpoch, 'concurrent rotation', proven, access);
   if (outcome.kind === 'reused') return replay();
   // Cancelled for another reason: the family was revoked meanwhile, or a concurrent
   // rotation was still in flight. Re-read to tell them apart.
@@ -127,6 +140,7 @@ async function checkedAccessToken(
   request: RefreshGrantRequest,
   deps: GrantDependencies,
   nowEpoch: number,
+  proven: ProvenKey | undefined,
 ): Promise<MintedAccessToken> {
   const scopes = narrowScopes(parseScope(request.scope), stillGranted(found.scopes, client));
   const resource = confirmResource(request.resource, found.resource);
@@ -134,7 +148,7 @@ async function checkedAccessToken(
   // Behaviour REFRESH-6, MFA-9: refused while the policy asks for a factor the sign-in lacked; not revoked.
   await requireSecondFactorIfAsked(found, user, deps);
   // Behaviour MFA-11: the sign-in's methods travel in every access token of the family.
-  return mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr }, deps);
+  return mintAccessToken({ clientId: client.clientId, sub: found.userId, scopes, resource, amr: found.amr, jkt: proven?.jkt }, deps);
 }
 
 const issuedTokenOf = (access: MintedAccessToken, found: RefreshToken): IssuedToken => ({
@@ -166,12 +180,13 @@ async function replayWithinGrace(
   deps: GrantDependencies,
   nowEpoch: number,
   how: string,
+  proven: ProvenKey | undefined,
   access?: MintedAccessToken,
 ): Promise<TokenResponse> {
   // Turned off (0), off at once: no read for the kept successor.
   const successor = graceWindowOf(client, deps) > 0 ? await deps.store.graceSuccessor(request.refreshToken, nowEpoch) : undefined;
   if (successor === undefined) return revokeForReuse(found.familyId, nowEpoch, deps, how);
-  const reissued = access ?? (await checkedAccessToken(found, client, request, deps, nowEpoch));
+  const reissued = access ?? (await checkedAccessToken(found, client, request, deps, nowEpoch, proven));
   const outcome = await deps.store.reissueWithinGrace(successor, found.familyId, {
     token: issuedTokenOf(reissued, found),
     // Behaviour LOG-2: the row says this success was a replay, not a rotation.
@@ -191,6 +206,6 @@ const parameters = z.object({
 
 export const refreshToken: GrantImplementation<typeof parameters> = {
   parameters,
-  issue: (client, p, activity, deps) =>
-    refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps),
+  issue: (client, p, activity, deps, proven) =>
+    refreshTokenGrant(client, { refreshToken: p.refresh_token, scope: p.scope, resource: p.resource }, activity, deps, proven),
 };

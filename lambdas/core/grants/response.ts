@@ -3,7 +3,8 @@ import type { MintedAccessToken } from '../tokens';
 
 export interface TokenResponse {
   readonly access_token: string;
-  readonly token_type: 'Bearer';
+  /** `DPoP` for a token bound to the proof's key (RFC 9449 5, behaviour TOKEN-8). */
+  readonly token_type: 'Bearer' | 'DPoP';
   readonly expires_in: number;
   /** Always present, so a client sees a narrowed grant without comparing (RFC 6749 5.1). */
   readonly scope: string;
@@ -14,7 +15,7 @@ export interface TokenResponse {
 export function tokenResponse(access: MintedAccessToken, extra: { refreshToken?: string; idToken?: string } = {}): TokenResponse {
   return {
     access_token: access.accessToken,
-    token_type: 'Bearer',
+    token_type: access.tokenType,
     expires_in: access.expiresIn,
     scope: access.scope,
     ...(extra.refreshToken ? { refresh_token: extra.refreshToken } : {}),

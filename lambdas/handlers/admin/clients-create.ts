@@ -39,6 +39,7 @@ export const schema = z.strictObject({
   jwks: z.optional(clientJwks),
   jwks_uri: z.optional(clientJwksUri),
   token_endpoint_auth_signing_alg: z.optional(signingAlgorithm),
+  dpop_bound_access_tokens: z._default(z.boolean(), false),
 });
 
 export const handler = adminHandler(async (event, _container, caller) => {
@@ -58,6 +59,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     ...(body.jwks || body.jwks_uri || body.token_endpoint_auth_signing_alg
       ? { keys: { jwks: body.jwks, jwksUri: body.jwks_uri, signingAlg: body.token_endpoint_auth_signing_alg } }
       : {}),
+    dpopBoundAccessTokens: body.dpop_bound_access_tokens,
   });
   return jsonResponse(201, { ...clientView(client), ...(secret ? { client_secret: secret } : {}) });
 });

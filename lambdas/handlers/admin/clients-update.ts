@@ -1,6 +1,7 @@
 /**
  * PATCH /api/admin/clients/{client_id}: `{ name?, scopes?, introspect_all?, redirect_uris?, jwks?,
- * jwks_uri?, refresh_grace_seconds?, require_pushed_authorization_requests? }` → 200 the client.
+ * jwks_uri?, refresh_grace_seconds?, require_pushed_authorization_requests?,
+ * dpop_bound_access_tokens? }` → 200 the client.
  * `scopes` replaces the granted set; ungranted scopes are then removed from the client's API
  * keys. `redirect_uris` replaces a static client's set.
  */
@@ -26,19 +27,12 @@ export const schema = z
     // Key rotation of a private_key_jwt client (behaviour ADMIN-19).
     jwks: z.optional(clientJwks),
     jwks_uri: z.optional(clientJwksUri),
+    dpop_bound_access_tokens: z.optional(z.boolean()),
   })
   .check(
     z.refine(
-      (body) =>
-        body.name !== undefined ||
-        body.scopes !== undefined ||
-        body.introspect_all !== undefined ||
-        body.redirect_uris !== undefined ||
-        body.jwks !== undefined ||
-        body.jwks_uri !== undefined ||
-        body.refresh_grace_seconds !== undefined ||
-        body.require_pushed_authorization_requests !== undefined,
-      'the body must set name, scopes, introspect_all, redirect_uris, jwks, jwks_uri, refresh_grace_seconds or require_pushed_authorization_requests',
+      (body) => Object.values(body).some((value) => value !== undefined),
+      'the body must set name, scopes, introspect_all, redirect_uris, jwks, jwks_uri, refresh_grace_seconds, require_pushed_authorization_requests or dpop_bound_access_tokens',
     ),
   );
 
@@ -52,6 +46,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     jwks_uri: jwksUri,
     refresh_grace_seconds: refreshGrace,
     require_pushed_authorization_requests: requirePushedAuthorizationRequests,
+    dpop_bound_access_tokens: dpopBound,
     ...changes
   } = body;
   const client = await updateClient(getAdminWithoutMail(), adminActorOf(caller), {
@@ -62,6 +57,7 @@ export const handler = adminHandler(async (event, _container, caller) => {
     ...(refreshGrace !== undefined ? { refreshGraceSeconds: refreshGrace } : {}),
     ...(requirePushedAuthorizationRequests !== undefined ? { requirePushedAuthorizationRequests } : {}),
     ...(jwks !== undefined || jwksUri !== undefined ? { keys: { jwks, jwksUri } } : {}),
+    ...(dpopBound !== undefined ? { dpopBoundAccessTokens: dpopBound } : {}),
   });
   return jsonResponse(200, clientView(client));
 });

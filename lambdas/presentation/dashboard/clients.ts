@@ -44,6 +44,7 @@ const createForm = z.object({
   redirect_uris: redirectUrisField,
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
   require_pushed_authorization_requests: checkbox,
+  dpop_bound_access_tokens: checkbox,
 });
 
 const updateForm = z.object({
@@ -52,6 +53,7 @@ const updateForm = z.object({
   redirect_uris: z.optional(redirectUrisField),
   refresh_grace_seconds: z.optional(refreshGraceSeconds),
   require_pushed_authorization_requests: checkbox,
+  dpop_bound_access_tokens: checkbox,
 });
 
 /** Behaviour REFRESH-7: blank is the server's setting (null); anything else must read as a number. */
@@ -61,6 +63,10 @@ const graceWindowField = (value: string | undefined) => (blankToUndefined(value)
 const pushesRequests = (client: Pick<Client, 'grantTypes'>) => client.grantTypes.includes('authorization_code');
 const parCheckbox = (checked: boolean) =>
   html`<label><input name="require_pushed_authorization_requests" type="checkbox"${checked ? html` checked` : ''}> Require pushed authorization requests (RFC 9126: /api/par first)</label>`;
+
+/** RFC 9449 5.2, behaviour TOKEN-9: the same words on both forms. */
+const dpopBoundField = (checked: boolean) =>
+  html`<label><input name="dpop_bound_access_tokens" type="checkbox"${checked ? html` checked` : ''}> Require DPoP: refuse token requests without a DPoP proof (dpop_bound_access_tokens)</label>`;
 
 const keyForm = z.object({
   user: z.string().check(z.trim(), z.minLength(1, 'enter the email or id of the user the key acts as'), z.maxLength(254)),
@@ -117,6 +123,7 @@ async function newForm(request: DashboardRequest) {
 <label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
 ${parCheckbox(false)}
 ${createFormKeyFields()}
+${dpopBoundField(false)}
 <div><button type="submit">Create</button></div></form>`,
   );
 }
@@ -140,6 +147,7 @@ async function create(request: DashboardRequest) {
     test: false,
     requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on',
     ...(keys ? { keys } : {}),
+    dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
   return pageResponse(
@@ -195,6 +203,7 @@ ${
 }
 ${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id="par-required">${client.requirePushedAuthorizationRequests ? 'required' : 'not required'}</td></tr>` : ''}
 ${authenticationRow(client)}
+<tr><th>DPoP required</th><td>${client.dpopBoundAccessTokens ? 'yes' : 'no'}</td></tr>
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
@@ -212,6 +221,7 @@ ${
 }
 ${pushesRequests(client) ? parCheckbox(client.requirePushedAuthorizationRequests === true) : ''}
 ${editFormKeyFields(client)}
+${dpopBoundField(client.dpopBoundAccessTokens === true)}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
@@ -237,6 +247,7 @@ async function update(request: DashboardRequest) {
       ? { refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds) }
       : {}),
     require_pushed_authorization_requests: request.form.require_pushed_authorization_requests,
+    dpop_bound_access_tokens: request.form.dpop_bound_access_tokens,
   });
   const keys = keysOfEditForm(before, request.form);
   const after = await updateClient(request.deps.admin, actorOf(request), {
@@ -248,6 +259,10 @@ async function update(request: DashboardRequest) {
     // An unticked box is absent from the form: the form shows it to code-flow clients only.
     ...(pushesRequests(before) ? { requirePushedAuthorizationRequests: form.require_pushed_authorization_requests === 'on' } : {}),
     ...(keys ? { keys } : {}),
+    // The form always shows the box, so an unticked one turns the requirement off; unchanged, it is not written (nor audited).
+    ...((form.dpop_bound_access_tokens === 'on') !== (before.dpopBoundAccessTokens === true)
+      ? { dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on' }
+      : {}),
   });
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }

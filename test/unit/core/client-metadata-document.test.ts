@@ -49,6 +49,14 @@ describe('client ID metadata documents', () => {
     });
   });
 
+  it('keeps dpop_bound_access_tokens of the document (RFC 9449 5.2, behaviour TOKEN-9)', () => {
+    const document = { client_id: url, redirect_uris: ['http://127.0.0.1:3000/cb'], dpop_bound_access_tokens: true };
+    expect(clientFromMetadataDocument(url, document, catalog, facts).dpopBoundAccessTokens).toBe(true);
+    expect(() => clientFromMetadataDocument(url, { ...document, dpop_bound_access_tokens: 1 }, catalog, facts)).toThrow(
+      InvalidClientMetadataError,
+    );
+  });
+
   it.each([
     ['another client_id', { client_id: 'https://evil.example/client.json', redirect_uris: ['https://a.example/cb'] }],
     ['a client secret', { client_id: url, client_secret: 'x', redirect_uris: ['https://a.example/cb'] }],
