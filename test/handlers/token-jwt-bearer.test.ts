@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import type { User } from '../../lambdas/core/model';
+import { dpopKey } from '../support/dpop';
 import { getEnvironments, getUsers } from '../../lambdas/wiring/repositories';
 import {
   createEnvironment,
@@ -114,6 +115,19 @@ describe('ID-JAG (draft-ietf-oauth-identity-assertion-authz-grant, behaviour IDJ
     expect(await activityOf(client.client.clientId)).toEqual([
       expect.objectContaining({ requestType: jwtBearer, success: true, userId: user.id, environmentId }),
     ]);
+  });
+
+  it('binds the user’s token to the request’s DPoP key (RFC 9449 5, behaviour TOKEN-8)', async () => {
+    const client = await confidentialClient();
+    const key = await dpopKey();
+    const proof = await key.proof('POST', `${issuer()}/api/token`);
+    const { status, body } = await postToken(
+      { grant_type: jwtBearer, assertion: await idJag({ client_id: client.client.clientId }) },
+      { headers: { ...asClient(client).headers, DPoP: proof } },
+    );
+    expect(status).toBe(200);
+    expect(body.token_type).toBe('DPoP');
+    expect(await verifyAsResourceServer(String(body.access_token), resourceA)).toMatchObject({ sub: user.id, cnf: { jkt: key.jkt } });
   });
 
   it('narrows to the requested scope and resource within the assertion (behaviour IDJAG-3, IDJAG-4)', async () => {

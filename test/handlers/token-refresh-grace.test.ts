@@ -11,8 +11,9 @@ import { resetContainer } from '../../lambdas/wiring/container';
 import { getEnvironments, getTokenStore } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
-import { createTokenClient, createTokenUser, setUpTokenFamily, type TestClient } from '../support/fixtures';
-import { activityOf, claimsOf, introspectWith, refresh, signedIn, storedFor } from '../support/token-calls';
+import { dpopKey } from '../support/dpop';
+import { createTokenClient, createTokenUser, issueCode, redirectUri, setUpTokenFamily, type TestClient } from '../support/fixtures';
+import { activityOf, claimsOf, introspectWith, issuer, postToken, refresh, signedIn, storedFor } from '../support/token-calls';
 
 let environmentId: string;
 let user: User;
@@ -219,5 +220,37 @@ describe('behaviour REFRESH-7: reuse as ever (REFRESH-2)', () => {
     expect(await graceItem(String(first.refresh_token))).toBeUndefined();
     expect((await refresh(client, String(first.refresh_token))).body.error).toBe('invalid_grant');
     await expectRevoked(client, second.body.refresh_token, [second.body.access_token]);
+  });
+});
+
+describe('behaviour REFRESH-7 with REFRESH-8: a DPoP-bound refresh token', () => {
+  it('is replayed within the window only with its key; without it, refused and nothing revoked', async () => {
+    const client = await appWithWindow(60);
+    const key = await dpopKey();
+    const withKey = async () => ({ headers: { DPoP: await key.proof('POST', `${issuer()}/api/token`) } });
+    const code = await issueCode(client, user);
+    const first = await postToken(
+      {
+        grant_type: 'authorization_code',
+        client_id: client.clientId,
+        code: code.code,
+        code_verifier: code.verifier,
+        redirect_uri: redirectUri,
+      },
+      await withKey(),
+    );
+    const refreshToken = String(first.body.refresh_token);
+    const lost = await postToken({ grant_type: 'refresh_token', client_id: client.clientId, refresh_token: refreshToken }, await withKey());
+    expect(lost.status).toBe(200);
+
+    const bare = await refresh(client, refreshToken);
+    expect([bare.status, bare.body.error]).toEqual([400, 'invalid_grant']);
+    const again = await postToken(
+      { grant_type: 'refresh_token', client_id: client.clientId, refresh_token: refreshToken },
+      await withKey(),
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.refresh_token).toBe(lost.body.refresh_token);
+    expect(claimsOf(again.body.access_token).cnf).toEqual({ jkt: key.jkt });
   });
 });
