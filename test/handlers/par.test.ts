@@ -14,8 +14,9 @@ import { handler as parHandler } from '../../lambdas/handlers/par';
 import { handler as signInHandler } from '../../lambdas/handlers/sign-in';
 import { resetContainer } from '../../lambdas/wiring/container';
 import { getPushedRequests } from '../../lambdas/wiring/pushed-requests';
-import { getClientRepository } from '../../lambdas/wiring/repositories';
+import { getClientRepository, getTokenStore } from '../../lambdas/wiring/repositories';
 import { ephemeralItems } from '../support/account';
+import { dpopKey } from '../support/dpop';
 import { authorizeQuery, browserHeaders, cookieOf, form, hiddenField, locationOf, pkcePair } from '../support/authorization';
 import { apiGatewayEvent, headerOf, jsonBody, lambdaContext } from '../support/events';
 import { createClient, createClientWithSecret, createUserWithPassword, type TestUser, unique } from '../support/fixtures';
@@ -315,5 +316,35 @@ describe('Requiring pushed requests (RFC 9126 5, 6; behaviour AUTHZ-18)', () => 
     const metadata = jsonBody(await metadataHandler(apiGatewayEvent({ path: '/.well-known/oauth-authorization-server' }), lambdaContext));
     expect(metadata.pushed_authorization_request_endpoint).toBe(`${issuer}/api/par`);
     expect(metadata.require_pushed_authorization_requests).toBe(false);
+  });
+});
+
+describe('a DPoP proof with the push (RFC 9449 10.1, behaviour AUTHZ-19)', () => {
+  const parUrl = () => `${issuer}/api/par`;
+  const codeOf = async (requestUri: string, client: Client) =>
+    locationOf(await authorize({ client_id: client.clientId, request_uri: requestUri }, { Cookie: aliceCookie })).searchParams.get('code')!;
+
+  it('binds the code to the proof’s key, as dpop_jkt would', async () => {
+    const key = await dpopKey();
+    const answer = await push(authorizeQuery(publicClient), { DPoP: await key.proof('POST', parUrl()) });
+    expect(answer.status).toBe(201);
+    const code = await codeOf(String(answer.body.request_uri), publicClient);
+    expect((await getTokenStore().getCode(code, Math.floor(Date.now() / 1000)))?.dpopJkt).toBe(key.jkt);
+  });
+
+  it('accepts dpop_jkt naming the proof’s key, and refuses one naming another: 400 invalid_dpop_proof, nothing stored', async () => {
+    const key = await dpopKey();
+    const other = await dpopKey();
+    const same = await push(authorizeQuery(publicClient, { dpop_jkt: key.jkt }), { DPoP: await key.proof('POST', parUrl()) });
+    expect(same.status).toBe(201);
+    await expectRefused(authorizeQuery(publicClient, { dpop_jkt: other.jkt }), 400, 'invalid_dpop_proof', {
+      DPoP: await key.proof('POST', parUrl()),
+    });
+  });
+
+  it('refuses a proof for another URL or method: 400 invalid_dpop_proof, nothing stored', async () => {
+    const key = await dpopKey();
+    await expectRefused(authorizeQuery(publicClient), 400, 'invalid_dpop_proof', { DPoP: await key.proof('POST', `${issuer}/api/token`) });
+    await expectRefused(authorizeQuery(publicClient), 400, 'invalid_dpop_proof', { DPoP: await key.proof('GET', parUrl()) });
   });
 });
