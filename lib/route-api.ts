@@ -44,9 +44,11 @@ export function addRouteMethods(scope: Construct, { api, routes, integrationOf, 
   const stackOf = (family: RouteFamily): NestedStack =>
     (stacks[family.methodsId] ??= new NestedStack(scope, family.methodsId, { description: `API methods: ${family.description}` }));
 
-  // A path resource belongs to a family when every row at or under it is that family's. With
-  // families chosen by path prefix, a new row does not move a resource between templates, which
-  // CloudFormation could not do in place (two resources with one path part under one parent).
+  // A path resource belongs to a family when every row at or under it is that family's, else to
+  // the parent. Families go by path prefix, so a new row moves no resource between templates
+  // (which CloudFormation cannot do in place: API Gateway refuses two resources with one path
+  // part under one parent) unless it sits on another family's prefix itself, say a public row at
+  // `/api/auth`.
   const familiesUnder = new Map<string, Set<RouteFamily>>();
   for (const route of routes) {
     for (const path of resourcePaths(route.path)) {
