@@ -1,9 +1,10 @@
 /**
  * The AuthorizationServer construct: the whole service in one piece. The HTTP surface
  * comes from the route table (lambdas/routes.ts): one function and one API method per
- * row, each function granted only what its row names. The functions live in one nested
- * stack per route family (lib/route-families.ts) to keep every template far from
- * CloudFormation's 500-resource cap; the API, tables and the rest stay in this stack.
+ * row, each function granted only what its row names. Each route family has a nested stack
+ * of functions and one of API methods (lib/route-families.ts, lib/route-api.ts), to keep every
+ * template far from CloudFormation's 500-resource cap; the RestApi with its deployment and
+ * stage, the tables and the rest stay in this stack.
  *
  * Decisions a deployer should know (docs/deployment.md has the full guide):
  * - Tables, the JWKS bucket, the signing-key and admin-credential secrets and log groups
@@ -55,7 +56,6 @@ import { DeviceCookieKey } from './device-cookie-key';
 import { Alarms, type ServiceAlarmThresholds } from './alarms';
 import { OperationsDashboard } from './dashboard';
 import { handlerEntry } from './bundling';
-import { addCorsPreflights } from './cors-preflight';
 import { infrastructureProblems } from './deployment-options';
 import {
   type ConcurrencyPlan,
@@ -74,6 +74,7 @@ import { customerManagedKey, encryptSecrets, tableKeyUse } from './encryption-ke
 import { restrictKeyAccess } from './key-custody';
 import { KeyRotation } from './key-rotation';
 import { routeFamily } from './route-families';
+import { addRouteMethods } from './route-api';
 import { Mail, mailDomainProblems } from './mail';
 import { grantObjects } from './narrow-grants';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
@@ -317,6 +318,8 @@ export class AuthorizationServer extends Construct {
   readonly functions: Readonly<Record<string, NodejsFunction>>;
   /** The nested stacks holding the route functions, by family (lib/route-families.ts). */
   readonly functionStacks: Readonly<Record<string, NestedStack>>;
+  /** The nested stacks holding the routes' API methods and path resources, by family (lib/route-api.ts). */
+  readonly methodStacks: Readonly<Record<string, NestedStack>>;
   /** Scheduled job functions by job name (`jobs[i].name`). */
   readonly jobFunctions: Readonly<Record<string, NodejsFunction>>;
   /** The route functions that write the site logo under `branding/` of the JWKS bucket. */
@@ -514,8 +517,8 @@ export class AuthorizationServer extends Construct {
       failures: this.asyncFailures,
     });
 
-    // The scheduled jobs and the key-change watch in a nested stack of their own: the stack keeps
-    // its resources for the API's methods (CloudFormation's 500 per template).
+    // The scheduled jobs and the key-change watch in a nested stack of their own, to keep the stack
+    // far from CloudFormation's 500 resources per template.
     const jobsStack = new NestedStack(this, 'Jobs', { description: 'Scheduled jobs and the key-change watch' });
     this.keyChangeWatch = new KeyChangeWatch(jobsStack, 'KeyChangeWatch', {
       signingKeySecret: signingKey.secret,
@@ -592,20 +595,11 @@ export class AuthorizationServer extends Construct {
         principal: apiGateway,
         sourceArn: this.api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]*\}/g, '*'), stageName),
       });
-      // A Lambda proxy integration without LambdaIntegration's own permission, which it
-      // would put beside the method, in the parent template.
-      const integration = new apigateway.AwsIntegration({
-        proxy: true,
-        service: 'lambda',
-        path: `2015-03-31/functions/${fn.functionArn}/invocations`,
-      });
-      this.api.root.resourceForPath(route.path).addMethod(route.method, integration);
       functions[route.name] = fn;
     }
     this.functions = functions;
     this.functionStacks = functionStacks;
     this.siteAssetFunctions = routes.filter((r) => r.writesSiteAssets).map((r) => functions[r.name]!);
-    addCorsPreflights(this.api, routes);
 
     // Unmatched methods on routed paths (405) and unknown paths (404). The fallback
     // reads no table but still gets the environment: it loads the same configuration.
@@ -621,9 +615,19 @@ export class AuthorizationServer extends Construct {
     // One API-wide invoke permission instead of two per method: the fallback serves
     // every method anyway, and per-method statements would outgrow the Lambda policy limit.
     const fallback = new apigateway.LambdaIntegration(this.fallbackFunction, { scopePermissionToMethod: false });
-    for (const path of new Set(routes.map((route) => route.path))) {
-      this.api.root.resourceForPath(path).addMethod('ANY', fallback);
-    }
+    this.methodStacks = addRouteMethods(this, {
+      api: this.api,
+      routes,
+      // A Lambda proxy integration without LambdaIntegration's own permission, which it would put
+      // beside the method; the function's own stack holds it (ApiInvoke above).
+      integrationOf: (route) =>
+        new apigateway.AwsIntegration({
+          proxy: true,
+          service: 'lambda',
+          path: `2015-03-31/functions/${functions[route.name]!.functionArn}/invocations`,
+        }),
+      fallback,
+    });
     this.api.root.addMethod('ANY', fallback);
     this.api.root.addResource('{proxy+}').addMethod('ANY', fallback);
 
@@ -650,8 +654,7 @@ export class AuthorizationServer extends Construct {
     }
     this.jobFunctions = jobFunctions;
 
-    // A nested stack of its own, as the monitoring below: the stack keeps its resources for the
-    // API's methods (CloudFormation's 500 per template).
+    // A nested stack of its own, as the monitoring below (CloudFormation's 500 resources per template).
     const audit = new NestedStack(this, 'Audit', { description: 'The audit log’s append-only copy (behaviour IAM-4)' });
     this.auditArchive = new AuditArchive(audit, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
     // Behaviour CUSTODY-2: the stream's records are the activity table's, under its key.
@@ -667,8 +670,7 @@ export class AuthorizationServer extends Construct {
       logRetention,
     });
 
-    // Alarms and the dashboard in a nested stack of their own: the stack keeps its resources for
-    // the API's methods, which must stay in it (CloudFormation's 500 per template).
+    // Alarms and the dashboard in a nested stack of their own (CloudFormation's 500 resources per template).
     const monitoring = new NestedStack(this, 'Monitoring', { description: 'Alarms and the operations dashboard' });
     // The deploy's key-set check counts the first heartbeat before KeyRotationMissed exists (behaviour OPS-3).
     monitoring.node.addDependency(signingKey.resource);

@@ -156,8 +156,11 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
   );
   const authorization =
     'OAuth endpoints authenticate callers inside the function as their RFCs require (client secrets, PKCE, bearer tokens, API keys, session cookies) and must be reachable unauthenticated at the gateway; admin routes verify admin bearer tokens in the function. An API Gateway or Cognito authorizer cannot express OAuth client authentication.';
-  ack(server.api, 'APIG4', authorization);
-  ack(server.api, 'COG4', authorization);
+  // The routes' methods live in nested stacks of their own (lib/route-api.ts), outside server.api.
+  for (const scope of [server.api, ...Object.values(server.methodStacks)]) {
+    ack(scope, 'APIG4', authorization);
+    ack(scope, 'COG4', authorization);
+  }
   const cloudWatchRole = server.api.node.tryFindChild('CloudWatchRole');
   if (cloudWatchRole) {
     ack(

@@ -2,9 +2,20 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { tableDefinitions, tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
 import { jobs, routes, type Route } from '../../lambdas/routes';
+import { routeFamilies, routeFamily } from '../../lib/route-families';
 import { tablesOf } from '../../lib/storage-grants';
 import { tableId } from '../../lib/tables';
-import { actionsOf, logicalId, methodPath, nestedStacksOf, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
+import {
+  actionsOf,
+  logicalId,
+  methodPath,
+  nestedStacksOf,
+  resourcePaths,
+  resources,
+  roleStatements,
+  synthesize,
+  type Synthesized,
+} from './synthesize';
 
 let synthesized: Synthesized;
 beforeAll(() => {
@@ -328,11 +339,12 @@ describe('edge', () => {
 });
 
 describe('CloudFormation limits', () => {
-  // CloudFormation refuses a template of more than 500 resources. The route functions live
-  // in nested stacks by family (lib/route-families.ts), the API in the stack; 400 keeps a
-  // margin in each. The next issues add about 20 routes: 30 rows are simulated, each on a
-  // path of its own with a templated segment (two new API resources, a method, the
-  // fallback's ANY method), which costs the stack more than most real rows would.
+  // CloudFormation refuses a template of more than 500 resources. Each route family has a
+  // nested stack of functions and one of API methods (lib/route-families.ts, lib/route-api.ts),
+  // the RestApi and its deployment stay in the stack; 400 keeps a margin in each. The next
+  // issues add about 20 routes: 30 rows are simulated, each on a path of its own with a
+  // templated segment (two new API resources, a method, the fallback's ANY method), which
+  // costs the methods' stacks more than most real rows would.
   const futureRow = (i: number, prefix: string): Route => ({
     name: `Future${i}`,
     method: i % 2 ? 'POST' : 'GET',
@@ -346,9 +358,10 @@ describe('CloudFormation limits', () => {
   const spread = Array.from({ length: 30 }, (_, i) => futureRow(i, prefixes[i % prefixes.length]!));
   const oneFamily = Array.from({ length: 30 }, (_, i) => futureRow(i, '/api/admin/'));
 
+  const resourceCount = (template: Template) => Object.keys(template.toJSON().Resources as object).length;
   const largestTemplate = (s: Synthesized) =>
     s.templates
-      .map(({ path, template }) => ({ path, resources: Object.keys(template.toJSON().Resources as object).length }))
+      .map(({ path, template }) => ({ path, resources: resourceCount(template) }))
       .reduce((largest, t) => (t.resources > largest.resources ? t : largest));
 
   test.each([
@@ -363,22 +376,44 @@ describe('CloudFormation limits', () => {
     const largest = largestTemplate(s);
     expect(largest.resources).toBeGreaterThan(100);
     expect({ ...largest, resources: largest.resources <= 400 }).toEqual({ ...largest, resources: true });
+    // The stack's own count does not follow the rows: theirs are all in the nested stacks.
+    expect(resourceCount(s.templates[0]!.template)).toBe(resourceCount(synthesized.templates[0]!.template));
   });
 
-  test('route functions, with their roles, policies, log groups and invoke permissions, live in nested stacks; methods in the stack', () => {
+  test('route functions, with their roles, policies, log groups and invoke permissions, live in nested stacks; their methods and path resources in a nested stack per family beside them; the stack keeps the API, its deployment, the root’s methods and the resources families share', () => {
     const stackTemplate = synthesized.templates[0]!.template;
-    stackTemplate.resourceCountIs(
-      'AWS::ApiGateway::Method',
-      Object.keys(resources(synthesized.template, 'AWS::ApiGateway::Method')).length,
-    );
     const inStack = (type: string) => Object.keys(resources(stackTemplate, type)).length;
+    const templateAt = (path: string) => synthesized.templates.find((t) => t.path === path)!.template;
     // The fallback, key rotation and two custom resources (a handler and a provider each); the
     // scheduled jobs and the audit exporter live in nested stacks of their own.
     expect(inStack('AWS::Lambda::Function')).toBe(1 + 1 + 2 * 2);
+    // The fallback's ANY on the root and on /{proxy+}, whatever the rows.
+    expect(inStack('AWS::ApiGateway::Method')).toBe(2);
+    // Resources: /{proxy+} and the paths above rows of more than one family (/api).
+    const familiesUnder = (path: string) =>
+      new Set(routes.filter((r) => r.path === path || r.path.startsWith(`${path}/`)).map((r) => routeFamily(r).id));
+    const shared = [
+      ...new Set(
+        routes.flatMap((r) =>
+          r.path
+            .split('/')
+            .slice(1)
+            .map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`),
+        ),
+      ),
+    ]
+      .filter((path) => familiesUnder(path).size > 1)
+      .sort();
+    expect(shared).toContain('/api');
+    const stackResourcePaths = Object.keys(resources(stackTemplate, 'AWS::ApiGateway::Resource')).map((id) =>
+      resourcePaths(synthesized.template).get(id),
+    );
+    expect(stackResourcePaths.sort()).toEqual(['/{proxy+}', ...shared].sort());
+    const methods = resources(synthesized.template, 'AWS::ApiGateway::Method');
     for (const route of routes) {
       const fn = synthesized.stack.server.functions[route.name]!;
       expect(Stack.of(fn)).not.toBe(synthesized.stack);
-      const nested = synthesized.templates.find((t) => t.path === Stack.of(fn).node.path)!.template;
+      const nested = templateAt(Stack.of(fn).node.path);
       const id = functionId(route.name);
       expect(Object.keys(resources(nested, 'AWS::Lambda::Function'))).toContain(id);
       const permissions = Object.values(resources(nested, 'AWS::Lambda::Permission')).filter(
@@ -389,6 +424,30 @@ describe('CloudFormation limits', () => {
       expect(permissions[0]!.Properties.Principal).toBe('apigateway.amazonaws.com');
       const sourceArn = JSON.stringify(permissions[0]!.Properties.SourceArn);
       expect(sourceArn).toContain(`/prod/${route.method}${route.path.replace(/\{[^}]*\}/g, '*')}"`);
+      // The row's method, the fallback's ANY and any preflight of its path: in its family's methods stack.
+      const methodsStack = synthesized.stack.server.methodStacks[routeFamily(route).methodsId]!;
+      const onPath = Object.keys(methods).filter((m) => methodPath(synthesized.template, methods[m]) === route.path);
+      expect(onPath.length).toBeGreaterThanOrEqual(2);
+      expect(Object.keys(resources(templateAt(methodsStack.node.path), 'AWS::ApiGateway::Method'))).toEqual(expect.arrayContaining(onPath));
     }
+  });
+
+  test('the deployment depends on every methods stack, and a change to a method in one of them alone brings a new deployment (the stage is redeployed)', () => {
+    const deploymentOf = (s: Synthesized) => Object.entries(resources(s.templates[0]!.template, 'AWS::ApiGateway::Deployment'));
+    const [[deploymentId, deployment]] = deploymentOf(synthesized) as [[string, any]];
+    const methodStacks = Object.values(synthesized.stack.server.methodStacks);
+    expect(methodStacks).toHaveLength(routeFamilies.length);
+    for (const nested of methodStacks) {
+      expect(deployment.DependsOn).toContain(logicalId(nested.nestedStackResource!));
+    }
+    // An OPTIONS preflight more on an admin path: nothing of the stack's own template changes but the deployment.
+    const row = routes.findIndex((r) => routeFamily(r).key === 'admin' && !r.crossOrigin);
+    const changed = synthesize({}, { routes: routes.map((r, i) => (i === row ? { ...r, crossOrigin: true } : r)) });
+    const changedId = deploymentOf(changed)[0]![0];
+    expect(changedId).not.toBe(deploymentId);
+    const stageOf = (s: Synthesized) => Object.values(resources(s.templates[0]!.template, 'AWS::ApiGateway::Stage'))[0]!.Properties;
+    expect(stageOf(changed).DeploymentId).toEqual({ Ref: changedId });
+    // And the same rows give the same deployment: no redeploy without a change.
+    expect(deploymentOf(synthesize())[0]![0]).toBe(deploymentId);
   });
 });

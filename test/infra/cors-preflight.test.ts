@@ -1,8 +1,8 @@
 /**
  * The synthesized API answers CORS preflights exactly for the route rows flagged `crossOrigin`
- * (behaviour HTTP-6, HTTP-8): an `OPTIONS` mock method per such path, in the API's own
- * template, with the headers of lambdas/http/cors.ts; every other path leaves `OPTIONS` to the
- * fallback's `ANY` (405, no CORS headers).
+ * (behaviour HTTP-6, HTTP-8): an `OPTIONS` mock method per such path, beside the path's other
+ * methods in its family's nested stack, with the headers of lambdas/http/cors.ts; every other
+ * path leaves `OPTIONS` to the fallback's `ANY` (405, no CORS headers).
  */
 import { preflightHeaders } from '../../lambdas/http/cors';
 import { routes } from '../../lambdas/routes';

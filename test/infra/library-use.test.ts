@@ -1,8 +1,7 @@
 /**
  * The construct as a library user builds it: imported from the package
  * entry (lib/index.ts), in an app of their own under their own stack name, configured with
- * typed props instead of context, two instances side by side, one stack each (a server's API
- * methods take about half of a stack's 500 resources). Template-only
+ * typed props instead of context, two instances side by side, one stack each. Template-only
  * synthesis (bundling skipped); test/package/package.test.ts does the same from the packed
  * tarball, and test/infra/bundling.test.ts runs esbuild.
  */
