@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import type { TrustedIssuer, TrustedIssuerProfile, WorkloadRule } from '../trusted-issuers/model';
 import { issuerProblem, jwksProblem, jwksUriProblem, maxRules, ruleProblem } from '../trusted-issuers/validation';
 import { type AdminActor, auditEntryOf } from './audit';
-import { found, noSuch } from './not-found';
+import { found } from './not-found';
 import { isoNow, type AdminDependencies, type CatalogCheck, type Page } from './ports';
 
 const bad = (description: string) => new InvalidRequestError(description);
