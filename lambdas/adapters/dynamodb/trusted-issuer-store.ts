@@ -11,7 +11,7 @@ import type { CatalogCheck, ScopeHolders } from '../../core/admin/ports';
 import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry } from '../../core/model';
 import type { TrustedIssuer } from '../../core/trusted-issuers/model';
-import type { TrustedIssuerStore } from '../../core/trusted-issuers/ports';
+import type { TrustedIssuerStore } from '../../core/admin/ports';
 import { auditPut, auditTableOf } from './audit-log';
 import { catalogChanged, catalogUnchanged } from './client-repository';
 import { putNew } from './conditional-writes';

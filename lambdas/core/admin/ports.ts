@@ -5,7 +5,8 @@
 import type { ActivityRow, AdminAuditEntry, ApiKeyCreator, AuditType, Client, Environment, RegistrationType, User } from '../model';
 import type { Clock, Hasher, RandomSource, ScopeDefinition } from '../ports';
 import type { PasskeyStore } from '../account/ports';
-import type { TrustedIssuerStore } from '../trusted-issuers/ports';
+import type { TrustedIssuer } from '../trusted-issuers/model';
+import type { TrustedIssuerLookup } from '../trusted-issuers/ports';
 
 export interface Page<T> {
   readonly items: T[];
@@ -199,3 +200,28 @@ export interface AdminDependencies {
 }
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();
+
+/** The admin use cases' store; every change carries its audit entry in its own transaction (behaviour LOG-9). */
+export interface TrustedIssuerStore extends TrustedIssuerLookup {
+  /**
+   * Throws ConflictError when the issuer is already trusted with this profile (id-jag: in this
+   * environment; workload: in any environment); false when its environment does not exist
+   * (checked in the write's transaction); ScopeCatalogChangedError when `catalog` is given and a
+   * scope was deleted since that check (behaviour ADMIN-18); nothing written either way.
+   */
+  create(trustedIssuer: TrustedIssuer, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<boolean>;
+  get(trustedIssuerId: string): Promise<TrustedIssuer | undefined>;
+  /** Newest first. */
+  list(limit: number, cursor?: string): Promise<Page<TrustedIssuer>>;
+  /**
+   * Replaces `current` with `next` (same id, issuer, profile, environment); false when it changed
+   * or went since `current` was read; ScopeCatalogChangedError as create.
+   */
+  update(current: TrustedIssuer, next: TrustedIssuer, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<boolean>;
+  /** Deletes it with its entry in one transaction; idempotent. */
+  delete(trustedIssuer: TrustedIssuer, audit: AdminAuditEntry): Promise<void>;
+  /** The trusted issuers whose workload rules give `scope`: a scope is not deleted while any does (behaviour ADMIN-18). */
+  holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
+  /** Whether any issuer is trusted in the environment (its deletion is refused while one is). */
+  anyInEnvironment(environmentId: string): Promise<boolean>;
+}
