@@ -86,12 +86,8 @@ export class InvalidTokenError extends OAuthError {
   readonly code = 'invalid_token';
   readonly status = 401;
 }
-/**
- * RFC 9449 5, 7.1: a DPoP proof that is malformed, wrongly signed, stale, replayed or for another
- * request. 400 at the token endpoint; 401 with a DPoP challenge at a protected resource (7.1).
- */
-export class InvalidDpopProofError extends OAuthError {
-  readonly code = 'invalid_dpop_proof';
+/** RFC 9449 7.1: a DPoP error is 400 at the token endpoint, 401 with a DPoP challenge at a protected resource. */
+abstract class DpopError extends OAuthError {
   readonly status: 400 | 401;
 
   constructor(description: string, reason: string = description, options: OAuthErrorOptions & { readonly status?: 400 | 401 } = {}) {
@@ -99,18 +95,16 @@ export class InvalidDpopProofError extends OAuthError {
     this.status = options.status ?? 400;
   }
 }
+/** RFC 9449 5, 7.1: a DPoP proof that is malformed, wrongly signed, stale, replayed or for another request. */
+export class InvalidDpopProofError extends DpopError {
+  readonly code = 'invalid_dpop_proof';
+}
 /**
  * RFC 9449 8, 9: the proof lacks the server's current nonce; the answer carries a fresh one in
- * `DPoP-Nonce` for the client to retry with. 400 at the token endpoint, 401 at a protected resource.
+ * `DPoP-Nonce` for the client to retry with.
  */
-export class UseDpopNonceError extends OAuthError {
+export class UseDpopNonceError extends DpopError {
   readonly code = 'use_dpop_nonce';
-  readonly status: 400 | 401;
-
-  constructor(description: string, reason: string = description, options: OAuthErrorOptions & { readonly status?: 400 | 401 } = {}) {
-    super(description, reason, options);
-    this.status = options.status ?? 400;
-  }
 }
 /**
  * RFC 9470 3: the token is valid, but the sign-in behind it is weaker than what is required now
