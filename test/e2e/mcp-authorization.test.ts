@@ -14,7 +14,7 @@ import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
 import { createUserOverHttp } from '../support/fixtures';
-import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
+import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
 
 /** An MCP client's storage and browser hand-off, kept in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -97,8 +97,8 @@ beforeAll(async () => {
     tablePrefix: `mcp-${randomUUID().slice(0, 8)}-`,
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
   });
-  mcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
-  otherMcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
+  mcp = await startMcpServer({ issuer: app.url });
+  otherMcp = await startMcpServer({ issuer: app.url });
   const { clientId, clientSecret } = app.bootstrap.adminClient;
   const token = await fetch(`${app.url}/api/token`, {
     method: 'POST',

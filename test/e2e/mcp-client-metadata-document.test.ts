@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { hiddenField } from '../support/authorization';
 import { createUserOverHttp } from '../support/fixtures';
 import { CookieBrowser, clientCredentialsToken } from '../support/local-http';
-import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
+import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
 
 const root = join(__dirname, '..', '..');
 const tablePrefix = `e2e-cimd-${randomUUID().slice(0, 8)}-`;
@@ -141,7 +141,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
   documentUrl = `https://localhost:${(documents.address() as { port: number }).port}/mcp/client.json`;
   authServer = await startAuthServer(cert);
-  mcp = await startMcpServer(authServer.url, `${authServer.url}/jwks.json`);
+  mcp = await startMcpServer({ issuer: authServer.url });
 }, 60_000);
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { createEnvironment, createTokenClient, createTokenUser, createTrustedIssuer } from '../support/fixtures';
-import { startMcpServer, type RunningMcpServer } from '../support/mcp-server';
+import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
 
 const jwtBearer = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const now = () => Math.floor(Date.now() / 1000);
@@ -63,7 +63,7 @@ beforeAll(async () => {
     tablePrefix: `mcpjwtb-${randomUUID().slice(0, 8)}-`,
     env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' },
   });
-  mcp = await startMcpServer(app.url, `${app.url}/jwks.json`);
+  mcp = await startMcpServer({ issuer: app.url });
 });
 
 afterAll(async () => {
