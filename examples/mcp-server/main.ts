@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../../lambdas/config/settings';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { LocalSetupError } from '../../lambdas/local/dynamodb-local';
+import { metadataUrl } from '../../lambdas/resource-server';
 import { startMcpServer, type RunningMcpServer } from './server';
 
 function portOf(name: string, fallback: number): number {
@@ -46,22 +47,24 @@ async function createDemoUser(app: LocalApp): Promise<{ email: string; password:
   return user;
 }
 
+let app: LocalApp | undefined;
+let mcp: RunningMcpServer | undefined;
+
+/** Closes what has started, DynamoDB Local's Java process with the local server, then exits. */
+async function stop(code: number): Promise<never> {
+  await mcp?.close();
+  await app?.close();
+  process.exit(code);
+}
+
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  let app: LocalApp | undefined;
-  let mcp: RunningMcpServer | undefined;
-  const stop = async () => {
-    await mcp?.close();
-    await app?.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
 
   const mcpPort = portOf('MCP_PORT', 3001);
   app = await startLocalApp({ port: portOf('PORT', 3000), env: process.env });
-  mcp = await startMcpServer({ issuer: app.url, port: mcpPort }).catch(async (error: NodeJS.ErrnoException) => {
-    await app?.close();
+  mcp = await startMcpServer({ issuer: app.url, port: mcpPort }).catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'EADDRINUSE' ? new LocalSetupError(`Port ${mcpPort} is already in use; choose another with MCP_PORT.`) : error;
   });
   const user = await createDemoUser(app);
@@ -69,11 +72,11 @@ async function main(): Promise<void> {
     [
       `Authorization server  ${app.url}  (in memory: every start is a fresh one)`,
       `MCP server            ${mcp.url}`,
-      `  its metadata        ${new URL('/.well-known/oauth-protected-resource/mcp', mcp.url)}`,
+      `  its metadata        ${metadataUrl(mcp.url)}`,
       `  tools               whoami, token_info`,
       `Sign in as            ${user.email} / ${user.password}`,
       '',
-      'Next, in another terminal, connect an MCP client (it registers itself, opens your browser to sign in, calls whoami):',
+      'Next, in another terminal, connect an MCP client (it registers itself, opens your browser to sign in, calls the tools):',
       `  MCP_SERVER_URL=${mcp.url} npm run example:mcp-client`,
       '',
       'Press Ctrl-C to stop.',
@@ -82,8 +85,8 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   const known = error instanceof LocalSetupError || error instanceof ConfigError;
   process.stderr.write(`error: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
-  process.exit(1);
+  await stop(1);
 });
