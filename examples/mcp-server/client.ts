@@ -8,60 +8,13 @@
  *   NO_BROWSER=1    print the sign-in URL without opening a browser
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import { InMemoryOAuthProvider } from './oauth-provider';
 
 const serverUrl = new URL(process.env.MCP_SERVER_URL ?? 'http://localhost:3001/mcp');
-
-/** What an MCP client keeps between steps; a real one would store it (tokens encrypted) across runs. */
-class InMemoryOAuthProvider implements OAuthClientProvider {
-  private information?: OAuthClientInformationMixed;
-  private saved?: OAuthTokens;
-  private verifier = '';
-  /** RFC 9700 4.7.1: the callback must bring back the state this client sent. */
-  readonly expectedState = randomBytes(16).toString('base64url');
-  constructor(
-    readonly redirectUrl: string,
-    private readonly onRedirect: (url: URL) => void,
-  ) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Tollgate example MCP client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  state() {
-    return this.expectedState;
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.onRedirect(url);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** Listens on a free loopback port; `code` settles with the first callback's authorization code. */
 async function startCallbackListener(expectedState: () => string) {
@@ -94,7 +47,7 @@ function openBrowser(url: URL): void {
 async function main(): Promise<void> {
   let provider!: InMemoryOAuthProvider;
   const callback = await startCallbackListener(() => provider.expectedState);
-  provider = new InMemoryOAuthProvider(callback.redirectUrl, (url) => {
+  provider = new InMemoryOAuthProvider(callback.redirectUrl, 'Tollgate example MCP client', (url) => {
     process.stdout.write(`Sign in to let this client call ${serverUrl}; open:\n  ${url}\n`);
     openBrowser(url);
   });

@@ -4,56 +4,17 @@
  * RFC 8414 discovery, RFC 7591 registration, sign-in and consent in the HTML pages,
  * code + PKCE with the MCP server's URL as RFC 8707 resource, then a tool call.
  */
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
 import { createUserOverHttp } from '../support/fixtures';
+import { InMemoryOAuthProvider } from '../../examples/mcp-server/oauth-provider';
 import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
-
-/** An MCP client's storage and browser hand-off, kept in memory. */
-class MemoryProvider implements OAuthClientProvider {
-  information?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK test client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 let app: LocalApp;
 let mcp: RunningMcpServer;
@@ -119,7 +80,7 @@ afterAll(async () => {
 describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5, CLAIM-2, AUTHZ-8, ENV-1)', () => {
   it('discovers, registers, signs in with consent, gets a token whose aud is the MCP server, and calls a tool', async () => {
     const user = await createUserOverHttp(app.url, adminToken, { name: 'MCP user', environments: [app.bootstrap.environments.dcrId] });
-    const provider = new MemoryProvider();
+    const provider = new InMemoryOAuthProvider('http://127.0.0.1:33418/callback', 'SDK test client');
 
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
     expect(provider.information?.client_id).toMatch(/^tgc_/);
@@ -160,7 +121,7 @@ describe('MCP client authorization with the MCP TypeScript SDK (behaviour REG-5,
       name: 'MCP user',
       environments: [app.bootstrap.environments.defaultId],
     });
-    const provider = new MemoryProvider();
+    const provider = new InMemoryOAuthProvider('http://127.0.0.1:33418/callback', 'SDK test client');
     expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
     const page = await fetch(provider.authorizationUrl!, { headers: { accept: 'text/html' }, redirect: 'manual' });
     const signIn = await fetch(`${app.url}/api/authorize`, {

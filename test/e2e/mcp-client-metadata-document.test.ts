@@ -7,10 +7,9 @@
  * own so that it can trust the document server's self-signed certificate (NODE_EXTRA_CA_CERTS is
  * read at start only); the certificate comes from the openssl command.
  */
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +20,7 @@ import { join } from 'node:path';
 import { hiddenField } from '../support/authorization';
 import { createUserOverHttp } from '../support/fixtures';
 import { CookieBrowser, clientCredentialsToken } from '../support/local-http';
+import { InMemoryOAuthProvider } from '../../examples/mcp-server/oauth-provider';
 import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
 
 const root = join(__dirname, '..', '..');
@@ -31,39 +31,6 @@ let documents: Server;
 let documentUrl: string;
 let authServer: { child: ChildProcess; url: string };
 let mcp: RunningMcpServer;
-
-class MetadataDocumentProvider implements OAuthClientProvider {
-  information?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  readonly redirectUrl = 'http://127.0.0.1:33420/callback';
-  constructor(readonly clientMetadataUrl: string) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK metadata-document client', redirect_uris: [this.redirectUrl], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** A certificate for `localhost`, valid a day, made by the openssl command. */
 function selfSignedCertificate(dir: string): { key: string; cert: string } {
@@ -162,7 +129,7 @@ it('behaviour CIMD-1, AUTHZ-13: the MCP SDK uses its metadata document URL as cl
     'admin',
   );
   const user = await createUserOverHttp(authServer.url, adminToken, { name: 'MCP user', environments: [bootstrap.environments.dcrId] });
-  const provider = new MetadataDocumentProvider(documentUrl);
+  const provider = new InMemoryOAuthProvider('http://127.0.0.1:33420/callback', 'SDK metadata-document client', undefined, documentUrl);
 
   expect(await auth(provider, { serverUrl: mcp.url })).toBe('REDIRECT');
   expect(provider.information?.client_id).toBe(documentUrl);
