@@ -22,15 +22,20 @@ interface Started {
 }
 
 /**
- * Runs an npm script's `tsx <file>` directly, so the test holds the very process it stops, in a
- * shell's environment: not the test run's settings (its BASE_URL names no real host).
+ * A shell's environment, not the test run's settings (its BASE_URL names no real host); TMPDIR is
+ * the run's own, so the example's in-memory data goes with the run's temp folder.
  */
+const shellEnvironment = Object.fromEntries(
+  ['PATH', 'HOME', 'TMPDIR', 'JAVA_HOME'].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])),
+);
+
+/** Runs an npm script's `tsx <file>` directly, so the test holds the very process it stops. */
 function run(script: string, env: Record<string, string>): Started {
   const [command, file] = scripts[script]!.split(' ');
   expect(command).toBe('tsx');
   const child = spawn(tsx, [file!], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', ...env },
+    env: { ...shellEnvironment, HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
