@@ -194,7 +194,7 @@ describe('clients (behaviour CLI-2, CLI-3)', () => {
     for (const verb of ['get', 'delete']) {
       const run = await tollgate(['clients', verb, 'tgc_doesnotexist00000']);
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/^not_found: \S.*\n$/);
+      expect(run.stderr).toBe('not_found: No client "tgc_doesnotexist00000".\n');
       expect(run.stdout).toBe('');
     }
   });
