@@ -53,7 +53,11 @@ export function normalizeIssuer(issuer: string): string {
   } catch {
     throw new UsageError(`issuer: "${issuer}" is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`issuer: "${issuer}" must be an http(s) URL`);
+  // The client secret goes to this origin: plain http only where it never leaves the machine.
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new UsageError(`issuer: "${issuer}" must use https (http only on localhost, 127.0.0.1 or [::1])`);
+  }
   return url.href.replace(/\/+$/, '');
 }
 

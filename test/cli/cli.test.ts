@@ -115,6 +115,13 @@ describe('login (behaviour CLI-1)', () => {
     expect(readFileSync(file, 'utf8')).toBe(saved);
   });
 
+  test('an http issuer off the loopback host is refused before the secret is sent: exit 2', async () => {
+    const run = await tollgate(['login', 'http://auth.example.com', '--client-id', adminId], loggedOut, adminSecret);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^tollgate login: issuer: "http:\/\/auth\.example\.com" must use https \(http only on localhost/);
+    expect(existsSync(join(home, 'tollgate', 'credentials.json'))).toBe(false);
+  });
+
   test('no credentials at all: exit 2 naming login and the environment variables, nothing sent', async () => {
     const run = await tollgate(['users', 'list'], loggedOut);
     expect(run.code).toBe(2);
