@@ -3,7 +3,7 @@
  * from the issuer's RFC 8414 metadata), then JSON calls. A failure becomes a ServerError carrying
  * the server's `error` and `error_description`, never the credentials sent.
  */
-import type { Credentials } from './credentials';
+import type { Credentials } from './config-file';
 import { ServerError } from './failures';
 
 export type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 /** What a command is: its words, its help, its options (node:util parseArgs) and what it does. */
 import type { ParseArgsConfig } from 'node:util';
 import type { AdminApi, Json } from './admin-api';
-import type { Environment } from './credentials';
+import type { Environment } from './config-file';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | string[] | undefined>;

@@ -10,7 +10,7 @@ import { clientCommands } from './commands/clients';
 import { keyCommands } from './commands/keys';
 import { login, logout } from './commands/login';
 import { readingCommands } from './commands/reading';
-import { loadCredentials } from './credentials';
+import { loadCredentials } from './config-file';
 import { ServerError, UsageError } from './failures';
 
 export type { Io } from './command';

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { adminApi } from '../admin-api';
 import type { Command } from '../command';
-import { credentialsFile, normalizeIssuer, saveCredentials } from '../credentials';
+import { credentialsFile, normalizeIssuer, saveCredentials } from '../config-file';
 import { UsageError } from '../failures';
 
 export const login: Command = {

