@@ -123,6 +123,12 @@ describe('installed in another app', () => {
     expect(nested.filter((file) => file.startsWith('ConsumerIdentitySecond'))).toHaveLength(11);
   });
 
+  test("behaviour CLI-4: the package's bin, tollgate, is in the package and runs with plain node from the installed copy", () => {
+    expect(files).toContain(packageJson.bin.tollgate);
+    const bin = path.join(consumer, 'node_modules', packageJson.name, packageJson.bin.tollgate);
+    expect(run(process.execPath, [bin, '--help'], consumer)).toMatch(/^Usage: tollgate <command> \[options\]\n/);
+  });
+
   test('typed props are validated at synth in the installed copy, naming the prop', () => {
     expect(report.invalid).toMatch(/^mfaPolicy \(MFA_POLICY\) must be "off", "admins", "everyone" \(got "sometimes"\)$/);
   });
