@@ -35,6 +35,7 @@ import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-li
 import { filter as activityQuery } from '../lambdas/handlers/admin/activity-list';
 import { filter as auditQuery } from '../lambdas/handlers/admin/audit-list';
 import { schema as updateClientBody } from '../lambdas/handlers/admin/clients-update';
+import { schema as rotateClientSecretBody } from '../lambdas/handlers/admin/clients-secret-rotate';
 import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/environments-create';
 import { schema as createScopeBody } from '../lambdas/handlers/admin/scopes-create';
 import { schema as createUserBody } from '../lambdas/handlers/admin/users-create';
@@ -322,6 +323,11 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminGetClient: admin('Get a client', [200, 'json', 'The client']),
   AdminUpdateClient: admin('Update a client', [200, 'json', 'The client'], { body: json(updateClientBody) }),
   AdminDeleteClient: admin('Delete a client', [204, 'empty', 'Deleted']),
+  AdminRotateClientSecret: admin(
+    "Rotate a client's secret",
+    [200, 'json', 'The new secret, once, and when the previous one stops working (behaviour ADMIN-20)'],
+    { body: json(rotateClientSecretBody) },
+  ),
   AdminCreateApiKey: admin('Create an API key', [201, 'json', 'The key, with its secret once'], {
     body: json(createApiKeyBody),
     description: `Unlike the rest of the admin API, \`userId\` and \`expiresAt\` are camelCase: they are the names the original specification gives (spec 2.4), kept as they are so existing callers keep working. ${keyRouteNote}`,

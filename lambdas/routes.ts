@@ -1060,6 +1060,15 @@ export const routes: readonly Route[] = [
     'clients-update',
     storage(adminCaller, clientWrite, { apiKeysOfClient: 'query', apiKey: ['get', 'update'] }),
   ),
+  // Behaviour ADMIN-20: hashes the new secret.
+  admin(
+    'AdminRotateClientSecret',
+    'POST',
+    '/api/admin/clients/{client_id}/secret',
+    'clients-secret-rotate',
+    storage(adminCaller, { client: ['get', 'put'], auditEntry: 'put' }),
+    { hashes: true },
+  ),
   admin(
     'AdminDeleteClient',
     'DELETE',

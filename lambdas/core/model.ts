@@ -60,6 +60,12 @@ export interface Client {
   readonly type: ClientType;
   /** Argon2id PHC string of the client secret (confidential clients only). */
   readonly secretHash?: string;
+  /**
+   * The secret a rotation replaced, still accepted until `previousSecretExpiresAtEpoch` (behaviour
+   * ADMIN-20): at most one, so a client holds at most two secrets at a time.
+   */
+  readonly previousSecretHash?: string;
+  readonly previousSecretExpiresAtEpoch?: number;
   readonly environmentId: string;
   /** Compared by exact string match (OAuth 2.1 section 4.1.1). */
   readonly redirectUris: readonly string[];
@@ -264,6 +270,7 @@ export const auditTypes = [
   'client.create',
   'client.update',
   'client.delete',
+  'client.secret_rotate',
   'user.create',
   'user.update',
   'user.delete',

@@ -26,6 +26,7 @@ import { generateSigningKey } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import {
   addNextKey,
+  emergencyRotation,
   needsPublishing,
   parseRotatingKeySet,
   planRotation,
@@ -78,6 +79,15 @@ function isObjectEvent(event: unknown): boolean {
   return typeof event === 'object' && event !== null && (event as { source?: unknown }).source === 'aws.s3';
 }
 
+/**
+ * `aws lambda invoke --payload '{"emergencyRotationOf":"<current kid>"}'` (docs/deployment.md,
+ * "Emergency signing-key rotation"): the kid must be named, so no other event can trigger it.
+ */
+function emergencyKidOf(event: unknown): string | undefined {
+  const kid = typeof event === 'object' && event !== null ? (event as { emergencyRotationOf?: unknown }).emergencyRotationOf : undefined;
+  return typeof kid === 'string' && kid.length > 0 ? kid : undefined;
+}
+
 export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics }: Dependencies) {
   return async (event?: unknown): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
@@ -96,7 +106,12 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock, metric
     // Behaviour CUSTODY-3: compared with the key set as stored, before this run changes anything.
     const disagreed = check.swapped.length > 0 || check.foreign > 0 || needsPublishing(stored, publishedKids);
 
-    const plan = planRotation(stored, { now, publishedKids, policy });
+    const exposedKid = emergencyKidOf(event);
+    const emergency = exposedKid ? emergencyRotation(stored, { exposedKid, newKey: await generateSigningKey(alg), now }) : undefined;
+    if (exposedKid && !emergency) log.warn('emergency rotation not done: the kid named is not the current key', { exposedKid });
+    const plan = emergency
+      ? { set: emergency.set, steps: [emergency.step], prepareNext: false }
+      : planRotation(stored, { now, publishedKids, policy });
     const set = plan.prepareNext ? addNextKey(plan.set, await generateSigningKey(alg), now) : plan.set;
 
     if (plan.steps.length > 0 || set !== plan.set) {

@@ -17,6 +17,7 @@ export const getClientAuthDependencies = (endpointPath?: string): ClientAuthDepe
     findClient,
     hasher: getHasher(),
     secretCache: getSecretCache(),
+    clock: getContainer().clock,
     assertions: { verifier: getJwtAssertionVerifier(), singleUseIds: getSingleUseIds(), audiences },
   };
 };

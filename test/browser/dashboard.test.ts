@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { createClient, createUserWithPassword, type TestUser } from '../support/fixtures';
+import { createClient, createClientWithSecret, createUserWithPassword, type TestUser } from '../support/fixtures';
 import { getUsers } from '../../lambdas/wiring/repositories';
 import { launchChromium, newestMail, pageWatchingErrors } from '../support/browser';
 import { png } from '../support/images';
@@ -192,6 +192,39 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
     for (const row of rows) expect(row).toContain(`admin ${app.bootstrap.admin.userId}`);
     await page.goto(`${app.url}/dashboard/audit`);
     await shot(page, 'dashboard-audit-log');
+  });
+
+  it('rotates a client secret after the confirmation page: the new one shown once, both work during the overlap (behaviour ADMIN-20)', async () => {
+    const { client, secret: old } = await createClientWithSecret({
+      name: 'Rotating service',
+      environmentId: app.bootstrap.environments.defaultId,
+      test: false,
+    });
+    const clientCredentials = async (secret: string) =>
+      (
+        await fetch(`${app.url}/api/token`, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'grant_type=client_credentials',
+        })
+      ).status;
+    await page.goto(`${app.url}/dashboard/clients/${client.clientId}`);
+    await page.click('text=Rotate secret');
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/clients/${client.clientId}/secret`);
+    await page.selectOption('#overlap_seconds', '3600');
+    await page.click('main button[type=submit]');
+    await noRefusal(page);
+    const fresh = (await page.textContent('#client-secret'))!;
+    expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await page.textContent('#previous-secret')).toMatch(/keeps working until/);
+    await shot(page, 'dashboard-client-secret-rotated', '#client-secret');
+    expect(await clientCredentials(old!)).toBe(200);
+    expect(await clientCredentials(fresh)).toBe(200);
+    await page.goto(`${app.url}/dashboard/clients/${client.clientId}`);
+    expect(await page.content()).not.toContain(fresh);
   });
 
   it('uploads a logo on the settings page and sees it on the sign-in page, under its CSP (behaviour SITE-3, SITE-4)', async () => {

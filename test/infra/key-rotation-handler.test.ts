@@ -267,3 +267,43 @@ test('behaviour OPS-3: the heartbeat reaches the logs as an embedded metric unde
     }),
   ]);
 });
+
+describe('the emergency rotation (docs/deployment.md, "Emergency signing-key rotation")', () => {
+  test('{"emergencyRotationOf": <current kid>}: a new key signs at once and is the only one published; every old key is gone', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    const t0 = Date.parse('2026-03-01T03:41:00Z');
+    await run(t0); // records the set's times
+    const prepared = await run(t0 + 30 * day); // a pending key beside the current one: it lived in the same secret
+    expect(prepared.kids).toHaveLength(2);
+
+    state.writes = [];
+    const result = await run(t0 + 30 * day + 60_000, { emergencyRotationOf: initial.currentKid });
+    expect(result.steps).toEqual(['emergency']);
+    expect(result.kids).toEqual([result.currentKid]);
+    expect(prepared.kids).not.toContain(result.currentKid);
+    expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+    expect(parseRotatingKeySet(state.secret)).toMatchObject({ currentKid: result.currentKid, keys: [{ kid: result.currentKid }] });
+    const published = JSON.parse(state.object!).keys as JWK[];
+    expect(published.map((k) => k.kid)).toEqual([result.currentKid]);
+    expect(state.object).not.toContain('"d"');
+
+    // Named kid no longer current (a retry, or a mistake): an ordinary run, nothing rotated again.
+    state.writes = [];
+    const again = await run(t0 + 30 * day + 120_000, { emergencyRotationOf: initial.currentKid });
+    expect(again).toMatchObject({ currentKid: result.currentKid, published: false });
+    expect(again.steps).not.toContain('emergency');
+    expect(state.writes).not.toContain('jwks');
+  });
+
+  test('any other event, or an empty kid, never rotates out of turn', async () => {
+    const initial = await generateKeySet('ES256');
+    const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+    for (const event of [{}, { emergencyRotationOf: '' }, { emergencyRotationOf: 42 }, { source: 'aws.events' }]) {
+      const result = await run(Date.parse('2026-03-01T03:41:00Z'), event);
+      expect(result.currentKid).toBe(initial.currentKid);
+      expect(result.steps).not.toContain('emergency');
+    }
+    expect(parseRotatingKeySet(state.secret)!.currentKid).toBe(initial.currentKid);
+  });
+});

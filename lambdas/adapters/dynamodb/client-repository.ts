@@ -212,6 +212,36 @@ export class DynamoClientRepository {
   }
 
   /**
+   * Behaviour ADMIN-20: the replaced secret is the one this write read, under the same revision
+   * condition as every change, so two rotations at once never leave a third secret alive nor
+   * lose the newer one; a rotation during an overlap drops the older previous secret.
+   */
+  async rotateSecret(
+    clientId: string,
+    secretHash: string,
+    previousExpiresAtEpoch: number | undefined,
+    audit: AdminAuditEntry,
+  ): Promise<Client | undefined> {
+    const result = await this.rewrite(
+      clientId,
+      (record) => {
+        if (typeof record.secretHash !== 'string') return undefined;
+        const { previousSecretHash: _dropped, previousSecretExpiresAtEpoch: _ends, ...rest } = record;
+        return {
+          ...rest,
+          secretHash,
+          ...(previousExpiresAtEpoch === undefined
+            ? {}
+            : { previousSecretHash: record.secretHash, previousSecretExpiresAtEpoch: previousExpiresAtEpoch }),
+        };
+      },
+      () => audit,
+    );
+    if (result === absent || result.after === result.before) return undefined;
+    return withoutKeys<Client>(result.after);
+  }
+
+  /**
    * Reads the record, then writes `change(record)` to the record and every copy in one
    * transaction, on the condition that the record's `revision` is still the one read (a
    * random id each write sets), so two concurrent changes cannot lose one another's fields and

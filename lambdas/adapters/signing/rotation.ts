@@ -77,7 +77,8 @@ export type RotationStep =
   | { readonly kind: 'record'; readonly kid: string; readonly what: 'published' | 'activated' | 'deactivated' }
   | { readonly kind: 'retire'; readonly kid: string }
   | { readonly kind: 'activate'; readonly kid: string; readonly previousKid: string }
-  | { readonly kind: 'prepare' };
+  | { readonly kind: 'prepare' }
+  | { readonly kind: 'emergency'; readonly kid: string; readonly droppedKids: readonly string[] };
 
 export interface RotationPlan {
   /** The key set after the due steps (without a new key: see addNextKey). */
@@ -174,6 +175,28 @@ export function planRotation(
   if (prepareNext) steps.push({ kind: 'prepare' });
 
   return { set: { currentKid, keys, keyTimes: times }, steps, prepareNext };
+}
+
+/**
+ * The emergency rotation (docs/deployment.md, "Emergency signing-key rotation"): `newKey` signs
+ * at once and is the only key left, so nothing the exposed set signed verifies once the caches
+ * have the new jwks.json. Every key goes, not only the current one: they all lived in the one
+ * secret. It skips the publication lead on purpose: a resource server meeting the new kid before
+ * its cached JWKS has it must fetch again, which is the price of dropping the exposed key now.
+ * Undefined when `exposedKid` is not the current key: already rotated (a retried invocation) or a
+ * mistyped kid, so an accidental or repeated invocation never rotates twice.
+ */
+export function emergencyRotation(
+  set: RotatingKeySet,
+  { exposedKid, newKey, now }: { readonly exposedKid: string; readonly newKey: JWK; readonly now: number },
+): { readonly set: RotatingKeySet; readonly step: RotationStep } | undefined {
+  if (set.currentKid !== exposedKid) return undefined;
+  if (!newKey.kid || set.keys.some((k) => k.kid === newKey.kid)) throw new Error('the new key needs a new kid');
+  const iso = new Date(now).toISOString();
+  return {
+    set: { currentKid: newKey.kid, keys: [newKey], keyTimes: { [newKey.kid]: { publishedAt: iso, activatedAt: iso } } },
+    step: { kind: 'emergency', kid: newKey.kid, droppedKids: set.keys.map((k) => k.kid!) },
+  };
 }
 
 /** Adds a freshly generated key as pending, published as of `now` (the caller publishes it next). */

@@ -142,6 +142,17 @@ export interface ClientStore {
     catalog?: CatalogCheck,
   ): Promise<{ before: Client; after: Client } | undefined>;
   delete(clientId: string, audit: AdminAuditEntry): Promise<boolean>;
+  /**
+   * Behaviour ADMIN-20: `secretHash` becomes the client's secret; the one it replaces, as read in
+   * the same write, stays valid until `previousExpiresAtEpoch` (none: it stops at once). Undefined
+   * when the client is absent or has no secret; `audit` in the same transaction (behaviour LOG-9).
+   */
+  rotateSecret(
+    clientId: string,
+    secretHash: string,
+    previousExpiresAtEpoch: number | undefined,
+    audit: AdminAuditEntry,
+  ): Promise<Client | undefined>;
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;

@@ -6,7 +6,7 @@
  */
 import type { JwtAssertionVerifier } from '../jwt-assertions';
 import type { Client } from '../model';
-import type { Hasher, SingleUseIds } from '../ports';
+import type { Clock, Hasher, SingleUseIds } from '../ports';
 import type { VerifiedSecretCache } from '../verified-secret-cache';
 
 export type FindClient = (clientId: string) => Promise<Client | undefined>;
@@ -15,6 +15,8 @@ export interface ClientAuthDependencies {
   readonly findClient: FindClient;
   readonly hasher: Hasher;
   readonly secretCache: VerifiedSecretCache;
+  /** When a rotated-out secret stops working (behaviour ADMIN-20). */
+  readonly clock: Clock;
   readonly assertions: ClientAssertionDependencies;
 }
 

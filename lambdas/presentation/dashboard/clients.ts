@@ -205,7 +205,7 @@ ${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id
 ${authenticationRow(client)}
 <tr><th>DPoP required</th><td>${client.dpopBoundAccessTokens ? 'yes' : 'no'}</td></tr>
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
-<p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a> · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
+<p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a>${client.secretHash ? html` · <a href="${clientPath(client.clientId, '/secret')}">Rotate secret</a>` : ''} · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
 <label for="name">Name</label><input id="name" name="name" type="text" value="${client.name}" required maxlength="200">
 <label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text" value="${client.scopes.join(' ')}">

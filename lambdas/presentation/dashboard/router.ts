@@ -16,6 +16,7 @@ import { assertSameOrigin } from '../../http/same-origin';
 import { errorPage } from '../views/messages';
 import { catalogRoutes } from './catalog';
 import { clientRoutes } from './clients';
+import { clientSecretRoutes } from './client-secret';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import type { DashboardDependencies } from './deps';
 import { checkCsrf, dashboardAdmin } from './guard';
@@ -30,6 +31,7 @@ import { userRoutes } from './users';
 const routes: readonly DashboardRoute[] = [
   ...homeRoutes,
   ...clientRoutes,
+  ...clientSecretRoutes,
   ...userRoutes,
   ...catalogRoutes,
   ...trustedIssuerRoutes,

@@ -80,6 +80,7 @@ test('a method authenticates only clients of its type, with the same invalid_cli
     findClient: async () => client(type),
     hasher,
     secretCache: new VerifiedSecretCache(),
+    clock: { now: () => Date.now() },
     assertions: {
       verifier: { verify: async () => Promise.reject(new Error('not reached')) },
       singleUseIds: { use: async () => true },

@@ -1,0 +1,81 @@
+/**
+ * Rotating a client's secret in the dashboard (behaviour ADMIN-20, DASH-6): a confirmation page
+ * that picks the overlap, then the new secret shown once in the no-store answer to the POST. The
+ * same core use case as the admin API, audited with the admin as actor.
+ */
+import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+import { rotateClientSecret } from '../../core/admin/client-secret';
+import { getClient } from '../../core/admin/clients';
+import { InvalidRequestError } from '../../core/errors';
+import type { Client } from '../../core/model';
+import { validate } from '../../http/validate';
+import { html } from '../html';
+import { actorOf, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
+import { clientPath, csrfField } from './layout';
+
+/** The overlaps offered, in seconds; the default first (behaviour ADMIN-20). */
+const overlaps = { '86400': '24 hours (default)', '3600': '1 hour', '604800': '7 days', '0': 'none: the old secret stops at once' };
+
+const rotateForm = z.object({
+  overlap_seconds: z.enum(Object.keys(overlaps) as [keyof typeof overlaps, ...(keyof typeof overlaps)[]]),
+  rotating: z.string().check(z.maxLength(100)),
+});
+
+/**
+ * Names the secret the confirmation page was shown for, never the secret or its hash: a re-posted
+ * form (a reload of the answer page) finds another secret and is refused instead of rotating
+ * again, which would start the overlap of the secret just handed out.
+ */
+const secretMark = (client: Client) =>
+  createHash('sha256')
+    .update(client.secretHash ?? '')
+    .digest('base64url')
+    .slice(0, 22);
+
+async function confirmRotation(request: DashboardRequest) {
+  const client = await getClient(request.deps.admin, request.params.id!);
+  if (!client.secretHash) throw new InvalidRequestError(`Client ${client.clientId} has no secret to rotate.`);
+  const options = Object.entries(overlaps).map(([seconds, label]) => html`<option value="${seconds}">${label}</option>`);
+  return pageResponse(
+    request,
+    `Rotate the secret of ${client.name}?`,
+    html`<p>A new secret for <code>${client.clientId}</code> is shown once. Until the overlap ends the current secret
+keeps working too, so the client's deployments can change over; after it, only the new one works. A secret
+replaced earlier that is still in its overlap stops at once.</p>
+<form method="post" action="${clientPath(client.clientId, '/secret')}">${csrfField(request.admin.csrf)}
+<input type="hidden" name="rotating" value="${secretMark(client)}">
+<label for="overlap_seconds">The current secret keeps working for</label><select id="overlap_seconds" name="overlap_seconds">${options}</select>
+<div class="actions"><button type="submit">Rotate the secret</button> <a href="${clientPath(client.clientId)}">Cancel</a></div></form>`,
+  );
+}
+
+async function rotate(request: DashboardRequest) {
+  const form = validate(rotateForm, request.form);
+  const client = await getClient(request.deps.admin, request.params.id!);
+  if (client.secretHash && form.rotating !== secretMark(client)) {
+    throw new InvalidRequestError('This secret was rotated since the page was shown; open the client page to rotate it again.');
+  }
+  const rotated = await rotateClientSecret(request.deps.admin, actorOf(request), {
+    clientId: client.clientId,
+    overlapSeconds: Number(form.overlap_seconds),
+  });
+  return pageResponse(
+    request,
+    'Secret rotated',
+    html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
+<div class="secret"><p><strong>Copy the new client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
+<p><code id="client-secret">${rotated.secret}</code></p></div>
+<p id="previous-secret">${
+      rotated.previousSecretExpiresAt
+        ? `The previous secret keeps working until ${rotated.previousSecretExpiresAt}.`
+        : 'The previous secret no longer works.'
+    }</p>
+<p><a href="${clientPath(client.clientId)}">Back to the client</a></p>`,
+  );
+}
+
+export const clientSecretRoutes: readonly DashboardRoute[] = [
+  { method: 'GET', path: 'clients/:id/secret', run: confirmRotation },
+  { method: 'POST', path: 'clients/:id/secret', run: rotate },
+];

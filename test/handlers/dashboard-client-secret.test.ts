@@ -1,0 +1,120 @@
+/**
+ * The dashboard's "Rotate secret" action (behaviour ADMIN-20, DASH-5, DASH-4): a confirmation page
+ * picking the overlap, the new secret once in the POST's answer, the same core use case as the
+ * admin API audited with the admin as actor; a re-posted form and bad input change nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { User } from '../../lambdas/core/model';
+import { csrfTokenOf } from '../../lambdas/presentation/dashboard/guard';
+import { getAuditLog } from '../../lambdas/wiring/audit';
+import { getClientRepository, getSessions } from '../../lambdas/wiring/repositories';
+import { handler } from '../support/dashboard-handler';
+import { apiGatewayEvent, lambdaContext } from '../support/events';
+import { createClient, createClientWithSecret, createUser } from '../support/fixtures';
+import { basic, postToken } from '../support/token-calls';
+
+let admin: { user: User; cookie: string; csrf: string };
+beforeAll(async () => {
+  const user = await createUser({ admin: true, test: false });
+  const id = randomBytes(32).toString('base64url');
+  const authTime = Math.floor(Date.now() / 1000);
+  await getSessions().createSession(
+    id,
+    { userId: user.id, authTime, amr: ['pwd', 'otp', 'mfa'], expiresAtEpoch: authTime + 3600 },
+    new Date().toISOString(),
+  );
+  admin = { user, cookie: `__Host-session=${id}`, csrf: csrfTokenOf(id) };
+});
+
+function call(method: 'GET' | 'POST', path: string, body?: Record<string, string>) {
+  return handler(
+    apiGatewayEvent({
+      method,
+      path,
+      resource: '/dashboard/{proxy+}',
+      pathParameters: { proxy: path.replace(/^\/dashboard\//, '') },
+      headers: {
+        Accept: 'text/html',
+        Cookie: admin.cookie,
+        ...(body
+          ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: 'https://auth.example.test' }
+          : {}),
+      },
+      ...(body ? { body: new URLSearchParams({ csrf: admin.csrf, ...body }).toString() } : {}),
+    }),
+    lambdaContext,
+  );
+}
+
+const rotatingMark = (page: string) => /name="rotating" value="([^"]+)"/.exec(page)![1]!;
+const clientCredentials = (clientId: string, secret: string) =>
+  postToken({ grant_type: 'client_credentials' }, { headers: { Authorization: basic(clientId, secret) } });
+async function entriesBy(adminId: string) {
+  const page = await getAuditLog().page({
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+    limit: 100,
+  });
+  return page.items.filter((entry) => entry.actor.kind === 'admin-user' && entry.actor.userId === adminId);
+}
+
+describe('behaviour ADMIN-20, DASH-5: Rotate secret on the client page', () => {
+  it('confirms, shows the new secret once, keeps the old one for the chosen overlap, and is audited with the admin as actor', async () => {
+    const { client, secret: old } = await createClientWithSecret();
+    const page = await call('GET', `/dashboard/clients/${client.clientId}`);
+    expect(page.body).toContain(`href="/dashboard/clients/${client.clientId}/secret"`);
+    const confirmation = await call('GET', `/dashboard/clients/${client.clientId}/secret`);
+    expect(confirmation.statusCode).toBe(200);
+    expect(confirmation.body).not.toContain('$argon2id$');
+    const answer = await call('POST', `/dashboard/clients/${client.clientId}/secret`, {
+      overlap_seconds: '3600',
+      rotating: rotatingMark(confirmation.body),
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers?.['Cache-Control'] ?? answer.headers?.['cache-control']).toMatch(/no-store/);
+    const fresh = /id="client-secret">([^<]+)</.exec(answer.body)![1]!;
+    expect(answer.body).toMatch(/id="previous-secret">The previous secret keeps working until /);
+    expect((await clientCredentials(client.clientId, old!)).status).toBe(200);
+    expect((await clientCredentials(client.clientId, fresh)).status).toBe(200);
+    expect((await call('GET', `/dashboard/clients/${client.clientId}`)).body).not.toContain(fresh);
+    expect((await entriesBy(admin.user.id)).filter((e) => e.clientId === client.clientId).map((e) => e.type)).toEqual([
+      'client.secret_rotate',
+    ]);
+  });
+
+  it('a re-posted form (a reload of the answer) is refused and rotates nothing again', async () => {
+    const { client } = await createClientWithSecret();
+    const mark = rotatingMark((await call('GET', `/dashboard/clients/${client.clientId}/secret`)).body);
+    expect((await call('POST', `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating: mark })).statusCode).toBe(
+      200,
+    );
+    const rotated = await getClientRepository().get(client.clientId);
+    const again = await call('POST', `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating: mark });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toMatch(/class="error"/);
+    expect(again.body).toMatch(/rotated since the page was shown/);
+    expect(await getClientRepository().get(client.clientId)).toEqual(rotated);
+  });
+
+  it.each([
+    ['an overlap not offered', { overlap_seconds: '99' }, 400],
+    ['no overlap', {}, 400],
+  ])('DASH-4: %s is a readable page, nothing written', async (_what, fields, status) => {
+    const { client } = await createClientWithSecret();
+    const mark = rotatingMark((await call('GET', `/dashboard/clients/${client.clientId}/secret`)).body);
+    const response = await call('POST', `/dashboard/clients/${client.clientId}/secret`, { rotating: mark, ...fields });
+    expect(response.statusCode).toBe(status);
+    expect(response.body).toMatch(/class="error"/);
+    expect(await getClientRepository().get(client.clientId)).toEqual(client);
+  });
+
+  it('DASH-4: a public client offers no rotation and its POST is refused with a readable page, nothing written', async () => {
+    const client = await createClient({ kind: 'app' });
+    expect((await call('GET', `/dashboard/clients/${client.clientId}`)).body).not.toContain('/secret"');
+    expect((await call('GET', `/dashboard/clients/${client.clientId}/secret`)).statusCode).toBe(400);
+    const response = await call('POST', `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating: 'x' });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatch(/public client: it has no secret/);
+    expect(await getClientRepository().get(client.clientId)).toEqual(client);
+  });
+});
