@@ -96,4 +96,20 @@ const remove: Command = {
   },
 };
 
-export const clientCommands: readonly Command[] = [list, create, get, remove];
+const rotateSecret: Command = {
+  words: ['clients', 'rotate-secret'],
+  summary: 'give a confidential client a new secret, shown this once; the old one works on for the overlap',
+  usage: '<client_id> [--overlap <seconds>]',
+  positionals: ['client_id'],
+  options: { overlap: { type: 'string' } },
+  optionHelp: ['--overlap <seconds>   how long the old secret still works: 0 to 604800, default 86400 (24 h)'],
+  async run(context) {
+    const overlap = context.values.overlap;
+    const body: Json = overlap === undefined ? {} : { overlap_seconds: Number(overlap) };
+    const rotated = await context.api().call('POST', `${path(context.args[0]!)}/secret`, { body });
+    context.print(rotated, () => record(rotated));
+    if (!context.json) context.io.stderr('The new client secret is shown this once: store it now.\n');
+  },
+};
+
+export const clientCommands: readonly Command[] = [list, create, get, remove, rotateSecret];

@@ -216,6 +216,45 @@ describe('clients (behaviour CLI-2, CLI-3)', () => {
     expect(all.items.map((client: { name: string }) => client.name)).not.toContain(name);
   });
 
+  test('rotate-secret (behaviour ADMIN-20): a new secret shown once, the old one working on for --overlap; refusals exit 1', async () => {
+    const created = json(
+      await tollgate([
+        'clients',
+        'create',
+        '--name',
+        `Rotating ${randomUUID().slice(0, 8)}`,
+        '--environment',
+        app.bootstrap.environments.defaultId,
+        '--json',
+      ]),
+    );
+    const rotated = await tollgate(['clients', 'rotate-secret', created.client_id, '--overlap', '3600']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/^client_secret +\S{20,}$/m);
+    expect(rotated.stdout).toMatch(/^previous_secret_expires_at +\d{4}-/m);
+    expect(rotated.stderr).toBe('The new client secret is shown this once: store it now.\n');
+    const newSecret = /^client_secret +(\S+)$/m.exec(rotated.stdout)![1]!;
+    for (const secret of [created.client_secret, newSecret]) {
+      const token = await fetch(`${app.url}/api/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${created.client_id}:${secret}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      });
+      expect(token.status).toBe(200);
+    }
+    const now = json(await tollgate(['clients', 'rotate-secret', created.client_id, '--overlap', '0', '--json']));
+    expect(now.previous_secret_expires_at).toBeNull();
+
+    const bad = await tollgate(['clients', 'rotate-secret', created.client_id, '--overlap', 'soon']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^invalid_request: /);
+    const unknown = await tollgate(['clients', 'rotate-secret', 'tgc_doesnotexist00000']);
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'not_found: No client "tgc_doesnotexist00000".\n']);
+  });
+
   test('a stored name with control characters is shown with ? in a table', async () => {
     const name = `Bell\u0007 ${randomUUID().slice(0, 8)}`;
     const created = json(
