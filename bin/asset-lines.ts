@@ -3,7 +3,7 @@
  * with no setting to turn it off: with one function per route row, over a hundred lines that
  * bury the warnings a synth ends with. While the app is built they are counted instead of
  * printed, and bin/app.ts says how many in one line (VERBOSE_SYNTH=1 prints them as they come).
- * Anything else written to the stream, a bundling error included, passes through.
+ * Anything else written to the stream, a bundling error included, passes through (behaviour CONFIG-13).
  */
 const assetLine = /^Bundling asset \S+\.\.\.\n$/;
 

@@ -16,7 +16,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** The command that prints the newest mailed code (bin/mail-code.ts), naming the outbox unless it is the default one. */
+/** The command that prints the newest mailed code (bin/mail-code.ts), naming the outbox unless it is the default one (behaviour CONFIG-12). */
 function mailCodeCommand(outbox: string): string {
   if (resolve(outbox) === resolve(outboxDir({}))) return 'npm run -s mail:code';
   const quoted = /^[\w@%+=:,./-]+$/.test(outbox) ? outbox : `'${outbox.replaceAll("'", `'\\''`)}'`;

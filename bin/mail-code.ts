@@ -4,7 +4,7 @@
  * `CODE=$(npm run -s mail:code)`. `-- <address>` takes the newest mail sent to that address.
  * The outbox is where `npm start` writes mail: MAIL_OUTBOX_DIR, else `<DATA_DIR>/outbox`
  * (DATA_DIR defaults to .data/). The mails are JSON with an HTML part, which is why grepping
- * them printed markup rather than the code.
+ * them printed markup rather than the code (behaviour CONFIG-12).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -139,7 +139,7 @@ export interface FunctionBundlingOptions {
  * esbuild CLI prints each bundle's size and time at `info`: four lines a function, a hundred
  * functions burying synth's warnings. `warning` keeps esbuild's warnings; npm takes the same
  * value as its `--loglevel` and knows no `warning` (it prints two lines saying so), so the
- * functions it installs into run at `error`, which npm and esbuild both know.
+ * functions it installs into run at `error`, which npm and esbuild both know (behaviour CONFIG-13).
  */
 export const bundlingLogLevel = (installsNativeModules: boolean): LogLevel => (installsNativeModules ? LogLevel.ERROR : LogLevel.WARNING);
 

@@ -71,7 +71,7 @@ describe('npm start (bin/local.ts)', () => {
     await waitFor(() => cli.output().includes('Press Ctrl-C to stop.'));
     expect(cli.output()).toContain(`Authorization server running at http://localhost:${port}`);
     expect(cli.output()).toMatch(/admin API client\s+tgc_\S+ \/ \S+/);
-    // The dashboard's address and how to sign in: the admin user printed below, and the mailed
+    // Behaviour CONFIG-12: the dashboard's address and how to sign in: the admin user printed below, and the mailed
     // code read from this run's outbox (in memory, so the command names it).
     const outbox = /^ {2}mail {7}(\S+) /m.exec(cli.output())?.[1];
     expect(cli.output()).toContain(

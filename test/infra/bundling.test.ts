@@ -49,7 +49,7 @@ const packageOf = (description: string): FunctionPackage => {
   return found[0]!;
 };
 
-test('bundling prints no per-function chatter: no esbuild size summary, no npm complaint about its log level (lib/bundling.ts bundlingLogLevel)', () => {
+test('bundling prints no per-function chatter: no esbuild size summary, no npm complaint about its log level (behaviour CONFIG-13)', () => {
   expect(packages.length).toBeGreaterThan(routes.length / 2);
   const chatter = synthOutput.split('\n').filter((line) => /⚡ Done in|index\.mjs\s+[\d.]+[km]?b$|invalid config loglevel/.test(line));
   expect(chatter).toEqual([]);

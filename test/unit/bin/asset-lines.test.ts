@@ -13,7 +13,7 @@ function fakeStream() {
   return { stream, written };
 }
 
-test('holds back the asset lines, counts them, lets everything else through, and gives the stream back', () => {
+test('behaviour CONFIG-13: holds back the asset lines, counts them, lets everything else through, and gives the stream back', () => {
   const { stream, written } = fakeStream();
   const original = stream.write;
   const release = holdBackAssetLines(stream);
@@ -26,7 +26,7 @@ test('holds back the asset lines, counts them, lets everything else through, and
   expect(stream.write).toBe(original);
 });
 
-test('esbuild prints warnings only; where npm installs native modules, errors only (npm knows no "warning" level)', () => {
+test('behaviour CONFIG-13: esbuild prints warnings only; where npm installs native modules, errors only (npm knows no "warning" level)', () => {
   expect(functionBundling().logLevel).toBe(LogLevel.WARNING);
   expect(functionBundling({ tracing: true }).logLevel).toBe(LogLevel.WARNING);
   expect(functionBundling({ hashes: true })).toMatchObject({ logLevel: LogLevel.ERROR, nodeModules: ['argon2'] });

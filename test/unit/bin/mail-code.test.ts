@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-describe('newestMailCode', () => {
+describe('newestMailCode (behaviour CONFIG-12)', () => {
   it('finds the newest code mail, or the newest one to an address, and nothing in an outbox without one', async () => {
     const dir = join(scratch, 'outbox');
     expect(await newestMailCode(dir)).toBe('012345');
@@ -59,7 +59,7 @@ describe('newestMailCode', () => {
   });
 });
 
-describe('npm run -s mail:code', () => {
+describe('npm run -s mail:code (behaviour CONFIG-12)', () => {
   const run = (env: Record<string, string>, args: string[] = []) =>
     promisify(execFile)(tsx, ['bin/mail-code.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
 
