@@ -3,6 +3,8 @@
  * lines are counted instead of printed, and esbuild and npm print warnings and errors only, so
  * the warnings at the end of a synth are not buried under a hundred functions' output.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LogLevel } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { holdBackAssetLines } from '../../../bin/asset-lines';
 import { functionBundling } from '../../../lib/bundling';
@@ -30,4 +32,9 @@ test('behaviour CONFIG-13: esbuild prints warnings only; where npm installs nati
   expect(functionBundling().logLevel).toBe(LogLevel.WARNING);
   expect(functionBundling({ tracing: true }).logLevel).toBe(LogLevel.WARNING);
   expect(functionBundling({ hashes: true })).toMatchObject({ logLevel: LogLevel.ERROR, nodeModules: ['argon2'] });
+});
+
+test('behaviour CONFIG-13: npm run synth passes -q, so the template goes to cdk.out/ and the warnings end the output', () => {
+  const scripts = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')).scripts as Record<string, string>;
+  expect(scripts.synth).toMatch(/^cdk synth -q /);
 });
