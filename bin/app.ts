@@ -16,14 +16,20 @@ import { ConfigError } from '../lambdas/config/settings';
 import { AuthorizationServerStack } from '../lib/authorization-server-stack';
 import { addPolicyChecks } from '../lib/checks';
 import { stackPropsFromContext } from '../lib/deployment-options';
+import { holdBackAssetLines } from './asset-lines';
 
 const app = new App();
+// Bundling happens as the stack is built: its per-asset lines would bury the warnings the CLI prints last.
+const releaseAssetLines = process.env.VERBOSE_SYNTH ? () => 0 : holdBackAssetLines(process.stderr);
 try {
   new AuthorizationServerStack(app, 'AuthorizationServer', {
     description: 'OAuth 2.1 authorization server (aws-oauth-authorization-server)',
     ...stackPropsFromContext(app),
   });
+  const bundled = releaseAssetLines();
+  if (bundled > 0) process.stderr.write(`Bundled ${bundled} Lambda function packages (VERBOSE_SYNTH=1 names each).\n`);
 } catch (error) {
+  releaseAssetLines();
   if (!(error instanceof ConfigError)) throw error;
   console.error(`${error.message}\nSet them with -c NAME=value or in the "context" block of cdk.json.`);
   process.exit(1);

@@ -5,13 +5,22 @@
  *   --in-memory (or IN_MEMORY=true) a throwaway run: nothing is kept
  * Any setting of the README's configuration table may be set in the environment too.
  */
+import { resolve } from 'node:path';
 import { ConfigError } from '../lambdas/config/settings';
 import { LocalSetupError } from '../lambdas/local/dynamodb-local';
 import { startLocalApp, type LocalApp } from '../lambdas/local/app';
+import { outboxDir } from './mail-code';
 
 function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
   process.exit(1);
+}
+
+/** The command that prints the newest mailed code (bin/mail-code.ts), naming the outbox unless it is the default one (behaviour CONFIG-12). */
+function mailCodeCommand(outbox: string): string {
+  if (resolve(outbox) === resolve(outboxDir({}))) return 'npm run -s mail:code';
+  const quoted = /^[\w@%+=:,./-]+$/.test(outbox) ? outbox : `'${outbox.replaceAll("'", `'\\''`)}'`;
+  return `MAIL_OUTBOX_DIR=${quoted} npm run -s mail:code`;
 }
 
 async function main(): Promise<void> {
@@ -47,6 +56,9 @@ async function main(): Promise<void> {
     `  JWKS       ${app.url}/jwks.json`,
     inMemory ? '  data       in memory (discarded on exit)' : `  data       ${app.dataDir}`,
     `  mail       ${app.outboxDir} (one JSON file per message)`,
+    `  dashboard  ${app.url}/dashboard`,
+    `             sign in as the admin user (${app.firstStart ? 'below' : `admin.email and admin.password in ${app.bootstrapFile}`});`,
+    `             the code it mails: ${mailCodeCommand(app.outboxDir)}`,
   ];
   if (app.firstStart) {
     lines.push(

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /** The nearest folder at or above `start` holding one of `names`. */
 function findUp(names: readonly string[], start: string): string | undefined {
@@ -135,6 +135,15 @@ export interface FunctionBundlingOptions {
 }
 
 /**
+ * How much esbuild (and npm, where native modules are installed) prints per function. Unset, the
+ * esbuild CLI prints each bundle's size and time at `info`: four lines a function, a hundred
+ * functions burying synth's warnings. `warning` keeps esbuild's warnings; npm takes the same
+ * value as its `--loglevel` and knows no `warning` (it prints two lines saying so), so the
+ * functions it installs into run at `error`, which npm and esbuild both know (behaviour CONFIG-13).
+ */
+export const bundlingLogLevel = (installsNativeModules: boolean): LogLevel => (installsNativeModules ? LogLevel.ERROR : LogLevel.WARNING);
+
+/**
  * NodejsFunction bundling. The AWS SDK is bundled (no external `@aws-sdk/*`) so the
  * tested SDK version is the one that runs, instead of whatever the runtime ships.
  */
@@ -146,6 +155,7 @@ export function functionBundling({ hashes = false, tracing = false }: FunctionBu
     mainFields: [...esbuildSettings.mainFields],
     banner: esmRequireBanner,
     sourceMap: esbuildSettings.sourcemap,
+    logLevel: bundlingLogLevel(hashes),
     externalModules: [...(hashes ? nativeModules : []), ...(tracing ? [] : tracingModules)],
     esbuildArgs: Object.fromEntries(Object.entries(builtinAliases).map(([name, target]) => [`--alias:${name}`, target])),
     ...(hashes ? nativeModuleBundling() : {}),

@@ -65,12 +65,21 @@ const alive = (pid: number) => {
 };
 
 describe('npm start (bin/local.ts)', () => {
-  it('starts in memory, prints its URL and the bootstrap credentials, serves health, and Ctrl-C leaves no Java process', async () => {
+  it('starts in memory, prints its URL, the dashboard and the bootstrap credentials, serves health, and Ctrl-C leaves no Java process', async () => {
     const port = await freePort();
     const cli = startCli({ PORT: String(port) }, ['--in-memory']);
     await waitFor(() => cli.output().includes('Press Ctrl-C to stop.'));
     expect(cli.output()).toContain(`Authorization server running at http://localhost:${port}`);
     expect(cli.output()).toMatch(/admin API client\s+tgc_\S+ \/ \S+/);
+    // Behaviour CONFIG-12: the dashboard's address and how to sign in: the admin user printed below, and the mailed
+    // code read from this run's outbox (in memory, so the command names it).
+    const outbox = /^ {2}mail {7}(\S+) /m.exec(cli.output())?.[1];
+    expect(cli.output()).toContain(
+      `  dashboard  http://localhost:${port}/dashboard\n` +
+        '             sign in as the admin user (below);\n' +
+        `             the code it mails: MAIL_OUTBOX_DIR=${outbox} npm run -s mail:code\n`,
+    );
+    expect((await fetch(`http://localhost:${port}/dashboard`, { redirect: 'manual' })).status).toBeLessThan(400);
     expect((await fetch(`http://localhost:${port}/api/health`)).status).toBe(200);
     // Behaviour CIMD-1: metadata-document clients work out of the box, and discovery says so.
     const discovery = await (await fetch(`http://localhost:${port}/.well-known/oauth-authorization-server`)).json();

@@ -2,7 +2,7 @@
  * The one test file that runs esbuild (every other infra test skips bundling): it reads the
  * function packages `cdk deploy` would upload, as Lambda's ARM64 runtime would load them.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,20 +24,18 @@ import {
 const execFileAsync = promisify(execFile);
 let outdir: string;
 let packages: FunctionPackage[];
+/** What the bundling printed (esbuild and npm write to the inherited stderr). */
+let synthOutput: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), 'cdk.out-bundling-'));
-  const verbose = Boolean(process.env.VERBOSE_TESTS);
-  try {
-    execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'synthesize-bundled.ts'), outdir], {
-      stdio: verbose ? 'inherit' : 'pipe',
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    const output = (error as { stderr?: string }).stderr ?? '';
-    throw new Error(`bundled synth failed:\n${output.slice(-8000)}`);
-  }
+  const synth = spawnSync(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'synthesize-bundled.ts'), outdir], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  synthOutput = `${synth.stdout}${synth.stderr}`;
+  if (process.env.VERBOSE_TESTS) process.stderr.write(synthOutput);
+  if (synth.status !== 0) throw new Error(`bundled synth failed:\n${synthOutput.slice(-8000)}`);
   packages = functionPackages(outdir);
 }, 240_000);
 
@@ -50,6 +48,12 @@ const packageOf = (description: string): FunctionPackage => {
   expect(found).toHaveLength(1);
   return found[0]!;
 };
+
+test('bundling prints no per-function chatter: no esbuild size summary, no npm complaint about its log level (behaviour CONFIG-13)', () => {
+  expect(packages.length).toBeGreaterThan(routes.length / 2);
+  const chatter = synthOutput.split('\n').filter((line) => /⚡ Done in|index\.mjs\s+[\d.]+[km]?b$|invalid config loglevel/.test(line));
+  expect(chatter).toEqual([]);
+});
 
 test('handlers are bundled as minified ESM with the require banner', () => {
   const file = path.join(packageOf('GET /api/health').dir, 'index.mjs');
