@@ -54,7 +54,17 @@ export class BearerTokenError extends Error {
     super(message);
     this.name = 'BearerTokenError';
   }
+
+  /**
+   * The request carried no token at all: RFC 6750 3.1 says the challenge then names no error, since
+   * the client may simply not have known that authentication is needed.
+   */
+  get noTokenPresented(): boolean {
+    return this.code === 'invalid_request' && this.message === noTokenMessage;
+  }
 }
+
+const noTokenMessage = 'A bearer access token is required.';
 
 /**
  * Returns a function that verifies an `Authorization` header value or a bare token. A DPoP-bound
@@ -70,7 +80,7 @@ export function createAccessTokenVerifier(options: ResourceServerOptions) {
     const match = /^(Bearer|DPoP)\s+(\S+)$/i.exec(value);
     const token = match ? match[2]! : value.includes(' ') ? '' : value;
     const scheme = match?.[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
-    if (!token) throw new BearerTokenError('invalid_request', 'A bearer access token is required.', 401);
+    if (!token) throw new BearerTokenError('invalid_request', noTokenMessage, 401);
     let payload: JWTPayload;
     try {
       payload = await verifier.verify(token, {
@@ -143,13 +153,16 @@ export function metadataUrl(resource: string): string {
 }
 
 /**
- * RFC 6750 3 and RFC 9728 5.1: the challenge that points clients at the metadata; for a DPoP-bound
+ * RFC 6750 3 and RFC 9728 5.1: the challenge that points clients at the metadata, with the error
+ * unless no token was presented at all (RFC 6750 3.1); for a DPoP-bound
  * token's refusal the DPoP scheme with its algorithms (RFC 9449 7.1). Send `error.dpopNonce`, when
  * set, as the `DPoP-Nonce` header.
  */
 export function wwwAuthenticate(resource: string, error?: BearerTokenError): string {
   const parts = [`resource_metadata="${metadataUrl(resource)}"`];
   if (error?.scheme === 'DPoP') parts.unshift(dpopAlgs);
-  if (error) parts.push(`error="${error.code}"`, `error_description="${error.message.replace(/["\\]/g, '')}"`);
+  if (error && !error.noTokenPresented) {
+    parts.push(`error="${error.code}"`, `error_description="${error.message.replace(/["\\]/g, '')}"`);
+  }
   return `${error?.scheme ?? 'Bearer'} ${parts.join(', ')}`;
 }

@@ -84,7 +84,12 @@ describe('resource-server helper (behaviour RS-1, RFC 9068 4, RFC 9728)', () => 
   });
 
   it('answers a missing token with invalid_request and a missing scope with insufficient_scope (RFC 6750 3.1)', async () => {
-    expect(await rejection(verifierFor()(undefined))).toMatchObject({ code: 'invalid_request', status: 401 });
+    const missing = await rejection(verifierFor()(undefined));
+    expect(missing).toMatchObject({ code: 'invalid_request', status: 401 });
+    // RFC 6750 3.1: no token presented at all, so the challenge names no error.
+    expect(wwwAuthenticate(resource, missing)).toBe(
+      'Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/mcp"',
+    );
     const error = await rejection(verifierFor({ requiredScopes: ['tools:call'] })(await mint({})));
     expect(error).toMatchObject({ code: 'insufficient_scope', status: 403 });
   });
