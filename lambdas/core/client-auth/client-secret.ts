@@ -12,22 +12,28 @@ export const clientAuthFailed = (reason: string) => new InvalidClientError('Clie
 
 export async function verifyClientSecret(client: Client, presented: PresentedClient, deps: ClientAuthDependencies): Promise<void> {
   if (presented.secret === undefined || !client.secretHash) throw clientAuthFailed('a confidential client presented no secret');
-  if (await secretMatches(client.clientId, presented.secret, client.secretHash, deps)) return;
-  // Behaviour ADMIN-20: the rotated-out secret, only until its overlap ends. The end is checked
-  // before the cache, so a remembered old secret never outlives it.
-  const previous = client.previousSecretHash;
-  const overlapEnds = client.previousSecretExpiresAtEpoch;
-  if (previous && overlapEnds !== undefined && deps.clock.now() < overlapEnds * 1000) {
-    if (await secretMatches(client.clientId, presented.secret, previous, deps)) return;
+  const hashes = liveSecretHashes(client, deps.clock.now());
+  // The cache is keyed by the presented credential and holds the hash it matched, so a secret
+  // remembered against either live hash skips Argon2id, the rotated-out one included.
+  const credential = `${client.clientId}\u0000${presented.secret}`;
+  const remembered = deps.secretCache.recall(credential)?.storedHash;
+  if (remembered !== undefined && hashes.includes(remembered)) return;
+  for (const hash of hashes) {
+    if (await deps.hasher.verify(hash, presented.secret)) {
+      deps.secretCache.remember(credential, hash);
+      return;
+    }
   }
   throw clientAuthFailed('wrong client secret');
 }
 
-/** The cache is keyed by the presented credential and holds the hash it matched, so each secret of a client has its own entry. */
-async function secretMatches(clientId: string, secret: string, storedHash: string, deps: ClientAuthDependencies): Promise<boolean> {
-  const credential = `${clientId}\u0000${secret}`;
-  if (deps.secretCache.recall(credential)?.storedHash === storedHash) return true;
-  if (!(await deps.hasher.verify(storedHash, secret))) return false;
-  deps.secretCache.remember(credential, storedHash);
-  return true;
+/**
+ * The current secret's hash, then (behaviour ADMIN-20) the rotated-out one until its overlap ends.
+ * The end is checked here, before the cache, so a remembered old secret never outlives it.
+ */
+function liveSecretHashes(client: Client, nowMs: number): readonly string[] {
+  const previous = client.previousSecretHash;
+  const overlapEnds = client.previousSecretExpiresAtEpoch;
+  const previousLive = previous !== undefined && overlapEnds !== undefined && nowMs < overlapEnds * 1000;
+  return previousLive ? [client.secretHash!, previous] : [client.secretHash!];
 }
