@@ -13,25 +13,19 @@
  *
  * Run with `npm run test:browser`.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { createClient, createClientWithSecret, createUserWithPassword, type TestUser } from '../support/fixtures';
 import { getUsers } from '../../lambdas/wiring/repositories';
-import { launchChromium, newestMail, pageWatchingErrors } from '../support/browser';
+import { launchChromium, pageWatchingErrors } from '../support/browser';
+import { noRefusal, shot, signInToDashboard, startDashboardApp } from '../support/dashboard-browser';
 import { png } from '../support/images';
 
-const outbox = join(mkdtempSync(join(tmpdir(), 'dashboard-browser-')), 'outbox');
-const screenshots =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? join(__dirname, '..', '..', 'docs', 'screenshots')
-    : mkdtempSync(join(tmpdir(), 'dashboard-screenshots-'));
+let outbox: string;
 let app: LocalApp;
 let browser: Browser;
 let plainUser: TestUser;
@@ -41,15 +35,9 @@ let dynamicClientId: string;
 const seenBodies: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
   // MFA_POLICY is left at its default (`admins`): the seeded admin enters the mailed code.
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `dashb-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
-  });
+  ({ app, outbox } = await startDashboardApp('dashb'));
   const defaultId = app.bootstrap.environments.defaultId;
   const made = await createUserWithPassword({ environments: [defaultId], name: 'Plain User' });
   // Not a test user: behaviour KEY-3 binds test users to test clients only, and the dashboard makes real ones.
@@ -77,28 +65,7 @@ async function newPage(): Promise<{ page: Page; consoleErrors: string[] }> {
   return { page, consoleErrors };
 }
 
-/** The sign-in page, then the mailed code when one is asked for. */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.fill('#email', email);
-  await page.fill('#password', password);
-  await page.click('button[type=submit]');
-  await page.waitForLoadState();
-  if (await page.$('#code')) {
-    await page.fill('#code', await newestMail(outbox, email, /sign-in code is ([0-9]{6})/));
-    await page.click('form[action="/api/auth/otp"] button[type=submit]');
-    await page.waitForLoadState();
-  }
-}
-
-/** A refused form shows its reason: fail with it rather than with a missing element. */
-async function noRefusal(page: Page): Promise<void> {
-  const refusal = await page.$('.error');
-  if (refusal) throw new Error(`the dashboard refused: ${await refusal.textContent()}`);
-}
-
-/** `secret`: the selector of a shown-once value, painted over so no committed picture holds a credential. */
-const shot = (page: Page, name: string, secret?: string) =>
-  page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true, mask: secret ? [page.locator(secret)] : [] });
+const signIn = (page: Page, email: string, password: string) => signInToDashboard(page, outbox, email, password);
 const onlyRealErrors = (errors: string[]) => errors.filter((e) => !/status of 40[34]/.test(e));
 
 describe('the admin dashboard in Chromium, without JavaScript, under the pages’ CSP', () => {
