@@ -216,6 +216,7 @@ describe('key families', () => {
     tokenActivity: 'ACTIVITY#tgc_x#03',
     auditEntry: 'AUDIT#USER#usr_x',
     auditDay: 'AUDITDAY#2026-01-01',
+    tokenStats: 'STATS#CLIENT#tgc_x',
   };
 
   test('behaviour IAM-2: in each table and index, a key of one family matches no other family’s patterns', () => {

@@ -77,6 +77,8 @@ export const keyFamilies = {
   /** Admin audit entries: appended, never changed or deleted by a function (behaviour IAM-4). */
   auditEntry: inTable('activity', 'AUDIT#*'),
   auditDay: inList('activity', 'AUDITDAY#*'),
+  /** Hourly token counts, rolled up from the token activity rows (token-stats.ts). */
+  tokenStats: inTable('activity', 'STATS#*'),
 } satisfies Record<string, KeyFamily>;
 
 export interface KeyFamily {

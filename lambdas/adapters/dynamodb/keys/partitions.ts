@@ -3,6 +3,7 @@
  * prefixes that pick one kind of entry out of a user's partition. Imported as
  * `import * as partitions from './keys/partitions'`, so a bundle keeps only what it calls.
  */
+import type { TokenStatsScope } from '../../../core/admin/token-stats';
 import type { AdminAuditEntry } from '../../../core/model';
 
 export const user = (userId: string) => `USER#${userId}`;
@@ -27,6 +28,8 @@ export const registrationCountersOfDay = (day: string) => `DCRRATE#${day}`;
 /** One shard of a client's token activity rows; `unknown` holds the rows of no known client. */
 export const activityShard = (clientId: string | undefined, shard: number) =>
   `ACTIVITY#${clientId ?? 'unknown'}#${String(shard).padStart(2, '0')}`;
+/** The hourly token counts (core/admin/token-stats.ts) of the whole service, or of one client. */
+export const tokenStats = (scope: TokenStatsScope) => (scope.kind === 'service' ? 'STATS#SERVICE' : `STATS#CLIENT#${scope.clientId}`);
 /** The audit partition of what an entry is about: a client, else a user, else the site (environments, scopes, settings). */
 export const auditOf = (entry: Pick<AdminAuditEntry, 'clientId' | 'userId'>) =>
   entry.clientId !== undefined ? `AUDIT#${entry.clientId}` : entry.userId !== undefined ? `AUDIT#USER#${entry.userId}` : siteAudit;
