@@ -1,8 +1,8 @@
 /** The admin audit log of this container (lambdas/adapters/dynamodb/audit-log.ts). */
 import { auditEntryWriter, DynamoAuditLog } from '../adapters/dynamodb/audit-log';
-import { DynamoTokenStats } from '../adapters/dynamodb/token-stats';
+import { DynamoServiceCounts, DynamoTokenStats } from '../adapters/dynamodb/token-stats';
 import type { AuditLogStore } from '../core/admin/ports';
-import type { TokenStatsReader } from '../core/admin/token-stats';
+import type { ServiceCountsReader, TokenStatsReader } from '../core/admin/token-stats';
 import { getContainer, perContainer } from './container';
 import { getStorage } from './storage';
 
@@ -18,4 +18,9 @@ export const getAuditEntryWriter = /* @__PURE__ */ perContainer(() =>
 /** The hourly token counts the dashboard charts (lambdas/adapters/dynamodb/token-stats.ts). */
 export const getTokenStats = /* @__PURE__ */ perContainer(
   (): TokenStatsReader => new DynamoTokenStats(getStorage().db, getStorage().tables.activity),
+);
+
+/** The overview's counters (lambdas/adapters/dynamodb/token-stats.ts). */
+export const getServiceCounts = /* @__PURE__ */ perContainer(
+  (): ServiceCountsReader => new DynamoServiceCounts(getStorage().db, getStorage().tables.activity),
 );

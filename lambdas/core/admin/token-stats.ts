@@ -25,3 +25,21 @@ export interface TokenStatsReader {
 
 /** The hour an ISO time falls in, as `yyyy-mm-ddThh`. */
 export const hourOf = (isoTime: string): string => isoTime.slice(0, 13);
+
+/**
+ * What the overview counts (behaviour DASH-7), kept as counters by the rollup of the main table's
+ * stream (docs/storage-schema.md, "Token statistics"), so a page view reads a few items, never a list.
+ */
+export interface ServiceCounts {
+  readonly clients: { readonly static: number; readonly dynamic: number };
+  readonly users: number;
+  /** API keys neither revoked nor expired on `today`. */
+  readonly activeApiKeys: number;
+  /** Active API keys whose expiry falls within the 30 days from `today`. */
+  readonly apiKeysExpiringSoon: number;
+}
+
+export interface ServiceCountsReader {
+  /** The counts as of `today` (`yyyy-mm-dd`, UTC). */
+  counts(today: string): Promise<ServiceCounts>;
+}

@@ -30,6 +30,10 @@ export const activityShard = (clientId: string | undefined, shard: number) =>
   `ACTIVITY#${clientId ?? 'unknown'}#${String(shard).padStart(2, '0')}`;
 /** The hourly token counts (core/admin/token-stats.ts) of the whole service, or of one client. */
 export const tokenStats = (scope: TokenStatsScope) => (scope.kind === 'service' ? 'STATS#SERVICE' : `STATS#CLIENT#${scope.clientId}`);
+/** The service's counters (core/admin/token-stats.ts ServiceCounts): clients, users, API keys without expiry. */
+export const serviceCounts = 'STATS#COUNTS';
+/** Unrevoked API keys by the UTC day they expire, one item per day (`DAY#<yyyy-mm-dd>`). */
+export const apiKeyExpiryCalendar = 'STATS#KEYEXPIRY';
 /** The audit partition of what an entry is about: a client, else a user, else the site (environments, scopes, settings). */
 export const auditOf = (entry: Pick<AdminAuditEntry, 'clientId' | 'userId'>) =>
   entry.clientId !== undefined ? `AUDIT#${entry.clientId}` : entry.userId !== undefined ? `AUDIT#USER#${entry.userId}` : siteAudit;
