@@ -1060,14 +1060,15 @@ export const routes: readonly Route[] = [
     'clients-update',
     storage(adminCaller, clientWrite, { apiKeysOfClient: 'query', apiKey: ['get', 'update'] }),
   ),
-  // Behaviour ADMIN-20: hashes the new secret.
+  // Behaviour ADMIN-20: hashes the new secret. ADMIN-24, ADMIN-25: mails the admins, found in the
+  // user list with a filter; the mail names the actor (its user or client record).
   admin(
     'AdminRotateClientSecret',
     'POST',
     '/api/admin/clients/{client_id}/secret',
     'clients-secret-rotate',
-    storage(adminCaller, { client: ['get', 'put'], auditEntry: 'put' }),
-    { hashes: true },
+    storage(adminCaller, mail, { client: ['get', 'put'], auditEntry: 'put', userList: 'query' }),
+    { hashes: true, sendsMail: true },
   ),
   admin(
     'AdminDeleteClient',

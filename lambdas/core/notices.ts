@@ -104,6 +104,25 @@ export interface ApiKeyCreatedNotice {
   readonly revokeUrl: string;
 }
 
+/** Who rotated a client secret, as the admins' mail names them (behaviour ADMIN-24). */
+export type RotatedBy =
+  | { readonly kind: 'admin-client'; readonly clientId: string; readonly name?: string }
+  | { readonly kind: 'admin-user'; readonly userId: string; readonly email?: string; readonly name?: string };
+
+/**
+ * Behaviour ADMIN-24: a client's secret was rotated; mailed to every admin. Never the secret, new
+ * or old: the admin who rotated it has it, and mail is stored and forwarded by many hands.
+ */
+export interface ClientSecretRotatedNotice {
+  readonly kind: 'client-secret-rotated';
+  readonly client: Pick<Client, 'clientId' | 'name'>;
+  readonly rotatedBy: RotatedBy;
+  readonly at: string;
+  /** When the replaced secret stops working; absent when it stopped at once. */
+  readonly previousSecretExpiresAt?: string;
+  readonly issuer: string;
+}
+
 export type Notice =
   | SignInCodeNotice
   | EmailConfirmationCodeNotice
@@ -113,7 +132,8 @@ export type Notice =
   | WrongPasswordsNotice
   | PasskeyAddedNotice
   | PasskeyRemovedNotice
-  | ApiKeyCreatedNotice;
+  | ApiKeyCreatedNotice
+  | ClientSecretRotatedNotice;
 
 export type NoticeKind = Notice['kind'];
 /** Each kind's notice; looked up by key rather than `Extract`ed, so `Notifier<K>` compares by its kinds (ports.ts). */

@@ -41,7 +41,11 @@ const notifierOff: Notifier<'api-key-created'> = { notify: notOnThisRow('notifie
 export function dashboardHandler(parts: DashboardRowParts) {
   return httpHandler((event, container) =>
     dashboard(event, container, {
-      admin: parts.admin?.() ?? { ...getAdminWithoutMail(), notifyPasswordChanged: notOnThisRow('password-change notice') },
+      admin: parts.admin?.() ?? {
+        ...getAdminWithoutMail(),
+        notifyPasswordChanged: notOnThisRow('password-change notice'),
+        notifySecretRotated: notOnThisRow('secret-rotation notice'),
+      },
       sessions: getSessions(),
       currentUser: (id) => getUsers().current(id),
       apiKeys: { ...getApiKeyAdmin(), notifier: parts.notifier?.() ?? notifierOff, issuer: container.config.baseUrl },

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
-import type { UserChanges } from '../../core/admin/ports';
+import type { AdminDirectory, AdminRecipient, UserChanges } from '../../core/admin/ports';
 import type { AdminAuditEntry, User } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
-import { deleteQueried, type Page, prefixQuery, queryIndexPage } from './pages';
+import { deleteQueried, gsi1Query, type Page, prefixQuery, queryIndexPage } from './pages';
 import * as keys from './keys/item-keys';
 import * as mainItems from './keys/main-items';
 import * as partitions from './keys/partitions';
@@ -82,6 +82,38 @@ export class DynamoUserRepository {
 
   list(limit: number, cursor?: string): Promise<Page<User>> {
     return queryIndexPage<User>(this.db, this.table, partitions.users, limit, cursor);
+  }
+
+  /**
+   * Behaviour ADMIN-25: the user list (`USERS` on gsi1, oldest first) with a filter on `admin`,
+   * page by page, until a limit or the list's end; no index of admins to keep right on every
+   * user change, for a rare admin call.
+   */
+  async admins(limits: Parameters<AdminDirectory['admins']>[0]): ReturnType<AdminDirectory['admins']> {
+    const admins: AdminRecipient[] = [];
+    let read = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const query = gsi1Query(this.table, partitions.users);
+      const page = await this.db.send(
+        new QueryCommand({
+          ...query,
+          // Limit counts the users read before the filter, so it bounds the read units too.
+          Limit: Math.min(1000, limits.usersRead - read),
+          FilterExpression: '#admin = :yes',
+          ExpressionAttributeNames: { '#admin': 'admin', '#name': 'name' },
+          ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':yes': true },
+          ProjectionExpression: 'id, email, #name',
+          ExclusiveStartKey: start,
+        }),
+      );
+      read += page.ScannedCount ?? 0;
+      for (const item of page.Items ?? []) {
+        admins.push({ id: String(item.id), name: String(item.name ?? ''), ...(item.email ? { email: String(item.email) } : {}) });
+      }
+      start = page.LastEvaluatedKey;
+    } while (start && read < limits.usersRead && admins.length < limits.admins);
+    return { admins: admins.slice(0, limits.admins), complete: !start && admins.length <= limits.admins };
   }
 
   /** Applies changes; an email change moves the uniqueness item in the same transaction. */

@@ -22,7 +22,7 @@ export interface RotatedSecret {
 }
 
 export async function rotateClientSecret(
-  deps: Pick<AdminDependencies, 'clients' | 'hasher' | 'random' | 'clock'>,
+  deps: Pick<AdminDependencies, 'clients' | 'hasher' | 'random' | 'clock' | 'notifySecretRotated'>,
   actor: AdminActor,
   input: { readonly clientId: string; readonly overlapSeconds?: number },
 ): Promise<RotatedSecret> {
@@ -42,7 +42,12 @@ export async function rotateClientSecret(
   });
   const client = await deps.clients.rotateSecret(current.clientId, await deps.hasher.hash(secret), expiresAtEpoch, audit);
   if (!client) throw noSuch('client', current.clientId);
-  return { client, secret, ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}) };
+  const rotated = { client, secret, ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}) };
+  // Behaviour ADMIN-24: after the write, and never failing the call: the new secret is only in its answer.
+  await deps
+    .notifySecretRotated({ client, actor, at: audit.at, ...(previousSecretExpiresAt ? { previousSecretExpiresAt } : {}) })
+    .catch(() => {});
+  return rotated;
 }
 
 /** What a client without a secret authenticates with instead, so the refusal says why. */

@@ -208,6 +208,38 @@ export interface AdminDependencies {
    * the change. Only updateUser calls it, so the functions that send no mail leave it out.
    */
   readonly notifyPasswordChanged: (user: User, addresses: readonly string[]) => Promise<void>;
+  /**
+   * Tells the admins a client's secret was rotated (behaviour ADMIN-24), after the rotation is
+   * written; never fails it. Only rotateClientSecret calls it.
+   */
+  readonly notifySecretRotated: (rotation: SecretRotation) => Promise<void>;
+}
+
+/** The admin use cases' parts that send mail: the functions that send none are built without them (lambdas/wiring/admin.ts). */
+export type AdminMailParts = 'notifyPasswordChanged' | 'notifySecretRotated';
+
+/** A client-secret rotation as written (behaviour ADMIN-20), for the admins' mail (ADMIN-24). */
+export interface SecretRotation {
+  readonly client: Client;
+  readonly actor: Exclude<ApiKeyCreator, { kind: 'user' }>;
+  readonly at: string;
+  /** Absent when the replaced secret stopped at once. */
+  readonly previousSecretExpiresAt?: string;
+}
+
+/** An admin user as a mail to the admins needs them. */
+export type AdminRecipient = Pick<User, 'id' | 'email' | 'name'>;
+
+/**
+ * The users with the `admin` flag (behaviour ADMIN-25): the user list read with a filter, oldest
+ * first, stopped after `limits.usersRead` users or `limits.admins` admins; `complete` is false when
+ * a limit stopped it before the list's end.
+ */
+export interface AdminDirectory {
+  admins(limits: { readonly usersRead: number; readonly admins: number }): Promise<{
+    readonly admins: readonly AdminRecipient[];
+    readonly complete: boolean;
+  }>;
 }
 
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();

@@ -6,6 +6,7 @@
 import type { NoticeKind } from '../../core/notices';
 import type { Templates } from './render';
 import { apiKeyCreatedMail } from './templates/api-key-created';
+import { clientSecretRotatedMail } from './templates/client-secret-rotated';
 import { emailConfirmationCodeMail } from './templates/email-confirmation-code';
 import { passkeyAddedMail } from './templates/passkey-added';
 import { passkeyRemovedMail } from './templates/passkey-removed';
@@ -25,4 +26,5 @@ export const templates: Templates<NoticeKind> = {
   'passkey-added': passkeyAddedMail,
   'passkey-removed': passkeyRemovedMail,
   'api-key-created': apiKeyCreatedMail,
+  'client-secret-rotated': clientSecretRotatedMail,
 };

@@ -52,6 +52,14 @@ const samples: { readonly [K in NoticeKind]: NoticeOf<K> } = {
     issuer: 'https://auth.example.org',
     revokeUrl: 'https://auth.example.org/api/admin/clients/cli_1/api-keys/0123456789abcdef',
   },
+  'client-secret-rotated': {
+    kind: 'client-secret-rotated',
+    client: { clientId: 'cli_1', name: hostile },
+    rotatedBy: { kind: 'admin-user', userId: 'usr_1', email: 'ada@example.org', name: hostile },
+    at: '2026-05-06T12:34:56.789Z',
+    previousSecretExpiresAt: '2026-05-07T12:34:56.789Z',
+    issuer: 'https://auth.example.org',
+  },
 };
 const notices: readonly Notice[] = Object.values(samples);
 const brand = { title: 'Acme <Auth>', logoUrl: 'https://cdn.example.org/logo.png?a=1&b=2' };
