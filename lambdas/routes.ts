@@ -646,6 +646,7 @@ export const routes: readonly Route[] = [
       session: ['put', 'delete'],
       device: ['put', 'delete'],
       user: ['get', 'batch-get'],
+      siteSettings: 'get', // the code page's title and logo (behaviour SITE-4)
     }),
     hashes: true,
     deviceCookies: true, // the completed sign-in renews it (behaviour PWFAIL-3)
@@ -896,6 +897,7 @@ export const routes: readonly Route[] = [
       authorizationCode: 'put',
       session: 'put',
       device: 'put',
+      siteSettings: 'get', // the refused sign-in page's title and logo (behaviour SITE-4)
     }),
     deviceCookies: true, // the completed sign-in renews it (behaviour PWFAIL-3)
     edge: {

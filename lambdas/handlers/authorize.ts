@@ -72,7 +72,8 @@ export const handler = httpHandler(
     const view = {
       action: endpointPaths.authorize,
       hidden,
-      clientName,
+      // Behaviour AUTHZ-20: every client is named; a self-registered one marked as such.
+      client: { name: client!.name, selfRegistered: client!.registrationType === 'dynamic' },
       passkeyNonce: newSecret(container.random),
     };
     return htmlResponse(200, signInPage(view), {

@@ -19,6 +19,7 @@ import { validate } from '../http/validate';
 import { codeExpiredPage, codePage } from '../presentation/views/account';
 import { getSecondFactor } from '../wiring/account';
 import { getSessions } from '../wiring/repositories';
+import { getBrand } from '../wiring/site';
 import { metricNames } from '../core/metrics';
 
 export const handler = httpHandler(
@@ -29,7 +30,7 @@ export const handler = httpHandler(
     const challenge = await resendCode(getSecondFactor(), form.challenge_id);
     if (!challenge) {
       if (!wantsHtml(event)) throw new InvalidGrantError('This sign-in has expired. Sign in again.', 'no live challenge');
-      return htmlResponse(400, codeExpiredPage(pending !== undefined));
+      return htmlResponse(400, codeExpiredPage(pending !== undefined), { brand: await getBrand() });
     }
     container.log.info('sign-in code sent again', { userId: challenge.userId });
     container.metrics.count(metricNames.signInCodeSent);
@@ -42,6 +43,9 @@ export const handler = httpHandler(
       notice: 'We sent a new code. The previous one no longer works.',
       ...(form.request_id ? { requestId: form.request_id } : {}),
     };
-    return htmlResponse(200, codePage(view), { formTargets: [pending ? formTarget(pending.redirectUri) : undefined] });
+    return htmlResponse(200, codePage(view), {
+      formTargets: [pending ? formTarget(pending.redirectUri) : undefined],
+      brand: await getBrand(),
+    });
   }),
 );

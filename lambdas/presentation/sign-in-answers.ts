@@ -11,7 +11,7 @@ import type { Container } from '../http/container';
 import type { Destination } from '../core/sign-in/continuation';
 import { badCredentials } from '../http/forms';
 import { jsonResponse } from '../http/response';
-import { formTarget, htmlResponse, wantsHtml } from './html';
+import { type Brand, formTarget, htmlResponse, wantsHtml } from './html';
 import type { AnswerPages } from './sign-in';
 import { codeExpiredPage, codePage } from './views/account';
 import { signInPage } from './views/sign-in';
@@ -31,15 +31,21 @@ const requestIdOf = (destination: Destination) => (destination.kind === 'authori
  */
 export const formRefused =
   (email?: string): NonNullable<AnswerPages['refused']> =>
-  async (event, container, answer) => {
+  async (event, container, answer, brand) => {
     if (answer.factor === 'code') throw new Error('the sign-in form refuses a password or a passkey, never a code');
     const error = answer.factor === 'password' ? badCredentials : passkeyRefused;
     if (!wantsHtml(event)) return jsonResponse(401, { error: 'access_denied', error_description: error });
-    return refusedPage(container, answer.destination, error, email);
+    return refusedPage(container, answer.destination, error, email, brand);
   };
 
 /** The form posts where the destination continues: the authorization's sign-in, else the page's. */
-function refusedPage(container: Container, destination: Destination, error: string, email: string | undefined): APIGatewayProxyResult {
+function refusedPage(
+  container: Container,
+  destination: Destination,
+  error: string,
+  email: string | undefined,
+  brand: Brand,
+): APIGatewayProxyResult {
   const passkeyNonce = newSecret(container.random);
   const authorization = destination.kind === 'authorization' ? destination : undefined;
   const client = authorization?.client;
@@ -50,19 +56,19 @@ function refusedPage(container: Container, destination: Destination, error: stri
       : { return_to: destination.kind === 'page' ? destination.returnTo : undefined },
     ...(email !== undefined ? { email } : {}),
     error,
-    clientName: client?.registrationType === 'static' ? client.name : undefined,
+    ...(client ? { client: { name: client.name, selfRegistered: client.registrationType === 'dynamic' } } : {}),
     passkeyNonce,
   };
-  return htmlResponse(401, signInPage(view), { formTargets: formTargetsOf(destination), scriptNonce: passkeyNonce });
+  return htmlResponse(401, signInPage(view), { formTargets: formTargetsOf(destination), scriptNonce: passkeyNonce, brand });
 }
 
 /** A wrong code, with its tries left, or one that is spent (behaviour MFA-4). */
-export const codeRefused: NonNullable<AnswerPages['refused']> = async (event, _container, answer) => {
+export const codeRefused: NonNullable<AnswerPages['refused']> = async (event, _container, answer, brand) => {
   if (answer.factor !== 'code') throw new Error('the code page refuses a code only');
   const { wrong, destination } = answer;
   if (!wrong) {
     if (!wantsHtml(event)) throw new InvalidGrantError('This code has expired or has been used up. Sign in again.', answer.reason);
-    return htmlResponse(400, codeExpiredPage(destination.kind === 'authorization'));
+    return htmlResponse(400, codeExpiredPage(destination.kind === 'authorization'), { brand });
   }
   const error = `That code is not right. ${wrong.triesLeft} ${wrong.triesLeft === 1 ? 'try' : 'tries'} left.`;
   if (!wantsHtml(event)) return jsonResponse(400, { error: 'invalid_grant', error_description: error });
@@ -72,16 +78,17 @@ export const codeRefused: NonNullable<AnswerPages['refused']> = async (event, _c
     error,
     ...requestIdOf(destination),
   };
-  return htmlResponse(400, codePage(view), { formTargets: formTargetsOf(destination) });
+  return htmlResponse(400, codePage(view), { formTargets: formTargetsOf(destination), brand });
 };
 
 /** The code was mailed (behaviour MFA-2): the code page, or for a JSON caller the challenge to answer. */
-export const codeSent: NonNullable<AnswerPages['codeSent']> = (event, { challengeId, maskedEmail, destination }) => {
+export const codeSent: NonNullable<AnswerPages['codeSent']> = (event, { challengeId, maskedEmail, destination }, brand) => {
   if (!wantsHtml(event)) {
     const body = { second_factor: 'email_otp', challenge_id: challengeId, sent_to: maskedEmail, expires_in: oneTimeCodeLifetimeSeconds };
     return jsonResponse(200, body);
   }
   return htmlResponse(200, codePage({ challengeId, maskedEmail, ...requestIdOf(destination) }), {
     formTargets: formTargetsOf(destination),
+    brand,
   });
 };

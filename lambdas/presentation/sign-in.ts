@@ -80,8 +80,9 @@ type CodeSent = Extract<SignInAnswer, { readonly kind: 'needs-code' }>;
  * answers, and its function does not bundle those pages (a passkey's door never shows the code page).
  */
 export interface AnswerPages {
-  readonly refused?: (event: APIGatewayProxyEvent, container: Container, answer: Refusal) => Promise<APIGatewayProxyResult>;
-  readonly codeSent?: (event: APIGatewayProxyEvent, answer: CodeSent) => APIGatewayProxyResult;
+  /** `brand`: the site's title and logo, on the page as on the sign-in page before it (behaviour SITE-4). */
+  readonly refused?: (event: APIGatewayProxyEvent, container: Container, answer: Refusal, brand: Brand) => Promise<APIGatewayProxyResult>;
+  readonly codeSent?: (event: APIGatewayProxyEvent, answer: CodeSent, brand: Brand) => APIGatewayProxyResult;
 }
 
 const noPage = (answer: SignInAnswer): never => {
@@ -96,8 +97,8 @@ export async function signInResponse(
   browser: RequestBrowser,
   pages: AnswerPages,
 ): Promise<APIGatewayProxyResult> {
-  if (answer.kind === 'refused') return pages.refused ? pages.refused(event, container, answer) : noPage(answer);
-  if (answer.kind === 'needs-code') return pages.codeSent ? pages.codeSent(event, answer) : noPage(answer);
+  if (answer.kind === 'refused') return pages.refused ? pages.refused(event, container, answer, await browser.brand()) : noPage(answer);
+  if (answer.kind === 'needs-code') return pages.codeSent ? pages.codeSent(event, answer, await browser.brand()) : noPage(answer);
   const { device } = browser.cookies;
   const headers = sessionCookieOf(browser);
   if (answer.kind === 'return-to') return withSetCookies(redirect(answer.path, headers), [device]);

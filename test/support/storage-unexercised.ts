@@ -114,7 +114,6 @@ export const unexercised: readonly Unexercised[] = [
     'get',
     "the environment rule's generation (lambdas/core/authorization-decision.ts hasEnvironmentAccess), cached per container for 10 s; read first by Authorize in the same container",
   ),
-  ...each(['SignInCodeResend'], 'siteSettings', 'get', mailBrand),
   ...each(
     ['SignInCodeResend'],
     'signInChallenge',

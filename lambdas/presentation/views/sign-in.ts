@@ -10,8 +10,12 @@ export interface SignInView {
   readonly hidden?: Readonly<Record<string, string | undefined>>;
   readonly email?: string;
   readonly error?: string;
-  /** Names a vetted (static) client; dynamic ones are named on the consent page with a warning. */
-  readonly clientName?: string;
+  /**
+   * Within an authorization, the application asking (behaviour AUTHZ-20). A self-registered
+   * client's name is whatever its registrant typed, so the page says nobody vetted it, as the
+   * consent page does.
+   */
+  readonly client?: { readonly name: string; readonly selfRegistered: boolean };
   /** The page's script nonce: offers "Sign in with a passkey" (behaviour PASSKEY-3), posting the same hidden fields. */
   readonly passkeyNonce?: string;
 }
@@ -20,7 +24,7 @@ export function signInPage(view: SignInView): Html {
   const hidden = Object.entries(view.hidden ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
   return page(
     'Sign in',
-    html`${view.clientName ? html`<p>to continue to <strong>${view.clientName}</strong></p>` : ''}
+    html`${view.client ? continuingTo(view.client) : ''}
 ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ''}
 <form method="post" action="${view.action}">
 ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
@@ -33,4 +37,12 @@ ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="
 ${view.passkeyNonce ? passkeySignInPart(view.passkeyNonce, view.hidden ?? {}) : ''}
 <p><a href="${accountPaths.forgotPassword}">Forgot your password?</a></p>`,
   );
+}
+
+function continuingTo(client: NonNullable<SignInView['client']>): Html {
+  return html`<p id="continuing-to">Sign in to continue to <strong>${client.name}</strong></p>${
+    client.selfRegistered
+      ? html`<p class="warning" id="self-registered">This application registered itself with this server. It has not been reviewed or vetted by your administrators, and it chose its name itself.</p>`
+      : ''
+  }`;
 }
