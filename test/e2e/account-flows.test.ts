@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
+import { startE2eApp } from '../support/e2e-app';
 import { adminApi } from '../support/local-http';
 import { createUserOverHttp } from '../support/fixtures';
 
@@ -56,28 +57,7 @@ async function mailMatching(to: string, pattern: RegExp): Promise<RegExpExecArra
 }
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `acct-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MAIL_OUTBOX_DIR: outbox },
-  });
-  const issuer = new URL(app.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = (
-    await oauth.processClientCredentialsResponse(
-      as,
-      { client_id: clientId },
-      await oauth.clientCredentialsGrantRequest(
-        as,
-        { client_id: clientId },
-        oauth.ClientSecretBasic(clientSecret),
-        new URLSearchParams({ scope: 'admin' }),
-        insecure,
-      ),
-    )
-  ).access_token;
+  ({ app, as, adminToken } = await startE2eApp({ name: 'acct', env: { MAIL_OUTBOX_DIR: outbox } }));
   // An admin user: MFA_POLICY defaults to `admins`, so this sign-in needs the mailed code.
   user = await createUserOverHttp(app.url, adminToken, {
     name: 'Grace',

@@ -5,12 +5,12 @@
  * the notification in the outbox, a failed notification revokes the key, and a revoked
  * key fails exactly like an unknown one (behaviour KEYX-3, KEYM-1..KEYM-7, KEY-8).
  */
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { createAccessTokenVerifier } from '../../lambdas/resource-server';
-import { call as callServer, clientCredentialsToken as ccToken, signIn as signInServer, type CallOptions } from '../support/local-http';
+import { call as callServer, signIn as signInServer, type CallOptions } from '../support/local-http';
+import { startE2eApp } from '../support/e2e-app';
 import { createUserOverHttp } from '../support/fixtures';
 
 const resource = 'https://reports.example.test/api';
@@ -23,13 +23,7 @@ let userId: string;
 const call = (method: string, path: string, options: CallOptions = {}) => callServer(app.url, method, path, options);
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `e2e-keys-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MAIL_OUTBOX_DIR: undefined },
-  });
-  adminToken = await ccToken(app.url, app.bootstrap.adminClient.clientId, app.bootstrap.adminClient.clientSecret, 'admin');
+  ({ app, adminToken } = await startE2eApp({ name: 'e2e-keys', env: { MAIL_OUTBOX_DIR: undefined } }));
   await call('POST', '/api/admin/scopes', { token: adminToken, body: { name: 'reports:read' } });
   const client = await call('POST', '/api/admin/clients', {
     token: adminToken,

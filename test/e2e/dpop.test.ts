@@ -7,6 +7,7 @@ import * as oauth from 'oauth4webapi';
 import { randomUUID } from 'node:crypto';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
+import { startE2eApp } from '../support/e2e-app';
 import { adminApi } from '../support/local-http';
 import { createUserOverHttp } from '../support/fixtures';
 
@@ -25,27 +26,7 @@ const admin = adminApi(
 );
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
-  });
-  const issuer = new URL(app.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const granted = await oauth.processClientCredentialsResponse(
-    as,
-    { client_id: clientId },
-    await oauth.clientCredentialsGrantRequest(
-      as,
-      { client_id: clientId },
-      oauth.ClientSecretBasic(clientSecret),
-      new URLSearchParams({ scope: 'admin' }),
-      insecure,
-    ),
-  );
-  adminToken = granted.access_token;
+  ({ app, as, adminToken } = await startE2eApp({ name: 'e2e' }));
   user = await createUserOverHttp(app.url, adminToken, { name: 'Ada', environments: [app.bootstrap.environments.defaultId] });
   const client = await admin('POST', '/api/admin/clients', {
     type: 'public',

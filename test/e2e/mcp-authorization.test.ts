@@ -8,10 +8,10 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt } from 'jose';
-import { randomUUID } from 'node:crypto';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { getClientRepository } from '../../lambdas/wiring/repositories';
 import { hiddenField } from '../support/authorization';
+import { startE2eApp } from '../support/e2e-app';
 import { createUserOverHttp } from '../support/fixtures';
 import { InMemoryOAuthProvider } from '../../examples/mcp-server/oauth-provider';
 import { startMcpServer, type RunningMcpServer } from '../../examples/mcp-server/server';
@@ -52,24 +52,9 @@ async function signInAndConsent(authorizationUrl: URL, user: { email: string; pa
 }
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `mcp-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
-  });
+  ({ app, adminToken } = await startE2eApp({ name: 'mcp' }));
   mcp = await startMcpServer({ issuer: app.url });
   otherMcp = await startMcpServer({ issuer: app.url });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const token = await fetch(`${app.url}/api/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials&scope=admin',
-  });
-  adminToken = ((await token.json()) as { access_token: string }).access_token;
 });
 
 afterAll(async () => {

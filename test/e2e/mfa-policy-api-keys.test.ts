@@ -4,12 +4,13 @@
  * sign-in is refused, and so is its access token at the self-service key routes, so it cannot
  * turn into an API key (which never expires) that keeps minting tokens under the new policy.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { call, clientCredentialsToken, CookieBrowser } from '../support/local-http';
+import type { LocalApp } from '../../lambdas/local/app';
+import { call, CookieBrowser } from '../support/local-http';
+import { startE2eApp } from '../support/e2e-app';
 import { createUserOverHttp } from '../support/fixtures';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'mfa-keys-')), 'outbox');
@@ -18,14 +19,10 @@ let app: LocalApp;
 let adminToken: string;
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `mfakeys-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox },
-  });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
+  ({ app, adminToken } = await startE2eApp({
+    name: 'mfakeys',
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox },
+  }));
 });
 
 afterAll(async () => {

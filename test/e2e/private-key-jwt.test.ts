@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
+import { startE2eApp } from '../support/e2e-app';
 import { adminApi, call, insecure } from '../support/local-http';
 import { type ClientKey, clientKey } from '../support/private-key-jwt';
 
@@ -33,23 +34,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
   jwksUri = `http://127.0.0.1:${(keys.address() as { port: number }).port}/jwks.json`;
 
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
-  });
-  const issuer = new URL(app.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const response = await oauth.clientCredentialsGrantRequest(
-    as,
-    { client_id: clientId },
-    oauth.ClientSecretBasic(clientSecret),
-    new URLSearchParams({ scope: 'admin' }),
-    insecure,
-  );
-  adminToken = (await oauth.processClientCredentialsResponse(as, { client_id: clientId }, response)).access_token;
+  ({ app, as, adminToken } = await startE2eApp({ name: 'e2e' }));
   await admin('POST', '/api/admin/scopes', { name: 'read', description: 'read' });
 });
 

@@ -6,10 +6,10 @@
  * AUTHZ-14, AUTHZ-16, AUTHZ-17.
  */
 import * as oauth from 'oauth4webapi';
-import { randomUUID } from 'node:crypto';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { hiddenField } from '../support/authorization';
-import { adminApi, clientCredentialsToken, insecure } from '../support/local-http';
+import { startE2eApp } from '../support/e2e-app';
+import { adminApi, insecure } from '../support/local-http';
 import { createUserOverHttp } from '../support/fixtures';
 
 const redirectUri = 'http://127.0.0.1:9999/callback';
@@ -25,16 +25,7 @@ const admin = adminApi(
 );
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `e2e-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL, MFA_POLICY: 'off' },
-  });
-  const issuer = new URL(app.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
+  ({ app, as, adminToken } = await startE2eApp({ name: 'e2e', env: { MFA_POLICY: 'off' } }));
   user = await createUserOverHttp(app.url, adminToken, { name: 'Par', environments: [app.bootstrap.environments.defaultId] });
 });
 

@@ -7,13 +7,13 @@
  * sign-ins started, while the removal runs. The same races in a fixed order, each step held
  * where it matters: test/handlers/recovery-races.test.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { call, clientCredentialsToken, CookieBrowser } from '../support/local-http';
+import type { LocalApp } from '../../lambdas/local/app';
+import { call, CookieBrowser } from '../support/local-http';
 import { SoftAuthenticator } from '../support/webauthn';
+import { startE2eApp } from '../support/e2e-app';
 import { createUserOverHttp } from '../support/fixtures';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'recovery-races-')), 'outbox');
@@ -21,14 +21,7 @@ let app: LocalApp;
 let adminToken: string;
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `rr-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox },
-  });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
+  ({ app, adminToken } = await startE2eApp({ name: 'rr', env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', MAIL_OUTBOX_DIR: outbox } }));
 });
 
 afterAll(async () => {

@@ -4,22 +4,15 @@
  * client holds it, deleted once the admin removed it from that client (after which the client
  * gets no token for it); a built-in scope is refused.
  */
-import { randomUUID } from 'node:crypto';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
+import { startE2eApp } from '../support/e2e-app';
 import { call, clientCredentialsToken } from '../support/local-http';
 
 let app: LocalApp;
 let adminToken: string;
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `e2e-scope-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
-  });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
+  ({ app, adminToken } = await startE2eApp({ name: 'e2e-scope' }));
 }, 60_000);
 
 afterAll(async () => {

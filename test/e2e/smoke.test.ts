@@ -6,10 +6,10 @@
  * token, and leaves nothing behind but the one token's activity row.
  */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
-import { adminApi, clientCredentialsToken } from '../support/local-http';
+import type { LocalApp } from '../../lambdas/local/app';
+import { startE2eApp } from '../support/e2e-app';
+import { adminApi } from '../support/local-http';
 
 const root = join(__dirname, '..', '..');
 const checkNames = [
@@ -62,14 +62,7 @@ async function activityOf(clientId: string): Promise<Record<string, unknown>[]> 
 }
 
 beforeAll(async () => {
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `smoke-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: process.env.LOG_LEVEL },
-  });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  adminToken = await clientCredentialsToken(app.url, clientId, clientSecret, 'admin');
+  ({ app, adminToken } = await startE2eApp({ name: 'smoke' }));
   // The client docs/deployment.md has a user create: confidential, client_credentials, no scopes.
   const created = await admin('POST', '/api/admin/clients', {
     type: 'confidential',
