@@ -7,15 +7,15 @@
  * Run with `npm run test:browser`.
  */
 import { mkdtempSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Client } from '../../lambdas/core/model';
-import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
+import type { LocalApp } from '../../lambdas/local/app';
 import { authorizeQuery, pkcePair } from '../support/authorization';
 import { launchChromium, newestMail, pageWatchingErrors, startCallbackServer } from '../support/browser';
+import { startE2eApp } from '../support/e2e-app';
 import { createClient } from '../support/fixtures';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'sign-in-pages-browser-')), 'outbox');
@@ -32,21 +32,11 @@ beforeAll(async () => {
   browser = await launchChromium();
   ({ server: callback, origin: callbackOrigin } = await startCallbackServer());
   // The default MFA policy (`admins`): the seeded admin is asked for the mailed code.
-  app = await startLocalApp({
-    port: 0,
-    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
-    tablePrefix: `signp-${randomUUID().slice(0, 8)}-`,
-    env: { HASH_METHOD: 'argon2id-fast', LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox },
-  });
-  const { clientId, clientSecret } = app.bootstrap.adminClient;
-  const token = await fetch(`${app.url}/api/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=admin',
-  }).then(async (response) => String(((await response.json()) as { access_token: string }).access_token));
+  const started = await startE2eApp({ name: 'signp', env: { LOG_LEVEL: 'warn', MAIL_OUTBOX_DIR: outbox } });
+  app = started.app;
   const titled = await fetch(`${app.url}/api/admin/settings`, {
     method: 'PATCH',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${started.adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ title }),
   });
   expect(titled.status).toBe(200);
