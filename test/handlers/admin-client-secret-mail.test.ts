@@ -3,13 +3,16 @@
  * (ADMIN-25). On tables of this file's own (test/support/own-tables.ts): "every admin" is every
  * admin of the deployment, which in the shared tables would be every test file's.
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { handler as rotate } from '../../lambdas/handlers/admin/clients-secret-rotate';
-import { getUsers } from '../../lambdas/wiring/repositories';
+import { csrfTokenOf } from '../../lambdas/presentation/dashboard/guard';
+import { getSessions, getUsers } from '../../lambdas/wiring/repositories';
 import { mailsTo } from '../support/account';
 import { callAdmin, ensureScopes } from '../support/admin-calls';
 import { outboxMails, useOutbox } from '../support/api-keys';
-import { jsonBody } from '../support/events';
+import { handler as dashboard } from '../support/dashboard-handler';
+import { apiGatewayEvent, jsonBody, lambdaContext } from '../support/events';
 import { adminClientToken, adminUserToken, createClientWithSecret, createUser } from '../support/fixtures';
 import { useOwnTables } from '../support/own-tables';
 import { basic, postToken } from '../support/token-calls';
@@ -59,6 +62,47 @@ describe('the admins are mailed when a client secret is rotated (behaviour ADMIN
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(`Rotated by:  the admin ${user.email} (user ${user.id})`);
     expect(mails[0]!.text).toContain('Old secret:  stopped working at once');
+  });
+
+  it('a rotation from the dashboard is mailed the same way, naming the admin who rotated it (behaviour DASH-5)', async () => {
+    const admin = await createUser({ admin: true, test: false });
+    const session = randomBytes(32).toString('base64url');
+    const authTime = Math.floor(Date.now() / 1000);
+    await getSessions().createSession(
+      session,
+      { userId: admin.id, authTime, amr: ['pwd', 'otp', 'mfa'], expiresAtEpoch: authTime + 3600 },
+      new Date().toISOString(),
+    );
+    const { client } = await createClientWithSecret({ name: 'Rotated in the dashboard' });
+    const path = `/dashboard/clients/${client.clientId}/secret`;
+    const call = (method: 'GET' | 'POST', body?: Record<string, string>) =>
+      dashboard(
+        apiGatewayEvent({
+          method,
+          path,
+          resource: '/dashboard/{proxy+}',
+          pathParameters: { proxy: path.replace(/^\/dashboard\//, '') },
+          headers: {
+            Accept: 'text/html',
+            Cookie: `__Host-session=${session}`,
+            ...(body
+              ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: process.env.BASE_URL! }
+              : {}),
+          },
+          ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+        }),
+        lambdaContext,
+      );
+    // The confirmation page's own form, whatever hidden fields it carries.
+    const confirmation = (await call('GET')).body;
+    const hidden = Object.fromEntries(
+      [...confirmation.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const rotated = await call('POST', { csrf: csrfTokenOf(session), ...hidden, overlap_seconds: '0' });
+    expect(rotated.statusCode).toBeLessThan(400);
+    const mails = mailsTo(outbox, admin.email!).filter((m) => m.subject === subject('Rotated in the dashboard'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain(`Rotated by:  the admin ${admin.email} (user ${admin.id})`);
   });
 
   it('an undeliverable mail still rotates: 200 with the new secret, which works (the answer is the only copy)', async () => {
