@@ -36,7 +36,7 @@ async function activityPage(request: DashboardRequest) {
   const from = optionalTime('from', request.query.from);
   const to = optionalTime('to', request.query.to);
   const page = await listClientActivity(
-    request.deps,
+    { activity: request.deps.activity, clients: request.deps.admin.clients },
     client.clientId,
     {
       ...(from ? { from } : {}),
