@@ -35,7 +35,7 @@ export const searchText = (search: string | undefined): string | undefined => {
 };
 
 export const containsText = (text: string, ...fields: (string | undefined)[]): boolean =>
-  fields.some((field) => field !== undefined && field.toLowerCase().includes(text));
+  fields.some((field) => field?.toLowerCase().includes(text));
 
 /** What could be a stored id (a client id, `usr_…`): worth one GetItem before the list is read. */
 export const mayBeId = (text: string): boolean => /^[A-Za-z0-9_.:-]{1,200}$/.test(text);
