@@ -9,7 +9,8 @@ import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { handler } from '../support/dashboard-handler';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
-import { createClient, createEnvironment, createUser } from '../support/fixtures';
+import { createKeyAs, revokeKeyAs } from '../support/api-keys';
+import { adminClientToken, createClient, createEnvironment, createUser } from '../support/fixtures';
 
 let admin: User;
 let cookie: string;
@@ -176,5 +177,39 @@ describe('behaviour DASH-11: the audit log names the actor and the subject', () 
     const none = await page('/dashboard/audit', { from: '2025-06-12T00:00:00Z', to: '2025-06-12T23:00:00Z', actor: 'usr_nobody' });
     expect(rowsOf(none.body, 'audit')).toEqual([]);
     expect(none.body).toContain('No entries in this range match these filters.');
+  });
+});
+
+describe("behaviour DASH-10, DASH-11, ADMIN-23: a client's API keys page", () => {
+  let clientId: string;
+  let user: User;
+  const keyIds: string[] = [];
+  beforeAll(async () => {
+    const token = (await adminClientToken()).token;
+    const client = await createClient({ scopes: ['read'] });
+    clientId = client.clientId;
+    user = await createUser({ environments: [client.environmentId] });
+    for (let i = 0; i < 3; i++) {
+      keyIds.push(String((await createKeyAs(token, clientId, { userId: user.id, name: `key ${i}` })).body.key_id));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await revokeKeyAs(token, clientId, keyIds[0]!);
+  });
+
+  it("lists newest first with each key's user by address, and filters by status", async () => {
+    const all = await page(`/dashboard/clients/${clientId}/api-keys`);
+    expect(all.status).toBe(200);
+    const rows = rowsOf(all.body, 'keys');
+    expect(rows.map((row) => keyIds.find((id) => row.includes(id)))).toEqual([...keyIds].reverse());
+    expect(rows[0]).toContain(`${user.email} ${user.id}`);
+    const revoked = await page(`/dashboard/clients/${clientId}/api-keys`, { status: 'revoked' });
+    expect(rowsOf(revoked.body, 'keys').map((row) => keyIds.find((id) => row.includes(id)))).toEqual([keyIds[0]]);
+    const expired = await page(`/dashboard/clients/${clientId}/api-keys`, { status: 'expired' });
+    expect(expired.body).toContain('No API keys match these filters.');
+  });
+
+  it('a bad status is the 400 error page; an unknown client the 404 page', async () => {
+    expect((await page(`/dashboard/clients/${clientId}/api-keys`, { status: 'lost' })).status).toBe(400);
+    expect((await page('/dashboard/clients/tgc_nosuchclient/api-keys')).status).toBe(404);
   });
 });

@@ -193,7 +193,7 @@ ${dpopBoundField(client.dpopBoundAccessTokens === true)}
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
 <tbody>${keys.items.map((key) => keyRow(request, client, key))}</tbody></table>
-${keys.next ? html`<p><a href="${clientPath(client.clientId)}?keys_cursor=${keys.next}">More keys</a></p>` : ''}
+<p><a href="${clientPath(client.clientId, '/api-keys')}">All keys, newest first, by status</a></p>
 <fieldset><legend>Create an API key</legend><form method="post" action="${clientPath(client.clientId, '/keys')}">${csrfField(request.admin.csrf)}
 <label for="key-user">User the key acts as (email or user id)</label><input id="key-user" name="user" type="text" required>
 <label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200">

@@ -17,6 +17,7 @@ import { errorPage } from '../views/messages';
 import { catalogRoutes } from './catalog';
 import { clientRoutes } from './clients';
 import { clientListRoutes } from './clients-list';
+import { clientKeyListRoutes } from './client-keys-list';
 import { clientSecretRoutes } from './client-secret';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import type { DashboardDependencies } from './deps';
@@ -34,6 +35,7 @@ const routes: readonly DashboardRoute[] = [
   ...homeRoutes,
   ...clientRoutes,
   ...clientListRoutes,
+  ...clientKeyListRoutes,
   ...clientSecretRoutes,
   ...userRoutes,
   ...userListRoutes,
