@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { User } from '../../lambdas/core/model';
 import { getAuditLog } from '../../lambdas/wiring/audit';
-import { getSessions } from '../../lambdas/wiring/repositories';
+import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
 import { handler } from '../support/dashboard-handler';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { createKeyAs, revokeKeyAs } from '../support/api-keys';
@@ -211,5 +211,32 @@ describe("behaviour DASH-10, DASH-11, ADMIN-23: a client's API keys page", () =>
   it('a bad status is the 400 error page; an unknown client the 404 page', async () => {
     expect((await page(`/dashboard/clients/${clientId}/api-keys`, { status: 'lost' })).status).toBe(400);
     expect((await page('/dashboard/clients/tgc_nosuchclient/api-keys')).status).toBe(404);
+  });
+});
+
+describe("behaviour DASH-10, DASH-11, LOG-16: a client's token activity page", () => {
+  it("lists newest first, each request's user by address; an empty filter says so", async () => {
+    const client = await createClient();
+    const user = await createUser();
+    const row = (minute: number, success: boolean) => ({
+      requestType: 'client_credentials' as const,
+      clientId: client.clientId,
+      ip: '203.0.113.7',
+      success,
+      durationMs: 9,
+      startedAt: `2026-04-02T10:0${minute}:00.000Z`,
+      at: `2026-04-02T10:0${minute}:00.000Z`,
+      attemptId: randomUUID(),
+      userId: user.id,
+      ...(success ? {} : { reason: 'invalid_client: bad secret' }),
+    });
+    await Promise.all([row(1, true), row(2, false), row(3, true)].map((r) => getTokenStore().recordActivity(r)));
+    const { status, body } = await page(`/dashboard/clients/${client.clientId}/activity`);
+    expect(status).toBe(200);
+    const rows = rowsOf(body, 'activity');
+    expect(rows.map((text) => /2026-04-02T10:0(\d)/.exec(text)?.[1])).toEqual(['3', '2', '1']);
+    expect(rows[1]).toContain(user.email);
+    const none = await page(`/dashboard/clients/${client.clientId}/activity`, { request_type: 'api key' });
+    expect(none.body).toContain('No token requests match these filters.');
   });
 });
