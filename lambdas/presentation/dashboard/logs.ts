@@ -49,11 +49,10 @@ async function activityPage(request: DashboardRequest) {
     },
     { limit: pageSize, ...(blankToUndefined(request.query.cursor) ? { cursor: request.query.cursor! } : {}) },
   );
-  const userNames = new Map(
-    await Promise.all(
-      [...new Set(page.items.flatMap((row) => (row.userId ? [row.userId] : [])))].map(
-        async (id) => [id, (await names.userName(id)) ?? id] as const,
-      ),
+  const rows = await Promise.all(
+    page.items.map(
+      async (row) => html`<tr><td>${row.startedAt}</td><td>${row.requestType}</td><td>${row.success ? 'success' : 'failure'}</td>
+<td>${row.reason ?? ''}</td><td>${row.userId ? html`<a href="${userPath(row.userId)}">${(await names.userName(row.userId)) ?? row.userId}</a>` : ''}</td><td>${row.apiKeyId ? html`<code>${row.apiKeyId}</code>` : ''}</td><td>${row.ip}</td></tr>`,
     ),
   );
   const filtered = Boolean(from || to || query.request_type || query.success);
@@ -68,10 +67,7 @@ async function activityPage(request: DashboardRequest) {
 <label for="success">Outcome</label><select id="success" name="success">${option('', 'any', query.success ?? '')}${option('true', 'success', query.success)}${option('false', 'failure', query.success)}</select>
 <div><button type="submit">Filter</button></div></form>
 <p>Newest first.</p>
-<table id="activity"><thead><tr><th>Time</th><th>Request</th><th>Outcome</th><th>Reason</th><th>User</th><th>API key</th><th>IP</th></tr></thead><tbody>${page.items.map(
-      (row) => html`<tr><td>${row.startedAt}</td><td>${row.requestType}</td><td>${row.success ? 'success' : 'failure'}</td>
-<td>${row.reason ?? ''}</td><td>${row.userId ? html`<a href="${userPath(row.userId)}">${userNames.get(row.userId)}</a>` : ''}</td><td>${row.apiKeyId ? html`<code>${row.apiKeyId}</code>` : ''}</td><td>${row.ip}</td></tr>`,
-    )}</tbody></table>${emptyState(page.items.length, filtered, 'token requests', page.next !== undefined)}
+<table id="activity"><thead><tr><th>Time</th><th>Request</th><th>Outcome</th><th>Reason</th><th>User</th><th>API key</th><th>IP</th></tr></thead><tbody>${rows}</tbody></table>${emptyState(page.items.length, filtered, 'token requests', page.next !== undefined)}
 ${pager(clientPath(client.clientId, '/activity'), request.query, page.next)}`,
   );
 }
