@@ -34,6 +34,8 @@ import { schema as createClientBody } from '../lambdas/handlers/admin/clients-cr
 import { filter as listClientsQuery } from '../lambdas/handlers/admin/clients-list';
 import { filter as activityQuery } from '../lambdas/handlers/admin/activity-list';
 import { filter as auditQuery } from '../lambdas/handlers/admin/audit-list';
+import { filter as listUsersQuery } from '../lambdas/handlers/admin/users-list';
+import { filter as listApiKeysQuery } from '../lambdas/handlers/admin/api-keys-list';
 import { schema as updateClientBody } from '../lambdas/handlers/admin/clients-update';
 import { schema as rotateClientSecretBody } from '../lambdas/handlers/admin/clients-secret-rotate';
 import { schema as createEnvironmentBody } from '../lambdas/handlers/admin/environments-create';
@@ -284,7 +286,11 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminListUserPasskeys: admin("List a user's passkeys", [200, 'json', 'Passkeys']),
   AdminRemoveUserPasskey: admin("Remove a user's passkey", [204, 'empty', 'Removed']),
   AdminSendPasswordReset: admin('Mail a user a password reset link', [202, 'json', 'Sent']),
-  AdminListUsers: admin('List users', [200, 'json', 'Users']),
+  AdminListUsers: admin('List users', [200, 'json', 'Users, newest first'], {
+    query: listUsersQuery,
+    description:
+      '`search`: an address, an exact user id, or a part of a name or address (any case). `environment_id`: only the users granted it (then by user id). `admin`: only administrators or only the others. Paged by `limit` and `cursor`; a rare match may answer a short page with a `next_cursor` (behaviour ADMIN-22).',
+  }),
   AdminCreateUser: admin('Create a user', [201, 'json', 'The user'], { body: json(createUserBody) }),
   AdminGetUser: admin('Get a user', [200, 'json', 'The user']),
   AdminUpdateUser: admin('Update a user', [200, 'json', 'The user'], { body: json(updateUserBody) }),
@@ -318,7 +324,11 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
   AdminDeleteTrustedIssuer: admin('Delete a trusted issuer', [204, 'empty', 'Deleted'], {
     description: 'Trusted by no container after at most 30 s; tokens already issued run out on their own (behaviour TRUST-2, TRUST-8).',
   }),
-  AdminListClients: admin('List clients', [200, 'json', 'Clients'], { query: listClientsQuery }),
+  AdminListClients: admin('List clients', [200, 'json', 'Clients, newest first'], {
+    query: listClientsQuery,
+    description:
+      '`search`: an exact client id (found whatever its `registration_type`), or a part of the name or id (any case). `type` and `environment_id` filter. Paged by `limit` and `cursor`; a rare match may answer a short page with a `next_cursor` (behaviour ADMIN-21).',
+  }),
   AdminCreateClient: admin('Create a client', [201, 'json', 'The client, with its secret once'], { body: json(createClientBody) }),
   AdminGetClient: admin('Get a client', [200, 'json', 'The client']),
   AdminUpdateClient: admin('Update a client', [200, 'json', 'The client'], { body: json(updateClientBody) }),
@@ -332,7 +342,10 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     body: json(createApiKeyBody),
     description: `Unlike the rest of the admin API, \`userId\` and \`expiresAt\` are camelCase: they are the names the original specification gives (spec 2.4), kept as they are so existing callers keep working. ${keyRouteNote}`,
   }),
-  AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys, never their secrets'], { description: keyRouteNote }),
+  AdminListApiKeys: admin("List a client's API keys", [200, 'json', 'Keys newest first, never their secrets'], {
+    query: listApiKeysQuery,
+    description: `\`status\`: only the active, revoked or expired keys (behaviour ADMIN-23). ${keyRouteNote}`,
+  }),
   AdminRevokeApiKey: admin('Revoke an API key', [200, 'json', 'The revoked key'], { description: keyRouteNote }),
   DashboardHome: {
     summary: 'Admin dashboard: overview (an admin session; a non-admin gets 403)',
@@ -354,15 +367,15 @@ export const operationDocs: Readonly<Record<string, OperationDoc>> = {
     description:
       'The same checks as PUT /api/admin/site-logo (type from the bytes, 512 KiB, 1024x1024, no SVG). Audited as `site.logo.update` or `site.logo.delete`.',
   },
-  AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, oldest first, with failure reasons'], {
+  AdminListClientActivity: admin("List a client's token activity", [200, 'json', 'Token requests, newest first, with failure reasons'], {
     query: activityQuery,
     description:
-      'Every token request and API-key exchange of the client, success or failure (with the real reason), oldest first. Paged by `limit` and `cursor`; a rare filter may answer a short page with a `next_cursor`.',
+      'Every token request and API-key exchange of the client, success or failure (with the real reason), newest first (behaviour LOG-16); 404 for an unknown client. Paged by `limit` and `cursor`; a rare filter may answer a short page with a `next_cursor`.',
   }),
   AdminListAuditLog: admin('List the admin audit log', [200, 'json', 'Audit entries, newest first'], {
     query: auditQuery,
     description:
-      '`to` defaults to now, `from` to 7 days before it, at most 92 days apart. `type` is one entry type (`api_key.revoke`) or a family (`user`). Paged by `limit` and `cursor`.',
+      '`to` defaults to now, `from` to 7 days before it, at most 92 days apart. `type` is one entry type (`api_key.revoke`) or a family (`user`); `actor` a user or client id; `subject` the id (or scope) an entry is about (behaviour LOG-15). Paged by `limit` and `cursor`.',
   }),
   AdminGetSettings: admin('Get the site settings', [200, 'json', 'Title, MFA policy (and whether it is stored or MFA_POLICY), logo']),
   AdminUpdateSettings: admin('Change the site settings', [200, 'json', 'The settings after the change'], {

@@ -935,7 +935,14 @@ export const routes: readonly Route[] = [
     { sendsMail: true },
   ),
   // Admin API (behaviour ADMIN-1..ADMIN-16 /api/admin/*).
-  admin('AdminListUsers', 'GET', '/api/admin/users', 'users-list', storage(adminCaller, { userList: 'query' })),
+  // Behaviour ADMIN-22: an address is its EMAIL# item, an environment its grants' list, a user's grants checked by the user's partition.
+  admin(
+    'AdminListUsers',
+    'GET',
+    '/api/admin/users',
+    'users-list',
+    storage(adminCaller, { userList: 'query', usersOfEnvironment: 'query', email: 'get', user: 'query', environment: 'get' }),
+  ),
   admin(
     'AdminCreateUser',
     'POST',
@@ -1050,7 +1057,8 @@ export const routes: readonly Route[] = [
     'trusted-issuers-delete',
     storage(adminCaller, { trustedIssuer: ['get', 'delete'], auditEntry: 'put' }),
   ),
-  admin('AdminListClients', 'GET', '/api/admin/clients', 'clients-list', storage(adminCaller, { clientList: 'query' })),
+  // Behaviour ADMIN-21: a search for an exact client id is one GetItem.
+  admin('AdminListClients', 'GET', '/api/admin/clients', 'clients-list', storage(adminCaller, { clientList: 'query', client: 'get' })),
   admin('AdminCreateClient', 'POST', '/api/admin/clients', 'clients-create', storage(adminCaller, clientWrite, { environment: 'get' }), {
     hashes: true,
   }),
@@ -1181,7 +1189,7 @@ export const routes: readonly Route[] = [
     'GET',
     '/api/admin/clients/{client_id}/activity',
     'activity-list',
-    storage(adminCaller, { tokenActivity: 'query' }),
+    storage(adminCaller, { tokenActivity: 'query', client: 'get' }),
     {},
   ),
   admin('AdminListAuditLog', 'GET', '/api/admin/audit', 'audit-list', storage(adminCaller, { auditDay: 'query' })),

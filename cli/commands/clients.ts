@@ -17,13 +17,32 @@ const columns = [
 
 const list: Command = {
   words: ['clients', 'list'],
-  summary: 'list the clients an admin created (or, with --dynamic, the self-registered ones)',
-  usage: '[--dynamic] [--limit <n>] [--cursor <c>] [--all]',
+  summary: 'list the clients an admin created (or, with --dynamic, the self-registered ones), newest first',
+  usage: '[--dynamic] [--search <text>] [--type public|confidential] [--environment <id>] [--limit <n>] [--cursor <c>] [--all]',
   positionals: [],
-  options: { dynamic: { type: 'boolean' }, ...paging },
-  optionHelp: ['--dynamic        clients registered through POST /api/register', ...pagingHelp],
+  options: {
+    dynamic: { type: 'boolean' },
+    search: { type: 'string' },
+    type: { type: 'string' },
+    environment: { type: 'string' },
+    ...paging,
+  },
+  optionHelp: [
+    '--dynamic              clients registered through POST /api/register',
+    '--search <text>        an exact client id, or a part of the name or id (any case)',
+    '--type <type>          public or confidential',
+    '--environment <id>     only the clients of this environment',
+    ...pagingHelp,
+  ],
   async run(context) {
-    const page = await listPages(context, '/api/admin/clients', { registration_type: context.values.dynamic ? 'dynamic' : undefined });
+    const { values } = context;
+    // Behaviour CLI-5: each option is the admin API's query parameter of the same meaning (ADMIN-21).
+    const page = await listPages(context, '/api/admin/clients', {
+      registration_type: values.dynamic ? 'dynamic' : undefined,
+      search: values.search as string | undefined,
+      type: values.type as string | undefined,
+      environment_id: values.environment as string | undefined,
+    });
     context.print(page, () => table(itemsOf(page), columns));
     moreHint(context, page);
   },

@@ -51,13 +51,13 @@ const create: Command = {
 
 const list: Command = {
   words: ['keys', 'list'],
-  summary: "list a client's API keys",
-  usage: '<client_id> [--limit <n>] [--cursor <c>] [--all]',
+  summary: "list a client's API keys, newest first",
+  usage: '<client_id> [--status active|revoked|expired] [--limit <n>] [--cursor <c>] [--all]',
   positionals: ['client_id'],
-  options: paging,
-  optionHelp: pagingHelp,
+  options: { status: { type: 'string' }, ...paging },
+  optionHelp: ['--status <status>   only the active, revoked or expired keys', ...pagingHelp],
   async run(context) {
-    const page = await listPages(context, path(context.args[0]!), {});
+    const page = await listPages(context, path(context.args[0]!), { status: context.values.status as string | undefined });
     context.print(page, () =>
       table(itemsOf(page), [
         field('key_id'),

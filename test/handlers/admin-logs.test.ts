@@ -54,9 +54,10 @@ async function allPages(call: (cursor?: string) => Promise<Listed>): Promise<Rec
 }
 
 describe('behaviour LOG-8: GET /api/admin/clients/{client_id}/activity', () => {
-  const clientId = `log6-${randomUUID().slice(0, 8)}`;
+  let clientId: string;
   const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
   beforeAll(async () => {
+    clientId = (await createClient()).clientId;
     const rows = [
       activityRow(clientId, at(1), {}),
       activityRow(clientId, at(2), { requestType: 'api key', success: false, reason: 'invalid_grant: key revoked', apiKeyId: 'k1' }),
@@ -76,10 +77,10 @@ describe('behaviour LOG-8: GET /api/admin/clients/{client_id}/activity', () => {
       query,
     });
 
-  it('lists every row oldest first, with the real failure reason, across pages of 2 without repeats', async () => {
+  it('lists every row newest first (behaviour LOG-16), with the real failure reason, across pages of 2 without repeats', async () => {
     const items = await allPages(async (cursor) => json(await list({ limit: '2', ...(cursor ? { cursor } : {}) })) as Listed);
-    expect(items.map((item) => item.at)).toEqual([at(1), at(2), at(3), at(4), at(5), at(6)]);
-    expect(items[1]).toMatchObject({ request_type: 'api key', success: false, reason: 'invalid_grant: key revoked', api_key_id: 'k1' });
+    expect(items.map((item) => item.at)).toEqual([at(6), at(5), at(4), at(3), at(2), at(1)]);
+    expect(items[4]).toMatchObject({ request_type: 'api key', success: false, reason: 'invalid_grant: key revoked', api_key_id: 'k1' });
   });
 
   it('filters by request type and outcome, paged: only the failed key exchanges', async () => {
@@ -87,13 +88,13 @@ describe('behaviour LOG-8: GET /api/admin/clients/{client_id}/activity', () => {
       async (cursor) =>
         json(await list({ request_type: 'api key', success: 'false', limit: '1', ...(cursor ? { cursor } : {}) })) as Listed,
     );
-    expect(items.map((item) => item.reason)).toEqual(['invalid_grant: key revoked', 'invalid_grant: key expired']);
+    expect(items.map((item) => item.reason)).toEqual(['invalid_grant: key expired', 'invalid_grant: key revoked']);
   });
 
   it('filters by time range (inclusive bounds)', async () => {
     const response = await list({ from: at(3), to: at(5) });
     expect(response.statusCode).toBe(200);
-    expect((json(response) as Listed).items.map((item) => item.at)).toEqual([at(3), at(4), at(5)]);
+    expect((json(response) as Listed).items.map((item) => item.at)).toEqual([at(5), at(4), at(3)]);
   });
 
   it.each([
@@ -107,6 +108,13 @@ describe('behaviour LOG-8: GET /api/admin/clients/{client_id}/activity', () => {
     const response = await list(query as Record<string, string>);
     expect(response.statusCode).toBe(400);
     expect(json(response)).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(description) });
+  });
+
+  it('answers 404 not_found for an unknown client, as every client route does (behaviour LOG-16)', async () => {
+    const unknown = `tgc_unknown${randomUUID().slice(0, 8)}`;
+    const response = await callAdmin(listActivity, { token: admin, pathParameters: { client_id: unknown } });
+    expect(response.statusCode).toBe(404);
+    expect(json(response)).toMatchObject({ error: 'not_found', error_description: `No client "${unknown}".` });
   });
 
   it('refuses a non-admin token with 403, and no token with 401 (behaviour ADMIN-1)', async () => {

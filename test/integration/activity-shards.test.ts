@@ -56,7 +56,7 @@ it("one client's rows land on every one of the 16 shards, none holding more than
   expect(Math.max(...counts)).toBeLessThanOrEqual(rows.length / 4);
 });
 
-it('pages of 7 merge the shards in time order, every row exactly once', async () => {
+it('pages of 7 merge the shards newest first (behaviour LOG-16), every row exactly once', async () => {
   const seen: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -67,7 +67,7 @@ it('pages of 7 merge the shards in time order, every row exactly once', async ()
     cursor = page.next;
     pages++;
   } while (cursor && pages < 100);
-  expect(seen).toEqual(rows.map((r) => r.attemptId));
+  expect(seen).toEqual(rows.map((r) => r.attemptId).reverse());
 });
 
 it('a time range returns only the attempts that started in it, still paged', async () => {
@@ -75,7 +75,12 @@ it('a time range returns only the attempts that started in it, still paged', asy
   const to = rows[79]!.startedAt;
   const first = await getTokenStore().activityPage(clientId, { from, to, limit: 20 });
   const second = await getTokenStore().activityPage(clientId, { from, to, limit: 20, cursor: first.next! });
-  expect([...first.items, ...second.items].map((r) => r.attemptId)).toEqual(rows.slice(50, 80).map((r) => r.attemptId));
+  expect([...first.items, ...second.items].map((r) => r.attemptId)).toEqual(
+    rows
+      .slice(50, 80)
+      .map((r) => r.attemptId)
+      .reverse(),
+  );
   expect(second.next).toBeUndefined();
 });
 

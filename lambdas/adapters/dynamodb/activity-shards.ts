@@ -48,10 +48,11 @@ function decodeCursor(cursor: string | undefined, partitionKeys: readonly string
 }
 
 /**
- * One page of a client's activity rows in time order (oldest first), merged across the shards:
- * each partition is read from where the previous page stopped in it, at most `limit` rows each,
- * and the `limit` earliest rows of the union form the page. The cursor records, per partition,
- * the last sort key taken, so no row is skipped or repeated.
+ * One page of a client's activity rows newest first (behaviour LOG-16), merged across the
+ * shards: each partition is read downwards from where the previous page stopped in it, at most
+ * `limit` rows each, and the `limit` latest rows of the union form the page. The cursor records,
+ * per partition, the last sort key taken (or null once it is exhausted), so no row is skipped or
+ * repeated.
  */
 export async function queryActivityPage(
   db: DynamoDBDocumentClient,
@@ -67,35 +68,37 @@ export async function queryActivityPage(
   if (from > to) throw new InvalidRequestError('from: must not be later than to.');
   const reads = await Promise.all(
     partitionKeys.map(async (pk) => {
-      const after = positions[pk];
-      if (after === null) return { pk, items: [] as Record<string, unknown>[], more: false };
-      const lower = after !== undefined && after >= from ? after : undefined;
-      // A cursor from a wider range (or a made-up one) past this range's end: nothing left here.
-      if (lower !== undefined && lower > to) return { pk, items: [] as Record<string, unknown>[], more: false };
+      const before = positions[pk];
+      if (before === null) return { pk, items: [] as Record<string, unknown>[], more: false };
+      const upper = before !== undefined && before <= to ? before : undefined;
+      // A cursor from a wider range (or a made-up one) below this range's start: nothing left here.
+      if (upper !== undefined && upper < from) return { pk, items: [] as Record<string, unknown>[], more: false };
       const { Items = [], LastEvaluatedKey } = await db.send(
         new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk, ':from': lower ?? from, ':to': to },
+          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': upper ?? to },
+          ScanIndexForward: false,
           // A resumed partition repeats its last row (BETWEEN is inclusive): read one more.
-          Limit: query.limit + (lower ? 1 : 0),
+          Limit: query.limit + (upper ? 1 : 0),
         }),
       );
-      const items = lower ? Items.filter((item) => String(item.sk) > lower) : Items;
+      const items = upper ? Items.filter((item) => String(item.sk) < upper) : Items;
       return { pk, items, more: LastEvaluatedKey !== undefined };
     }),
   );
   const merged = reads
     .flatMap((read) => read.items.map((item) => ({ pk: read.pk, item })))
-    .sort((a, b) => (String(a.item.sk) < String(b.item.sk) ? -1 : String(a.item.sk) > String(b.item.sk) ? 1 : 0));
+    .sort((a, b) => (String(a.item.sk) > String(b.item.sk) ? -1 : String(a.item.sk) < String(b.item.sk) ? 1 : 0));
   const page = merged.slice(0, query.limit);
   const nextPositions: Positions = { ...positions };
   for (const read of reads) {
     const taken = page.filter((entry) => entry.pk === read.pk);
     const exhausted = !read.more && taken.length === read.items.length;
-    nextPositions[read.pk] = exhausted ? null : taken.length > 0 ? String(taken.at(-1)!.item.sk) : (positions[read.pk] ?? from);
+    if (exhausted) nextPositions[read.pk] = null;
+    else if (taken.length > 0) nextPositions[read.pk] = String(taken.at(-1)!.item.sk);
   }
-  const anyLeft = Object.values(nextPositions).some((position) => position !== null);
+  const anyLeft = partitionKeys.some((pk) => nextPositions[pk] !== null);
   return {
     items: page.map((entry) => entry.item),
     ...(anyLeft && merged.length > 0 ? { next: Buffer.from(JSON.stringify(nextPositions)).toString('base64url') } : {}),

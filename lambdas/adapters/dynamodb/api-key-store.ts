@@ -213,7 +213,7 @@ export class DynamoApiKeyStore {
     }
   }
 
-  /** Pending keys (behaviour KEY-15) are left out: their create has not answered with them. */
+  /** Newest first (behaviour ADMIN-23). Pending keys (behaviour KEY-15) are left out: their create has not answered with them. */
   async listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
     const page = await queryIndexPage<ApiKey & { pending?: true }>(
       this.db,
@@ -222,11 +222,12 @@ export class DynamoApiKeyStore {
       limit,
       cursor,
       this.nowEpoch(),
+      true,
     );
     return { ...page, items: page.items.filter((key) => key.pending === undefined) };
   }
 
-  /** A page of the user's index items for the client, then their key records (strongly consistent). */
+  /** A page of the user's index items for the client, newest first (behaviour ADMIN-23), then their key records (strongly consistent). */
   async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
     const page = await queryPartitionPage(
       this.db,
@@ -235,6 +236,7 @@ export class DynamoApiKeyStore {
       partitions.apiKeysOfUserPrefix(clientId),
       limit,
       cursor,
+      true,
     );
     const keyIds = page.items.map((item) => String(item.keyId));
     const records = await this.getConsistent(keyIds.map((keyId) => keys.apiKey(keyId)));

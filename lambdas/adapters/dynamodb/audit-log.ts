@@ -114,12 +114,14 @@ export class DynamoAuditLog implements AuditLogStore {
           TableName: this.table,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :day AND gsi1sk BETWEEN :from AND :upper',
-          ...typeFilter(query.types),
+          ...entryFilter(query),
           ExpressionAttributeValues: {
             ':day': dayPartition(position.day),
             ':from': query.from,
             ':upper': upper,
             ...typeValues(query.types),
+            ...(query.actor ? { ':actor': query.actor } : {}),
+            ...(query.subject ? { ':subject': query.subject } : {}),
           },
           ScanIndexForward: false,
           // BETWEEN is inclusive: a resumed read returns its `before` row again, so read one more.
@@ -137,12 +139,27 @@ export class DynamoAuditLog implements AuditLogStore {
   }
 }
 
-function typeFilter(types: readonly AuditType[] | undefined) {
-  if (!types) return {};
-  return {
-    FilterExpression: `#type IN (${types.map((_, i) => `:type${i}`).join(', ')})`,
-    ExpressionAttributeNames: { '#type': 'type' },
-  };
+/** The attributes an entry names its subject in (behaviour LOG-15). */
+const subjectAttributes = ['clientId', 'keyId', 'userId', 'environmentId', 'scope', 'trustedIssuerId'] as const;
+
+/** The type, actor and subject filters, applied by DynamoDB to the rows each query reads. */
+function entryFilter(query: Pick<AuditLogQuery, 'types' | 'actor' | 'subject'>) {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  if (query.types) {
+    conditions.push(`#type IN (${query.types.map((_, i) => `:type${i}`).join(', ')})`);
+    names['#type'] = 'type';
+  }
+  if (query.actor) {
+    conditions.push('(#actor.userId = :actor OR #actor.clientId = :actor)');
+    names['#actor'] = 'actor';
+  }
+  if (query.subject) {
+    conditions.push(`(${subjectAttributes.map((name) => `#${name} = :subject`).join(' OR ')})`);
+    for (const name of subjectAttributes) names[`#${name}`] = name;
+  }
+  if (conditions.length === 0) return {};
+  return { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names };
 }
 
 function typeValues(types: readonly AuditType[] | undefined): Record<string, string> {

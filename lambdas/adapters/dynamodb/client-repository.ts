@@ -173,8 +173,9 @@ export class DynamoClientRepository {
     });
   }
 
+  /** Newest first: the list's sort key starts with createdAt (behaviour ADMIN-21). */
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>> {
-    return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor);
+    return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor, undefined, true);
   }
 
   /**

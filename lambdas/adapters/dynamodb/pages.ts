@@ -83,9 +83,14 @@ export async function queryPartitionPage(
   skPrefix: string,
   limit: number,
   cursor?: string,
+  /** Descending sort key: entries sorted by time (`byTime`) come newest first. */
+  newestFirst = false,
 ): Promise<Page<Record<string, unknown>>> {
   const start = decodeCursor(cursor, 'pk,sk', (key) => key.pk === pk && String(key.sk).startsWith(skPrefix));
-  const page = await db.send(new QueryCommand({ ...prefixQuery(table, pk, skPrefix, false), Limit: limit, ExclusiveStartKey: start }));
+  const order = newestFirst ? { ScanIndexForward: false } : {};
+  const page = await db.send(
+    new QueryCommand({ ...prefixQuery(table, pk, skPrefix, false), ...order, Limit: limit, ExclusiveStartKey: start }),
+  );
   const last = page.LastEvaluatedKey;
   return { items: page.Items ?? [], ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}) };
 }

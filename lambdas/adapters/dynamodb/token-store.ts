@@ -271,7 +271,7 @@ export class DynamoTokenStore {
     return item ? withoutKeys<IssuedToken>(item) : undefined;
   }
 
-  /** A page of a client's token activity in time order, merged across its shards (activity-shards.ts). */
+  /** A page of a client's token activity, newest first, merged across its shards (activity-shards.ts). */
   async activityPage(clientId: string, query: ActivityQuery): Promise<{ items: ActivityRow[]; next?: string }> {
     const page = await queryActivityPage(this.db, this.tables.activity, clientId, query);
     return { items: page.items.map((i) => withoutKeys<ActivityRow>(i)), ...(page.next ? { next: page.next } : {}) };
@@ -286,6 +286,6 @@ export class DynamoTokenStore {
       rows.push(...page.items);
       cursor = page.next;
     } while (cursor);
-    return rows;
+    return rows.reverse();
   }
 }

@@ -80,8 +80,22 @@ export class DynamoUserRepository {
     }
   }
 
+  /** Newest first: the list's sort key starts with createdAt (behaviour ADMIN-21). */
   list(limit: number, cursor?: string): Promise<Page<User>> {
-    return queryIndexPage<User>(this.db, this.table, partitions.users, limit, cursor);
+    return queryIndexPage<User>(this.db, this.table, partitions.users, limit, cursor, undefined, true);
+  }
+
+  /** A page of the environment's grants (sorted by user id), then each user; a grant whose user is gone is left out. */
+  async listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<Page<User>> {
+    const grants = await queryIndexPage<{ userId: string }>(
+      this.db,
+      this.table,
+      partitions.usersOfEnvironment(environmentId),
+      limit,
+      cursor,
+    );
+    const users = await Promise.all(grants.items.map((grant) => this.get(grant.userId)));
+    return { items: users.filter((user): user is User => user !== undefined), ...(grants.next ? { next: grants.next } : {}) };
   }
 
   /**

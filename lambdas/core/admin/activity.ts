@@ -1,12 +1,13 @@
 /**
  * A client's token activity for admins (behaviour LOG-1, LOG-2): every token request
  * and key exchange, success or failure with its real reason, filtered by time, request type
- * and outcome, oldest first.
+ * and outcome, newest first (behaviour LOG-16); an unknown client is 404, as on every client route.
  */
 import { InvalidRequestError } from '../errors';
 import { grantTypes } from '../grants/grant-types';
 import type { ActivityRow } from '../model';
-import type { ActivityReader, Page } from './ports';
+import { found } from './not-found';
+import type { ActivityReader, ClientStore, Page } from './ports';
 
 export const activityRequestTypes: readonly ActivityRow['requestType'][] = [...grantTypes, 'api key', 'unknown'];
 
@@ -33,11 +34,13 @@ function isoTime(name: string, value: string): string {
  * filtered out, and the cursor of the last read loses nothing.
  */
 export async function listClientActivity(
-  deps: { activity: ActivityReader },
+  deps: { activity: ActivityReader; clients: Pick<ClientStore, 'get'> },
   clientId: string,
   filter: ActivityFilter,
   page: { limit: number; cursor?: string },
 ): Promise<Page<ActivityRow>> {
+  // Behaviour LOG-16: rows outlive their deleted client, but the route names a client; ask for one that exists.
+  found(await deps.clients.get(clientId), 'client', clientId);
   const from = filter.from ? isoTime('from', filter.from) : undefined;
   const to = filter.to ? isoTime('to', filter.to) : undefined;
   if (from && to && from > to) throw new InvalidRequestError('from: must not be later than to.');

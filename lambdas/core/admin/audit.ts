@@ -37,6 +37,8 @@ export interface AuditLogFilter {
   readonly from?: string;
   readonly to?: string;
   readonly type?: string;
+  readonly actor?: string;
+  readonly subject?: string;
 }
 
 /** The filter as the store takes it: `to` defaults to now, `from` to 7 days before `to`; at most 92 days. */
@@ -51,6 +53,8 @@ export function auditLogQuery(clock: Clock, filter: AuditLogFilter, page: { limi
     from,
     to,
     ...(filter.type ? { types: auditTypesMatching(filter.type) } : {}),
+    ...(filter.actor ? { actor: filter.actor } : {}),
+    ...(filter.subject ? { subject: filter.subject } : {}),
     limit: page.limit,
     ...(page.cursor ? { cursor: page.cursor } : {}),
   };

@@ -28,6 +28,10 @@ export interface AuditLogQuery {
   readonly to: string;
   /** Only these types; absent means all. */
   readonly types?: readonly AuditType[];
+  /** Only the entries of this actor (a user or client id; behaviour LOG-15). */
+  readonly actor?: string;
+  /** Only the entries naming this id as their subject: client, key, user, environment, scope or trusted issuer (behaviour LOG-15). */
+  readonly subject?: string;
   readonly limit: number;
   readonly cursor?: string;
 }
@@ -48,7 +52,10 @@ export interface UserStore {
   findByEmail(email: string): Promise<User | undefined>;
   /** Throws ConflictError when the email is taken. `audit` is written in the same transaction (behaviour LOG-9). */
   create(user: User, audit: AdminAuditEntry): Promise<void>;
+  /** Newest first. */
   list(limit: number, cursor?: string): Promise<Page<User>>;
+  /** The users granted the environment, by user id (its grants' list; behaviour ADMIN-22). */
+  listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<Page<User>>;
   /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
   update(current: User, changes: UserChanges, updatedAt: string, audit: AdminAuditEntry): Promise<User>;
   /** The user's environment grants, then the user with its email item and `audit` in one transaction (behaviour ADMIN-7). */
@@ -133,6 +140,7 @@ export interface ClientStore {
    * written in the same transaction (behaviour LOG-9).
    */
   create(client: Client, expiresAtEpoch: number | undefined, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
+  /** Newest first. */
   list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
   /** Throws ScopeCatalogChangedError as create does. */
   update(

@@ -1,11 +1,13 @@
 /**
- * Listing and revoking a client's keys (behaviour KEYM-4, KEYM-6, KEYM-7). A self-service caller sees
+ * Listing (newest first, behaviour ADMIN-23) and revoking a client's keys (behaviour KEYM-4, KEYM-6, KEYM-7). A self-service caller sees
  * and revokes only its own keys; another user's key is 404, never 403, so key ids of
  * other users cannot be probed.
  */
 import { NotFoundError } from '../errors';
 import { isoNow, type Page } from '../admin/ports';
-import type { ApiKey } from '../model';
+import { filteredPage } from '../admin/filtered-pages';
+import type { ApiKey, ApiKeyStatus } from '../model';
+import { keyStatus } from './status';
 import { requireClient } from './create';
 import { keyIdPattern } from './format';
 import { actorOf, type KeyManager } from './caller';
@@ -17,10 +19,17 @@ export async function listApiKeys(
   clientId: string,
   limit: number,
   cursor?: string,
+  /** Behaviour ADMIN-23: only the keys in this state now, read in bounded pages. */
+  status?: ApiKeyStatus,
 ): Promise<Page<ApiKey>> {
-  if (manager.kind === 'self-service') return deps.keys.listByClientAndUser(clientId, manager.userId, limit, cursor);
-  await requireClient(deps, clientId);
-  return deps.keys.listByClient(clientId, limit, cursor);
+  const read =
+    manager.kind === 'self-service'
+      ? (n: number, c?: string) => deps.keys.listByClientAndUser(clientId, manager.userId, n, c)
+      : (n: number, c?: string) => deps.keys.listByClient(clientId, n, c);
+  if (manager.kind !== 'self-service') await requireClient(deps, clientId);
+  if (status === undefined) return read(limit, cursor);
+  const now = deps.clock.now();
+  return filteredPage(read, (key) => keyStatus(key, now) === status, { limit, cursor });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * GET /api/admin/clients/{client_id}/activity?from&to&request_type&success&limit&cursor
- * (behaviour LOG-8): the client's token requests and key exchanges, oldest first, each failure
- * with its real reason.
+ * (behaviour LOG-8): the client's token requests and key exchanges, newest first (LOG-16), each
+ * failure with its real reason; an unknown client is 404.
  */
 import * as z from 'zod/mini';
 import { activityRequestTypes, listClientActivity } from '../../core/admin/activity';
@@ -10,7 +10,7 @@ import { activityView, pageView } from '../../presentation/admin-views';
 import { jsonResponse } from '../../http/response';
 import { validate } from '../../http/validate';
 import { adminHandler } from '../../wiring/admin-handler';
-import { getTokenStore } from '../../wiring/repositories';
+import { getClientRepository, getTokenStore } from '../../wiring/repositories';
 
 const isoTime = z.string().check(z.maxLength(40), z.regex(/^\d{4}-\d{2}-\d{2}/, 'must be an ISO 8601 time, e.g. 2030-01-01T00:00:00Z'));
 
@@ -26,7 +26,7 @@ export const handler = adminHandler(async (event) => {
   const clientId = pathParameter(event, 'client_id');
   const query = validate(filter, event.queryStringParameters ?? {});
   const page = await listClientActivity(
-    { activity: getTokenStore() },
+    { activity: getTokenStore(), clients: getClientRepository() },
     clientId,
     {
       ...(query.from ? { from: query.from } : {}),

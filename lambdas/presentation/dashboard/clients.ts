@@ -8,7 +8,7 @@
  * calls the admin API's core function and is audited with the admin as actor.
  */
 import * as z from 'zod/mini';
-import { createClient, deleteClient, getClient, listClients, updateClient } from '../../core/admin/clients';
+import { createClient, deleteClient, getClient, updateClient } from '../../core/admin/clients';
 import { listEnvironments } from '../../core/admin/environments';
 import type { KeyManager } from '../../core/api-keys/caller';
 import { createApiKey } from '../../core/api-keys/create';
@@ -23,15 +23,7 @@ import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
 import { blankToUndefined, checkbox, lineList, wordList } from './forms';
-import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
-
-const pageSize = 25;
-
-const listQuery = z.object({
-  type: z._default(z.enum(['static', 'dynamic']), 'static'),
-  cursor: z.optional(z.string().check(z.maxLength(2048))),
-  done: z.optional(z.string()),
-});
+import { actionButton, clientPath, csrfField, dashboardPaths, userPath } from './layout';
 
 const scopesField = z.array(scopeName).check(z.maxLength(100));
 const redirectUrisField = z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20));
@@ -81,31 +73,6 @@ const notices: Record<string, string> = {
 };
 
 const adminManager = (request: DashboardRequest): KeyManager => ({ kind: 'admin', actor: actorOf(request) });
-
-function clientRow(client: Client): Html {
-  return html`<tr><td><a href="${clientPath(client.clientId)}">${client.name}</a></td><td><code>${client.clientId}</code></td>
-<td>${client.type}</td><td>${client.environmentId}</td>
-<td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td><td>${client.createdAt}</td></tr>`;
-}
-
-async function listPage(request: DashboardRequest) {
-  const query = validate(listQuery, request.query);
-  const page = await listClients(request.deps.admin, query.type, pageSize, query.cursor);
-  const filter = (type: 'static' | 'dynamic', label: string) =>
-    query.type === type ? html`<strong>${label}</strong>` : html`<a href="${dashboardPaths.clients}?type=${type}">${label}</a>`;
-  const notice = query.done ? notices[query.done] : undefined;
-  return pageResponse(
-    request,
-    'Clients',
-    html`<nav class="pages">Show: ${filter('static', 'Static')} ${filter('dynamic', 'Dynamic (self-registered)')}</nav>
-<p><a href="${dashboardPaths.clients}/new">Create a client</a></p>
-<table id="clients"><thead><tr><th>Name</th><th>Client ID</th><th>Type</th><th>Environment</th><th>Registration</th><th>Created</th></tr></thead>
-<tbody>${page.items.map(clientRow)}</tbody></table>
-${page.items.length === 0 ? html`<p>No ${query.type} clients.</p>` : ''}
-${nextPageLink(dashboardPaths.clients, { type: query.type }, page.next)}`,
-    { notice },
-  );
-}
 
 async function newForm(request: DashboardRequest) {
   const environments = await listEnvironments(request.deps.admin, 100);
@@ -226,7 +193,7 @@ ${dpopBoundField(client.dpopBoundAccessTokens === true)}
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
 <tbody>${keys.items.map((key) => keyRow(request, client, key))}</tbody></table>
-${keys.next ? html`<p><a href="${clientPath(client.clientId)}?keys_cursor=${keys.next}">More keys</a></p>` : ''}
+<p><a href="${clientPath(client.clientId, '/api-keys')}">All keys, newest first, by status</a></p>
 <fieldset><legend>Create an API key</legend><form method="post" action="${clientPath(client.clientId, '/keys')}">${csrfField(request.admin.csrf)}
 <label for="key-user">User the key acts as (email or user id)</label><input id="key-user" name="user" type="text" required>
 <label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200">
@@ -311,7 +278,6 @@ async function revokeKey(request: DashboardRequest) {
 }
 
 export const clientRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'clients', run: listPage },
   { method: 'GET', path: 'clients/new', run: newForm },
   { method: 'POST', path: 'clients/new', run: create },
   { method: 'GET', path: 'clients/:id', run: (request) => detailPage(request) },

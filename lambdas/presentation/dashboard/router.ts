@@ -16,6 +16,8 @@ import { assertSameOrigin } from '../../http/same-origin';
 import { errorPage } from '../views/messages';
 import { catalogRoutes } from './catalog';
 import { clientRoutes } from './clients';
+import { clientListRoutes } from './clients-list';
+import { clientKeyListRoutes } from './client-keys-list';
 import { clientSecretRoutes } from './client-secret';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import type { DashboardDependencies } from './deps';
@@ -27,12 +29,16 @@ import { html } from '../html';
 import { settingsRoutes } from './settings';
 import { trustedIssuerRoutes } from './trusted-issuers';
 import { userRoutes } from './users';
+import { userListRoutes } from './users-list';
 
 const routes: readonly DashboardRoute[] = [
   ...homeRoutes,
   ...clientRoutes,
+  ...clientListRoutes,
+  ...clientKeyListRoutes,
   ...clientSecretRoutes,
   ...userRoutes,
+  ...userListRoutes,
   ...catalogRoutes,
   ...trustedIssuerRoutes,
   ...logRoutes,

@@ -7,19 +7,16 @@
 import * as z from 'zod/mini';
 import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
 import { removeUserPasskey, sendPasswordResetLink, signOutEverywhere } from '../../core/admin/user-credentials';
-import { createUser, deleteUser, getUser, listUsers, updateUser } from '../../core/admin/users';
+import { createUser, deleteUser, getUser, updateUser } from '../../core/admin/users';
 import { ConflictRequestError } from '../../core/errors';
-import type { User } from '../../core/model';
 import { displayName, emailAddress, environmentId, password } from '../../http/admin-schemas';
-import { html, type Html } from '../html';
+import { html } from '../html';
 import { passkeyRemoveForm } from '../../http/passkey-forms';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankToUndefined, checkbox } from './forms';
-import { actionButton, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
-
-const pageSize = 25;
+import { actionButton, csrfField, dashboardPaths, userPath } from './layout';
 
 const userForm = z.object({ name: displayName, email: z.optional(emailAddress), admin: checkbox });
 const newUserForm = z.object({ name: displayName, email: z.optional(emailAddress), password: z.optional(password), admin: checkbox });
@@ -41,25 +38,6 @@ const noticeOf = (request: DashboardRequest) => (request.query.done ? notices[re
 /** Form text fields: an empty input means "not given". */
 const present = (fields: Record<string, string>) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => blankToUndefined(value) !== undefined));
-
-function userRow(user: User): Html {
-  return html`<tr><td><a href="${userPath(user.id)}">${user.name}</a></td><td>${user.email ?? ''}</td>
-<td>${user.email ? (user.emailVerifiedAt ? 'verified' : 'not verified') : ''}</td><td>${user.admin ? 'admin' : ''}</td><td>${user.createdAt}</td></tr>`;
-}
-
-async function listPage(request: DashboardRequest) {
-  const cursor = blankToUndefined(request.query.cursor);
-  const page = await listUsers(request.deps.admin, pageSize, cursor);
-  const notice = noticeOf(request);
-  return pageResponse(
-    request,
-    'Users',
-    html`<p><a href="${dashboardPaths.users}/new">Create a user</a></p>
-<table id="users"><thead><tr><th>Name</th><th>Email</th><th>Email status</th><th>Role</th><th>Created</th></tr></thead>
-<tbody>${page.items.map(userRow)}</tbody></table>${nextPageLink(dashboardPaths.users, {}, page.next)}`,
-    { notice },
-  );
-}
 
 async function newForm(request: DashboardRequest) {
   return pageResponse(
@@ -202,7 +180,6 @@ async function sendReset(request: DashboardRequest) {
 }
 
 export const userRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'users', run: listPage },
   { method: 'GET', path: 'users/new', run: newForm },
   { method: 'POST', path: 'users/new', run: create },
   { method: 'GET', path: 'users/:id', run: detailPage },
