@@ -132,7 +132,11 @@ describe('the admins are read from the user list with a filter, bounded (behavio
     expect(all.complete).toBe(true);
     expect(all.admins.length).toBeGreaterThanOrEqual(3);
     const everyone = await getUsers().list(1000);
-    const flagged = everyone.items.filter((user) => user.admin).map((user) => user.id);
+    // The admin list is newest first (behaviour ADMIN-22); the admins are read oldest first.
+    const flagged = everyone.items
+      .filter((user) => user.admin)
+      .map((user) => user.id)
+      .reverse();
     expect(all.admins.map((admin) => admin.id)).toEqual(flagged);
     const fewAdmins = await getUsers().admins({ usersRead: 10_000, admins: 1 });
     expect([fewAdmins.admins.map((admin) => admin.id), fewAdmins.complete]).toEqual([[flagged[0]], false]);
