@@ -257,6 +257,8 @@ const dashboardReads: StorageAccess = {
   // The trusted issuers' page (behaviour TRUST-1, DASH-6); an environment's deletion checks the list (TRUST-8).
   trustedIssuerList: 'query',
   trustedIssuer: 'get',
+  // A client's page charts its hourly token counts (behaviour DASH-8).
+  tokenStats: 'query',
 };
 /** The dashboard's forms: what the admin API's writes do, each with its audit entry. */
 const dashboardWrites: StorageAccess = storage(clientWrite, userDeletion, credentialChange, {
@@ -1130,7 +1132,8 @@ export const routes: readonly Route[] = [
     path: '/dashboard',
     handler: 'dashboard-pages',
     auth: 'session',
-    storage: storage(sessionUse, { siteSettings: 'get' }),
+    // The overview (behaviour DASH-7): the counters item, the key-expiry calendar, the hourly token counts.
+    storage: storage(sessionUse, { siteSettings: 'get', tokenStats: ['get', 'query'] }),
     edge: adminPlaneEdge,
   },
   {

@@ -14,7 +14,7 @@ import type { LogoDependencies } from '../core/site/logo';
 import { dashboard } from '../presentation/dashboard/router';
 import { getAdminWithoutMail } from './admin';
 import { getApiKeyAdmin } from './api-keys';
-import { getAuditLog } from './audit';
+import { getAuditLog, getServiceCounts, getTokenStats } from './audit';
 import { httpHandler } from './handler';
 import { getSessions, getTokenStore, getUsers } from './repositories';
 import { getBrand, getSite } from './site';
@@ -47,6 +47,8 @@ export function dashboardHandler(parts: DashboardRowParts) {
       apiKeys: { ...getApiKeyAdmin(), notifier: parts.notifier?.() ?? notifierOff, issuer: container.config.baseUrl },
       audit: getAuditLog(),
       activity: getTokenStore(),
+      tokenStats: getTokenStats(),
+      serviceCounts: getServiceCounts(),
       passkeys: parts.passkeys ?? notOnThisRow('passkey removal'),
       passwordReset: parts.passwordReset ?? notOnThisRow('password reset'),
       mfaPolicy: async () => (await getSite().current()).mfaPolicy,

@@ -2,6 +2,7 @@
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
 import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
+import type { ServiceCountsReader, TokenStatsReader } from '../../core/admin/token-stats';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/create';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
@@ -18,6 +19,9 @@ export interface DashboardDependencies {
   readonly apiKeys: ApiKeyCreateDependencies;
   readonly audit: AuditLogStore;
   readonly activity: ActivityReader;
+  /** The hourly token counts and the service's counters of the overview and the client page (behaviour DASH-7, DASH-8). */
+  readonly tokenStats: TokenStatsReader;
+  readonly serviceCounts: ServiceCountsReader;
   readonly passkeys: () => PasskeyDependencies;
   readonly passwordReset: () => PasswordResetDependencies;
   /** The MFA policy in force (strongly consistent: a tightened policy counts at once). */
