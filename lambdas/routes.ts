@@ -1132,8 +1132,9 @@ export const routes: readonly Route[] = [
     path: '/dashboard',
     handler: 'dashboard-pages',
     auth: 'session',
-    // The overview (behaviour DASH-7): the counters item, the key-expiry calendar, the hourly token counts.
-    storage: storage(sessionUse, { siteSettings: 'get', tokenStats: ['get', 'query'] }),
+    // The overview (behaviour DASH-7): the counters item, the key-expiry calendar, the hourly token
+    // counts, and the signing key's times as the rotation job recorded them.
+    storage: storage(sessionUse, { siteSettings: 'get', tokenStats: ['get', 'query'], signingKeyTimes: 'get' }),
     edge: adminPlaneEdge,
   },
   {
@@ -1250,6 +1251,16 @@ export const jobs: readonly ScheduledJob[] = [
 export const adminSeed: { readonly name: string; readonly storage: StorageAccess } = {
   name: 'AdminBootstrap',
   storage: { environment: 'put', user: 'put', email: 'put', scope: 'put', client: 'put' },
+};
+
+/**
+ * The signing-key rotation job (lib/key-rotation.ts): after each run it puts the key set's kids and
+ * times, never key material, where the dashboard's overview reads them (behaviour DASH-7; the set
+ * itself stays readable by the signing routes and the job only, CUSTODY-1).
+ */
+export const keyRotationRecord: { readonly name: string; readonly storage: StorageAccess } = {
+  name: 'KeyRotation',
+  storage: { signingKeyTimes: 'put' },
 };
 
 /**

@@ -12,6 +12,7 @@ import type { LocalApp } from '../../lambdas/local/app';
 import { launchChromium, pageWatchingErrors } from '../support/browser';
 import { shot, signInToDashboard, startDashboardApp } from '../support/dashboard-browser';
 import { createClient } from '../support/fixtures';
+import { recordSigningKeyTimes } from '../support/signing-key-times';
 import { type HourCounts, hourBefore, putApiKeyExpiryDay, putServiceCounters, putTokenStatsHour } from '../support/token-stats';
 
 let app: LocalApp;
@@ -58,6 +59,14 @@ beforeAll(async () => {
       }),
     ),
   );
+  // The local server rotates nothing: the record the rotation job writes after each run in AWS.
+  await recordSigningKeyTimes({
+    currentKid: 'w8Xq2rT0kV3nB6mZ1yL4pA7sD9fG5hJ0cE2uR8tY6iO',
+    activatedAt: new Date(now - 17 * 86_400_000 - 3_600_000).toISOString(),
+    rotateAfterDays: 30,
+    publishLeadMs: 20 * 60_000,
+    recordedAt: new Date(now - 3_600_000).toISOString(),
+  });
   ({ page, consoleErrors } = await pageWatchingErrors(browser));
   await page.goto(`${app.url}/dashboard`);
   await signInToDashboard(page, outbox, app.bootstrap.admin.email, app.bootstrap.admin.password);
@@ -82,6 +91,11 @@ describe('the overview in Chromium (behaviour DASH-7)', () => {
     await page.click('#counts a[href="/dashboard/clients?type=dynamic"]');
     expect(new URL(page.url()).search).toBe('?type=dynamic');
     await page.goBack();
+  });
+
+  it("shows the signing key's age and next rotation", async () => {
+    expect(await page.textContent('#signing-key-age')).toMatch(/^17 days \(signing since /);
+    expect(await page.textContent('#signing-key-next')).toContain("the next key is published at the rotation job's first daily run from");
   });
 
   it('tabulates each grant over 24 hours and 7 days with its refusal rate', async () => {

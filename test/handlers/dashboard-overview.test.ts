@@ -6,12 +6,15 @@
  * states. On tables of this file's own: the service-wide items are one per hour.
  */
 import { randomBytes } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { getSessions } from '../../lambdas/wiring/repositories';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { handler } from '../support/dashboard-handler';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { createClient, createUser } from '../support/fixtures';
 import { useOwnTables } from '../support/own-tables';
+import { recordSigningKeyTimes } from '../support/signing-key-times';
 import { hourBefore, putApiKeyExpiryDay, putServiceCounters, putTokenStatsHour } from '../support/token-stats';
 
 useOwnTables();
@@ -60,6 +63,7 @@ describe('the overview before anything was counted (behaviour DASH-7, DASH-9)', 
     expect(page.body).toContain('<p class="empty-chart" id="chart-7d">No token requests in the last 7 days.</p>');
     expect(requestTypeRow(page.body, 'client_credentials')).toEqual(['0', '0', '–', '0', '0', '–']);
     expect(page.body).not.toContain('<svg');
+    expect(page.body).toContain('<p id="signing-key-unrecorded">Not recorded yet');
   });
 });
 
@@ -123,6 +127,54 @@ describe('the overview (behaviour DASH-7)', () => {
     const { body } = await get('/dashboard');
     expect(cell(body, 'count-static-clients')).toBe('0');
     await putServiceCounters({ staticClients: 12, dynamicClients: 34, users: 56, apiKeysWithoutExpiry: 3 });
+  });
+});
+
+describe("the signing key's age and next rotation (behaviour DASH-7)", () => {
+  it('shows the key, its age and when the next key is due, as the rotation job recorded them', async () => {
+    const day = 86_400_000;
+    const activatedAt = new Date(Date.now() - 12 * day - 60_000).toISOString();
+    await recordSigningKeyTimes({
+      currentKid: 'kid-<current>',
+      activatedAt,
+      rotateAfterDays: 30,
+      publishLeadMs: 20 * 60_000,
+      recordedAt: new Date().toISOString(),
+    });
+    const { body } = await get('/dashboard');
+    expect(body).toContain('<code>kid-&lt;current&gt;</code>');
+    expect(cell(body, 'signing-key-age')).toBe(`12 days (signing since ${activatedAt.slice(0, 10)} ${activatedAt.slice(11, 16)} UTC)`);
+    const due = new Date(Date.parse(activatedAt) + 30 * day).toISOString();
+    expect(body).toContain(
+      `the next key is published at the rotation job's first daily run from ${due.slice(0, 10)} ${due.slice(11, 16)} UTC`,
+    );
+  });
+
+  it('a key published and waiting is named, with when it starts signing', async () => {
+    await recordSigningKeyTimes({
+      currentKid: 'kid-current',
+      activatedAt: new Date(Date.now() - 30 * 86_400_000).toISOString(),
+      pending: { kid: 'kid-next', publishedAt: '2026-11-26T03:41:00.000Z' },
+      rotateAfterDays: 30,
+      publishLeadMs: 20 * 60_000,
+      recordedAt: new Date().toISOString(),
+    });
+    const { body } = await get('/dashboard');
+    expect(body).toMatch(
+      /id="signing-key-next">key <code>kid-next<\/code> is published and signs from the rotation job's first daily run from 2026-11-26 04:01 UTC/,
+    );
+  });
+
+  it('a record without its kid or activation (not one the job writes) counts as not recorded, never a 500', async () => {
+    await getStorage().db.send(
+      new PutCommand({
+        TableName: getStorage().tables.main,
+        Item: { pk: 'SIGNINGKEY', sk: 'TIMES', recordedAt: new Date().toISOString() },
+      }),
+    );
+    const page = await get('/dashboard');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<p id="signing-key-unrecorded">Not recorded yet');
   });
 });
 

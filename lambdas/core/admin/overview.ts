@@ -5,6 +5,7 @@
  * never a token activity row.
  */
 import { activityRequestTypes } from './activity';
+import { type SigningKeyStatus, type SigningKeyTimesReader, signingKeyStatus } from './signing-key';
 import type {
   HourlyTokenCounts,
   ServiceCounts,
@@ -46,6 +47,8 @@ export interface TokenActivity {
 export interface Overview {
   readonly counts: ServiceCounts;
   readonly activity: TokenActivity;
+  /** Undefined until the rotation job has recorded the key set's times. */
+  readonly signingKey?: SigningKeyStatus;
 }
 
 const hourMs = 3_600_000;
@@ -93,12 +96,17 @@ export async function tokenActivity(stats: TokenStatsReader, scope: TokenStatsSc
 }
 
 export async function serviceOverview(
-  deps: { readonly tokenStats: TokenStatsReader; readonly serviceCounts: ServiceCountsReader },
+  deps: {
+    readonly tokenStats: TokenStatsReader;
+    readonly serviceCounts: ServiceCountsReader;
+    readonly signingKeyTimes: SigningKeyTimesReader;
+  },
   now: number,
 ): Promise<Overview> {
-  const [counts, activity] = await Promise.all([
+  const [counts, activity, keyTimes] = await Promise.all([
     deps.serviceCounts.counts(dayAt(now)),
     tokenActivity(deps.tokenStats, { kind: 'service' }, now),
+    deps.signingKeyTimes.current(),
   ]);
-  return { counts, activity };
+  return { counts, activity, ...(keyTimes ? { signingKey: signingKeyStatus(keyTimes, now) } : {}) };
 }

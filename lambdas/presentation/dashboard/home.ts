@@ -37,6 +37,27 @@ function perRequestType(lastDay: ActivityWindow, lastWeek: ActivityWindow) {
 <tfoot><tr><th scope="row">All</th>${cells(lastDay.total)}${cells(lastWeek.total)}</tr></tfoot></table>`;
 }
 
+/** `2026-11-26T13:05:09.000Z` → `2026-11-26 13:05 UTC`. */
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function signingKey({ signingKey: key }: Overview) {
+  if (!key) {
+    return html`<p id="signing-key-unrecorded">Not recorded yet: the rotation job records the signing key's age after each of its daily
+runs in AWS. The local server keeps one key and rotates nothing.</p>`;
+  }
+  const next =
+    key.next.step === 'prepare'
+      ? html`the next key is published at the rotation job's first daily run from ${utc(key.next.due)}, and signs from a later run, once
+every cache of the key set can hold it`
+      : html`key <code>${key.next.kid}</code> is published and signs from the rotation job's first daily run from ${utc(key.next.due)}`;
+  return html`<table id="signing-key"><tbody>
+<tr><th scope="row">Signing key</th><td><code>${key.kid}</code></td></tr>
+<tr><th scope="row">Age</th><td id="signing-key-age">${key.ageDays === 1 ? '1 day' : `${key.ageDays} days`} (signing since ${utc(key.activatedAt)})</td></tr>
+<tr><th scope="row">Next rotation</th><td id="signing-key-next">${next}</td></tr>
+<tr><th scope="row">Recorded</th><td>${utc(key.recordedAt)}, by the rotation job</td></tr>
+</tbody></table>`;
+}
+
 export const homeRoutes: readonly DashboardRoute[] = [
   {
     method: 'GET',
@@ -60,6 +81,8 @@ ${perRequestType(lastDay, lastWeek)}
 ${tokenChart({ id: 'chart-24h', title: 'Token requests in the last 24 hours, by hour (UTC)', period: 'Hour (UTC)', empty: 'No token requests in the last 24 hours.', bars: hourBars(lastDay.buckets) })}
 <h3>Last 7 days</h3>
 ${tokenChart({ id: 'chart-7d', title: 'Token requests in the last 7 days, by day (UTC)', period: 'Day (UTC)', empty: 'No token requests in the last 7 days.', bars: dayBars(lastWeek.buckets) })}
+<h2>Signing key</h2>
+${signingKey(overview)}
 <h2>Where to go</h2>
 <ul><li><a href="${dashboardPaths.clients}">Clients</a>: static and self-registered clients, their API keys and token activity</li>
 <li><a href="${dashboardPaths.users}">Users</a>: accounts, environment grants, passkeys, sign-out everywhere, reset links</li>

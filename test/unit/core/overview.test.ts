@@ -4,6 +4,7 @@
  * hourly counts; a request type with no request shows 0.
  */
 import { serviceOverview, tokenActivity } from '../../../lambdas/core/admin/overview';
+import { type SigningKeyTimes, signingKeyStatus } from '../../../lambdas/core/admin/signing-key';
 import type { HourlyTokenCounts, ServiceCounts, TokenStatsReader, TokenStatsScope } from '../../../lambdas/core/admin/token-stats';
 
 const now = Date.parse('2026-11-26T13:25:00Z');
@@ -101,6 +102,7 @@ describe('the overview (behaviour DASH-7)', () => {
             return counts;
           },
         },
+        signingKeyTimes: { current: async () => undefined },
       },
       now,
     );
@@ -108,5 +110,43 @@ describe('the overview (behaviour DASH-7)', () => {
     expect(calls[0]![0]).toEqual({ kind: 'service' });
     expect(overview.counts).toBe(counts);
     expect(overview.activity.lastDay.total).toEqual({ issued: 5, refused: 3 });
+    expect(overview.signingKey).toBeUndefined();
+  });
+});
+
+describe("the signing key's age and next rotation (behaviour DASH-7)", () => {
+  const times: SigningKeyTimes = {
+    currentKid: 'kid-1',
+    activatedAt: '2026-11-01T03:41:00.000Z',
+    rotateAfterDays: 30,
+    publishLeadMs: 20 * 60_000,
+    recordedAt: '2026-11-26T03:41:05.000Z',
+  };
+
+  it('the age in whole days; the next key is due to be published when the current one is rotateAfterDays old', () => {
+    expect(signingKeyStatus(times, now)).toEqual({
+      kid: 'kid-1',
+      activatedAt: '2026-11-01T03:41:00.000Z',
+      ageDays: 25,
+      next: { step: 'prepare', due: '2026-12-01T03:41:00.000Z' },
+      recordedAt: '2026-11-26T03:41:05.000Z',
+    });
+  });
+
+  it('with a key published and waiting, the next step is its activation once its publication lead is over', () => {
+    const waiting = { ...times, pending: { kid: 'kid-2', publishedAt: '2026-11-26T03:41:00.000Z' } };
+    expect(signingKeyStatus(waiting, now).next).toEqual({ step: 'activate', due: '2026-11-26T04:01:00.000Z', kid: 'kid-2' });
+  });
+
+  it('the overview carries the status once the rotation job recorded the times', async () => {
+    const overview = await serviceOverview(
+      {
+        tokenStats: reader().stats,
+        serviceCounts: { counts: async () => ({ clients: { static: 0, dynamic: 0 }, users: 0, activeApiKeys: 0, apiKeysExpiringSoon: 0 }) },
+        signingKeyTimes: { current: async () => times },
+      },
+      now,
+    );
+    expect(overview.signingKey).toMatchObject({ kid: 'kid-1', ageDays: 25 });
   });
 });
