@@ -5,12 +5,10 @@
  * over 24 hours and 7 days with the refusal rate, the two charts with their tables, the empty
  * states. On tables of this file's own: the service-wide items are one per hour.
  */
-import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { getSessions } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
-import { handler } from '../support/dashboard-handler';
+import { dashboardSessionOf, handler } from '../support/dashboard-handler';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { createClient, createUser } from '../support/fixtures';
 import { useOwnTables } from '../support/own-tables';
@@ -21,15 +19,7 @@ useOwnTables();
 
 let cookie: string;
 beforeAll(async () => {
-  const user = await createUser({ admin: true, test: false });
-  const id = randomBytes(32).toString('base64url');
-  const authTime = Math.floor(Date.now() / 1000);
-  await getSessions().createSession(
-    id,
-    { userId: user.id, authTime, amr: ['pwd', 'otp', 'mfa'], expiresAtEpoch: authTime + 3600 },
-    new Date().toISOString(),
-  );
-  cookie = `__Host-session=${id}`;
+  ({ cookie } = await dashboardSessionOf(await createUser({ admin: true, test: false })));
 });
 
 async function get(path: string): Promise<APIGatewayProxyResult> {
