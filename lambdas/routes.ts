@@ -257,6 +257,8 @@ const dashboardReads: StorageAccess = {
   // The trusted issuers' page (behaviour TRUST-1, DASH-6); an environment's deletion checks the list (TRUST-8).
   trustedIssuerList: 'query',
   trustedIssuer: 'get',
+  // A client's page charts its hourly token counts (behaviour DASH-8).
+  tokenStats: 'query',
 };
 /** The dashboard's forms: what the admin API's writes do, each with its audit entry. */
 const dashboardWrites: StorageAccess = storage(clientWrite, userDeletion, credentialChange, {
@@ -1141,7 +1143,9 @@ export const routes: readonly Route[] = [
     path: '/dashboard',
     handler: 'dashboard-pages',
     auth: 'session',
-    storage: storage(sessionUse, { siteSettings: 'get' }),
+    // The overview (behaviour DASH-7): the counters item, the key-expiry calendar, the hourly token
+    // counts, and the signing key's times as the rotation job recorded them.
+    storage: storage(sessionUse, { siteSettings: 'get', tokenStats: ['get', 'query'], signingKeyTimes: 'get' }),
     edge: adminPlaneEdge,
   },
   {
@@ -1258,6 +1262,16 @@ export const jobs: readonly ScheduledJob[] = [
 export const adminSeed: { readonly name: string; readonly storage: StorageAccess } = {
   name: 'AdminBootstrap',
   storage: { environment: 'put', user: 'put', email: 'put', scope: 'put', client: 'put' },
+};
+
+/**
+ * The signing-key rotation job (lib/key-rotation.ts): after each run it puts the key set's kids and
+ * times, never key material, where the dashboard's overview reads them (behaviour DASH-7; the set
+ * itself stays readable by the signing routes and the job only, CUSTODY-1).
+ */
+export const keyRotationRecord: { readonly name: string; readonly storage: StorageAccess } = {
+  name: 'KeyRotation',
+  storage: { signingKeyTimes: 'put' },
 };
 
 /**

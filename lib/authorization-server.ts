@@ -46,7 +46,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { ConfigError } from '../lambdas/config/settings';
-import { fallbackHandler, jobs, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
+import { fallbackHandler, jobs, keyRotationRecord, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { AuditArchive, type AuditArchiveOptions } from './audit-archive';
@@ -515,7 +515,9 @@ export class AuthorizationServer extends Construct {
       logRetention,
       serviceMetrics: this.serviceMetrics,
       failures: this.asyncFailures,
+      mainTableName: this.tables.main.tableName,
     });
+    this.grantStorage(this.keyRotation.function, keyRotationRecord.storage);
 
     // The scheduled jobs and the key-change watch in a nested stack of their own, to keep the stack
     // far from CloudFormation's 500 resources per template.

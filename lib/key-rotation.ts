@@ -51,6 +51,8 @@ export interface KeyRotationProps {
   readonly serviceMetrics: ServiceMetricsSource;
   /** Where a run that failed after its retries, or a schedule that could not deliver, is kept (behaviour OPS-4). */
   readonly failures: AsyncFailures;
+  /** Where each run records the set's kids and times for the dashboard (lambdas/routes.ts keyRotationRecord). */
+  readonly mainTableName: string;
 }
 
 export class KeyRotation extends Construct {
@@ -72,6 +74,7 @@ export class KeyRotation extends Construct {
       JWKS_MAX_AGE_SECONDS: String(props.cacheTtl.toSeconds()),
       KEY_ROTATION_DAYS: String(rotationDays),
       SIGNING_ALG: props.alg,
+      MAIN_TABLE_NAME: props.mainTableName,
     };
     this.function = serviceFunction(this, 'Function', {
       entry: 'lambdas/jobs/rotate-signing-keys.ts',

@@ -22,6 +22,9 @@ import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } fr
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { withinDeadline } from '../adapters/aws/invocation-deadline';
 import { awsClient, backgroundCallBounds } from '../adapters/aws/sdk-clients';
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { DynamoSigningKeyTimes } from '../adapters/dynamodb/signing-key-times';
+import { keyTimesRecordOf } from '../adapters/signing/key-times-record';
 import { generateSigningKey } from '../adapters/signing/key-set';
 import { publishJwks } from '../adapters/signing/publish-jwks';
 import {
@@ -37,6 +40,7 @@ import {
 import { parseSettings } from '../config/settings';
 import { createEmfMetrics } from '../adapters/emf-metrics';
 import { createLogger } from '../adapters/json-logger';
+import type { SigningKeyTimesRecorder } from '../core/admin/signing-key';
 import { metricNames } from '../core/metrics';
 import type { Metrics } from '../core/ports';
 import { awsClientSettings } from '../wiring/aws';
@@ -54,6 +58,8 @@ export interface RotationEnvironment {
   readonly KEY_ROTATION_DAYS: string;
   /** SIGNING_ALG of new keys. */
   readonly SIGNING_ALG: string;
+  /** The main table, where each run records the set's kids and times for the dashboard (behaviour DASH-7). */
+  readonly MAIN_TABLE_NAME: string;
 }
 
 export interface RotationResult {
@@ -72,6 +78,7 @@ interface Dependencies {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
   readonly metrics: Metrics;
+  readonly keyTimes: SigningKeyTimesRecorder;
 }
 
 /** The S3 event (through EventBridge) for a write or delete of jwks.json; the schedule's event is anything else. */
@@ -88,7 +95,7 @@ function emergencyKidOf(event: unknown): string | undefined {
   return typeof kid === 'string' && kid.length > 0 ? kid : undefined;
 }
 
-export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics }: Dependencies) {
+export function createHandler({ secrets, s3, cloudfront, env, now: clock, metrics, keyTimes }: Dependencies) {
   return async (event?: unknown): Promise<RotationResult> => {
     const e = env as unknown as RotationEnvironment;
     const now = clock();
@@ -151,6 +158,12 @@ export function createHandler({ secrets, s3, cloudfront, env, now: clock, metric
       );
     }
     log.info('signing key rotation', { ...result });
+    try {
+      await keyTimes.record(keyTimesRecordOf(set, policy, Number(e.KEY_ROTATION_DAYS), now));
+    } catch (error) {
+      // Only the dashboard's overview reads the record (behaviour DASH-7): the rotation itself is done and stays counted.
+      log.warn('the key times for the dashboard were not recorded', { error: (error as Error).name });
+    }
     metrics.count(metricNames.keyRotationSucceeded);
     return result;
   };
@@ -176,6 +189,7 @@ export const handler = withinDeadline(
     cloudfront: awsClient((config) => new CloudFrontClient(config), backgroundCallBounds, aws),
     env: process.env,
     now: Date.now,
+    keyTimes: new DynamoSigningKeyTimes(createDocumentClient(aws), process.env.MAIN_TABLE_NAME ?? ''),
     // lib/key-rotation.ts names the namespace and this deployment's service dimension.
     metrics: createEmfMetrics({
       namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Tollgate',

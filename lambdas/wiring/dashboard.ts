@@ -12,12 +12,18 @@ import type { PasswordResetDependencies } from '../core/account/password-reset';
 import type { Notifier } from '../core/ports';
 import type { LogoDependencies } from '../core/site/logo';
 import { dashboard } from '../presentation/dashboard/router';
+import { DynamoSigningKeyTimes } from '../adapters/dynamodb/signing-key-times';
 import { getAdminWithoutMail } from './admin';
 import { getApiKeyAdmin } from './api-keys';
-import { getAuditLog } from './audit';
+import { getAuditLog, getServiceCounts, getTokenStats } from './audit';
 import { httpHandler } from './handler';
 import { getSessions, getTokenStore, getUsers } from './repositories';
 import { getBrand, getSite } from './site';
+import { getStorage } from './storage';
+import { perContainer } from './container';
+
+/** The signing key's times for the overview, as the rotation job records them (behaviour DASH-7). */
+const getSigningKeyTimes = /* @__PURE__ */ perContainer(() => new DynamoSigningKeyTimes(getStorage().db, getStorage().tables.main));
 
 /** What only some of the dashboard's rows call; a row without one never reaches the pages that use it. */
 export interface DashboardRowParts {
@@ -51,6 +57,9 @@ export function dashboardHandler(parts: DashboardRowParts) {
       apiKeys: { ...getApiKeyAdmin(), notifier: parts.notifier?.() ?? notifierOff, issuer: container.config.baseUrl },
       audit: getAuditLog(),
       activity: getTokenStore(),
+      tokenStats: getTokenStats(),
+      serviceCounts: getServiceCounts(),
+      signingKeyTimes: getSigningKeyTimes(),
       passkeys: parts.passkeys ?? notOnThisRow('passkey removal'),
       passwordReset: parts.passwordReset ?? notOnThisRow('password reset'),
       mfaPolicy: async () => (await getSite().current()).mfaPolicy,

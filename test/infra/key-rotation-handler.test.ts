@@ -4,6 +4,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { generateKeySet, publicJwks } from '../../lambdas/adapters/signing/key-set';
 import { parseRotatingKeySet, rotationPolicy } from '../../lambdas/adapters/signing/rotation';
+import type { SigningKeyTimes } from '../../lambdas/core/admin/signing-key';
 import { createHandler, type RotationEnvironment } from '../../lambdas/jobs/rotate-signing-keys';
 
 const env: RotationEnvironment = {
@@ -14,12 +15,13 @@ const env: RotationEnvironment = {
   JWKS_MAX_AGE_SECONDS: '300',
   KEY_ROTATION_DAYS: '30',
   SIGNING_ALG: 'ES256',
+  MAIN_TABLE_NAME: 'main',
 };
 const day = 24 * 3600_000;
 
 /** Fakes of the three services, recording the order of writes. */
 function world(secretValue: string, published: string | undefined) {
-  const state = { secret: secretValue, object: published, writes: [] as string[] };
+  const state = { secret: secretValue, object: published, writes: [] as string[], recorded: [] as SigningKeyTimes[], recordFails: false };
   const secrets = {
     send: async (c: unknown) => {
       if (c instanceof GetSecretValueCommand) return { SecretString: state.secret };
@@ -55,11 +57,17 @@ function world(secretValue: string, published: string | undefined) {
   };
   const counted: string[] = [];
   const metrics = { count: (metric: string) => void counted.push(metric) };
+  const keyTimes = {
+    record: async (times: SigningKeyTimes) => {
+      if (state.recordFails) throw Object.assign(new Error('denied'), { name: 'AccessDeniedException' });
+      state.recorded.push(times);
+    },
+  };
   return {
     state,
     counted,
     run: (now: number, event?: unknown) =>
-      createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now, metrics } as never)(event),
+      createHandler({ secrets, s3, cloudfront, env: env as never, now: () => now, metrics, keyTimes } as never)(event),
   };
 }
 
@@ -94,6 +102,45 @@ test('a full rotation across runs: publish beside, switch after the lead, drop t
   const retired = await run(t0 + 32 * day);
   expect(retired).toMatchObject({ currentKid: nextKid, kids: [nextKid], steps: ['retire'], published: true });
   expect(state.writes).toEqual(['secret', 'jwks', 'invalidate']);
+});
+
+test('behaviour DASH-7: each run records the kids and times of the set it leaves for the dashboard, never key material', async () => {
+  const initial = await generateKeySet('ES256');
+  const { state, run } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+  await run(t0);
+  const lead = rotationPolicy(30, 300_000).publishLeadMs;
+  expect(state.recorded).toEqual([
+    {
+      currentKid: initial.currentKid,
+      activatedAt: new Date(t0).toISOString(),
+      rotateAfterDays: 30,
+      publishLeadMs: lead,
+      recordedAt: new Date(t0).toISOString(),
+    },
+  ]);
+  const prepared = await run(t0 + 30 * day);
+  const nextKid = prepared.kids.find((kid) => kid !== initial.currentKid)!;
+  expect(state.recorded[1]).toMatchObject({
+    currentKid: initial.currentKid,
+    activatedAt: new Date(t0).toISOString(),
+    pending: { kid: nextKid, publishedAt: new Date(t0 + 30 * day).toISOString() },
+  });
+  await run(t0 + 31 * day);
+  expect(state.recorded[2]).toMatchObject({ currentKid: nextKid, activatedAt: new Date(t0 + 31 * day).toISOString() });
+  expect(state.recorded[2]!.pending).toBeUndefined();
+  expect(JSON.stringify(state.recorded)).not.toMatch(/"(d|x|y|p|q)":/);
+});
+
+test('behaviour DASH-7: a record that cannot be written does not fail the rotation, which is done and counted', async () => {
+  const initial = await generateKeySet('ES256');
+  const { state, run, counted } = world(JSON.stringify(initial), JSON.stringify(publicJwks(initial)));
+  state.recordFails = true;
+  const t0 = Date.parse('2026-03-01T03:41:00Z');
+  await run(t0);
+  const prepared = await run(t0 + 30 * day);
+  expect(prepared.steps).toEqual(['prepare']);
+  expect(counted).toEqual(['KeyRotationSucceeded', 'KeyRotationSucceeded']);
 });
 
 test('jwks.json missing: republished at once, and a pending key waits a full lead from then', async () => {
@@ -254,6 +301,7 @@ test('behaviour OPS-3: the heartbeat reaches the logs as an embedded metric unde
     env: env as never,
     now: () => Date.parse('2026-03-01T03:41:00Z'),
     metrics,
+    keyTimes: { record: async () => {} },
   } as never);
   await handler();
   const documents = lines.filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line));

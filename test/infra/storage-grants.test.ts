@@ -6,7 +6,7 @@
  */
 import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
-import { adminSeed, jobs, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
+import { adminSeed, jobs, keyRotationRecord, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
 import { storageActions } from '../../lib/storage-grants';
 import { actionsOf, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
@@ -75,6 +75,12 @@ describe('behaviour IAM-1, IAM-2: each function may do exactly what its row decl
   test('the first-admin seed (a custom resource): PutItem on the families it seeds, as lambdas/routes.ts adminSeed declares', () => {
     const handler = synthesized.stack.server.adminBootstrap.node.findChild('Handler');
     expect(grantedLines(logicalId(handler))).toEqual(declaredLines(adminSeed.storage));
+  });
+
+  test('the signing-key rotation job: PutItem on the key times item only, as lambdas/routes.ts keyRotationRecord declares (behaviour DASH-7)', () => {
+    const lines = grantedLines(logicalId(synthesized.stack.server.keyRotation.function));
+    expect(lines).toEqual(declaredLines(keyRotationRecord.storage));
+    expect(lines).toEqual(['main dynamodb:PutItem SIGNINGKEY']);
   });
 
   test('no function of the stack may Scan, use a wildcard action, or touch a table without a leading-key condition', () => {
@@ -183,6 +189,7 @@ describe('key families', () => {
     apiKey: 'APIKEY#0123456789abcdef',
     passkey: 'PASSKEY#abc',
     siteSettings: 'SITE',
+    signingKeyTimes: 'SIGNINGKEY',
     trustedIssuer: 'TRUSTWORKLOAD#abc',
     trustedIssuerList: 'TRUSTEDISSUERS',
     userList: 'USERS',

@@ -21,6 +21,7 @@ import { html, type Html } from '../html';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
+import { clientActivityChart } from './client-activity-chart';
 import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
 import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, userPath } from './layout';
@@ -172,6 +173,7 @@ ${pushesRequests(client) ? html`<tr><th>Pushed authorization requests</th><td id
 ${authenticationRow(client)}
 <tr><th>DPoP required</th><td>${client.dpopBoundAccessTokens ? 'yes' : 'no'}</td></tr>
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
+${await clientActivityChart(request, client.clientId)}
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a>${client.secretHash ? html` · <a href="${clientPath(client.clientId, '/secret')}">Rotate secret</a>` : ''} · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
 <fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
 <label for="name">Name</label><input id="name" name="name" type="text" value="${client.name}" required maxlength="200">

@@ -2,6 +2,8 @@
 import type { PasskeyDependencies } from '../../core/account/passkeys';
 import type { PasswordResetDependencies } from '../../core/account/password-reset';
 import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
+import type { SigningKeyTimesReader } from '../../core/admin/signing-key';
+import type { ServiceCountsReader, TokenStatsReader } from '../../core/admin/token-stats';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/create';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
@@ -18,6 +20,11 @@ export interface DashboardDependencies {
   readonly apiKeys: ApiKeyCreateDependencies;
   readonly audit: AuditLogStore;
   readonly activity: ActivityReader;
+  /** The hourly token counts and the service's counters of the overview and the client page (behaviour DASH-7, DASH-8). */
+  readonly tokenStats: TokenStatsReader;
+  readonly serviceCounts: ServiceCountsReader;
+  /** The signing key's times as the rotation job recorded them (behaviour DASH-7). */
+  readonly signingKeyTimes: SigningKeyTimesReader;
   readonly passkeys: () => PasskeyDependencies;
   readonly passwordReset: () => PasswordResetDependencies;
   /** The MFA policy in force (strongly consistent: a tightened policy counts at once). */

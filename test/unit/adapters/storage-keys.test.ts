@@ -24,6 +24,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   passkey: { args: ['d'] },
   passkeyOfUser: { args: ['usr_x', 'd'], family: 'user' },
   siteSettings: { args: [] },
+  signingKeyTimes: { args: [] },
   trustedIssuer: { args: ['env_x', 'https://idp.example'] },
   workloadIssuer: { args: ['https://idp.example'], family: 'trustedIssuer' },
   trustedIssuerById: { args: ['tri_x'], family: 'trustedIssuer' },

@@ -31,6 +31,8 @@ export const keyFamilies = {
   apiKey: inTable('main', 'APIKEY#*'),
   passkey: inTable('main', 'PASSKEY#*'),
   siteSettings: inTable('main', 'SITE'),
+  /** The signing key set's kids and times, recorded by the rotation job for the dashboard (signing-key-times.ts). */
+  signingKeyTimes: inTable('main', 'SIGNINGKEY'),
   /** A trusted issuer: its record by id-jag (per environment) or workload key, and its id's pointer (trusted-issuer-store.ts). */
   trustedIssuer: inTable('main', 'TRUST#*', 'TRUSTWORKLOAD#*', 'TRUSTID#*'),
   // main table, gsi1 lists

@@ -41,6 +41,8 @@ export const passkeyOfUser = (userId: string, credentialDigest: string): Key => 
 });
 /** The one site settings record: title, MFA policy, logo. */
 export const siteSettings = (): Key => ({ pk: 'SITE', sk: 'SETTINGS' });
+/** What the rotation job records of the signing key set: kids and times (core/admin/signing-key.ts). */
+export const signingKeyTimes = (): Key => ({ pk: 'SIGNINGKEY', sk: 'TIMES' });
 /** An API key record, by key id: the exchange knows nothing else. */
 export const apiKey = (keyId: string): Key => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
 /** The bound user's index entry of an API key, in the user's partition, ordered per client by creation. */
