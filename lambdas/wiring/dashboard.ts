@@ -18,6 +18,12 @@ import { getAuditLog } from './audit';
 import { httpHandler } from './handler';
 import { getSessions, getTokenStore, getUsers } from './repositories';
 import { getBrand, getSite } from './site';
+import { DynamoShownOnceStore } from '../adapters/dynamodb/shown-once-store';
+import { perContainer } from './container';
+import { getStorage } from './storage';
+
+/** The secrets a form keeps for one showing (behaviour DASH-13). */
+const getShownOnce = /* @__PURE__ */ perContainer(() => new DynamoShownOnceStore(getStorage().db, getStorage().tables.ephemeral));
 
 /** What only some of the dashboard's rows call; a row without one never reaches the pages that use it. */
 export interface DashboardRowParts {
@@ -55,6 +61,7 @@ export function dashboardHandler(parts: DashboardRowParts) {
       forgetSiteDisplay: () => getSite().forget(),
       brand: getBrand,
       assetBaseUrl: container.config.jwksCdnBaseUrl,
+      shownOnce: getShownOnce(),
     }),
   );
 }

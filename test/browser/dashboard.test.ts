@@ -124,8 +124,10 @@ describe('the admin dashboard in Chromium, without JavaScript, under the pagesâ€
     await noRefusal(page);
     apiKey = (await page.textContent('#api-key'))!;
     keyId = apiKey.split('_')[1]!;
-    expect(await page.textContent(`tr[data-key-id="${keyId}"] .status`)).toBe('active');
     await shot(page, 'dashboard-client-api-key-once', '#api-key');
+    // Behaviour DASH-13: the key is shown on a page of its own; the client's page lists it.
+    await page.goto(`${app.url}/dashboard/clients/${clientId}`);
+    expect(await page.textContent(`tr[data-key-id="${keyId}"] .status`)).toBe('active');
 
     const exchanged = await fetch(`${app.url}/api/token/api-key`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
     expect(exchanged.status).toBe(200);

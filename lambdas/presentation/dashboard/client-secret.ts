@@ -1,6 +1,6 @@
 /**
  * Rotating a client's secret in the dashboard (behaviour ADMIN-20, DASH-6): a confirmation page
- * that picks the overlap, then the new secret shown once in the no-store answer to the POST. The
+ * that picks the overlap, then the new secret shown once on the page the POST redirects to (DASH-13). The
  * same core use case as the admin API, audited with the admin as actor.
  */
 import { createHash } from 'node:crypto';
@@ -13,6 +13,7 @@ import { validate } from '../../http/validate';
 import { html } from '../html';
 import { actorOf, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { clientPath, csrfField } from './layout';
+import { showOnceAfterRedirect } from './shown-once';
 
 /** The overlaps offered, in seconds; the default first (behaviour ADMIN-20). */
 const overlaps = { '86400': '24 hours (default)', '3600': '1 hour', '604800': '7 days', '0': 'none: the old secret stops at once' };
@@ -60,19 +61,13 @@ async function rotate(request: DashboardRequest) {
     clientId: client.clientId,
     overlapSeconds: Number(form.overlap_seconds),
   });
-  return pageResponse(
-    request,
-    'Secret rotated',
-    html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
-<div class="secret"><p><strong>Copy the new client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
-<p><code id="client-secret">${rotated.secret}</code></p></div>
-<p id="previous-secret">${
-      rotated.previousSecretExpiresAt
-        ? `The previous secret keeps working until ${rotated.previousSecretExpiresAt}.`
-        : 'The previous secret no longer works.'
-    }</p>
-<p><a href="${clientPath(client.clientId)}">Back to the client</a></p>`,
-  );
+  // Behaviour DASH-13: the new secret is shown once, on the page this redirects to.
+  return showOnceAfterRedirect(request, {
+    purpose: 'rotated-secret',
+    clientId: client.clientId,
+    secret: rotated.secret,
+    ...(rotated.previousSecretExpiresAt ? { previousSecretExpiresAt: rotated.previousSecretExpiresAt } : {}),
+  });
 }
 
 export const clientSecretRoutes: readonly DashboardRoute[] = [

@@ -24,6 +24,7 @@ import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, 
 import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
 import { blankToUndefined, checkbox, lineList, wordList } from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, nextPageLink, userPath } from './layout';
+import { showOnceAfterRedirect } from './shown-once';
 
 const pageSize = 25;
 
@@ -75,6 +76,7 @@ const keyForm = z.object({
 });
 
 const notices: Record<string, string> = {
+  created: 'The client was created.',
   updated: 'The client was saved.',
   deleted: 'The client was deleted; its API keys were revoked.',
   'key-revoked': 'The API key was revoked.',
@@ -150,21 +152,9 @@ async function create(request: DashboardRequest) {
     dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
-  return pageResponse(
-    request,
-    'Client created',
-    html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
-${
-  secret
-    ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
-<p><code id="client-secret">${secret}</code></p></div>`
-    : client.type === 'confidential'
-      ? html`<p>This client has no secret: it signs assertions with its keys (private_key_jwt).</p>`
-      : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
-}
-<p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
-    { status: 201 },
-  );
+  // Behaviour DASH-13: 303 either way, so a reload never creates a second client; a secret is shown once on the page it leads to.
+  if (secret) return showOnceAfterRedirect(request, { purpose: 'client-secret', clientId: client.clientId, secret });
+  return redirect(`${clientPath(client.clientId)}?done=created`);
 }
 
 function keyRow(request: DashboardRequest, client: Client, key: ApiKey): Html {
@@ -175,7 +165,7 @@ function keyRow(request: DashboardRequest, client: Client, key: ApiKey): Html {
 <td>${status === 'active' ? actionButton(clientPath(client.clientId, `/keys/${encodeURIComponent(key.keyId)}/revoke`), request.admin.csrf, 'Revoke') : ''}</td></tr>`;
 }
 
-async function detailPage(request: DashboardRequest, statusCode = 200, created?: { apiKey: string; keyId: string }) {
+async function detailPage(request: DashboardRequest, statusCode = 200) {
   const client = await getClient(request.deps.admin, request.params.id!);
   const keyCursor = blankToUndefined(request.query.keys_cursor);
   const keys = await listApiKeys(request.deps.apiKeys, adminManager(request), client.clientId, 50, keyCursor);
@@ -186,12 +176,7 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
   return pageResponse(
     request,
     client.name,
-    html`${
-      created
-        ? html`<div class="secret"><p><strong>Copy the API key now: it is shown only this once.</strong></p><p><code id="api-key">${created.apiKey}</code></p></div>`
-        : ''
-    }
-<table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
+    html`<table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
 ${
@@ -301,7 +286,12 @@ async function createKey(request: DashboardRequest) {
     ...(form.name ? { name: form.name } : {}),
     ...(form.expires_at ? { expiresAt: form.expires_at } : {}),
   });
-  return detailPage({ ...request, query: {} }, 201, { apiKey: created.apiKey, keyId: created.key.keyId });
+  return showOnceAfterRedirect(request, {
+    purpose: 'api-key',
+    clientId: request.params.id!,
+    secret: created.apiKey,
+    keyId: created.key.keyId,
+  });
 }
 
 async function revokeKey(request: DashboardRequest) {

@@ -25,6 +25,7 @@ import { logRoutes } from './logs';
 import { homeRoutes } from './home';
 import { html } from '../html';
 import { settingsRoutes } from './settings';
+import { shownOnceRoutes } from './shown-once';
 import { trustedIssuerRoutes } from './trusted-issuers';
 import { userRoutes } from './users';
 
@@ -32,6 +33,7 @@ const routes: readonly DashboardRoute[] = [
   ...homeRoutes,
   ...clientRoutes,
   ...clientSecretRoutes,
+  ...shownOnceRoutes,
   ...userRoutes,
   ...catalogRoutes,
   ...trustedIssuerRoutes,
