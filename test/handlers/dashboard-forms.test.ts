@@ -6,12 +6,21 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
 import { getAuditLog } from '../../lambdas/wiring/audit';
-import { getClientRepository } from '../../lambdas/wiring/repositories';
+import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { ensureScopes } from '../support/admin-calls';
 import { dashboardGet, dashboardPost, followRedirect, headerOf, newAdminSession, type DashboardSession } from '../support/dashboard-calls';
-import { createClient, createClientWithSecret, createUser, testFileEnvironment } from '../support/fixtures';
+import {
+  createClient,
+  createClientWithSecret,
+  createEnvironment,
+  createTrustedIssuer,
+  createUser,
+  grantEnvironment,
+  testFileEnvironment,
+  uniqueSuffix,
+} from '../support/fixtures';
 
 beforeAll(async () => {
   await ensureScopes('read', 'write', 'openid');
@@ -163,5 +172,242 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     expect(reload.statusCode).toBe(410);
     expect(reload.body).toMatch(/This secret was already shown/);
     expect((await getClientRepository().get(client.clientId))?.secretHash).not.toBe(client.secretHash);
+  });
+});
+
+const fieldErrorOf = (body: string, field: string) => new RegExp(`id="${field}-error">([^<]*)<`).exec(body)?.[1];
+
+describe('behaviour DASH-14: a refused form comes back filled in, the problem beside its field, nothing written', () => {
+  it('client create: the posted values back, the redirect URI problem beside its field, no client, no entry', async () => {
+    const session = await newAdminSession();
+    const environmentId = await testFileEnvironment();
+    const refused = await dashboardPost(session, '/dashboard/clients/new', {
+      type: 'public',
+      name: 'Kept name',
+      environment_id: environmentId,
+      'scope:read': 'on',
+      redirect_uris: 'http://evil.example/cb',
+      refresh_grace_seconds: '17',
+      dpop_bound_access_tokens: 'on',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('<h1>Create a client</h1>');
+    expect(refused.body).toContain('name="name" type="text" required maxlength="200" value="Kept name"');
+    expect(refused.body).toContain('<option value="public" selected>');
+    expect(refused.body).toMatch(new RegExp(`<option value="${environmentId}" selected>`));
+    expect(refused.body).toContain('name="scope:read" checked');
+    expect(refused.body).not.toContain('name="scope:write" checked');
+    expect(refused.body).toContain('>http://evil.example/cb</textarea>');
+    expect(refused.body).toContain('value="17"');
+    expect(refused.body).toContain('name="dpop_bound_access_tokens" type="checkbox" checked');
+    expect(fieldErrorOf(refused.body, 'redirect_uris')).toMatch(/http/);
+    expect(refused.body).toContain('aria-describedby="redirect_uris-error"');
+    expect(refused.body).toMatch(/class="error" role="alert">Nothing was saved: <a href="#redirect_uris-error">/);
+    expect(await entriesBy(session.user.id)).toEqual([]);
+  });
+
+  it('client create: an unknown scope typed is beside the scopes; a box with another value than "on" is refused too', async () => {
+    const session = await newAdminSession();
+    const base = { type: 'confidential', name: 'x', environment_id: await testFileEnvironment() };
+    const unknown = await dashboardPost(session, '/dashboard/clients/new', { ...base, scopes: 'nope-scope' });
+    expect(unknown.statusCode).toBe(400);
+    expect(fieldErrorOf(unknown.body, 'scopes')).toMatch(/unknown scope &quot;nope-scope&quot;/);
+    const oddBox = await dashboardPost(session, '/dashboard/clients/new', { ...base, 'scope:read': 'yes' });
+    expect(oddBox.statusCode).toBe(400);
+    expect(fieldErrorOf(oddBox.body, 'scopes')).toMatch(/must be &quot;on&quot;/);
+    expect(await entriesBy(session.user.id)).toEqual([]);
+  });
+
+  it('client edit: the posted name back (not the stored one) with its problem; the client unchanged', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ name: 'Stored name', scopes: ['read'], test: false });
+    const tooLong = 'n'.repeat(201);
+    const refused = await dashboardPost(session, `/dashboard/clients/${client.clientId}`, { name: tooLong, 'scope:write': 'on' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(`value="${tooLong}"`);
+    expect(refused.body).toContain('name="scope:write" checked');
+    expect(refused.body).not.toContain('name="scope:read" checked');
+    expect(fieldErrorOf(refused.body, 'name')).toBeDefined();
+    expect(await getClientRepository().get(client.clientId)).toEqual(client);
+  });
+
+  it('API key: an unknown user stays in the field with the problem beside it; no key', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const refused = await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, {
+      user: 'nobody-here@example.test',
+      name: 'Kept key name',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('value="nobody-here@example.test"');
+    expect(refused.body).toContain('value="Kept key name"');
+    expect(fieldErrorOf(refused.body, 'user')).toMatch(/no user with that email or id/);
+    expect(await entriesBy(session.user.id)).toEqual([]);
+  });
+
+  it('user create: a password never comes back; a taken email (409) is beside the email', async () => {
+    const session = await newAdminSession();
+    const short = await dashboardPost(session, '/dashboard/users/new', { name: 'Kept user', email: 'kept@example.test', password: 'shrt' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('value="Kept user"');
+    expect(short.body).toContain('value="kept@example.test"');
+    expect(short.body).not.toContain('shrt');
+    expect(fieldErrorOf(short.body, 'password')).toBeDefined();
+    const taken = await dashboardPost(session, '/dashboard/users/new', {
+      name: 'Twin',
+      email: session.user.email!,
+      password: 'long enough password',
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.body).not.toContain('long enough password');
+    expect(fieldErrorOf(taken.body, 'email')).toMatch(/already exists/);
+    expect(await entriesBy(session.user.id)).toEqual([]);
+  });
+
+  it('environment and scope create: a taken id or name is beside it, the other fields kept', async () => {
+    const session = await newAdminSession();
+    const taken = await dashboardPost(session, '/dashboard/environments/new', { id: await testFileEnvironment(), name: 'Kept env' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.body).toContain('value="Kept env"');
+    expect(fieldErrorOf(taken.body, 'id')).toMatch(/already exists/);
+    const scope = await dashboardPost(session, '/dashboard/scopes/new', {
+      name: 'read',
+      description: 'Kept description',
+      discoverable: 'on',
+    });
+    expect(scope.statusCode).toBe(409);
+    expect(scope.body).toContain('value="Kept description"');
+    expect(scope.body).toMatch(/name="discoverable" type="checkbox" checked/);
+    expect(fieldErrorOf(scope.body, 'name')).toMatch(/already exists/);
+    expect(await entriesBy(session.user.id)).toEqual([]);
+  });
+
+  it('a refusal about no field of a form that has fields is at its top; one that is not about input keeps the error page', async () => {
+    const session = await newAdminSession();
+    const user = await createUser({ test: false });
+    const self = await dashboardPost(session, `/dashboard/users/${session.user.id}`, { name: 'Me' });
+    expect(self.statusCode).toBe(409);
+    expect(fieldErrorOf(self.body, 'admin')).toMatch(/cannot remove your own administrator role/);
+    const missing = await dashboardPost(session, '/dashboard/clients/tgc_nope', { name: 'x' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<h1>This cannot be done</h1>');
+    expect((await dashboardGet(session, `/dashboard/users/${user.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe("behaviour DASH-15: the client form's defaults", () => {
+  it('one environment is selected and it is not the self-registration one; the catalog scopes are checkboxes with descriptions', async () => {
+    const session = await newAdminSession();
+    await ensureScopes('read');
+    const form = await dashboardGet(session, '/dashboard/clients/new');
+    const selected = [...form.body.matchAll(/<option value="([^"]+)" selected>/g)].map((m) => m[1]);
+    expect(selected).toContain('confidential');
+    const environments = selected.filter((value) => value !== 'confidential');
+    expect(environments).toHaveLength(1);
+    expect(environments[0]).not.toBe('env_dcrtest');
+    expect(form.body).not.toContain('id="scopes" name="scopes" type="text"');
+    expect(form.body).toMatch(/<input type="checkbox" name="scope:read"> <code>read<\/code>/);
+  });
+
+  it('the edit form ticks the scopes the client holds; unticking one removes it', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read', 'write'], test: false });
+    const page = await dashboardGet(session, `/dashboard/clients/${client.clientId}`);
+    expect(page.body).toContain('name="scope:read" checked');
+    expect(page.body).toContain('name="scope:write" checked');
+    const saved = await dashboardPost(session, `/dashboard/clients/${client.clientId}`, { name: client.name, 'scope:write': 'on' });
+    expect(saved.statusCode).toBe(303);
+    expect((await getClientRepository().get(client.clientId))?.scopes).toEqual(['write']);
+  });
+});
+
+describe('behaviour DASH-16: a deletion says what depends on the thing first', () => {
+  const deleteButton = (body: string, action: string) => body.includes(`action="${action}"`);
+
+  it('an environment with a client: the page names it and offers no button; the POST is still refused (409)', async () => {
+    const session = await newAdminSession();
+    const environmentId = await createEnvironment('Busy');
+    const client = await createClient({ environmentId, test: false });
+    const page = await dashboardGet(session, `/dashboard/environments/${environmentId}/delete`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/id="dependent-clients">1 client is in it/);
+    expect(page.body).toContain(`href="/dashboard/clients/${client.clientId}"`);
+    expect(deleteButton(page.body, `/dashboard/environments/${environmentId}/delete`)).toBe(false);
+    expect((await dashboardPost(session, `/dashboard/environments/${environmentId}/delete`, {})).statusCode).toBe(409);
+  });
+
+  it('the self-registration environment and one a trusted issuer issues for: named, no button', async () => {
+    const session = await newAdminSession();
+    const dcr = await dashboardGet(session, '/dashboard/environments/env_dcrtest/delete');
+    if (dcr.statusCode === 200) {
+      expect(dcr.body).toContain('id="dependent-self-registration"');
+      expect(deleteButton(dcr.body, '/dashboard/environments/env_dcrtest/delete')).toBe(false);
+    }
+    const environmentId = await createEnvironment('Trusted');
+    await createTrustedIssuer({ environmentId });
+    const trusted = await dashboardGet(session, `/dashboard/environments/${environmentId}/delete`);
+    expect(trusted.body).toContain('id="dependent-trusted-issuers"');
+    expect(deleteButton(trusted.body, `/dashboard/environments/${environmentId}/delete`)).toBe(false);
+  });
+
+  it('an environment nothing depends on: the confirmation with its button (a GET deletes nothing), then the POST deletes it', async () => {
+    const session = await newAdminSession();
+    const environmentId = await createEnvironment('Idle');
+    const page = await dashboardGet(session, `/dashboard/environments/${environmentId}/delete`);
+    expect(page.body).toMatch(/No client or trusted issuer depends on it/);
+    expect(deleteButton(page.body, `/dashboard/environments/${environmentId}/delete`)).toBe(true);
+    expect(await getEnvironments().get(environmentId)).toBeDefined();
+    expect((await dashboardPost(session, `/dashboard/environments/${environmentId}/delete`, {})).statusCode).toBe(303);
+    expect(await getEnvironments().get(environmentId)).toBeUndefined();
+  });
+
+  it('a scope held by a client names the client and offers no button; a free one offers it', async () => {
+    const session = await newAdminSession();
+    const held = `forms:${uniqueSuffix()}`;
+    await ensureScopes(held);
+    const holder = await createClient({ scopes: [held], test: false });
+    const page = await dashboardGet(session, `/dashboard/scopes/delete?name=${encodeURIComponent(held)}`);
+    expect(page.body).toMatch(/id="dependent-clients">1 client holds it/);
+    expect(page.body).toContain(`href="/dashboard/clients/${holder.clientId}"`);
+    expect(deleteButton(page.body, '/dashboard/scopes/remove')).toBe(false);
+    const free = `forms:${uniqueSuffix()}`;
+    await ensureScopes(free);
+    expect(
+      deleteButton(
+        (await dashboardGet(session, `/dashboard/scopes/delete?name=${encodeURIComponent(free)}`)).body,
+        '/dashboard/scopes/remove',
+      ),
+    ).toBe(true);
+  });
+
+  it("a client's page counts its active API keys; a user's names their keys and passkeys", async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
+    const none = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(none.body).toMatch(/id="dependent-keys">it has no active API key</);
+    await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.id });
+    const one = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(one.body).toMatch(/id="dependent-keys">1 active API key</);
+    const userPage = await dashboardGet(session, `/dashboard/users/${user.id}/delete`);
+    expect(userPage.body).toMatch(/id="dependent-credentials">every API key acting as them and no passkey/);
+  });
+});
+
+describe('behaviour DASH-17: "Grant an environment" never offers an empty select', () => {
+  it('a user holding every environment is told so instead of an empty select', async () => {
+    const session = await newAdminSession();
+    const user = await createUser({ test: false });
+    const before = await dashboardGet(session, `/dashboard/users/${user.id}`);
+    expect(before.body).toContain('name="environment_id"');
+    let cursor: string | undefined;
+    do {
+      const page = await getEnvironments().list(100, cursor);
+      for (const environment of page.items) await grantEnvironment(user.id, environment.id, new Date().toISOString());
+      cursor = page.next;
+    } while (cursor);
+    const after = await dashboardGet(session, `/dashboard/users/${user.id}`);
+    expect(after.body).toMatch(/id="all-granted">(Every environment is already granted|The first 100 environments are all granted)/);
+    expect(after.body).not.toContain('<select id="environment_id"');
   });
 });
