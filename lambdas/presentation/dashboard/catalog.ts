@@ -67,12 +67,13 @@ async function environmentsPage(request: DashboardRequest, state: FormState = bl
   );
 }
 
-/** The first few dependents, linked, and how many more (behaviour DASH-16). */
-function namedClients(holders: ScopeHolders): Html {
+/** The first few dependents by name, linked, and how many more (behaviour DASH-16). */
+async function namedClients(request: DashboardRequest, holders: ScopeHolders): Promise<Html> {
+  const clients = await Promise.all(holders.sample.map((id) => request.deps.admin.clients.get(id)));
   const more = holders.count - holders.sample.length;
-  return html`<ul class="dependents">${holders.sample.map((id) => html`<li><a href="${clientPath(id)}"><code>${id}</code></a></li>`)}${
-    more > 0 ? html`<li>and ${more} more</li>` : ''
-  }</ul>`;
+  return html`<ul class="dependents">${holders.sample.map(
+    (id, i) => html`<li><a href="${clientPath(id)}">${clients[i]?.name ?? id}</a> <code>${id}</code></li>`,
+  )}${more > 0 ? html`<li>and ${more} more</li>` : ''}</ul>`;
 }
 
 async function confirmDeleteEnvironment(request: DashboardRequest) {
@@ -84,7 +85,7 @@ async function confirmDeleteEnvironment(request: DashboardRequest) {
       : ''
   }${
     dependents.clients.count > 0
-      ? html`<li id="dependent-clients">${dependents.clients.count} client${dependents.clients.count > 1 ? 's are' : ' is'} in it: delete ${dependents.clients.count > 1 ? 'them' : 'it'} first.${namedClients(dependents.clients)}</li>`
+      ? html`<li id="dependent-clients">${dependents.clients.count} client${dependents.clients.count > 1 ? 's are' : ' is'} in it: delete ${dependents.clients.count > 1 ? 'them' : 'it'} first.${await namedClients(request, dependents.clients)}</li>`
       : ''
   }${dependents.trustedIssuers ? html`<li id="dependent-trusted-issuers">Trusted issuers issue for it: delete them first.</li>` : ''}`;
   const title = `Delete the environment ${environment.name}?`;
@@ -163,7 +164,7 @@ async function confirmDeleteScope(request: DashboardRequest) {
       title,
       html`<p class="error" role="alert">This scope cannot be deleted while it is held: remove it from these first.</p><ul id="dependents">${
         clients.count > 0
-          ? html`<li id="dependent-clients">${clients.count} client${clients.count > 1 ? 's hold' : ' holds'} it:${namedClients(clients)}</li>`
+          ? html`<li id="dependent-clients">${clients.count} client${clients.count > 1 ? 's hold' : ' holds'} it:${await namedClients(request, clients)}</li>`
           : ''
       }${
         trustedIssuers.count > 0
