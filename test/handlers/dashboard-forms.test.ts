@@ -177,6 +177,39 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
 
 const fieldErrorOf = (body: string, field: string) => new RegExp(`id="${field}-error">([^<]*)<`).exec(body)?.[1];
 
+describe('behaviour DASH-13: the other creates answer 303 to the page of what they made', () => {
+  it('a user, an environment, a scope and a trusted issuer: 303 with a Location to a GET page, the body empty', async () => {
+    const session = await newAdminSession();
+    const suffix = uniqueSuffix();
+    const { jwks } = (await createTrustedIssuer()).trustedIssuer;
+    const creates: [string, Record<string, string>, RegExp][] = [
+      ['/dashboard/users/new', { name: 'PRG user', email: `prg-${suffix}@example.test` }, /^\/dashboard\/users\/[^/?]+\?done=created$/],
+      [
+        '/dashboard/environments/new',
+        { id: `env_prg${suffix}`.slice(0, 60), name: 'PRG env' },
+        /^\/dashboard\/environments\?done=created$/,
+      ],
+      ['/dashboard/scopes/new', { name: `prg:${suffix}`, description: 'PRG' }, /^\/dashboard\/scopes\?done=created$/],
+      [
+        '/dashboard/trusted-issuers/new',
+        {
+          issuer: `https://prg-${suffix}.example.com`,
+          profile: 'id-jag',
+          environment_id: await testFileEnvironment(),
+          jwks: JSON.stringify({ keys: jwks!.keys.map((key) => ({ ...key, kid: `prg-${suffix}` })) }),
+        },
+        /^\/dashboard\/trusted-issuers\/[^/?]+\?done=created$/,
+      ],
+    ];
+    for (const [path, fields, location] of creates) {
+      const created = await dashboardPost(session, path, fields);
+      expect([path, created.statusCode, created.body]).toEqual([path, 303, '']);
+      expect(String(headerOf(created, 'Location'))).toMatch(location);
+      expect((await followRedirect(session, created)).statusCode).toBe(200);
+    }
+  });
+});
+
 describe('behaviour DASH-14: a refused form comes back filled in, the problem beside its field, nothing written', () => {
   it('client create: the posted values back, the redirect URI problem beside its field, no client, no entry', async () => {
     const session = await newAdminSession();
