@@ -5,12 +5,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
-import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { ensureScopes } from '../support/admin-calls';
-import { dashboardGet, dashboardPost, followRedirect, headerOf, newAdminSession, type DashboardSession } from '../support/dashboard-calls';
+import {
+  auditEntriesBy,
+  dashboardGet,
+  dashboardPost,
+  followRedirect,
+  headerOf,
+  newAdminSession,
+  type DashboardSession,
+} from '../support/dashboard-calls';
 import {
   createClient,
   createClientWithSecret,
@@ -25,15 +32,6 @@ import {
 beforeAll(async () => {
   await ensureScopes('read', 'write', 'openid');
 });
-
-async function entriesBy(adminId: string) {
-  const page = await getAuditLog().page({
-    from: new Date(Date.now() - 3_600_000).toISOString(),
-    to: new Date(Date.now() + 60_000).toISOString(),
-    limit: 100,
-  });
-  return page.items.filter((entry) => entry.actor.kind === 'admin-user' && entry.actor.userId === adminId);
-}
 
 const secretOf = (body: string) => /id="client-secret">([^<]+)</.exec(body)?.[1];
 
@@ -70,7 +68,7 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     expect(reload.body).not.toContain(secret);
     expect(reload.body).toMatch(/id="already-shown"[^>]*>This secret was already shown/);
     expect(reload.body).toContain(`href="/dashboard/clients/${clientId}/secret"`);
-    expect((await entriesBy(session.user.id)).map((e) => [e.type, e.clientId])).toEqual([['client.create', clientId]]);
+    expect((await auditEntriesBy(session.user.id)).map((e) => [e.type, e.clientId])).toEqual([['client.create', clientId]]);
   });
 
   it('the record holds the secret sealed with the handle, never in the clear, under the digest of the handle', async () => {
@@ -155,7 +153,7 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     expect(reload.statusCode).toBe(410);
     expect(reload.body).not.toContain(apiKey);
     expect(reload.body).toMatch(/This API key was already shown/);
-    expect((await entriesBy(session.user.id)).filter((e) => e.type === 'api_key.create')).toHaveLength(1);
+    expect((await auditEntriesBy(session.user.id)).filter((e) => e.type === 'api_key.create')).toHaveLength(1);
   });
 
   it('a rotated secret: 303, the new secret once with the overlap, then "already shown"', async () => {
@@ -236,7 +234,7 @@ describe('behaviour DASH-14: a refused form comes back filled in, the problem be
     expect(fieldErrorOf(refused.body, 'redirect_uris')).toMatch(/http/);
     expect(refused.body).toContain('aria-describedby="redirect_uris-error"');
     expect(refused.body).toMatch(/class="error" role="alert">Nothing was saved: <a href="#redirect_uris-error">/);
-    expect(await entriesBy(session.user.id)).toEqual([]);
+    expect(await auditEntriesBy(session.user.id)).toEqual([]);
   });
 
   it('client create: an unknown scope typed is beside the scopes; a box with another value than "on" is refused too', async () => {
@@ -248,7 +246,7 @@ describe('behaviour DASH-14: a refused form comes back filled in, the problem be
     const oddBox = await dashboardPost(session, '/dashboard/clients/new', { ...base, 'scope:read': 'yes' });
     expect(oddBox.statusCode).toBe(400);
     expect(fieldErrorOf(oddBox.body, 'scopes')).toMatch(/must be &quot;on&quot;/);
-    expect(await entriesBy(session.user.id)).toEqual([]);
+    expect(await auditEntriesBy(session.user.id)).toEqual([]);
   });
 
   it('client edit: the posted name back (not the stored one) with its problem; the client unchanged', async () => {
@@ -275,7 +273,7 @@ describe('behaviour DASH-14: a refused form comes back filled in, the problem be
     expect(refused.body).toContain('value="nobody-here@example.test"');
     expect(refused.body).toContain('value="Kept key name"');
     expect(fieldErrorOf(refused.body, 'user')).toMatch(/no user with that email or id/);
-    expect(await entriesBy(session.user.id)).toEqual([]);
+    expect(await auditEntriesBy(session.user.id)).toEqual([]);
   });
 
   it('user create: a password never comes back; a taken email (409) is beside the email', async () => {
@@ -294,7 +292,7 @@ describe('behaviour DASH-14: a refused form comes back filled in, the problem be
     expect(taken.statusCode).toBe(409);
     expect(taken.body).not.toContain('long enough password');
     expect(fieldErrorOf(taken.body, 'email')).toMatch(/already exists/);
-    expect(await entriesBy(session.user.id)).toEqual([]);
+    expect(await auditEntriesBy(session.user.id)).toEqual([]);
   });
 
   it('environment and scope create: a taken id or name is beside it, the other fields kept', async () => {
@@ -312,7 +310,7 @@ describe('behaviour DASH-14: a refused form comes back filled in, the problem be
     expect(scope.body).toContain('value="Kept description"');
     expect(scope.body).toMatch(/name="discoverable" type="checkbox" checked/);
     expect(fieldErrorOf(scope.body, 'name')).toMatch(/already exists/);
-    expect(await entriesBy(session.user.id)).toEqual([]);
+    expect(await auditEntriesBy(session.user.id)).toEqual([]);
   });
 
   it('a refusal about no field of a form that has fields is at its top; one that is not about input keeps the error page', async () => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { User } from '../../lambdas/core/model';
 import { csrfTokenOf } from '../../lambdas/presentation/dashboard/guard';
+import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getSessions } from '../../lambdas/wiring/repositories';
 import { handler } from './dashboard-handler';
 import { apiGatewayEvent, lambdaContext } from './events';
@@ -72,4 +73,14 @@ export const headerOf = (response: APIGatewayProxyResult, name: string) =>
 export function followRedirect(session: DashboardSession, response: APIGatewayProxyResult) {
   if (response.statusCode !== 303) throw new Error(`expected a 303, got ${response.statusCode}: ${response.body.slice(0, 500)}`);
   return dashboardGet(session, String(headerOf(response, 'Location')));
+}
+
+/** The audit entries of the last hour with this admin as actor, newest first. */
+export async function auditEntriesBy(adminId: string) {
+  const page = await getAuditLog().page({
+    from: new Date(Date.now() - 3_600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+    limit: 100,
+  });
+  return page.items.filter((entry) => entry.actor.kind === 'admin-user' && entry.actor.userId === adminId);
 }
