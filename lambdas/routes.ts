@@ -274,6 +274,8 @@ const dashboardWrites: StorageAccess = storage(clientWrite, userDeletion, creden
   resetLink: 'put',
   resetLinkOfUser: 'put',
   trustedIssuer: ['put', 'delete'],
+  // A create or rotate form keeps the secret for one showing (behaviour DASH-13).
+  shownOnce: 'put',
 });
 
 // Behaviour EDGE-7: every row is limited at the edge. Rows without a rate of their own in the
@@ -1154,7 +1156,8 @@ export const routes: readonly Route[] = [
     path: '/dashboard/{proxy+}',
     handler: 'dashboard-pages',
     auth: 'session',
-    storage: storage(sessionUse, dashboardReads),
+    // The one write of a page: the page a secret is shown on claims its single-use record (behaviour DASH-13).
+    storage: storage(sessionUse, dashboardReads, { shownOnce: 'update' }),
     edge: adminPlaneEdge,
   },
   {

@@ -19,11 +19,15 @@ import { getAuditLog, getServiceCounts, getTokenStats } from './audit';
 import { httpHandler } from './handler';
 import { getSessions, getTokenStore, getUsers } from './repositories';
 import { getBrand, getSite } from './site';
-import { getStorage } from './storage';
+import { DynamoShownOnceStore } from '../adapters/dynamodb/shown-once-store';
 import { perContainer } from './container';
+import { getStorage } from './storage';
 
 /** The signing key's times for the overview, as the rotation job records them (behaviour DASH-7). */
 const getSigningKeyTimes = /* @__PURE__ */ perContainer(() => new DynamoSigningKeyTimes(getStorage().db, getStorage().tables.main));
+
+/** The secrets a form keeps for one showing (behaviour DASH-13). */
+const getShownOnce = /* @__PURE__ */ perContainer(() => new DynamoShownOnceStore(getStorage().db, getStorage().tables.ephemeral));
 
 /** What only some of the dashboard's rows call; a row without one never reaches the pages that use it. */
 export interface DashboardRowParts {
@@ -68,6 +72,7 @@ export function dashboardHandler(parts: DashboardRowParts) {
       forgetSiteDisplay: () => getSite().forget(),
       brand: getBrand,
       assetBaseUrl: container.config.jwksCdnBaseUrl,
+      shownOnce: getShownOnce(),
     }),
   );
 }

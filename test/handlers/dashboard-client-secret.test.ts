@@ -1,6 +1,6 @@
 /**
  * The dashboard's "Rotate secret" action (behaviour ADMIN-20, DASH-5, DASH-4): a confirmation page
- * picking the overlap, the new secret once in the POST's answer, the same core use case as the
+ * picking the overlap, the new secret once on the page the POST redirects to (DASH-13), the same core use case as the
  * admin API audited with the admin as actor; a re-posted form and bad input change nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -70,10 +70,11 @@ describe('behaviour ADMIN-20, DASH-5: Rotate secret on the client page', () => {
       overlap_seconds: '3600',
       rotating: rotatingMark(confirmation.body),
     });
-    expect(answer.statusCode).toBe(200);
-    expect(answer.headers?.['Cache-Control'] ?? answer.headers?.['cache-control']).toMatch(/no-store/);
-    const fresh = /id="client-secret">([^<]+)</.exec(answer.body)![1]!;
-    expect(answer.body).toMatch(/id="previous-secret">The previous secret keeps working until /);
+    expect(answer.statusCode).toBe(303);
+    const shown = await call('GET', String(answer.headers?.Location));
+    expect(shown.headers?.['Cache-Control'] ?? shown.headers?.['cache-control']).toMatch(/no-store/);
+    const fresh = /id="client-secret">([^<]+)</.exec(shown.body)![1]!;
+    expect(shown.body).toMatch(/id="previous-secret">The previous secret keeps working until /);
     expect((await clientCredentials(client.clientId, old!)).status).toBe(200);
     expect((await clientCredentials(client.clientId, fresh)).status).toBe(200);
     expect((await call('GET', `/dashboard/clients/${client.clientId}`)).body).not.toContain(fresh);
@@ -86,7 +87,7 @@ describe('behaviour ADMIN-20, DASH-5: Rotate secret on the client page', () => {
     const { client } = await createClientWithSecret();
     const mark = rotatingMark((await call('GET', `/dashboard/clients/${client.clientId}/secret`)).body);
     expect((await call('POST', `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating: mark })).statusCode).toBe(
-      200,
+      303,
     );
     const rotated = await getClientRepository().get(client.clientId);
     const again = await call('POST', `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating: mark });

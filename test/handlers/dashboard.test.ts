@@ -78,6 +78,17 @@ function post(
 const header = (response: APIGatewayProxyResult, name: string) =>
   Object.entries(response.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
+/** Behaviour DASH-13: a create answers 303; the browser's GET of its Location. */
+function follow(session: Session, response: APIGatewayProxyResult) {
+  expect(response.statusCode).toBe(303);
+  const location = new URL(String(header(response, 'Location')), origin);
+  return get(session, location.pathname, Object.fromEntries(location.searchParams));
+}
+
+/** The client id in a create's Location (its page, or the page its secret is shown on). */
+const createdClientId = (response: APIGatewayProxyResult) =>
+  decodeURIComponent(/^\/dashboard\/clients\/([^/?]+)/.exec(String(header(response, 'Location')))![1]!);
+
 async function auditBy(adminId: string) {
   const page = await getAuditLog().page({
     from: new Date(Date.now() - 3_600_000).toISOString(),
@@ -409,7 +420,7 @@ describe('behaviour DASH-4: bad input on every dashboard POST is a readable page
 });
 
 describe('behaviour DASH-5: changes call the admin API core and are audited with the admin as actor', () => {
-  it('a confidential client: the secret once (201), never on its page; edits and deletion audited', async () => {
+  it('a confidential client: the secret once (DASH-13), never on its page; edits and deletion audited', async () => {
     const session = await adminSession();
     const created = await post(session, '/dashboard/clients/new', {
       type: 'confidential',
@@ -418,9 +429,9 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       scopes: 'read',
       redirect_uris: '',
     });
-    expect(created.statusCode).toBe(201);
-    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
-    const secret = /id="client-secret">([^<]+)</.exec(created.body)![1]!;
+    const shown = await follow(session, created);
+    const clientId = /id="client-id">([^<]+)</.exec(shown.body)![1]!;
+    const secret = /id="client-secret">([^<]+)</.exec(shown.body)![1]!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const page = await get(session, `/dashboard/clients/${clientId}`);
     expect(page.statusCode).toBe(200);
@@ -474,8 +485,8 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       redirect_uris: 'https://app.example.test/cb',
       refresh_grace_seconds: '20',
     });
-    expect(created.statusCode).toBe(201);
-    const createdId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect(created.statusCode).toBe(303);
+    const createdId = createdClientId(created);
     expect((await getClientRepository().get(createdId))?.refreshGraceSeconds).toBe(20);
 
     // A client whose refresh tokens never rotate has no window to set.
@@ -501,9 +512,8 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       jwks: JSON.stringify({ keys: [key] }),
       token_endpoint_auth_signing_alg: 'ES256',
     });
-    expect(created.statusCode).toBe(201);
-    expect(created.body).not.toContain('id="client-secret"');
-    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect(header(created, 'Location')).toMatch(/^\/dashboard\/clients\/[^/]+\?done=created$/);
+    const clientId = createdClientId(created);
     expect(await getClientRepository().get(clientId)).toMatchObject({ jwks: { keys: [key] }, tokenEndpointAuthSigningAlg: 'ES256' });
     const page = await get(session, `/dashboard/clients/${clientId}`);
     expect(page.body).toMatch(/id="authentication">private_key_jwt, keys k1 \(ES256 only\)/);
@@ -531,7 +541,7 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
       redirect_uris: '',
       dpop_bound_access_tokens: 'on',
     });
-    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    const clientId = createdClientId(created);
     expect((await getClientRepository().get(clientId))?.dpopBoundAccessTokens).toBe(true);
     const page = await get(session, `/dashboard/clients/${clientId}`);
     expect(page.body).toContain('<tr><th>DPoP required</th><td>yes</td></tr>');
@@ -555,8 +565,7 @@ describe('behaviour DASH-5: changes call the admin API core and are audited with
     const client = await createClient({ scopes: ['read'], test: false });
     const user = await createUser({ test: false });
     const created = await post(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'CI key' });
-    expect(created.statusCode).toBe(201);
-    const apiKey = /id="api-key">([^<]+)</.exec(created.body)![1]!;
+    const apiKey = /id="api-key">([^<]+)</.exec((await follow(session, created)).body)![1]!;
     expect(apiKey).toMatch(/^tgk_[0-9a-f]{16}_/);
     const keyId = apiKey.split('_')[1]!;
     expect((await get(session, `/dashboard/clients/${client.clientId}`)).body).not.toContain(apiKey);
@@ -709,8 +718,8 @@ describe('behaviour AUTHZ-18, DASH-5: the client form sets require_pushed_author
       redirect_uris: 'https://app.example.test/cb',
       require_pushed_authorization_requests: 'on',
     });
-    expect(created.statusCode).toBe(201);
-    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect(created.statusCode).toBe(303);
+    const clientId = createdClientId(created);
     expect((await getClientRepository().get(clientId))?.requirePushedAuthorizationRequests).toBe(true);
     const page = await get(session, `/dashboard/clients/${clientId}`);
     expect(page.body).toContain('<td id="par-required">required</td>');

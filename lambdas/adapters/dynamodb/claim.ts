@@ -15,7 +15,10 @@ export async function claimOnce(
   table: string,
   key: Record<string, string>,
   nowEpoch: number,
+  /** Attributes the item must also hold (`name = value`), else it is left unclaimed. */
+  holds: Readonly<Record<string, string>> = {},
 ): Promise<Record<string, unknown> | undefined> {
+  const held = Object.entries(holds);
   const claim = randomUUID();
   try {
     const { Attributes } = await db.send(
@@ -24,9 +27,15 @@ export async function claimOnce(
         Key: key,
         UpdateExpression: 'SET consumedBy = :claim',
         // TTL deletes late: an item past its ttl is treated as gone.
-        ConditionExpression: 'attribute_exists(pk) AND #ttl > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':claim': claim, ':now': nowEpoch },
+        ConditionExpression: `attribute_exists(pk) AND #ttl > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)${held
+          .map((_, i) => ` AND #held${i} = :held${i}`)
+          .join('')}`,
+        ExpressionAttributeNames: { '#ttl': 'ttl', ...Object.fromEntries(held.map(([name], i) => [`#held${i}`, name])) },
+        ExpressionAttributeValues: {
+          ':claim': claim,
+          ':now': nowEpoch,
+          ...Object.fromEntries(held.map(([, value], i) => [`:held${i}`, value])),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -328,6 +328,24 @@ export class DynamoClientRepository {
     return false;
   }
 
+  /** Every listed client in the environment, as anyInEnvironment counts them (so the count says exactly when deletion is refused). */
+  async inEnvironment(environmentId: string, sampleSize: number): Promise<{ count: number; sample: string[] }> {
+    let count = 0;
+    const sample: string[] = [];
+    const pages = this.listedRecords({
+      expression: 'environmentId = :env',
+      values: { ':env': environmentId },
+      projection: 'clientId, #ttl',
+    });
+    for await (const page of pages) {
+      for (const item of page) {
+        count += 1;
+        if (sample.length < sampleSize) sample.push(String(item.clientId));
+      }
+    }
+    return { count, sample };
+  }
+
   /** The clients granted `scope`; an unused dynamic client past its expiry is left out, as `get` leaves it out. */
   async holdersOfScope(scope: string, sampleSize: number): Promise<{ count: number; sample: string[] }> {
     const nowEpoch = this.nowEpoch();

@@ -9,27 +9,30 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-const info = Buffer.from('tollgate refresh-token successor v1');
+const info = 'tollgate refresh-token successor v1';
 const ivBytes = 12;
 const tagBytes = 16;
 
-const keyOf = (rotatedToken: string) => Buffer.from(hkdfSync('sha256', rotatedToken, Buffer.alloc(0), info, 32));
+const keyOf = (secret: string, purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), Buffer.from(purpose), 32));
 
-/** base64url of iv, tag and ciphertext. */
-export function sealSuccessor(rotatedToken: string, successor: string, itemKey: string): string {
+/**
+ * base64url of iv, tag and ciphertext: `value` under a key derived from `secret` (256 random bits
+ * only its holder has) for `purpose` (HKDF info: a key of one use never opens another's), `itemKey` the associated data.
+ */
+export function sealWithSecret(secret: string, purpose: string, value: string, itemKey: string): string {
   const iv = randomBytes(ivBytes);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(rotatedToken), iv);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(secret, purpose), iv);
   cipher.setAAD(Buffer.from(itemKey));
-  const sealed = Buffer.concat([cipher.update(successor, 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
-/** The successor, or undefined when `sealed` was not sealed with this token for this item. */
-export function openSuccessor(rotatedToken: string, sealed: string, itemKey: string): string | undefined {
+/** The value, or undefined when `sealed` was not sealed with this secret for this purpose and item. */
+export function openWithSecret(secret: string, purpose: string, sealed: string, itemKey: string): string | undefined {
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length <= ivBytes + tagBytes) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(rotatedToken), bytes.subarray(0, ivBytes));
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret, purpose), bytes.subarray(0, ivBytes));
     decipher.setAAD(Buffer.from(itemKey));
     decipher.setAuthTag(bytes.subarray(ivBytes, ivBytes + tagBytes));
     return Buffer.concat([decipher.update(bytes.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
@@ -37,3 +40,9 @@ export function openSuccessor(rotatedToken: string, sealed: string, itemKey: str
     return undefined;
   }
 }
+
+export const sealSuccessor = (rotatedToken: string, successor: string, itemKey: string) =>
+  sealWithSecret(rotatedToken, info, successor, itemKey);
+
+/** The successor, or undefined when `sealed` was not sealed with this token for this item. */
+export const openSuccessor = (rotatedToken: string, sealed: string, itemKey: string) => openWithSecret(rotatedToken, info, sealed, itemKey);

@@ -164,6 +164,8 @@ export interface ClientStore {
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
+  /** The clients placed in the environment, counted as anyInEnvironment sees them; up to `sampleSize` of their ids (behaviour DASH-16). */
+  inEnvironment(environmentId: string, sampleSize: number): Promise<ScopeHolders>;
 }
 
 /** What user and client changes do to API keys. Each step is idempotent: a failed admin call is retried as a whole. */

@@ -9,7 +9,7 @@ import { InvalidRequestError } from '../../core/errors';
 import { assertionSigningAlgorithms } from '../../core/jwt-assertions';
 import type { Client } from '../../core/model';
 import { html, type Html } from '../html';
-import { blankToUndefined } from './forms';
+import { blankToUndefined, describedBy, fieldError, type FormState, fieldValue } from './forms';
 
 /** The JSON of a pasted key set; a few keys of any type fit well within it. */
 const maxJwksText = 32 * 1024;
@@ -50,21 +50,24 @@ export function keysOfEditForm(
   return undefined;
 }
 
-export const createFormKeyFields = (): Html =>
-  html`<fieldset><legend>Keys instead of a secret (private_key_jwt; confidential clients only, optional)</legend>
-<label for="jwks">Public keys (a JWKS: {"keys": [...]})</label><textarea id="jwks" name="jwks" rows="4"></textarea>
-<label for="jwks_uri">or the https URL of its JWKS</label><input id="jwks_uri" name="jwks_uri" type="url" maxlength="2000">
+/** The create form's key fields, filled in as posted after a refusal (behaviour DASH-14). */
+export function createFormKeyFields(state: FormState): Html {
+  const alg = fieldValue(state, 'token_endpoint_auth_signing_alg');
+  return html`<fieldset><legend>Keys instead of a secret (private_key_jwt; confidential clients only, optional)</legend>
+<label for="jwks">Public keys (a JWKS: {"keys": [...]})</label><textarea id="jwks" name="jwks" rows="4"${describedBy(state, 'jwks')}>${fieldValue(state, 'jwks')}</textarea>${fieldError(state, 'jwks')}
+<label for="jwks_uri">or the https URL of its JWKS</label><input id="jwks_uri" name="jwks_uri" type="url" maxlength="2000" value="${fieldValue(state, 'jwks_uri')}"${describedBy(state, 'jwks_uri')}>${fieldError(state, 'jwks_uri')}
 <label for="token_endpoint_auth_signing_alg">Signing algorithm</label><select id="token_endpoint_auth_signing_alg" name="token_endpoint_auth_signing_alg"><option value="">any of its keys'</option>${assertionSigningAlgorithms.map(
-    (alg) => html`<option value="${alg}">${alg}</option>`,
-  )}</select></fieldset>`;
+    (option) => html`<option value="${option}"${option === alg ? html` selected` : ''}>${option}</option>`,
+  )}</select>${fieldError(state, 'token_endpoint_auth_signing_alg')}</fieldset>`;
+}
 
-/** The edit form's key field: the set or the URL, as the client registered it. */
-export function editFormKeyFields(client: Client): Html {
+/** The edit form's key field: the set or the URL, as the client registered it, or as posted after a refusal. */
+export function editFormKeyFields(client: Client, state: FormState): Html {
   if (client.jwks) {
-    return html`<label for="jwks">Public keys (JWKS; replace to rotate)</label><textarea id="jwks" name="jwks" rows="6">${JSON.stringify(client.jwks, null, 2)}</textarea>`;
+    return html`<label for="jwks">Public keys (JWKS; replace to rotate)</label><textarea id="jwks" name="jwks" rows="6"${describedBy(state, 'jwks')}>${fieldValue(state, 'jwks', JSON.stringify(client.jwks, null, 2))}</textarea>${fieldError(state, 'jwks')}`;
   }
   if (client.jwksUri) {
-    return html`<label for="jwks_uri">JWKS URL</label><input id="jwks_uri" name="jwks_uri" type="url" maxlength="2000" value="${client.jwksUri}">`;
+    return html`<label for="jwks_uri">JWKS URL</label><input id="jwks_uri" name="jwks_uri" type="url" maxlength="2000" value="${fieldValue(state, 'jwks_uri', client.jwksUri)}"${describedBy(state, 'jwks_uri')}>${fieldError(state, 'jwks_uri')}`;
   }
   return html``;
 }

@@ -10,6 +10,7 @@
 import * as z from 'zod/mini';
 import { createClient, deleteClient, getClient, updateClient } from '../../core/admin/clients';
 import { listEnvironments } from '../../core/admin/environments';
+import { listScopes } from '../../core/admin/scopes';
 import type { KeyManager } from '../../core/api-keys/caller';
 import { createApiKey } from '../../core/api-keys/create';
 import { revokeApiKey, listApiKeys } from '../../core/api-keys/list-and-revoke';
@@ -23,8 +24,21 @@ import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { clientActivityChart } from './client-activity-chart';
 import { authenticationRow, createFormKeyFields, editFormKeyFields, keysOfCreateForm, keysOfEditForm } from './client-keys';
-import { blankToUndefined, checkbox, lineList, wordList } from './forms';
+import { defaultEnvironmentOf, scopeCheckboxes, scopesOfForm } from './client-form-fields';
+import {
+  blankForm,
+  blankToUndefined,
+  checkbox,
+  describedBy,
+  fieldError,
+  formError,
+  type FormState,
+  isTicked,
+  lineList,
+  fieldValue,
+} from './forms';
 import { actionButton, clientPath, csrfField, dashboardPaths, userPath } from './layout';
+import { showOnceAfterRedirect } from './shown-once';
 
 const scopesField = z.array(scopeName).check(z.maxLength(100));
 const redirectUrisField = z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(20));
@@ -68,6 +82,7 @@ const keyForm = z.object({
 });
 
 const notices: Record<string, string> = {
+  created: 'The client was created.',
   updated: 'The client was saved.',
   deleted: 'The client was deleted; its API keys were revoked.',
   'key-revoked': 'The API key was revoked.',
@@ -75,31 +90,56 @@ const notices: Record<string, string> = {
 
 const adminManager = (request: DashboardRequest): KeyManager => ({ kind: 'admin', actor: actorOf(request) });
 
-async function newForm(request: DashboardRequest) {
-  const environments = await listEnvironments(request.deps.admin, 100);
+/** The fields a refused client form shows its problem beside (behaviour DASH-14). */
+const clientFormFields = [
+  'type',
+  'name',
+  'environment_id',
+  'scopes',
+  'redirect_uris',
+  'refresh_grace_seconds',
+  'require_pushed_authorization_requests',
+  'jwks',
+  'jwks_uri',
+  'token_endpoint_auth_signing_alg',
+  'dpop_bound_access_tokens',
+];
+
+async function newForm(request: DashboardRequest, state: FormState = blankForm, status = 200) {
+  const [environments, catalog] = await Promise.all([listEnvironments(request.deps.admin, 100), listScopes(request.deps.admin)]);
+  const environment = fieldValue(state, 'environment_id', defaultEnvironmentOf(environments.items, request.deps.admin.dcrEnvironmentId));
+  const type = fieldValue(state, 'type', 'confidential');
+  const option = (value: string, label: string, selected: string) =>
+    html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
   return pageResponse(
     request,
     'Create a client',
-    html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}
-<label for="type">Type</label><select id="type" name="type"><option value="confidential">Confidential (has a secret)</option><option value="public">Public (PKCE, no secret)</option></select>
-<label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
-<label for="environment_id">Environment</label><select id="environment_id" name="environment_id">${environments.items.map(
-      (e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`,
-    )}</select>
-<label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text">
-<label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"></textarea>
-<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1">
-${parCheckbox(false)}
-${createFormKeyFields()}
-${dpopBoundField(false)}
+    html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}${formError(state)}
+<label for="type">Type</label><select id="type" name="type"${describedBy(state, 'type')}>${option('confidential', 'Confidential (has a secret)', type)}${option('public', 'Public (PKCE, no secret)', type)}</select>${fieldError(state, 'type')}
+<label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200" value="${fieldValue(state, 'name')}"${describedBy(state, 'name')}>${fieldError(state, 'name')}
+<label for="environment_id">Environment</label><select id="environment_id" name="environment_id"${describedBy(state, 'environment_id')}>${environments.items.map(
+      (e) =>
+        option(
+          e.id,
+          `${e.name} (${e.id})${e.dcr || e.id === request.deps.admin.dcrEnvironmentId ? ', self-registered clients' : ''}`,
+          environment,
+        ),
+    )}</select>${fieldError(state, 'environment_id')}
+${scopeCheckboxes(catalog, [], state)}
+<label for="redirect_uris">Redirect URIs (one per line; none for a client_credentials client)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"${describedBy(state, 'redirect_uris')}>${fieldValue(state, 'redirect_uris')}</textarea>${fieldError(state, 'redirect_uris')}
+<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300, for a client that gets refresh tokens (blank: the server's setting, now ${request.container.config.refreshGraceSeconds}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1" value="${fieldValue(state, 'refresh_grace_seconds')}"${describedBy(state, 'refresh_grace_seconds')}>${fieldError(state, 'refresh_grace_seconds')}
+${parCheckbox(isTicked(state, 'require_pushed_authorization_requests', false))}${fieldError(state, 'require_pushed_authorization_requests')}
+${createFormKeyFields(state)}
+${dpopBoundField(isTicked(state, 'dpop_bound_access_tokens', false))}${fieldError(state, 'dpop_bound_access_tokens')}
 <div><button type="submit">Create</button></div></form>`,
+    { status },
   );
 }
 
 async function create(request: DashboardRequest) {
   const form = validate(createForm, {
     ...request.form,
-    scopes: wordList(request.form.scopes),
+    scopes: scopesOfForm(request.form),
     redirect_uris: lineList(request.form.redirect_uris),
     refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds),
   });
@@ -118,21 +158,9 @@ async function create(request: DashboardRequest) {
     dpopBoundAccessTokens: form.dpop_bound_access_tokens === 'on',
   });
   request.container.log.info('dashboard: client created', { clientId: client.clientId, adminId: request.admin.user.id });
-  return pageResponse(
-    request,
-    'Client created',
-    html`<p>Client ID: <code id="client-id">${client.clientId}</code></p>
-${
-  secret
-    ? html`<div class="secret"><p><strong>Copy the client secret now: it is shown only this once.</strong> Only its hash is stored.</p>
-<p><code id="client-secret">${secret}</code></p></div>`
-    : client.type === 'confidential'
-      ? html`<p>This client has no secret: it signs assertions with its keys (private_key_jwt).</p>`
-      : html`<p>A public client has no secret; it proves itself with PKCE.</p>`
-}
-<p><a href="${clientPath(client.clientId)}">Go to the client</a></p>`,
-    { status: 201 },
-  );
+  // Behaviour DASH-13: 303 either way, so a reload never creates a second client; a secret is shown once on the page it leads to.
+  if (secret) return showOnceAfterRedirect(request, { purpose: 'client-secret', clientId: client.clientId, secret });
+  return redirect(`${clientPath(client.clientId)}?done=created`);
 }
 
 function keyRow(request: DashboardRequest, client: Client, key: ApiKey): Html {
@@ -143,8 +171,17 @@ function keyRow(request: DashboardRequest, client: Client, key: ApiKey): Html {
 <td>${status === 'active' ? actionButton(clientPath(client.clientId, `/keys/${encodeURIComponent(key.keyId)}/revoke`), request.admin.csrf, 'Revoke') : ''}</td></tr>`;
 }
 
-async function detailPage(request: DashboardRequest, statusCode = 200, created?: { apiKey: string; keyId: string }) {
+/** Which of the page's two forms a refusal brings back filled in (behaviour DASH-14). */
+interface DetailForms {
+  readonly edit?: FormState;
+  readonly key?: FormState;
+}
+
+async function detailPage(request: DashboardRequest, statusCode = 200, forms: DetailForms = {}) {
   const client = await getClient(request.deps.admin, request.params.id!);
+  const edit = forms.edit ?? blankForm;
+  const keyState = forms.key ?? blankForm;
+  const catalog = await listScopes(request.deps.admin);
   const keyCursor = blankToUndefined(request.query.keys_cursor);
   const keys = await listApiKeys(request.deps.apiKeys, adminManager(request), client.clientId, 50, keyCursor);
   const notice = request.query.done ? notices[request.query.done] : undefined;
@@ -154,12 +191,7 @@ async function detailPage(request: DashboardRequest, statusCode = 200, created?:
   return pageResponse(
     request,
     client.name,
-    html`${
-      created
-        ? html`<div class="secret"><p><strong>Copy the API key now: it is shown only this once.</strong></p><p><code id="api-key">${created.apiKey}</code></p></div>`
-        : ''
-    }
-<table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
+    html`<table><tbody><tr><th>Client ID</th><td><code>${client.clientId}</code></td></tr><tr><th>Type</th><td>${client.type}</td></tr>
 <tr><th>Registration</th><td>${client.registrationType === 'dynamic' ? html`<span class="tag">self-registered</span>` : 'static'}</td></tr>
 <tr><th>Environment</th><td>${client.environmentId}</td></tr><tr><th>Grant types</th><td>${client.grantTypes.join(' ')}</td></tr>
 ${
@@ -175,31 +207,31 @@ ${authenticationRow(client)}
 <tr><th>Created</th><td>${client.createdAt}</td></tr></tbody></table>
 ${await clientActivityChart(request, client.clientId)}
 <p><a href="${clientPath(client.clientId, '/activity')}">Token activity</a>${client.secretHash ? html` · <a href="${clientPath(client.clientId, '/secret')}">Rotate secret</a>` : ''} · <a href="${clientPath(client.clientId, '/delete')}" class="danger">Delete this client</a></p>
-<fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}
-<label for="name">Name</label><input id="name" name="name" type="text" value="${client.name}" required maxlength="200">
-<label for="scopes">Scopes (separated by spaces)</label><input id="scopes" name="scopes" type="text" value="${client.scopes.join(' ')}">
+<fieldset><legend>Edit</legend><form method="post" action="${clientPath(client.clientId)}">${csrfField(request.admin.csrf)}${formError(edit)}
+<label for="name">Name</label><input id="name" name="name" type="text" value="${fieldValue(edit, 'name', client.name)}" required maxlength="200"${describedBy(edit, 'name')}>${fieldError(edit, 'name')}
+${scopeCheckboxes(catalog, client.scopes, edit)}
 ${
   editsRedirects
-    ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3">${client.redirectUris.join('\n')}</textarea>`
+    ? html`<label for="redirect_uris">Redirect URIs (one per line)</label><textarea id="redirect_uris" name="redirect_uris" rows="3"${describedBy(edit, 'redirect_uris')}>${fieldValue(edit, 'redirect_uris', client.redirectUris.join('\n'))}</textarea>${fieldError(edit, 'redirect_uris')}`
     : html`<p>Redirect URIs: ${client.redirectUris.length > 0 ? client.redirectUris.join(', ') : 'none'}${client.registrationType === 'dynamic' ? " (set by the client's registration)" : ''}</p>`
 }
 ${
   rotates
-    ? html`<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300: a rotated refresh token presented again within it gets the same successor (blank: the server's setting, now ${serverGrace}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1" value="${client.refreshGraceSeconds === undefined ? '' : String(client.refreshGraceSeconds)}">`
+    ? html`<label for="refresh_grace_seconds">Refresh grace window in seconds, 0 to 300: a rotated refresh token presented again within it gets the same successor (blank: the server's setting, now ${serverGrace}; 0: off)</label><input id="refresh_grace_seconds" name="refresh_grace_seconds" type="number" min="0" max="300" step="1" value="${fieldValue(edit, 'refresh_grace_seconds', client.refreshGraceSeconds === undefined ? '' : String(client.refreshGraceSeconds))}"${describedBy(edit, 'refresh_grace_seconds')}>${fieldError(edit, 'refresh_grace_seconds')}`
     : ''
 }
-${pushesRequests(client) ? parCheckbox(client.requirePushedAuthorizationRequests === true) : ''}
-${editFormKeyFields(client)}
-${dpopBoundField(client.dpopBoundAccessTokens === true)}
+${pushesRequests(client) ? parCheckbox(isTicked(edit, 'require_pushed_authorization_requests', client.requirePushedAuthorizationRequests === true)) : ''}${fieldError(edit, 'require_pushed_authorization_requests')}
+${editFormKeyFields(client, edit)}
+${dpopBoundField(isTicked(edit, 'dpop_bound_access_tokens', client.dpopBoundAccessTokens === true))}${fieldError(edit, 'dpop_bound_access_tokens')}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>API keys</h2>
 <table id="api-keys"><thead><tr><th>Key ID</th><th>Name</th><th>User</th><th>Scopes</th><th>Status</th><th>Last used</th><th>Expires</th><th></th></tr></thead>
 <tbody>${keys.items.map((key) => keyRow(request, client, key))}</tbody></table>
 <p><a href="${clientPath(client.clientId, '/api-keys')}">All keys, newest first, by status</a></p>
-<fieldset><legend>Create an API key</legend><form method="post" action="${clientPath(client.clientId, '/keys')}">${csrfField(request.admin.csrf)}
-<label for="key-user">User the key acts as (email or user id)</label><input id="key-user" name="user" type="text" required>
-<label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200">
-<label for="key-expires">Expires at (optional, e.g. 2030-01-01T00:00:00Z)</label><input id="key-expires" name="expires_at" type="text">
+<fieldset><legend>Create an API key</legend><form method="post" action="${clientPath(client.clientId, '/keys')}">${csrfField(request.admin.csrf)}${formError(keyState)}
+<label for="key-user">User the key acts as (email or user id)</label><input id="key-user" name="user" type="text" required value="${fieldValue(keyState, 'user')}"${describedBy(keyState, 'user')}>${fieldError(keyState, 'user')}
+<label for="key-name">Name (optional)</label><input id="key-name" name="name" type="text" maxlength="200" value="${fieldValue(keyState, 'name')}"${describedBy(keyState, 'name')}>${fieldError(keyState, 'name')}
+<label for="key-expires">Expires at (optional, e.g. 2030-01-01T00:00:00Z)</label><input id="key-expires" name="expires_at" type="text" value="${fieldValue(keyState, 'expires_at')}"${describedBy(keyState, 'expires_at')}>${fieldError(keyState, 'expires_at')}
 <div><button type="submit">Create key</button></div></form></fieldset>`,
     { notice, status: statusCode },
   );
@@ -210,7 +242,7 @@ async function update(request: DashboardRequest) {
   const editsRedirects = before.registrationType === 'static' && before.grantTypes.includes('authorization_code');
   const form = validate(updateForm, {
     name: request.form.name,
-    scopes: wordList(request.form.scopes),
+    scopes: scopesOfForm(request.form),
     ...(editsRedirects && request.form.redirect_uris !== undefined ? { redirect_uris: lineList(request.form.redirect_uris) } : {}),
     ...(before.grantTypes.includes('refresh_token') && request.form.refresh_grace_seconds !== undefined
       ? { refresh_grace_seconds: graceWindowField(request.form.refresh_grace_seconds) }
@@ -236,11 +268,27 @@ async function update(request: DashboardRequest) {
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
 
+/** Behaviour DASH-16: the client's active API keys, every page of them (a client has few). */
+async function activeKeyCount(request: DashboardRequest, clientId: string): Promise<number> {
+  const now = request.container.clock.now();
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listApiKeys(request.deps.apiKeys, adminManager(request), clientId, 100, cursor);
+    count += page.items.filter((key) => keyStatus(key, now) === 'active').length;
+    cursor = page.next;
+  } while (cursor);
+  return count;
+}
+
 async function confirmDelete(request: DashboardRequest) {
   const client = await getClient(request.deps.admin, request.params.id!);
+  const keys = await activeKeyCount(request, client.clientId);
   return confirmationPage(request, {
     title: `Delete ${client.name}?`,
-    consequence: html`Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys. This cannot be undone.`,
+    consequence: html`Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys: <strong id="dependent-keys">${
+      keys === 0 ? 'it has no active API key' : `${keys} active API key${keys > 1 ? 's' : ''}`
+    }</strong>${keys > 0 ? ' will stop working' : ''}. This cannot be undone.`,
     action: clientPath(client.clientId, '/delete'),
     label: 'Delete the client',
     back: clientPath(client.clientId),
@@ -270,7 +318,12 @@ async function createKey(request: DashboardRequest) {
     ...(form.name ? { name: form.name } : {}),
     ...(form.expires_at ? { expiresAt: form.expires_at } : {}),
   });
-  return detailPage({ ...request, query: {} }, 201, { apiKey: created.apiKey, keyId: created.key.keyId });
+  return showOnceAfterRedirect(request, {
+    purpose: 'api-key',
+    clientId: request.params.id!,
+    secret: created.apiKey,
+    keyId: created.key.keyId,
+  });
 }
 
 async function revokeKey(request: DashboardRequest) {
@@ -280,12 +333,25 @@ async function revokeKey(request: DashboardRequest) {
 }
 
 export const clientRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'clients/new', run: newForm },
-  { method: 'POST', path: 'clients/new', run: create },
+  { method: 'GET', path: 'clients/new', run: (request) => newForm(request) },
+  { method: 'POST', path: 'clients/new', run: create, refill: { fields: clientFormFields, page: newForm } },
   { method: 'GET', path: 'clients/:id', run: (request) => detailPage(request) },
-  { method: 'POST', path: 'clients/:id', run: update },
+  {
+    method: 'POST',
+    path: 'clients/:id',
+    run: update,
+    refill: { fields: clientFormFields, page: (request, edit, status) => detailPage({ ...request, query: {} }, status, { edit }) },
+  },
   { method: 'GET', path: 'clients/:id/delete', run: confirmDelete },
   { method: 'POST', path: 'clients/:id/delete', run: remove },
-  { method: 'POST', path: 'clients/:id/keys', run: createKey },
+  {
+    method: 'POST',
+    path: 'clients/:id/keys',
+    run: createKey,
+    refill: {
+      fields: ['user', 'name', 'expires_at'],
+      page: (request, key, status) => detailPage({ ...request, query: {} }, status, { key }),
+    },
+  },
   { method: 'POST', path: 'clients/:id/keys/:keyId/revoke', run: revokeKey },
 ];

@@ -6,6 +6,7 @@ import type { FormFields } from '../../http/body';
 import { type Brand, type Html, html } from '../html';
 import type { FormPart } from '../../http/multipart';
 import type { DashboardDependencies } from './deps';
+import type { FormState } from './forms';
 import type { DashboardAdmin } from './guard';
 import { actionButton, dashboardPage, dashboardResponse, type Frame } from './layout';
 
@@ -30,6 +31,17 @@ export type DashboardRoute = {
   /** Below /dashboard, with `:name` segments. */
   readonly path: string;
   readonly run: (request: DashboardRequest) => Promise<APIGatewayProxyResult>;
+  /**
+   * A form's post: its page again, filled in with what was posted and the problem beside its
+   * field, when the post is refused (400, 409; behaviour DASH-14). `fields` are the names the form
+   * shows a problem beside.
+   */
+  readonly refill?: {
+    readonly fields: readonly string[];
+    /** The field a conflict (409) that names none is about: the id or name that is taken. */
+    readonly conflictField?: string;
+    readonly page: (request: DashboardRequest, state: FormState, status: number) => Promise<APIGatewayProxyResult>;
+  };
 };
 
 export const frameOf = (request: DashboardRequest, message: { notice?: string; error?: string } = {}): Frame => ({

@@ -4,6 +4,7 @@ import type { PasswordResetDependencies } from '../../core/account/password-rese
 import type { ActivityReader, AdminDependencies, AuditLogStore } from '../../core/admin/ports';
 import type { SigningKeyTimesReader } from '../../core/admin/signing-key';
 import type { ServiceCountsReader, TokenStatsReader } from '../../core/admin/token-stats';
+import type { ShownOnceStore } from '../../core/admin/shown-once';
 import type { ApiKeyCreateDependencies } from '../../core/api-keys/create';
 import type { MfaPolicy } from '../../config/settings';
 import type { User } from '../../core/model';
@@ -39,4 +40,6 @@ export interface DashboardDependencies {
   readonly brand: () => Promise<Brand>;
   /** Where the logo is served from (JWKS_CDN_BASE_URL). */
   readonly assetBaseUrl: string;
+  /** Secrets a form keeps for one showing on the page it redirects to (behaviour DASH-13). */
+  readonly shownOnce: ShownOnceStore;
 }

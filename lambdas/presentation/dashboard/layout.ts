@@ -17,7 +17,8 @@ input[type=text],input[type=email],input[type=password],input[type=datetime-loca
 button{padding:.35rem .8rem;margin-top:.5rem}.inline{display:inline}.inline button{margin:0}
 .error{color:#a40000;border:1px solid #a40000;padding:.5rem}.notice{background:#e8f5e9;border:1px solid #2e7d32;padding:.5rem}
 .secret{background:#fff4d6;border:1px solid #e0b000;padding:.75rem}.tag{font-size:.8rem;background:#eee;padding:.1rem .4rem;border-radius:.3rem}
-.danger{color:#a40000}fieldset{border:1px solid #ddd;margin:1rem 0}code{word-break:break-all}nav.pages a{margin-right:1rem}`;
+.danger{color:#a40000}fieldset{border:1px solid #ddd;margin:1rem 0}code{word-break:break-all}nav.pages a{margin-right:1rem}
+.field-error{color:#a40000;font-weight:600;margin:.2rem 0}[aria-invalid=true]{border:2px solid #a40000}`;
 
 export const dashboardPaths = {
   home: '/dashboard',

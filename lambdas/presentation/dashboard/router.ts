@@ -21,12 +21,14 @@ import { clientKeyListRoutes } from './client-keys-list';
 import { clientSecretRoutes } from './client-secret';
 import { type DashboardRequest, type DashboardRoute, frameOf } from './context';
 import type { DashboardDependencies } from './deps';
+import { refusedForm } from './forms';
 import { checkCsrf, dashboardAdmin } from './guard';
 import { dashboardPage, dashboardResponse, withBrandImages } from './layout';
 import { logRoutes } from './logs';
 import { homeRoutes } from './home';
 import { html } from '../html';
 import { settingsRoutes } from './settings';
+import { shownOnceRoutes } from './shown-once';
 import { trustedIssuerRoutes } from './trusted-issuers';
 import { userRoutes } from './users';
 import { userListRoutes } from './users-list';
@@ -37,6 +39,7 @@ const routes: readonly DashboardRoute[] = [
   ...clientListRoutes,
   ...clientKeyListRoutes,
   ...clientSecretRoutes,
+  ...shownOnceRoutes,
   ...userRoutes,
   ...userListRoutes,
   ...catalogRoutes,
@@ -108,6 +111,7 @@ export async function dashboard(
 ): Promise<APIGatewayProxyResult> {
   const method = event.httpMethod.toUpperCase();
   let request: DashboardRequest | undefined;
+  let found: ReturnType<typeof match>;
   try {
     if (method === 'POST') assertSameOrigin(event, container.config.baseUrl);
     const query = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] != null));
@@ -129,7 +133,7 @@ export async function dashboard(
       form = fields;
       files = posted.files;
     }
-    const found = match(method, subPathOf(event));
+    found = match(method, subPathOf(event));
     const brand = await deps.brand();
     request = { event, container, deps, admin, brand, query, form, files, params: {} };
     if (found === undefined || found === 'method') throw new NotFoundError('There is no such dashboard page.');
@@ -142,6 +146,15 @@ export async function dashboard(
     container.log.info('dashboard request refused', { error: error.code, status: error.status, reason: error.reason });
     if (!request)
       return htmlResponse(error.status, errorPage('This request cannot be completed', error.description), { headers: error.headers });
+    const refill = method === 'POST' && typeof found === 'object' ? found.route.refill : undefined;
+    // Behaviour DASH-14: bad input or a conflict brings the form back as it was posted; not found, forbidden and the rest keep the page below.
+    if (refill && (error.status === 400 || error.status === 409)) {
+      const refilled = await refill.page(request, refusedForm(request.form, error, refill), error.status).catch((again: unknown) => {
+        if (again instanceof OAuthError && again.status < 500) return undefined;
+        throw again;
+      });
+      if (refilled) return withBrandImages(refilled, request.brand);
+    }
     const back = method === 'POST' ? html`<p><a href="${backTo(subPathOf(event))}">Back</a></p>` : html``;
     return withBrandImages(
       dashboardResponse(error.status, dashboardPage('This cannot be done', frameOf(request, { error: error.description }), back)),

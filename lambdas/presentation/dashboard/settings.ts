@@ -13,6 +13,7 @@ import { redirect } from '../../http/redirect';
 import { logoUrl } from '../site-views';
 import { actorOf, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { actionButton, csrfField, dashboardPaths } from './layout';
+import { blankForm, describedBy, fieldError, fieldValue, formError, type FormState } from './forms';
 
 const notices: Record<string, string> = {
   saved: 'The settings were saved.',
@@ -26,21 +27,21 @@ const policyLabels: Record<(typeof mfaPolicies)[number], string> = {
   everyone: 'everyone: every user also enters a mailed code',
 };
 
-async function settingsPage(request: DashboardRequest) {
+async function settingsPage(request: DashboardRequest, state: FormState = blankForm, status = 200) {
   const settings = await getSiteSettings(request.deps.site());
   const notice = request.query.done ? notices[request.query.done] : undefined;
   const csrf = request.admin.csrf;
-  const stored = settings.mfaPolicySource === 'setting' ? settings.mfaPolicy : '';
+  const stored = fieldValue(state, 'mfa_policy', settings.mfaPolicySource === 'setting' ? settings.mfaPolicy : '');
   return pageResponse(
     request,
     'Settings',
-    html`<fieldset><legend>Site</legend><form method="post" action="${dashboardPaths.settings}">${csrfField(csrf)}
+    html`<fieldset><legend>Site</legend><form method="post" action="${dashboardPaths.settings}">${csrfField(csrf)}${formError(state)}
 <label for="title">Title (shown on the sign-in, consent, reset and dashboard pages and in mails)</label>
-<input id="title" name="title" type="text" value="${settings.title}" required maxlength="80">
+<input id="title" name="title" type="text" value="${fieldValue(state, 'title', settings.title)}" required maxlength="80"${describedBy(state, 'title')}>${fieldError(state, 'title')}
 <label for="mfa_policy">Second factor at sign-in (MFA policy)</label><select id="mfa_policy" name="mfa_policy">
 <option value=""${stored === '' ? html` selected` : ''}>the server's MFA_POLICY default</option>${mfaPolicies.map(
       (policy) => html`<option value="${policy}"${stored === policy ? html` selected` : ''}>${policyLabels[policy]}</option>`,
-    )}</select>
+    )}</select>${fieldError(state, 'mfa_policy')}
 <p>In force now: <strong id="mfa-in-force">${settings.mfaPolicy}</strong> (${settings.mfaPolicySource === 'setting' ? 'this setting' : 'MFA_POLICY'}).</p>
 <div><button type="submit">Save</button></div></form></fieldset>
 <fieldset><legend>Logo</legend>
@@ -55,7 +56,7 @@ ${actionButton(`${dashboardPaths.logo}`, csrf, 'Remove the logo', { remove: 'log
 <label for="logo">PNG, JPEG or WebP; at most ${maxLogoBytes / 1024} KiB and 1024×1024 pixels (SVG is refused)</label>
 <input id="logo" name="logo" type="file" accept="${logoContentTypes.join(',')}" required>
 <div><button type="submit">Upload</button></div></form></fieldset>`,
-    { notice },
+    { notice, status },
   );
 }
 
@@ -92,7 +93,12 @@ async function deleteLogo(request: DashboardRequest) {
 }
 
 export const settingsRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'settings', run: settingsPage },
-  { method: 'POST', path: 'settings', run: save },
+  { method: 'GET', path: 'settings', run: (request) => settingsPage(request) },
+  {
+    method: 'POST',
+    path: 'settings',
+    run: save,
+    refill: { fields: ['title', 'mfa_policy'], page: (request, state, status) => settingsPage({ ...request, query: {} }, state, status) },
+  },
   { method: 'POST', path: 'logo', run: uploadOrRemoveLogo },
 ];

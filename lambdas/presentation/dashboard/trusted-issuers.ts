@@ -19,7 +19,7 @@ import { createTrustedIssuerBody, trustedIssuerSettingsOf, updateTrustedIssuerBo
 import { validate } from '../../http/validate';
 import { type Html, html } from '../html';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
-import { blankToUndefined } from './forms';
+import { blankForm, blankToUndefined, describedBy, fieldError, fieldValue, formError, type FormState, isTicked } from './forms';
 import { csrfField, dashboardPaths, nextPageLink } from './layout';
 
 const issuerPath = (id: string, rest = '') => `${dashboardPaths.trustedIssuers}/${encodeURIComponent(id)}${rest}`;
@@ -60,19 +60,21 @@ function settingsFields(request: DashboardRequest, profile: string | undefined) 
   };
 }
 
-function keysAndOptions(trusted?: TrustedIssuer): Html {
+/** The key and profile fields, as stored or, after a refusal, as posted (behaviour DASH-14). */
+function keysAndOptions(state: FormState, trusted?: TrustedIssuer): Html {
   const idJag = !trusted || trusted.profile === 'id-jag';
   const workload = !trusted || trusted.profile === 'workload';
+  const userClaim = fieldValue(state, 'user_claim', trusted?.userClaim ?? 'sub');
   return html`<label for="ti-jwks">Public keys: a JSON Web Key Set (<code>{"keys": [...]}</code>, each key with its kid)</label>
-<textarea id="ti-jwks" name="jwks" rows="6">${trusted?.jwks ? pretty(trusted.jwks) : ''}</textarea>
-<label for="ti-jwks-uri">or the URL of the issuer's key set (https)</label><input id="ti-jwks-uri" name="jwks_uri" type="text" maxlength="2000" value="${trusted?.jwksUri ?? ''}">
+<textarea id="ti-jwks" name="jwks" rows="6"${describedBy(state, 'jwks')}>${fieldValue(state, 'jwks', trusted?.jwks ? pretty(trusted.jwks) : '')}</textarea>${fieldError(state, 'jwks')}
+<label for="ti-jwks-uri">or the URL of the issuer's key set (https)</label><input id="ti-jwks-uri" name="jwks_uri" type="text" maxlength="2000" value="${fieldValue(state, 'jwks_uri', trusted?.jwksUri ?? '')}"${describedBy(state, 'jwks_uri')}>${fieldError(state, 'jwks_uri')}
 ${
   idJag
     ? html`<fieldset><legend>id-jag: a user's identity assertion</legend>
 <label for="ti-user-claim">The claim that names the user</label><select id="ti-user-claim" name="user_claim">
-<option value="sub"${trusted?.userClaim === 'email' ? '' : html` selected`}>sub</option><option value="email"${trusted?.userClaim === 'email' ? html` selected` : ''}>email</option></select>
-<label><input name="create_users" type="checkbox"${trusted?.createUsers ? html` checked` : ''}> Create an unknown user on first use</label>
-<label><input name="allow_refresh_tokens" type="checkbox"${trusted?.allowRefreshTokens ? html` checked` : ''}> Issue refresh tokens</label></fieldset>`
+<option value="sub"${userClaim === 'email' ? '' : html` selected`}>sub</option><option value="email"${userClaim === 'email' ? html` selected` : ''}>email</option></select>${fieldError(state, 'user_claim')}
+<label><input name="create_users" type="checkbox"${isTicked(state, 'create_users', trusted?.createUsers === true) ? html` checked` : ''}> Create an unknown user on first use</label>
+<label><input name="allow_refresh_tokens" type="checkbox"${isTicked(state, 'allow_refresh_tokens', trusted?.allowRefreshTokens === true) ? html` checked` : ''}> Issue refresh tokens</label></fieldset>`
     : ''
 }
 ${
@@ -80,12 +82,15 @@ ${
     ? html`<fieldset><legend>workload: rules (JSON), tried in order</legend>
 <label for="ti-rules">Rules: <code>[{"subject": "repo:acme/*:ref:refs/heads/main", "claims": {"environment": "production"}, "scopes": ["deploy"], "resources": ["https://mcp.example.com/"]}]</code>;
 <code>*</code> is one or more characters but <code>/</code>, <code>**</code> any</label>
-<textarea id="ti-rules" name="rules" rows="6">${trusted?.rules ? pretty(trusted.rules) : ''}</textarea></fieldset>`
+<textarea id="ti-rules" name="rules" rows="6"${describedBy(state, 'rules')}>${fieldValue(state, 'rules', trusted?.rules ? pretty(trusted.rules) : '')}</textarea>${fieldError(state, 'rules')}</fieldset>`
     : ''
 }`;
 }
 
-async function listPage(request: DashboardRequest) {
+/** The fields a refused issuer form shows its problem beside (behaviour DASH-14). */
+const issuerFormFields = ['issuer', 'profile', 'environment_id', 'description', 'jwks', 'jwks_uri', 'user_claim', 'rules'];
+
+async function listPage(request: DashboardRequest, state: FormState = blankForm, status = 200) {
   const [page, environments] = await Promise.all([
     listTrustedIssuers(request.deps.admin, 50, blankToUndefined(request.query.cursor)),
     listEnvironments(request.deps.admin, 100),
@@ -99,15 +104,15 @@ async function listPage(request: DashboardRequest) {
       (t) => html`<tr><td><a href="${issuerPath(t.trustedIssuerId)}">${t.issuer}</a>${t.description ? html`<br>${t.description}` : ''}</td>
 <td>${t.profile}</td><td><code>${t.environmentId}</code></td><td>${t.jwks ? `${t.jwks.keys.length} key${t.jwks.keys.length === 1 ? '' : 's'}` : t.jwksUri}</td><td>${t.createdAt}</td></tr>`,
     )}</tbody></table>${nextPageLink(dashboardPaths.trustedIssuers, {}, page.next)}
-<fieldset><legend>Trust an issuer</legend><form method="post" action="${dashboardPaths.trustedIssuers}/new">${csrfField(request.admin.csrf)}
-<label for="ti-issuer">Issuer (the tokens' iss: an https URL)</label><input id="ti-issuer" name="issuer" type="text" required maxlength="2000">
-<label for="ti-profile">Profile</label><select id="ti-profile" name="profile"><option value="id-jag">id-jag: enterprise identity assertions for users</option><option value="workload">workload: workload identity tokens</option></select>
-<label for="ti-environment">Environment</label><input id="ti-environment" name="environment_id" type="text" required maxlength="64" list="ti-environments">
+<fieldset><legend>Trust an issuer</legend><form method="post" action="${dashboardPaths.trustedIssuers}/new">${csrfField(request.admin.csrf)}${formError(state)}
+<label for="ti-issuer">Issuer (the tokens' iss: an https URL)</label><input id="ti-issuer" name="issuer" type="text" required maxlength="2000" value="${fieldValue(state, 'issuer')}"${describedBy(state, 'issuer')}>${fieldError(state, 'issuer')}
+<label for="ti-profile">Profile</label><select id="ti-profile" name="profile"><option value="id-jag">id-jag: enterprise identity assertions for users</option><option value="workload"${fieldValue(state, 'profile') === 'workload' ? html` selected` : ''}>workload: workload identity tokens</option></select>${fieldError(state, 'profile')}
+<label for="ti-environment">Environment</label><input id="ti-environment" name="environment_id" type="text" required maxlength="64" list="ti-environments" value="${fieldValue(state, 'environment_id')}"${describedBy(state, 'environment_id')}>${fieldError(state, 'environment_id')}
 <datalist id="ti-environments">${environments.items.map((e) => html`<option value="${e.id}">${e.name}</option>`)}</datalist>
-<label for="ti-description">Description (optional)</label><input id="ti-description" name="description" type="text" maxlength="500">
-${keysAndOptions()}
+<label for="ti-description">Description (optional)</label><input id="ti-description" name="description" type="text" maxlength="500" value="${fieldValue(state, 'description')}"${describedBy(state, 'description')}>${fieldError(state, 'description')}
+${keysAndOptions(state)}
 <div><button type="submit">Trust the issuer</button></div></form></fieldset>`,
-    { notice },
+    { notice, status },
   );
 }
 
@@ -130,7 +135,7 @@ async function createAction(request: DashboardRequest) {
   return redirect(`${issuerPath(trusted.trustedIssuerId)}?done=created`);
 }
 
-async function detailPage(request: DashboardRequest) {
+async function detailPage(request: DashboardRequest, state: FormState = blankForm, status = 200) {
   const trusted = await getTrustedIssuer(request.deps.admin, request.params.id!);
   const notice = request.query.done ? notices[request.query.done] : undefined;
   return pageResponse(
@@ -141,11 +146,11 @@ async function detailPage(request: DashboardRequest) {
 <tr><th>Environment</th><td><code>${trusted.environmentId}</code></td></tr><tr><th>Created</th><td>${trusted.createdAt}</td></tr>
 <tr><th>Updated</th><td>${trusted.updatedAt ?? ''}</td></tr></tbody></table>
 <p><a href="${issuerPath(trusted.trustedIssuerId, '/delete')}" class="danger">Delete this trusted issuer</a></p>
-<fieldset><legend>Edit</legend><form method="post" action="${issuerPath(trusted.trustedIssuerId)}">${csrfField(request.admin.csrf)}
-<label for="ti-description">Description</label><input id="ti-description" name="description" type="text" maxlength="500" value="${trusted.description ?? ''}">
-${keysAndOptions(trusted)}
+<fieldset><legend>Edit</legend><form method="post" action="${issuerPath(trusted.trustedIssuerId)}">${csrfField(request.admin.csrf)}${formError(state)}
+<label for="ti-description">Description</label><input id="ti-description" name="description" type="text" maxlength="500" value="${fieldValue(state, 'description', trusted.description ?? '')}"${describedBy(state, 'description')}>${fieldError(state, 'description')}
+${keysAndOptions(state, trusted)}
 <div><button type="submit">Save</button></div></form></fieldset>`,
-    { notice },
+    { notice, status },
   );
 }
 
@@ -177,10 +182,24 @@ async function deleteAction(request: DashboardRequest) {
 }
 
 export const trustedIssuerRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'trusted-issuers', run: listPage },
-  { method: 'POST', path: 'trusted-issuers/new', run: createAction },
-  { method: 'GET', path: 'trusted-issuers/:id', run: detailPage },
-  { method: 'POST', path: 'trusted-issuers/:id', run: updateAction },
+  { method: 'GET', path: 'trusted-issuers', run: (request) => listPage(request) },
+  {
+    method: 'POST',
+    path: 'trusted-issuers/new',
+    run: createAction,
+    refill: {
+      fields: issuerFormFields,
+      conflictField: 'issuer',
+      page: (request, state, status) => listPage({ ...request, query: {} }, state, status),
+    },
+  },
+  { method: 'GET', path: 'trusted-issuers/:id', run: (request) => detailPage(request) },
+  {
+    method: 'POST',
+    path: 'trusted-issuers/:id',
+    run: updateAction,
+    refill: { fields: issuerFormFields, page: (request, state, status) => detailPage({ ...request, query: {} }, state, status) },
+  },
   { method: 'GET', path: 'trusted-issuers/:id/delete', run: confirmDelete },
   { method: 'POST', path: 'trusted-issuers/:id/delete', run: deleteAction },
 ];

@@ -15,12 +15,14 @@ import { passkeyRemoveForm } from '../../http/passkey-forms';
 import { redirect } from '../../http/redirect';
 import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
-import { blankToUndefined, checkbox } from './forms';
+import { blankForm, blankToUndefined, checkbox, describedBy, fieldError, formError, type FormState, isTicked, fieldValue } from './forms';
 import { actionButton, csrfField, dashboardPaths, userPath } from './layout';
 
 const userForm = z.object({ name: displayName, email: z.optional(emailAddress), admin: checkbox });
 const newUserForm = z.object({ name: displayName, email: z.optional(emailAddress), password: z.optional(password), admin: checkbox });
 const grantForm = z.object({ environment_id: environmentId });
+/** The fields a refused user form shows its problem beside (behaviour DASH-14). */
+const userFormFields = ['name', 'email', 'password', 'admin'];
 
 const notices: Record<string, string> = {
   created: 'The user was created.',
@@ -39,16 +41,17 @@ const noticeOf = (request: DashboardRequest) => (request.query.done ? notices[re
 const present = (fields: Record<string, string>) =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => blankToUndefined(value) !== undefined));
 
-async function newForm(request: DashboardRequest) {
+async function newForm(request: DashboardRequest, state: FormState = blankForm, status = 200) {
   return pageResponse(
     request,
     'Create a user',
-    html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}
-<label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200">
-<label for="email">Email (optional)</label><input id="email" name="email" type="email" maxlength="254">
-<label for="password">Password (optional, at least 8 characters; or send a reset link later)</label><input id="password" name="password" type="password" autocomplete="new-password">
-<label><input name="admin" type="checkbox"> Administrator</label>
+    html`<form method="post" action="${dashboardPaths.users}/new">${csrfField(request.admin.csrf)}${formError(state)}
+<label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200" value="${fieldValue(state, 'name')}"${describedBy(state, 'name')}>${fieldError(state, 'name')}
+<label for="email">Email (optional)</label><input id="email" name="email" type="email" maxlength="254" value="${fieldValue(state, 'email')}"${describedBy(state, 'email')}>${fieldError(state, 'email')}
+<label for="password">Password (optional, at least 8 characters; or send a reset link later)</label><input id="password" name="password" type="password" autocomplete="new-password"${describedBy(state, 'password')}>${fieldError(state, 'password')}
+<label><input name="admin" type="checkbox"${isTicked(state, 'admin', false) ? html` checked` : ''}> Administrator</label>
 <div><button type="submit">Create</button></div></form>`,
+    { status },
   );
 }
 
@@ -64,7 +67,7 @@ async function create(request: DashboardRequest) {
   return redirect(`${userPath(user.id)}?done=created`);
 }
 
-async function detailPage(request: DashboardRequest) {
+async function detailPage(request: DashboardRequest, status = 200, edit: FormState = blankForm) {
   const user = await getUser(request.deps.admin, request.params.id!);
   const [grants, environments, passkeys] = await Promise.all([
     listUserEnvironments(request.deps.admin, user.id),
@@ -72,6 +75,7 @@ async function detailPage(request: DashboardRequest) {
     request.deps.admin.passkeys.listOf(user.id),
   ]);
   const granted = new Set(grants.map((g) => g.environment.id));
+  const grantable = environments.items.filter((e) => !granted.has(e.id));
   const notice = noticeOf(request);
   const csrf = request.admin.csrf;
   return pageResponse(
@@ -80,20 +84,23 @@ async function detailPage(request: DashboardRequest) {
     html`<table><tbody><tr><th>User ID</th><td><code>${user.id}</code></td></tr>
 <tr><th>Email</th><td>${user.email ?? 'none'} ${user.email ? html`<span class="tag">${user.emailVerifiedAt ? 'verified' : 'not verified'}</span>` : ''}</td></tr>
 <tr><th>Password</th><td>${user.passwordHash ? 'set' : 'not set'}</td></tr><tr><th>Created</th><td>${user.createdAt}</td></tr></tbody></table>
-<fieldset><legend>Edit</legend><form method="post" action="${userPath(user.id)}">${csrfField(csrf)}
-<label for="name">Name</label><input id="name" name="name" type="text" value="${user.name}" required maxlength="200">
-<label for="email">Email (a new address is not verified)</label><input id="email" name="email" type="email" value="${user.email ?? ''}">
-<label><input name="admin" type="checkbox"${user.admin ? html` checked` : ''}> Administrator</label>
+<fieldset><legend>Edit</legend><form method="post" action="${userPath(user.id)}">${csrfField(csrf)}${formError(edit)}
+<label for="name">Name</label><input id="name" name="name" type="text" value="${fieldValue(edit, 'name', user.name)}" required maxlength="200"${describedBy(edit, 'name')}>${fieldError(edit, 'name')}
+<label for="email">Email (a new address is not verified)</label><input id="email" name="email" type="email" value="${fieldValue(edit, 'email', user.email ?? '')}"${describedBy(edit, 'email')}>${fieldError(edit, 'email')}
+<label><input name="admin" type="checkbox"${isTicked(edit, 'admin', user.admin) ? html` checked` : ''}> Administrator</label>${fieldError(edit, 'admin')}
 <div><button type="submit">Save</button></div></form></fieldset>
 <h2>Environments</h2>
 <table id="grants"><thead><tr><th>Environment</th><th>Granted</th><th></th></tr></thead><tbody>${grants.map(
       (g) => html`<tr><td>${g.environment.name} (${g.environment.id})</td><td>${g.grantedAt}</td>
 <td>${actionButton(userPath(user.id, `/environments/${encodeURIComponent(g.environment.id)}/revoke`), csrf, 'Remove')}</td></tr>`,
     )}</tbody></table>
-<form method="post" action="${userPath(user.id, '/environments')}">${csrfField(csrf)}<label for="environment_id">Grant an environment</label>
-<select id="environment_id" name="environment_id">${environments.items
-      .filter((e) => !granted.has(e.id))
-      .map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>
+${
+  // Behaviour DASH-17: no empty select when nothing is left to grant.
+  grantable.length === 0
+    ? html`<p id="all-granted">${environments.next ? 'The first 100 environments are all granted; grant others with the admin API.' : 'Every environment is already granted.'}</p>`
+    : html`<form method="post" action="${userPath(user.id, '/environments')}">${csrfField(csrf)}<label for="environment_id">Grant an environment</label>
+<select id="environment_id" name="environment_id">${grantable.map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>`
+}
 <h2>Passkeys</h2>
 <table id="passkeys"><thead><tr><th>Credential</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>${passkeys.map(
       (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
@@ -103,19 +110,21 @@ async function detailPage(request: DashboardRequest) {
 <div class="actions">${actionButton(userPath(user.id, '/sign-out-everywhere'), csrf, 'Sign out everywhere')}
 ${user.email ? actionButton(userPath(user.id, '/password-reset'), csrf, 'Send a password-reset link') : ''}</div>
 <p><a href="${userPath(user.id, '/delete')}" class="danger">Delete this user</a></p>`,
-    { notice },
+    { notice, status },
   );
 }
 
 /** The dashboard never locks out the admin using it; another admin (or the admin API) can. */
-function refuseSelf(request: DashboardRequest, userId: string, what: string): void {
-  if (userId === request.admin.user.id) throw new ConflictRequestError(`You cannot ${what} here; another administrator can.`);
+function refuseSelf(request: DashboardRequest, userId: string, what: string, field?: string): void {
+  if (userId === request.admin.user.id) {
+    throw new ConflictRequestError(`${field ? `${field}: you` : 'You'} cannot ${what} here; another administrator can.`);
+  }
 }
 
 async function update(request: DashboardRequest) {
   const before = await getUser(request.deps.admin, request.params.id!);
   const form = validate(userForm, present(request.form));
-  if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role');
+  if (form.admin !== 'on') refuseSelf(request, before.id, 'remove your own administrator role', 'admin');
   const after = await updateUser(request.deps.admin, actorOf(request), {
     userId: before.id,
     name: form.name,
@@ -127,9 +136,14 @@ async function update(request: DashboardRequest) {
 
 async function confirmDelete(request: DashboardRequest) {
   const user = await getUser(request.deps.admin, request.params.id!);
+  const passkeys = await request.deps.admin.passkeys.listOf(user.id);
+  // Behaviour DASH-16: what goes with the user, named before the button.
   return confirmationPage(request, {
     title: `Delete ${user.name}?`,
-    consequence: html`Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes their API keys and passkeys. This cannot be undone.`,
+    consequence: html`Deleting <code>${user.id}</code> ends their sessions, revokes their tokens, and deletes with them
+<strong id="dependent-credentials">every API key acting as them and ${passkeys.length === 0 ? 'no passkey (they have none)' : `their ${passkeys.length} passkey${passkeys.length > 1 ? 's' : ''}`}</strong>${
+      user.admin ? html`; they are an <strong>administrator</strong>` : ''
+    }. This cannot be undone.`,
     action: userPath(user.id, '/delete'),
     label: 'Delete the user',
     back: userPath(user.id),
@@ -180,10 +194,19 @@ async function sendReset(request: DashboardRequest) {
 }
 
 export const userRoutes: readonly DashboardRoute[] = [
-  { method: 'GET', path: 'users/new', run: newForm },
-  { method: 'POST', path: 'users/new', run: create },
-  { method: 'GET', path: 'users/:id', run: detailPage },
-  { method: 'POST', path: 'users/:id', run: update },
+  { method: 'GET', path: 'users/new', run: (request) => newForm(request) },
+  { method: 'POST', path: 'users/new', run: create, refill: { fields: userFormFields, conflictField: 'email', page: newForm } },
+  { method: 'GET', path: 'users/:id', run: (request) => detailPage(request) },
+  {
+    method: 'POST',
+    path: 'users/:id',
+    run: update,
+    refill: {
+      fields: userFormFields,
+      conflictField: 'email',
+      page: (request, edit, status) => detailPage({ ...request, query: {} }, status, edit),
+    },
+  },
   { method: 'GET', path: 'users/:id/delete', run: confirmDelete },
   { method: 'POST', path: 'users/:id/delete', run: remove },
   { method: 'POST', path: 'users/:id/environments', run: grant },

@@ -33,6 +33,7 @@ const samples: { [K in keyof Builders]: { readonly args: Parameters<Builders[K]>
   session: { args: ['s'] },
   authorizationRequest: { args: ['r'] },
   pushedAuthorizationRequest: { args: ['urn:ietf:params:oauth:request_uri:x'] },
+  shownOnce: { args: ['handle'] },
   authorizationCode: { args: ['c'] },
   refreshToken: { args: ['t'] },
   refreshGrace: { args: ['t'], family: 'refreshToken' },

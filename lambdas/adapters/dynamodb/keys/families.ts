@@ -48,6 +48,8 @@ export const keyFamilies = {
   authorizationRequest: inTable('ephemeral', 'AUTHREQ#*'),
   /** A pushed authorization request (RFC 9126). */
   pushedAuthorizationRequest: inTable('ephemeral', 'PAR#*'),
+  /** A secret kept for one showing on a dashboard page (shown-once-store.ts). */
+  shownOnce: inTable('ephemeral', 'SHOWNONCE#*'),
   authorizationCode: inTable('ephemeral', 'CODE#*'),
   refreshToken: inTable('ephemeral', 'RT#*'),
   tokenFamily: inTable('ephemeral', 'FAMILY#*'),

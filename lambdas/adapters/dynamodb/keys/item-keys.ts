@@ -65,6 +65,8 @@ export const trustedIssuerById = (trustedIssuerId: string): Key => ({ pk: `TRUST
 // ephemeral table
 export const session = (sessionId: string): Key => ({ pk: `SESSION#${digest(sessionId)}`, sk: 'SESSION' });
 export const authorizationRequest = (requestId: string): Key => ({ pk: `AUTHREQ#${digest(requestId)}`, sk: 'AUTHREQ' });
+/** A secret kept for one showing on a dashboard page (behaviour DASH-13), by the digest of its handle. */
+export const shownOnce = (handle: string): Key => ({ pk: `SHOWNONCE#${digest(handle)}`, sk: 'SHOWNONCE' });
 /** A pushed authorization request (RFC 9126), by the digest of its request_uri. */
 export const pushedAuthorizationRequest = (requestUri: string): Key => ({ pk: `PAR#${digest(requestUri)}`, sk: 'PAR' });
 export const authorizationCode = (code: string): Key => ({ pk: `CODE#${digest(code)}`, sk: 'CODE' });
