@@ -6,7 +6,8 @@
  * admin gets 200, an `h1`, the headers of behaviour DASH-2 and no console error or CSP
  * violation on each page, never a hash or a secret in it, and every `/dashboard` link on it
  * answers below 400; walking changes nothing stored (the dashboard's GETs are safe, RFC 9110
- * 9.2.1). A plain user gets 403 from every page and sees nothing of anyone else (DASH-1).
+ * 9.2.1). An unknown id in a page's address is a 404 page in the dashboard frame (DASH-4). A plain
+ * user gets 403 from every page and sees nothing of anyone else (DASH-1).
  *
  * Run with `npm run test:browser`.
  */
@@ -115,10 +116,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** `/dashboard/…` for a route path, its params filled from `params`; undefined when one has no value. */
-function addressOf(routePath: string): string | undefined {
+/** `/dashboard/…` for a route path, its params filled from `values`; undefined when one has no value. */
+function addressOf(routePath: string, values: Record<string, string | undefined> = params): string | undefined {
   const segments = routePath.split('/').filter((s) => s.length > 0);
-  const filled = segments.map((segment, i) => (segment.startsWith(':') ? params[`${segments[i - 1]}/${segment}`] : segment));
+  const filled = segments.map((segment, i) => (segment.startsWith(':') ? values[`${segments[i - 1]}/${segment}`] : segment));
   if (filled.some((s) => s === undefined)) return undefined;
   const query = queries[routePath];
   return `/dashboard${filled.map((s) => `/${encodeURIComponent(s!)}`).join('')}${query ? `?${query}` : ''}`;
@@ -198,6 +199,20 @@ describe('the bootstrap admin', () => {
           links.set(target.href, address);
         }
       }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('an unknown id in any page’s address is a 404 page in the dashboard frame, under the same CSP (behaviour DASH-4)', async () => {
+    const unknown = Object.fromEntries(Object.keys(params).map((name) => [name, 'nosuch0000000000']));
+    const problems: string[] = [];
+    for (const route of getRoutes().filter((r) => r.path.includes(':'))) {
+      const address = addressOf(route.path, unknown)!;
+      const { response, errors } = await visit(address);
+      if (response.status() !== 404) problems.push(`${address}: status ${response.status()}, not 404`);
+      if (!(await page.$('header a[href="/dashboard/clients"]'))) problems.push(`${address}: not in the dashboard frame`);
+      // Chromium logs the 404 itself; anything else (a CSP violation) is a fault of the page.
+      for (const error of errors.filter((e) => !/status of 404/.test(e))) problems.push(`${address}: console error ${error}`);
     }
     expect(problems).toEqual([]);
   });
