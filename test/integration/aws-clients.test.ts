@@ -12,11 +12,13 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
+import { getMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runWithinDeadline } from '../../lambdas/adapters/aws/invocation-deadline';
+import { invocationDeadline, runWithinDeadline } from '../../lambdas/adapters/aws/invocation-deadline';
 import { awsClient, backgroundCallBounds } from '../../lambdas/adapters/aws/sdk-clients';
 import { isServiceUnavailable } from '../../lambdas/adapters/aws-errors';
+import { activityShardCount } from '../../lambdas/adapters/dynamodb/activity-shards';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
 import { awsClientSettings } from '../../lambdas/wiring/aws';
 
@@ -240,6 +242,23 @@ describe('the invocation deadline bounds every AWS call (a stalled dependency ne
       expect(result.Item).toBeUndefined();
       expect(result.$metadata.attempts).toBe(2);
       expect(requests()).toBe(2);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it("the deadline's signal takes a listener per call in flight, the activity read's 16 shard queries at once, with no leak warning in the log", async () => {
+    const { server, endpoint } = await standIn((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}'),
+    );
+    try {
+      const db = createDocumentClient({ endpoint });
+      const signal = await runWithinDeadline(10_000, async () => {
+        await Promise.all(Array.from({ length: activityShardCount }, () => db.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))));
+        return invocationDeadline()!;
+      });
+      // Node warns of a possible leak past this many listeners on one EventTarget (its default is 10).
+      expect(getMaxListeners(signal)).toBeGreaterThanOrEqual(activityShardCount);
     } finally {
       await stop(server);
     }

@@ -7,6 +7,7 @@
  * requests at once in one process.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 
 /**
  * What the handler keeps for itself after the deadline: the error path (serialize, log one line,
@@ -18,12 +19,21 @@ export const deadlineMarginMs = 1000;
 const current = new AsyncLocalStorage<AbortSignal>();
 
 /**
+ * Each AWS call in flight holds one listener on the signal and drops it when it settles, so the
+ * count is the calls one invocation sends at once (the activity read queries its 16 shards
+ * together), not a leak; past Node's default of 10 every such invocation logged a leak warning.
+ */
+const callsInFlightAtOnce = 64;
+
+/**
  * Runs one invocation under a deadline `remainingMs - deadlineMarginMs` from now (Lambda's
  * `context.getRemainingTimeInMillis()`); no remaining time known, no deadline.
  */
 export function runWithinDeadline<T>(remainingMs: number | undefined, run: () => T): T {
   if (remainingMs === undefined || !Number.isFinite(remainingMs)) return run();
-  return current.run(AbortSignal.timeout(Math.max(0, Math.floor(remainingMs - deadlineMarginMs))), run);
+  const deadline = AbortSignal.timeout(Math.max(0, Math.floor(remainingMs - deadlineMarginMs)));
+  setMaxListeners(callsInFlightAtOnce, deadline);
+  return current.run(deadline, run);
 }
 
 /** The current invocation's signal; none outside an invocation (container start-up, local scripts). */
