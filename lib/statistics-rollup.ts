@@ -24,7 +24,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { countedKeys } from '../lambdas/adapters/dynamodb/statistics-stream';
+import { countedKeys } from '../lambdas/adapters/dynamodb/keys/counted-records';
 import { serviceFunction } from './functions';
 
 export interface StatisticsRollupProps {

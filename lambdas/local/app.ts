@@ -22,7 +22,7 @@ import { startStreamPoller, type StreamPoller } from './stream-poller';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
 import { resetContainer } from '../wiring/container';
 import * as keys from '../adapters/dynamodb/keys/item-keys';
-import { countedKeys } from '../adapters/dynamodb/statistics-stream';
+import { countedKeys } from '../adapters/dynamodb/keys/counted-records';
 import { getContainer } from '../wiring/container';
 
 export interface LocalAppOptions {

@@ -13,21 +13,7 @@ import { isPending } from './api-key-items';
 import * as partitions from './keys/partitions';
 import { apiKeyExpiryDayKey, serviceCounterAttributes, serviceCountsKey, tokenStatsAttribute, tokenStatsHourKey } from './token-stats';
 
-/**
- * The records the rollup follows, by key: the stream event sources' filters (lib/statistics-rollup.ts)
- * are built from these, so nothing else invokes the function, and `countedRecordOf` reads the same.
- * A client's read copies (`COPY?#`) share the record's sort key but not its partition prefix.
- */
-export const countedKeys = {
-  activity: [{ pkPrefix: 'ACTIVITY#' }],
-  main: [
-    { pkPrefix: 'CLIENT#', sk: 'CLIENT' },
-    { pkPrefix: 'USER#', sk: 'USER' },
-    { pkPrefix: 'APIKEY#', sk: 'APIKEY' },
-  ],
-} as const;
-
-/** The record an image holds, if the rollup counts it. */
+/** The record an image holds, if the rollup counts it: the key shapes of keys/counted-records.ts, which the stream filters let through. */
 export function countedRecordOf(item: Record<string, unknown> | undefined): CountedRecord | undefined {
   if (!item) return undefined;
   const pk = String(item.pk ?? '');
