@@ -44,6 +44,7 @@ export const statisticsBatchingWindow = Duration.minutes(1);
 export function statisticsFilters(table: keyof typeof countedKeys): Record<string, unknown>[] {
   return countedKeys[table].map((rule) =>
     lambda.FilterCriteria.filter({
+      ...('eventNames' in rule ? { eventName: [...rule.eventNames] } : {}),
       dynamodb: {
         Keys: {
           pk: { S: lambda.FilterRule.beginsWith(rule.pkPrefix) },

@@ -20,7 +20,7 @@ import {
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 
 /** Which records the handler is given (the event source's filter in AWS): by the item's keys. */
-export type KeyFilter = readonly { readonly pkPrefix: string; readonly sk?: string }[];
+export type KeyFilter = readonly { readonly pkPrefix: string; readonly sk?: string; readonly eventNames?: readonly string[] }[];
 
 export interface StreamPollerOptions {
   readonly endpoint: string;
@@ -51,7 +51,12 @@ const describeEveryTicks = 30;
 function passes(filter: KeyFilter, record: StreamRecord): boolean {
   const pk = record.dynamodb?.Keys?.pk?.S ?? '';
   const sk = record.dynamodb?.Keys?.sk?.S ?? '';
-  return filter.some((rule) => pk.startsWith(rule.pkPrefix) && (rule.sk === undefined || rule.sk === sk));
+  return filter.some(
+    (rule) =>
+      pk.startsWith(rule.pkPrefix) &&
+      (rule.sk === undefined || rule.sk === sk) &&
+      (rule.eventNames === undefined || rule.eventNames.includes(record.eventName ?? '')),
+  );
 }
 
 function lambdaRecordOf(record: StreamRecord, streamArn: string, region: string): DynamoDBRecord {

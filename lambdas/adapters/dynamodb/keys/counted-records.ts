@@ -6,7 +6,8 @@
  * A client's read copies (`COPY?#`) share the record's sort key but not its partition prefix.
  */
 export const countedKeys = {
-  activity: [{ pkPrefix: 'ACTIVITY#' }],
+  // A token row removed by its TTL counts nothing (behaviour LOG-10): its removal invokes nothing either.
+  activity: [{ pkPrefix: 'ACTIVITY#', eventNames: ['INSERT', 'MODIFY'] }],
   main: [
     { pkPrefix: 'CLIENT#', sk: 'CLIENT' },
     { pkPrefix: 'USER#', sk: 'USER' },
