@@ -42,6 +42,8 @@ interface Shards {
   readonly filter: KeyFilter;
   /** Open shards' next iterators; a closed shard is kept with `null` so it is not read again. */
   readonly iterators: Map<string, string | null>;
+  /** Shards that have given records: re-reading one from its start would hand them over twice. */
+  readonly delivered: Set<string>;
 }
 
 /** A record failed this many times in a row is dropped with a warning (AWS would retry, then send the batch to its queue). */
@@ -99,7 +101,13 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     for (const table of options.tables) {
       const { Table } = await options.client.send(new DescribeTableCommand({ TableName: table.name }));
       if (!Table?.LatestStreamArn) throw new Error(`table ${table.name} has no stream`);
-      const shards: Shards = { table: table.name, streamArn: Table.LatestStreamArn, filter: table.filter, iterators: new Map() };
+      const shards: Shards = {
+        table: table.name,
+        streamArn: Table.LatestStreamArn,
+        filter: table.filter,
+        iterators: new Map(),
+        delivered: new Set(),
+      };
       // Before start returns: a write made right after it is read.
       await followNewShards(shards, 'LATEST');
       all.push(shards);
@@ -126,10 +134,11 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
           for (const record of page.Records ?? []) {
             if (passes(shards.filter, record)) records.push(lambdaRecordOf(record, shards.streamArn, options.region));
           }
+          if ((page.Records ?? []).length > 0) shards.delivered.add(shardId);
           shards.iterators.set(shardId, page.NextShardIterator ?? null);
           if (!page.NextShardIterator) closed = true;
         } catch (error) {
-          if ((error as Error).name === 'TrimmedDataAccessException') {
+          if ((error as Error).name === 'TrimmedDataAccessException' && !shards.delivered.has(shardId)) {
             // DynamoDB Local: a LATEST iterator taken while its shard held no record refuses every
             // read, even after records arrive. Such a shard held nothing to skip: read it from its start.
             shards.iterators.set(shardId, await iteratorOf(shards.streamArn, shardId, 'TRIM_HORIZON').catch(() => null));
