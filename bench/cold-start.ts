@@ -33,6 +33,7 @@ export async function coldStartBench(): Promise<string> {
     { label: 'fallback (404/405)', source: `handlers/${fallbackHandler}`, hashes: false, kind: 'route' },
     ...jobs.map((j) => ({ label: `job ${j.handler}`, source: `jobs/${j.handler}`, hashes: false, kind: 'other' })),
     { label: 'job rotate-signing-keys', source: 'jobs/rotate-signing-keys', hashes: false, kind: 'other' },
+    { label: 'job roll-up-statistics', source: 'jobs/roll-up-statistics', hashes: false, kind: 'other' },
     { label: 'custom resource signing-key', source: 'custom-resources/signing-key', hashes: false, kind: 'other' },
     { label: 'custom resource admin-bootstrap', source: 'custom-resources/admin-bootstrap', hashes: true, kind: 'other' },
   ];

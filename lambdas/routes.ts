@@ -1258,6 +1258,17 @@ export const jobs: readonly ScheduledJob[] = [
 ];
 
 /**
+ * The statistics rollup (lib/statistics-rollup.ts, behaviour LOG-10 to LOG-13): invoked by the main
+ * and activity tables' streams, it adds to the `STATS#` counters; an operator's recount reads the
+ * client, user and key lists and puts the counters. Granted and checked as a job's declaration is
+ * (behaviour IAM-1, IAM-3).
+ */
+export const statisticsRollup: { readonly name: string; readonly storage: StorageAccess } = {
+  name: 'RollUpStatistics',
+  storage: { tokenStats: ['update', 'put', 'query'], clientList: 'query', userList: 'query', apiKeysOfClient: 'query' },
+};
+
+/**
  * The first-admin custom resource (lib/admin-bootstrap.ts): the seed's one transaction of puts
  * (lambdas/bootstrap/seed.ts), granted as a row's declaration is (behaviour IAM-1, IAM-5) and
  * checked against what the seed sends by its handler test, as a job's is (behaviour IAM-3).

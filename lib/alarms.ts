@@ -195,7 +195,7 @@ export class Alarms extends Construct {
       metric: props.asyncFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
       threshold: 1,
       alarmDescription:
-        'Background work failed after its retries (key rotation, counter pruning, a password-reset or ceiling mail) and its event waits in the async-failures queue: read it, fix the cause, then purge it.',
+        'Background work failed after its retries (key rotation, counter pruning, a password-reset or ceiling mail, a statistics batch) and its event waits in the async-failures queue: read it, fix the cause, then purge it.',
     });
 
     this.addMailAlarms(props.mailEvents, thresholds);

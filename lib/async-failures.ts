@@ -8,7 +8,9 @@
  *   the two sign-in routes; lambdas/wiring/background.ts). Lambda sends the invocation record:
  *   the request payload (for a mail job, the address it was for; never a token or a password),
  *   the error and the attempts;
- * - an EventBridge schedule that could not deliver its event to the job's function at all.
+ * - an EventBridge schedule that could not deliver its event to the job's function at all;
+ * - a batch of the tables' streams the statistics rollup failed on after its retries
+ *   (lib/statistics-rollup.ts): Lambda sends the shard and the batch's sequence numbers, no record.
  *
  * Kept 14 days (SQS's most), encrypted at rest by SQS, readable through IAM by the account's
  * operators only (no resource policy grants a read).

@@ -46,10 +46,11 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { ConfigError } from '../lambdas/config/settings';
-import { fallbackHandler, jobs, keyRotationRecord, routes as routeTable, type Route, type TableName } from '../lambdas/routes';
+import { fallbackHandler, jobs, keyRotationRecord, routes as routeTable, type Route, statisticsRollup, type TableName } from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { AuditArchive, type AuditArchiveOptions } from './audit-archive';
+import { StatisticsRollup } from './statistics-rollup';
 import { AsyncFailures } from './async-failures';
 import { type BackupOptions, TableBackups } from './backups';
 import { DeviceCookieKey } from './device-cookie-key';
@@ -342,6 +343,8 @@ export class AuthorizationServer extends Construct {
   readonly webAcl: ApiWebAcl;
   /** The audit log's append-only copy (behaviour IAM-4). */
   readonly auditArchive: AuditArchive;
+  /** The function that keeps the overview's counts (behaviour LOG-10 to LOG-13); `{"recount": true}` recounts. */
+  readonly statisticsRollup: StatisticsRollup;
   readonly alarms: Alarms;
   readonly dashboard: OperationsDashboard;
   /** Async invocations and scheduled deliveries that failed after their retries (behaviour OPS-4). */
@@ -656,6 +659,16 @@ export class AuthorizationServer extends Construct {
     }
     this.jobFunctions = jobFunctions;
 
+    // Behaviour LOG-10 to LOG-13: the overview's counts, rolled up from the main and activity tables' streams.
+    this.statisticsRollup = new StatisticsRollup(jobsStack, 'StatisticsRollup', {
+      tables: this.tables,
+      environment,
+      logRetention,
+      tracing: this.tracing,
+      failures: this.asyncFailures.queue,
+    });
+    this.grantStorage(this.statisticsRollup.function, statisticsRollup.storage);
+
     // A nested stack of its own, as the monitoring below (CloudFormation's 500 resources per template).
     const audit = new NestedStack(this, 'Audit', { description: 'The audit log’s append-only copy (behaviour IAM-4)' });
     this.auditArchive = new AuditArchive(audit, 'AuditArchive', { ...props.auditArchive, table: this.tables.activity, logRetention });
@@ -680,7 +693,13 @@ export class AuthorizationServer extends Construct {
     if (props.alarmEmail) alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     this.alarms = new Alarms(monitoring, 'Alarms', {
       api: this.api,
-      functions: [...Object.values(this.functions), this.fallbackFunction, ...Object.values(this.jobFunctions), this.auditArchive.function],
+      functions: [
+        ...Object.values(this.functions),
+        this.fallbackFunction,
+        ...Object.values(this.jobFunctions),
+        this.auditArchive.function,
+        this.statisticsRollup.function,
+      ],
       keyRotation: this.keyRotation.function,
       keyChanges: this.keyChangeWatch.log,
       webAclName: this.webAcl.webAclName,

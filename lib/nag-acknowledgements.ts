@@ -265,7 +265,12 @@ function acknowledgeAwsSolutions(server: AuthorizationServer): void {
 
   // Lambda active tracing (the `tracing` prop) grants its own statement on every traced function.
   if (server.tracing) {
-    for (const fn of [...Object.values(server.functions), server.fallbackFunction, ...Object.values(server.jobFunctions)]) {
+    for (const fn of [
+      ...Object.values(server.functions),
+      server.fallbackFunction,
+      ...Object.values(server.jobFunctions),
+      server.statisticsRollup.function,
+    ]) {
       ack(
         fn.node.findChild('ServiceRole').node.findChild('DefaultPolicy'),
         'IAM5[Resource::*]',

@@ -24,8 +24,9 @@ export function createTables(scope: Construct, encryptionKey?: kms.IKey): Record
       sortKey: key(definition.sortKey),
       billing: dynamodb.Billing.onDemand(),
       timeToLiveAttribute: definition.ttlAttribute,
-      // The audit entries' append-only copy reads the activity table's stream (lib/audit-archive.ts, behaviour IAM-4).
-      ...(name === 'activity' ? { dynamoStream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES } : {}),
+      // The audit entries' append-only copy (lib/audit-archive.ts, behaviour IAM-4) and the statistics
+      // rollup (lib/statistics-rollup.ts, behaviour LOG-10, LOG-11) read the streams.
+      ...(definition.stream ? { dynamoStream: dynamodb.StreamViewType[definition.stream] } : {}),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       encryption: dynamodb.TableEncryptionV2.awsManagedKey(),

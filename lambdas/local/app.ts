@@ -18,9 +18,12 @@ import { seed, type SeededCredentials } from '../bootstrap/seed';
 import { loadConfig, parseSettings } from '../config/settings';
 import { LocalSetupError, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { startLocalServer } from './server';
+import { startStreamPoller, type StreamPoller } from './stream-poller';
 import { ensureTables, physicalTableNames, tableEnv } from './tables';
 import { resetContainer } from '../wiring/container';
 import * as keys from '../adapters/dynamodb/keys/item-keys';
+import { countedKeys } from '../adapters/dynamodb/keys/counted-records';
+import { getContainer } from '../wiring/container';
 
 export interface LocalAppOptions {
   /** 0 picks a free port. */
@@ -105,6 +108,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
   );
 
   let dynamo: DynamoDbLocal | undefined;
+  let poller: StreamPoller | undefined;
   try {
     const endpoint =
       options.dynamoEndpoint ??
@@ -160,6 +164,21 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     loadConfig(env); // throws ConfigError naming each bad variable
     Object.assign(process.env, env);
     resetContainer();
+    poller = await startStreamPoller({
+      endpoint,
+      region: env.AWS_REGION!,
+      client,
+      tables: [
+        { name: tables.main, filter: countedKeys.main },
+        { name: tables.activity, filter: countedKeys.activity },
+      ],
+      // The function the streams invoke in AWS (lib/statistics-rollup.ts), loaded as the route handlers are (server.ts).
+      handle: async (event) =>
+        ((await import(join(__dirname, '..', 'jobs', 'roll-up-statistics'))) as { handler: (e: unknown) => Promise<unknown> }).handler(
+          event,
+        ),
+      warn: (message, fields) => getContainer().log.warn(message, fields),
+    });
     resolveReady();
     return {
       url: running.url,
@@ -169,6 +188,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
       bootstrap: bootstrap!,
       firstStart,
       close: async () => {
+        await poller?.close();
         await running.close();
         await dynamo?.stop();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -176,6 +196,7 @@ export async function startLocalApp(options: LocalAppOptions): Promise<LocalApp>
     };
   } catch (error) {
     rejectReady(error);
+    await poller?.close();
     await running.close();
     await dynamo?.stop();
     throw error;

@@ -32,6 +32,7 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
+        ...(def.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } } : {}),
         AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
         KeySchema: [
           { AttributeName: def.partitionKey, KeyType: 'HASH' },
@@ -52,7 +53,10 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDefin
       }),
     );
   } catch (error) {
-    if (error instanceof ResourceInUseException) return addMissingIndexes(client, name, def);
+    if (error instanceof ResourceInUseException) {
+      await addMissingIndexes(client, name, def);
+      return addMissingStream(client, name, def);
+    }
     throw error;
   }
   for (let i = 0; i < 100; i++) {
@@ -95,6 +99,14 @@ async function addMissingIndexes(client: DynamoDBClient, name: string, def: Tabl
       }),
     );
   }
+}
+
+/** The main table's stream (the statistics rollup, behaviour LOG-11) on a table made before it had one. */
+async function addMissingStream(client: DynamoDBClient, name: string, def: TableDefinition): Promise<void> {
+  if (!def.stream) return;
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: def.stream } }));
 }
 
 export async function ensureTables(client: DynamoDBClient, names: PhysicalTableNames): Promise<void> {

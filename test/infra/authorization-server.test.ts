@@ -28,8 +28,8 @@ const dynamoStatements = (fnId: string) =>
   roleStatements(synthesized.template, fnId).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
 
 describe('route table → functions and methods', () => {
-  test('one function per route row and per scheduled job, plus the fallback, key rotation, the audit exporter, and two per custom resource (signing key, admin bootstrap)', () => {
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + jobs.length + 1 + 1 + 1 + 2 * 2);
+  test('one function per route row and per scheduled job, plus the fallback, key rotation, the audit exporter, the statistics rollup, and two per custom resource (signing key, admin bootstrap)', () => {
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', routes.length + jobs.length + 1 + 1 + 1 + 1 + 2 * 2);
     for (const route of routes) {
       synthesized.template.hasResourceProperties('AWS::Lambda::Function', { Description: `${route.method} ${route.path}` });
     }
@@ -371,7 +371,7 @@ describe('CloudFormation limits', () => {
   ])('every template, the stack’s and each nested stack’s, stays at or below 400 resources: %s', (_case, extra) => {
     const s = extra.length === 0 ? synthesized : synthesize({}, { routes: [...routes, ...extra] });
     // The rows were deployed: one function each, in some nested stack.
-    s.template.resourceCountIs('AWS::Lambda::Function', routes.length + extra.length + jobs.length + 1 + 1 + 1 + 2 * 2);
+    s.template.resourceCountIs('AWS::Lambda::Function', routes.length + extra.length + jobs.length + 1 + 1 + 1 + 1 + 2 * 2);
     expect(s.templates.length).toBeGreaterThan(1);
     const largest = largestTemplate(s);
     expect(largest.resources).toBeGreaterThan(100);

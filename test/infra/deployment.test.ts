@@ -211,8 +211,8 @@ describe('operations', () => {
     const functionsWatched = (metricName: string) =>
       alarms.flatMap((a) => (a.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric.MetricName === metricName)).length;
     const server = minimal.stack.server;
-    // Route functions, the fallback, the jobs and the audit archive's exporter (behaviour IAM-4).
-    const watched = Object.keys(server.functions).length + 1 + Object.keys(server.jobFunctions).length + 1;
+    // Route functions, the fallback, the jobs, the audit archive's exporter (behaviour IAM-4) and the statistics rollup (LOG-10).
+    const watched = Object.keys(server.functions).length + 1 + Object.keys(server.jobFunctions).length + 1 + 1;
     expect(functionsWatched('Errors')).toBe(watched);
     expect(functionsWatched('Throttles')).toBe(watched);
     const topic = { Ref: logicalId(minimal.stack.server.alarms.topic) };

@@ -6,7 +6,7 @@
  */
 import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
-import { adminSeed, jobs, keyRotationRecord, type Route, routes, type StorageAccess, verbsOf } from '../../lambdas/routes';
+import { adminSeed, jobs, keyRotationRecord, type Route, routes, type StorageAccess, statisticsRollup, verbsOf } from '../../lambdas/routes';
 import { storageActions } from '../../lib/storage-grants';
 import { actionsOf, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
@@ -251,7 +251,8 @@ describe('behaviour IAM-4: the audit log’s append-only copy', () => {
   test('the activity table streams new and old images; the exporter is invoked for AUDIT# records only, from the start of the stream, failures to a queue', () => {
     const activity = resources(synthesized.template, 'AWS::DynamoDB::GlobalTable')[tableLogicalId('activity')]!;
     expect(activity.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
-    for (const name of ['main', 'ephemeral'] as const) {
+    // The main table's stream feeds the statistics rollup (behaviour LOG-11, below); the ephemeral table has none.
+    for (const name of ['ephemeral'] as const) {
       expect(
         resources(synthesized.template, 'AWS::DynamoDB::GlobalTable')[tableLogicalId(name)]!.Properties.StreamSpecification,
       ).toBeUndefined();
@@ -345,4 +346,78 @@ describe('behaviour IAM-5: the other grants name only the calls made', () => {
     const s3 = statements.find((statement) => actionsOf(statement).includes('s3:PutObject'));
     expect(JSON.stringify(s3.Resource)).toMatch(/\/jwks\.json"\]\]\}$/);
   });
+});
+
+describe('behaviour LOG-10, LOG-11, LOG-12: the statistics rollup', () => {
+  const rollupId = () => logicalId(synthesized.stack.server.statisticsRollup.function);
+  const mappings = () =>
+    Object.values(resources(synthesized.template, 'AWS::Lambda::EventSourceMapping')).filter(
+      (m) => m.Properties.FunctionName.Ref === rollupId(),
+    );
+  const patterns = (mapping: any) =>
+    mapping.Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+
+  test('LOG-11: the main table streams new and old images too', () => {
+    const main = resources(synthesized.template, 'AWS::DynamoDB::GlobalTable')[tableLogicalId('main')]!;
+    expect(main.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  test('LOG-10, LOG-11: one mapping per table, filtered to the counted records (no audit entry, no client copy), a minute’s batching, retried whole, failures to the async-failures queue', () => {
+    const found = mappings();
+    expect(found).toHaveLength(2);
+    const byTable = (name: 'main' | 'activity') =>
+      found.find((m) => JSON.stringify(m.Properties.EventSourceArn).includes(tableLogicalId(name)))!;
+    // A token row's TTL removal counts nothing, so it invokes nothing.
+    expect(patterns(byTable('activity'))).toEqual([
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'ACTIVITY#' }] } } } },
+    ]);
+    expect(patterns(byTable('main'))).toEqual([
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'CLIENT#' }] }, sk: { S: ['CLIENT'] } } } },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'USER#' }] }, sk: { S: ['USER'] } } } },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'APIKEY#' }] }, sk: { S: ['APIKEY'] } } } },
+    ]);
+    for (const mapping of found) {
+      expect(mapping.Properties).toMatchObject({
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 1000,
+        MaximumBatchingWindowInSeconds: 60,
+        MaximumRetryAttempts: 5,
+        BisectBatchOnFunctionError: false,
+        DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+      });
+    }
+  });
+
+  test('LOG-12: it may only update, put and query STATS# items and query the client, user and key lists, besides reading the two streams', () => {
+    expect(grantedLinesOf(rollupId())).toEqual(declaredLines(statisticsRollup.storage));
+    expect(
+      new Set(
+        grantedLinesOf(rollupId())
+          .filter((line) => line.startsWith('activity '))
+          .map((line) => line.split(' ').pop()),
+      ),
+    ).toEqual(new Set(['STATS#*']));
+    const streamActions = roleStatements(synthesized.template, rollupId())
+      .filter((statement) => !statement.Condition)
+      .flatMap(actionsOf)
+      .filter((action) => action.startsWith('dynamodb:'));
+    expect([...new Set(streamActions)].sort()).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+    ]);
+  });
+
+  /** The DynamoDB lines of a role's item-level statements (those with a leading-key condition). */
+  function grantedLinesOf(functionLogicalId: string): string[] {
+    return roleStatements(synthesized.template, functionLogicalId)
+      .filter((statement) => statement.Condition && actionsOf(statement).some((action) => action.startsWith('dynamodb:')))
+      .flatMap((statement) => {
+        const patternsOf = statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+        const resource = resourceOf(statement);
+        return actionsOf(statement).flatMap((action) => [patternsOf].flat().map((pattern: string) => `${resource} ${action} ${pattern}`));
+      })
+      .sort();
+  }
 });

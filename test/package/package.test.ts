@@ -88,6 +88,7 @@ describe('npm pack', () => {
       'lambdas/custom-resources/signing-key.ts',
       'lambdas/custom-resources/admin-bootstrap.ts',
       'lambdas/jobs/rotate-signing-keys.ts',
+      'lambdas/jobs/roll-up-statistics.ts',
     );
     for (const entry of entries) expect(files).toContain(entry);
     expect(files).toEqual(expect.arrayContaining(['lib/prune-native-packages.cjs', 'docs/openapi.json']));

@@ -21,7 +21,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type KeyFamilyName, keyFamilies, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { requestFields } from '../../lambdas/http/request-context';
 import { createRouter } from '../../lambdas/http/router';
-import { adminSeed, jobs, type Route, routes, type StorageVerb, verbsOf } from '../../lambdas/routes';
+import { adminSeed, jobs, type Route, routes, type StorageVerb, statisticsRollup, verbsOf } from '../../lambdas/routes';
 import { accessesOf, type StorageAccess } from './storage-access';
 import { unexercised } from './storage-unexercised';
 
@@ -59,7 +59,9 @@ type Grantee = Pick<Route, 'name' | 'storage'>;
  * Jobs and custom resources run outside an API Gateway event; their code labels its requests with
  * `job` (lambdas/http/request-context.ts runInRequest), the name of the declaration it is granted by.
  */
-const grantedWithoutRoute: ReadonlyMap<string, Grantee> = new Map([...jobs, adminSeed].map((grantee) => [grantee.name, grantee]));
+const grantedWithoutRoute: ReadonlyMap<string, Grantee> = new Map(
+  [...jobs, adminSeed, statisticsRollup].map((grantee) => [grantee.name, grantee]),
+);
 
 /** Why this access is not allowed to the route, or undefined when its row declares it. */
 export function refusal(route: Grantee, access: StorageAccess): string | undefined {
@@ -133,7 +135,7 @@ afterAll(() => {
     [...families].flatMap(([family, verbs]) => [...verbs].map((verb) => [name, family, verb])),
   );
   // The seed's handler test is an infra test, outside the folders a full run's report covers.
-  const declared = [...routes, ...jobs]
+  const declared = [...routes, ...jobs, statisticsRollup]
     .flatMap((row) =>
       (Object.entries(row.storage) as [KeyFamilyName, Route['storage'][KeyFamilyName]][]).flatMap(([family, verbs]) =>
         verbsOf(verbs).map((verb) => [row.name, family, verb]),

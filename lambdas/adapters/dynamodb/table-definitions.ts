@@ -21,6 +21,11 @@ export interface TableDefinition {
   /** Epoch-seconds attribute DynamoDB TTL deletes by (up to days late: readers must check it too). */
   readonly ttlAttribute: string;
   readonly globalIndexes: readonly IndexDefinition[];
+  /**
+   * The table's stream, both images: the audit archive (behaviour IAM-4) and the statistics rollup
+   * (LOG-10, LOG-11) read it, in AWS through event source mappings, locally through the poller.
+   */
+  readonly stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
@@ -32,6 +37,7 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     sortKey: 'sk',
     ttlAttribute: 'ttl',
     globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /** Short-lived records: sessions, authorization codes, refresh tokens, rate counters. */
   ephemeral: {
@@ -54,6 +60,7 @@ export const tableDefinitions: Readonly<Record<TableName, TableDefinition>> = {
     sortKey: 'sk',
     ttlAttribute: 'ttl',
     globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    stream: 'NEW_AND_OLD_IMAGES',
   },
 };
 
