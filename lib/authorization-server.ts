@@ -46,7 +46,15 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { tableDefinitions } from '../lambdas/adapters/dynamodb/table-definitions';
 import { ConfigError } from '../lambdas/config/settings';
-import { fallbackHandler, jobs, keyRotationRecord, routes as routeTable, type Route, statisticsRollup, type TableName } from '../lambdas/routes';
+import {
+  fallbackHandler,
+  jobs,
+  keyRotationRecord,
+  routes as routeTable,
+  type Route,
+  statisticsRollup,
+  type TableName,
+} from '../lambdas/routes';
 import { logoContentTypes as siteLogoMediaTypes } from '../lambdas/core/site/settings';
 import { AdminBootstrap } from './admin-bootstrap';
 import { AuditArchive, type AuditArchiveOptions } from './audit-archive';

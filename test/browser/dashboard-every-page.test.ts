@@ -97,6 +97,12 @@ beforeAll(async () => {
     'clients/:id': service.clientId,
     'users/:id': owner.id,
     'trusted-issuers/:id': trustedIssuer.trustedIssuerId,
+    'environments/:id': environmentId,
+    // A shown-once page is reached only by the redirect that made its handle, and shows it once (behaviour DASH-13):
+    // the walk visits it with a handle never issued, which is the "already shown" page.
+    'created/:handle': neverIssuedHandle,
+    'new-key/:handle': neverIssuedHandle,
+    'new-secret/:handle': neverIssuedHandle,
   });
   Object.assign(queries, { 'scopes/delete': `name=${encodeURIComponent(seededScope)}` });
   alsoVisited.push(
@@ -115,6 +121,10 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
+
+/** A shown-once page's answer to a handle it does not hold (behaviour DASH-13): 410, never the secret. */
+const neverIssuedHandle = 'walkNeverIssuedHandle0000000000000000000000';
+const isShownOncePage = (address: string) => /\/(created|new-key|new-secret)\/[^/]+$/.test(address);
 
 /** `/dashboard/…` for a route path, its params filled from `values`; undefined when one has no value. */
 function addressOf(routePath: string, values: Record<string, string | undefined> = params): string | undefined {
@@ -181,12 +191,14 @@ describe('the bootstrap admin', () => {
     for (const address of walkedAddresses()) {
       const { response, errors, html } = await visit(address);
       const found: string[] = [];
-      if (response.status() !== 200) found.push(`status ${response.status()}`);
+      const expected = isShownOncePage(address) ? 410 : 200;
+      if (response.status() !== expected) found.push(`status ${response.status()}, not ${expected}`);
       // A page may redirect to another dashboard page, never out of it (to the sign-in page: the session was not honoured).
       if (!new URL(page.url()).pathname.startsWith('/dashboard')) found.push(`ended at ${page.url()}`);
       if (!((await page.textContent('h1').catch(() => null)) ?? '').trim()) found.push('no h1');
-      found.push(...dash2Problems(response.headers()));
-      found.push(...errors.map((e) => `console error ${e}`));
+      found.push(...dash2Problems(response.headers(), isShownOncePage(address) ? 'no-referrer' : 'same-origin'));
+      // Chromium logs a 410 itself; anything else (a CSP violation) is a fault of the page.
+      found.push(...errors.filter((e) => expected !== 410 || !/status of 410/.test(e)).map((e) => `console error ${e}`));
       if (html.includes('$argon2')) found.push('an Argon2 hash');
       if (secrets.some((s) => html.includes(s))) found.push('a secret');
       if (found.length > 0) {
@@ -209,10 +221,11 @@ describe('the bootstrap admin', () => {
     for (const route of getRoutes().filter((r) => r.path.includes(':'))) {
       const address = addressOf(route.path, unknown)!;
       const { response, errors } = await visit(address);
-      if (response.status() !== 404) problems.push(`${address}: status ${response.status()}, not 404`);
+      const expected = isShownOncePage(address) ? 410 : 404;
+      if (response.status() !== expected) problems.push(`${address}: status ${response.status()}, not ${expected}`);
       if (!(await page.$('header a[href="/dashboard/clients"]'))) problems.push(`${address}: not in the dashboard frame`);
       // Chromium logs the 404 itself; anything else (a CSP violation) is a fault of the page.
-      for (const error of errors.filter((e) => !/status of 404/.test(e))) problems.push(`${address}: console error ${error}`);
+      for (const error of errors.filter((e) => !/status of 4(04|10)/.test(e))) problems.push(`${address}: console error ${error}`);
     }
     expect(problems).toEqual([]);
   });
@@ -239,7 +252,8 @@ describe('the bootstrap admin', () => {
 });
 
 /** Behaviour DASH-2: no-store, a CSP with no script, not framable, same-origin referrers. */
-function dash2Problems(headers: Record<string, string>): string[] {
+/** `referrer`: what the page must send; a shown-once page sends none at all (behaviour DASH-13: its address holds the handle). */
+function dash2Problems(headers: Record<string, string>, referrer = 'same-origin'): string[] {
   const csp = headers['content-security-policy'] ?? '';
   return [
     [/no-store/.test(headers['cache-control'] ?? ''), 'Cache-Control without no-store'],
@@ -247,7 +261,7 @@ function dash2Problems(headers: Record<string, string>): string[] {
     [!csp.includes('script-src'), 'a CSP with script-src'],
     [csp.includes("frame-ancestors 'none'"), "a CSP without frame-ancestors 'none'"],
     [headers['x-frame-options'] === 'DENY', 'X-Frame-Options is not DENY'],
-    [headers['referrer-policy'] === 'same-origin', 'Referrer-Policy is not same-origin'],
+    [headers['referrer-policy'] === referrer, `Referrer-Policy is not ${referrer}`],
   ]
     .filter(([ok]) => !ok)
     .map(([, problem]) => problem as string);

@@ -6,7 +6,16 @@
  */
 import { keyFamilies, type KeyFamilyName, matchesLeadingKey } from '../../lambdas/adapters/dynamodb/keys/families';
 import { tableNames } from '../../lambdas/adapters/dynamodb/table-definitions';
-import { adminSeed, jobs, keyRotationRecord, type Route, routes, type StorageAccess, statisticsRollup, verbsOf } from '../../lambdas/routes';
+import {
+  adminSeed,
+  jobs,
+  keyRotationRecord,
+  type Route,
+  routes,
+  type StorageAccess,
+  statisticsRollup,
+  verbsOf,
+} from '../../lambdas/routes';
 import { storageActions } from '../../lib/storage-grants';
 import { actionsOf, logicalId, resources, roleStatements, synthesize, type Synthesized } from './synthesize';
 
