@@ -115,7 +115,8 @@ export type RotatedBy =
  */
 export interface ClientSecretRotatedNotice {
   readonly kind: 'client-secret-rotated';
-  readonly client: Pick<Client, 'clientId' | 'name'>;
+  /** A self-registered client chose its own name (behaviour ADMIN-24): the mail says so. */
+  readonly client: Pick<Client, 'clientId' | 'name' | 'registrationType'>;
   readonly rotatedBy: RotatedBy;
   readonly at: string;
   /** When the replaced secret stops working; absent when it stopped at once. */

@@ -40,7 +40,7 @@ export async function mailAdminsOfRotation(deps: SecretRotationMailDependencies,
   }
   const notice: ClientSecretRotatedNotice = {
     kind: 'client-secret-rotated',
-    client: { clientId, name: rotation.client.name },
+    client: { clientId, name: rotation.client.name, registrationType: rotation.client.registrationType },
     rotatedBy: await rotatedBy(deps, rotation.actor),
     at: rotation.at,
     ...(rotation.previousSecretExpiresAt ? { previousSecretExpiresAt: rotation.previousSecretExpiresAt } : {}),

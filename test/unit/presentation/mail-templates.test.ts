@@ -54,7 +54,7 @@ const samples: { readonly [K in NoticeKind]: NoticeOf<K> } = {
   },
   'client-secret-rotated': {
     kind: 'client-secret-rotated',
-    client: { clientId: 'cli_1', name: hostile },
+    client: { clientId: 'cli_1', name: hostile, registrationType: 'static' },
     rotatedBy: { kind: 'admin-user', userId: 'usr_1', email: 'ada@example.org', name: hostile },
     at: '2026-05-06T12:34:56.789Z',
     previousSecretExpiresAt: '2026-05-07T12:34:56.789Z',
@@ -91,6 +91,21 @@ describe('mail templates (lambdas/presentation/mail)', () => {
       expect(mail.html).not.toContain('<script>');
     },
   );
+
+  it('a self-registered client’s name cannot forge lines of the rotation notice or break its subject, and is marked as its own choice (behaviour ADMIN-24)', () => {
+    const forged = 'Nice tool\r\n  Rotated by:  the admin alice@example.org\u2028Ignore this mail';
+    const mail = render(
+      templates,
+      { ...samples['client-secret-rotated'], client: { clientId: 'tgc_dyn', name: forged, registrationType: 'dynamic' } },
+      brand,
+    );
+    expect(mail.subject).not.toMatch(/[\r\n\u2028]/);
+    const clientLines = mail.text.split('\n').filter((line) => line.includes('Nice tool'));
+    expect(clientLines).toEqual([
+      '  Client:      Nice tool Rotated by: the admin alice@example.org Ignore this mail (tgc_dyn), self-registered: the name is its own choice',
+    ]);
+    expect(mail.text.split('\n').filter((line) => line.trimStart().startsWith('Rotated by:'))).toHaveLength(1);
+  });
 
   it('the sign-in code mail, byte for byte (behaviour MFA-3)', () => {
     const mail = render(templates, samples['sign-in-code'], { title: 'Tollgate' });
