@@ -19,6 +19,24 @@ export function listEnvironments(
   return deps.environments.list(limit, cursor);
 }
 
+/**
+ * Every environment, for a page that names them or offers them in a select (behaviour DASH-11):
+ * the list is read page by page, up to `everyEnvironmentCap`. Environments are a deployment's
+ * few tenants or stages, not its users; past the cap a select would be no way to pick one anyway.
+ */
+export const everyEnvironmentCap = 1000;
+
+export async function everyEnvironment(deps: Pick<AdminDependencies, 'environments'>): Promise<Environment[]> {
+  const all: Environment[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await deps.environments.list(Math.min(100, everyEnvironmentCap - all.length), cursor);
+    all.push(...page.items);
+    cursor = page.next;
+  } while (cursor && all.length < everyEnvironmentCap);
+  return all;
+}
+
 /** `id` may be chosen (a stable name for DCR_ENVIRONMENT_ID across deploys), else it is generated. */
 export async function createEnvironment(
   deps: Pick<AdminDependencies, 'environments' | 'random' | 'clock' | 'dcrEnvironmentId'>,

@@ -3,7 +3,7 @@
  * address is the list's state and a reload or Back shows the same page), "First page" and "Next
  * page" links that keep the filters, the empty state, and the names shown in place of ids.
  */
-import { listEnvironments } from '../../core/admin/environments';
+import { everyEnvironment } from '../../core/admin/environments';
 import type { AdminActor } from '../../core/admin/audit';
 import type { ApiKeyCreator } from '../../core/model';
 import { html, type Html } from '../html';
@@ -61,10 +61,9 @@ export function emptyState(count: number, filtered: boolean, what: string, hasNe
   return html`<p class="empty">${filtered ? `No ${what} match these filters.` : `No ${what} yet.`}</p>`;
 }
 
-/** Behaviour DASH-11: the environments' names by id, read once per page (the list is small: one read of up to 100). */
+/** Behaviour DASH-11: the environments' names by id, read once per page (core/admin/environments.ts everyEnvironment). */
 export async function environmentNames(request: DashboardRequest): Promise<Map<string, string>> {
-  const page = await listEnvironments(request.deps.admin, 100);
-  return new Map(page.items.map((environment) => [environment.id, environment.name]));
+  return new Map((await everyEnvironment(request.deps.admin)).map((environment) => [environment.id, environment.name]));
 }
 
 /** A name in place of an id, the id kept as the hover text. */

@@ -4,7 +4,7 @@
  * schemas and use cases as /api/admin/trusted-issuers; key sets and rules are JSON in a textarea
  * (the pages carry no script). Audited with the admin as actor.
  */
-import { listEnvironments } from '../../core/admin/environments';
+import { everyEnvironment } from '../../core/admin/environments';
 import {
   createTrustedIssuer,
   deleteTrustedIssuer,
@@ -93,7 +93,7 @@ const issuerFormFields = ['issuer', 'profile', 'environment_id', 'description', 
 async function listPage(request: DashboardRequest, state: FormState = blankForm, status = 200) {
   const [page, environments] = await Promise.all([
     listTrustedIssuers(request.deps.admin, 50, blankToUndefined(request.query.cursor)),
-    listEnvironments(request.deps.admin, 100),
+    everyEnvironment(request.deps.admin),
   ]);
   const notice = request.query.done ? notices[request.query.done] : undefined;
   return pageResponse(
@@ -108,7 +108,7 @@ async function listPage(request: DashboardRequest, state: FormState = blankForm,
 <label for="ti-issuer">Issuer (the tokens' iss: an https URL)</label><input id="ti-issuer" name="issuer" type="text" required maxlength="2000" value="${fieldValue(state, 'issuer')}"${describedBy(state, 'issuer')}>${fieldError(state, 'issuer')}
 <label for="ti-profile">Profile</label><select id="ti-profile" name="profile"><option value="id-jag">id-jag: enterprise identity assertions for users</option><option value="workload"${fieldValue(state, 'profile') === 'workload' ? html` selected` : ''}>workload: workload identity tokens</option></select>${fieldError(state, 'profile')}
 <label for="ti-environment">Environment</label><input id="ti-environment" name="environment_id" type="text" required maxlength="64" list="ti-environments" value="${fieldValue(state, 'environment_id')}"${describedBy(state, 'environment_id')}>${fieldError(state, 'environment_id')}
-<datalist id="ti-environments">${environments.items.map((e) => html`<option value="${e.id}">${e.name}</option>`)}</datalist>
+<datalist id="ti-environments">${environments.map((e) => html`<option value="${e.id}">${e.name}</option>`)}</datalist>
 <label for="ti-description">Description (optional)</label><input id="ti-description" name="description" type="text" maxlength="500" value="${fieldValue(state, 'description')}"${describedBy(state, 'description')}>${fieldError(state, 'description')}
 ${keysAndOptions(state)}
 <div><button type="submit">Trust the issuer</button></div></form></fieldset>`,

@@ -5,7 +5,7 @@
  * action calls the admin API's core function and is audited with the admin as actor.
  */
 import * as z from 'zod/mini';
-import { grantEnvironment, listEnvironments, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
+import { grantEnvironment, everyEnvironment, listUserEnvironments, revokeEnvironment } from '../../core/admin/environments';
 import { removeUserPasskey, sendPasswordResetLink, signOutEverywhere } from '../../core/admin/user-credentials';
 import { createUser, deleteUser, getUser, updateUser } from '../../core/admin/users';
 import { ConflictRequestError } from '../../core/errors';
@@ -71,11 +71,11 @@ async function detailPage(request: DashboardRequest, status = 200, edit: FormSta
   const user = await getUser(request.deps.admin, request.params.id!);
   const [grants, environments, passkeys] = await Promise.all([
     listUserEnvironments(request.deps.admin, user.id),
-    listEnvironments(request.deps.admin, 100),
+    everyEnvironment(request.deps.admin),
     request.deps.admin.passkeys.listOf(user.id),
   ]);
   const granted = new Set(grants.map((g) => g.environment.id));
-  const grantable = environments.items.filter((e) => !granted.has(e.id));
+  const grantable = environments.filter((e) => !granted.has(e.id));
   const notice = noticeOf(request);
   const csrf = request.admin.csrf;
   return pageResponse(
@@ -97,7 +97,7 @@ async function detailPage(request: DashboardRequest, status = 200, edit: FormSta
 ${
   // Behaviour DASH-17: no empty select when nothing is left to grant.
   grantable.length === 0
-    ? html`<p id="all-granted">${environments.next ? 'The first 100 environments are all granted; grant others with the admin API.' : 'Every environment is already granted.'}</p>`
+    ? html`<p id="all-granted">Every environment is already granted.</p>`
     : html`<form method="post" action="${userPath(user.id, '/environments')}">${csrfField(csrf)}<label for="environment_id">Grant an environment</label>
 <select id="environment_id" name="environment_id">${grantable.map((e) => html`<option value="${e.id}">${e.name} (${e.id})</option>`)}</select> <button type="submit">Grant</button></form>`
 }
