@@ -3,12 +3,14 @@
  * reaches the page through a single-use record; a refused form comes back filled in; the client
  * form's defaults; what a deletion takes with it.
  */
-import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { ensureScopes } from '../support/admin-calls';
+import { DynamoFaults, touches } from '../support/dynamo-faults';
 import {
   auditEntriesBy,
   dashboardGet,
@@ -34,6 +36,13 @@ beforeAll(async () => {
 });
 
 const secretOf = (body: string) => /id="client-secret">([^<]+)</.exec(body)?.[1];
+/** The handle a shown-once redirect carries in its query string (behaviour DASH-13). */
+const handleOf = (location: unknown) => new URL(String(location), 'https://auth.example.test').searchParams.get('handle') ?? '';
+const shownOnceItem = async (handle: string) => {
+  const { db, tables } = getStorage();
+  const pk = `SHOWNONCE#${createHash('sha256').update(handle).digest('base64url')}`;
+  return (await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk, sk: 'SHOWNONCE' } }))).Item;
+};
 
 async function createConfidential(session: DashboardSession, name = 'Forms client') {
   return dashboardPost(session, '/dashboard/clients/new', {
@@ -51,7 +60,7 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const created = await createConfidential(session);
     expect(created.statusCode).toBe(303);
     const location = String(headerOf(created, 'Location'));
-    expect(location).toMatch(/^\/dashboard\/clients\/[^/]+\/created\/[A-Za-z0-9_-]{43}$/);
+    expect(location).toMatch(/^\/dashboard\/clients\/[^/]+\/created\?handle=[A-Za-z0-9_-]{43}$/);
     expect(created.body).toBe('');
 
     const shown = await followRedirect(session, created);
@@ -74,12 +83,8 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
   it('the record holds the secret sealed with the handle, never in the clear, under the digest of the handle', async () => {
     const session = await newAdminSession();
     const created = await createConfidential(session);
-    const handle = String(headerOf(created, 'Location')).split('/').pop()!;
-    const { db, tables } = getStorage();
-    const { createHash } = await import('node:crypto');
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const pk = `SHOWNONCE#${createHash('sha256').update(handle).digest('base64url')}`;
-    const { Item } = await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk, sk: 'SHOWNONCE' } }));
+    const handle = handleOf(headerOf(created, 'Location'));
+    const Item = await shownOnceItem(handle);
     expect(Item).toMatchObject({ adminId: session.user.id, purpose: 'client-secret' });
     expect(Item!.ttl).toBeGreaterThan(Date.now() / 1000 + 9 * 60);
     expect(Item!.ttl).toBeLessThanOrEqual(Date.now() / 1000 + 10 * 60 + 1);
@@ -109,18 +114,19 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
       { purpose: 'client-secret', clientId: client.clientId, secret: 'expired-secret' },
       Math.floor(Date.now() / 1000) - 1,
     );
-    const expired = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created/${handle}`);
+    const expired = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created?handle=${handle}`);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).not.toContain('expired-secret');
-    const madeUp = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created/not-a-handle`);
+    const madeUp = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created?handle=not-a-handle`);
     expect(madeUp.statusCode).toBe(410);
+    expect((await dashboardGet(session, `/dashboard/clients/${client.clientId}/created`)).statusCode).toBe(410);
   });
 
   it('a handle kept for one purpose does not open on the page of another', async () => {
     const session = await newAdminSession();
     const created = await createConfidential(session);
-    const [, clientId, handle] = /^\/dashboard\/clients\/([^/]+)\/created\/(.+)$/.exec(String(headerOf(created, 'Location')))!;
-    const asKey = await dashboardGet(session, `/dashboard/clients/${clientId}/new-key/${handle}`);
+    const [, clientId, handle] = /^\/dashboard\/clients\/([^/]+)\/created\?handle=(.+)$/.exec(String(headerOf(created, 'Location')))!;
+    const asKey = await dashboardGet(session, `/dashboard/clients/${clientId}/new-key?handle=${handle}`);
     expect(asKey.statusCode).toBe(410);
     expect(secretOf((await followRedirect(session, created)).body)).toBeDefined();
   });
@@ -143,7 +149,9 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const client = await createClient({ scopes: ['read'], test: false });
     const user = await createUser({ test: false });
     const created = await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'Once key' });
-    expect(String(headerOf(created, 'Location'))).toMatch(new RegExp(`^/dashboard/clients/${client.clientId}/new-key/[A-Za-z0-9_-]{43}$`));
+    expect(String(headerOf(created, 'Location'))).toMatch(
+      new RegExp(`^/dashboard/clients/${client.clientId}/new-key\\?handle=[A-Za-z0-9_-]{43}$`),
+    );
     const shown = await followRedirect(session, created);
     const apiKey = /id="api-key">([^<]+)</.exec(shown.body)![1]!;
     const keyId = /id="key-id">([^<]+)</.exec(shown.body)![1]!;
@@ -162,13 +170,76 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const confirmation = await dashboardGet(session, `/dashboard/clients/${client.clientId}/secret`);
     const rotating = /name="rotating" value="([^"]+)"/.exec(confirmation.body)![1]!;
     const rotated = await dashboardPost(session, `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '86400', rotating });
-    expect(String(headerOf(rotated, 'Location'))).toMatch(/\/new-secret\/[A-Za-z0-9_-]{43}$/);
+    expect(String(headerOf(rotated, 'Location'))).toMatch(/\/new-secret\?handle=[A-Za-z0-9_-]{43}$/);
     const shown = await followRedirect(session, rotated);
     expect(secretOf(shown.body)).toBeDefined();
     expect(shown.body).toMatch(/The previous secret keeps working until /);
     const reload = await followRedirect(session, rotated);
     expect(reload.statusCode).toBe(410);
     expect(reload.body).toMatch(/This secret was already shown/);
+    expect((await getClientRepository().get(client.clientId))?.secretHash).not.toBe(client.secretHash);
+  });
+
+  it('the claim removes the sealed secret in the same update; the handle is in the query string, never the path', async () => {
+    const session = await newAdminSession();
+    const created = await createConfidential(session);
+    const location = String(headerOf(created, 'Location'));
+    const handle = handleOf(location);
+    expect(new URL(location, 'https://auth.example.test').pathname).not.toContain(handle);
+    expect(typeof (await shownOnceItem(handle))?.sealed).toBe('string');
+    expect(secretOf((await followRedirect(session, created)).body)).toBeDefined();
+    const claimed = await shownOnceItem(handle);
+    expect(claimed).toMatchObject({ adminId: session.user.id, purpose: 'client-secret' });
+    expect(claimed?.consumedBy).toEqual(expect.any(String));
+    expect(claimed).not.toHaveProperty('sealed');
+  });
+});
+
+describe('behaviour DASH-13: when the record cannot be kept, the POST shows the secret itself', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => {
+    faults = DynamoFaults.install().fail({ operation: 'PutItem', phase: 'before', where: (attempt) => touches(attempt, 'SHOWNONCE#') });
+  });
+  afterEach(() => faults.uninstall());
+
+  const expectShownInTheAnswer = (response: { statusCode: number; body: string; headers?: Record<string, unknown> }) => {
+    expect(response.statusCode).toBe(200);
+    expect(headerOf(response as never, 'Cache-Control')).toMatch(/no-store/);
+    expect(headerOf(response as never, 'Referrer-Policy')).toBe('no-referrer');
+    expect(headerOf(response as never, 'Location')).toBeUndefined();
+  };
+
+  it('a client: 200 with the secret, the client created, one entry', async () => {
+    const session = await newAdminSession();
+    const created = await createConfidential(session, 'Unkept forms client');
+    expectShownInTheAnswer(created);
+    expect(faults.injected.length).toBeGreaterThan(0);
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    expect(secretOf(created.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await getClientRepository().get(clientId))?.secretHash).toEqual(expect.any(String));
+    expect((await auditEntriesBy(session.user.id)).map((e) => [e.type, e.clientId])).toEqual([['client.create', clientId]]);
+  });
+
+  it('an API key: 200 with the key, the key stored', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
+    const created = await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'Unkept key' });
+    expectShownInTheAnswer(created);
+    const keyId = /id="key-id">([^<]+)</.exec(created.body)![1]!;
+    expect(/id="api-key">([^<]+)</.exec(created.body)![1]).toContain(`tgk_${keyId}_`);
+    expect((await getApiKeyStore().get(keyId))?.clientId).toBe(client.clientId);
+  });
+
+  it('a secret rotated with no overlap (the old one already dead): 200 with the new secret, the rotation written', async () => {
+    const session = await newAdminSession();
+    const { client } = await createClientWithSecret();
+    const confirmation = await dashboardGet(session, `/dashboard/clients/${client.clientId}/secret`);
+    const rotating = /name="rotating" value="([^"]+)"/.exec(confirmation.body)![1]!;
+    const rotated = await dashboardPost(session, `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating });
+    expectShownInTheAnswer(rotated);
+    expect(secretOf(rotated.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rotated.body).toMatch(/The previous secret no longer works/);
     expect((await getClientRepository().get(client.clientId))?.secretHash).not.toBe(client.secretHash);
   });
 });
