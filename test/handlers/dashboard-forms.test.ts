@@ -6,6 +6,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash, randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
+import { namedDependents } from '../../lambdas/core/admin/dependents';
+import { maxReadsPerPage } from '../../lambdas/core/admin/filtered-pages';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
@@ -493,6 +495,57 @@ describe('behaviour DASH-16: a deletion says what depends on the thing first', (
     expect(one.body).toMatch(/id="dependent-keys">1 active API key</);
     const userPage = await dashboardGet(session, `/dashboard/users/${user.id}/delete`);
     expect(userPage.body).toMatch(/id="dependent-credentials">every API key acting as them and no passkey/);
+  });
+
+  it('an environment with more clients than the page names: "more than 10", ten named, bounded reads; the POST is still refused (409)', async () => {
+    const session = await newAdminSession();
+    const environmentId = await createEnvironment('Crowded');
+    await Promise.all(Array.from({ length: namedDependents + 2 }, () => createClient({ environmentId, test: false })));
+    const faults = DynamoFaults.install();
+    let page: Awaited<ReturnType<typeof dashboardGet>>;
+    try {
+      page = await dashboardGet(session, `/dashboard/environments/${environmentId}/delete`);
+    } finally {
+      faults.uninstall();
+    }
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/id="dependent-clients">More than 10 clients are in it: delete them first\./);
+    expect(page.body.match(/<li><a href="\/dashboard\/clients\//g)).toHaveLength(namedDependents);
+    expect(page.body).toContain('<li>and more</li>');
+    const listReads = faults.attempts.filter((attempt) => attempt.operation === 'Query' && attempt.input.IndexName === 'gsi1');
+    expect(listReads.length).toBeLessThanOrEqual(maxReadsPerPage);
+    expect(deleteButton(page.body, `/dashboard/environments/${environmentId}/delete`)).toBe(false);
+    expect((await dashboardPost(session, `/dashboard/environments/${environmentId}/delete`, {})).statusCode).toBe(409);
+  });
+
+  it('the environment read stops at its bound of reads and says it may have missed clients (more), rather than reading on', async () => {
+    const environmentId = await createEnvironment('Unread');
+    await createClient({ test: false });
+    const faults = DynamoFaults.install();
+    let holders: Awaited<ReturnType<ReturnType<typeof getClientRepository>['inEnvironment']>>;
+    try {
+      holders = await getClientRepository().inEnvironment(environmentId, namedDependents, { reads: 2, perRead: 1 });
+    } finally {
+      faults.uninstall();
+    }
+    expect(holders).toEqual({ count: 0, sample: [], more: true });
+    expect(faults.attempts.filter((attempt) => attempt.operation === 'Query')).toHaveLength(2);
+    expect(await getClientRepository().inEnvironment(environmentId, namedDependents)).toEqual({ count: 0, sample: [] });
+  });
+
+  it('a client\'s page counts active API keys only up to one past ten: "more than 10"; revoked keys are not counted', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
+    for (let i = 0; i <= namedDependents; i++) {
+      expect((await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.id })).statusCode).toBe(303);
+    }
+    const many = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(many.body).toMatch(/id="dependent-keys">more than 10 active API keys<\/strong> will stop working/);
+    const [first] = (await getApiKeyStore().listByClient(client.clientId, 1)).items;
+    expect((await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys/${first!.keyId}/revoke`, {})).statusCode).toBe(303);
+    const ten = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(ten.body).toMatch(/id="dependent-keys">10 active API keys</);
   });
 });
 
