@@ -4,12 +4,14 @@
  * form's defaults; what a deletion takes with it.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import { createHash, randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
 import { namedDependents } from '../../lambdas/core/admin/dependents';
 import { maxReadsPerPage } from '../../lambdas/core/admin/filtered-pages';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
+import { getContainer } from '../../lambdas/wiring/container';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { ensureScopes } from '../support/admin-calls';
 import { DynamoFaults, touches } from '../support/dynamo-faults';
@@ -204,20 +206,27 @@ describe('behaviour DASH-13: when the record cannot be kept, the POST shows the 
   });
   afterEach(() => faults.uninstall());
 
-  const expectShownInTheAnswer = (response: { statusCode: number; body: string; headers?: Record<string, unknown> }) => {
+  const expectShownInTheAnswer = (response: APIGatewayProxyResult) => {
     expect(response.statusCode).toBe(200);
-    expect(headerOf(response as never, 'Cache-Control')).toMatch(/no-store/);
-    expect(headerOf(response as never, 'Referrer-Policy')).toBe('no-referrer');
-    expect(headerOf(response as never, 'Location')).toBeUndefined();
+    expect(headerOf(response, 'Cache-Control')).toMatch(/no-store/);
+    expect(headerOf(response, 'Referrer-Policy')).toBe('no-referrer');
+    expect(response.body).toContain('<meta name="referrer" content="no-referrer">');
+    expect(headerOf(response, 'Location')).toBeUndefined();
   };
 
-  it('a client: 200 with the secret, the client created, one entry', async () => {
+  it('a client: 200 with the secret, the client created, one entry; the failure logged without the secret', async () => {
     const session = await newAdminSession();
+    const logged = jest.spyOn(getContainer().log, 'error');
     const created = await createConfidential(session, 'Unkept forms client');
     expectShownInTheAnswer(created);
     expect(faults.injected.length).toBeGreaterThan(0);
     const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
-    expect(secretOf(created.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const secret = secretOf(created.body)!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const lines = logged.mock.calls.filter(([message]) => /not kept for one showing/.test(message));
+    logged.mockRestore();
+    expect(lines).toEqual([[expect.any(String), { purpose: 'client-secret', clientId, cause: expect.any(String) }]]);
+    expect(JSON.stringify(lines)).not.toContain(secret);
     expect((await getClientRepository().get(clientId))?.secretHash).toEqual(expect.any(String));
     expect((await auditEntriesBy(session.user.id)).map((e) => [e.type, e.clientId])).toEqual([['client.create', clientId]]);
   });
