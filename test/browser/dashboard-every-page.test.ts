@@ -98,13 +98,15 @@ beforeAll(async () => {
     'users/:id': owner.id,
     'trusted-issuers/:id': trustedIssuer.trustedIssuerId,
     'environments/:id': environmentId,
+  });
+  Object.assign(queries, {
+    'scopes/delete': `name=${encodeURIComponent(seededScope)}`,
     // A shown-once page is reached only by the redirect that made its handle, and shows it once (behaviour DASH-13):
     // the walk visits it with a handle never issued, which is the "already shown" page.
-    'created/:handle': neverIssuedHandle,
-    'new-key/:handle': neverIssuedHandle,
-    'new-secret/:handle': neverIssuedHandle,
+    'clients/:id/created': `handle=${neverIssuedHandle}`,
+    'clients/:id/new-key': `handle=${neverIssuedHandle}`,
+    'clients/:id/new-secret': `handle=${neverIssuedHandle}`,
   });
-  Object.assign(queries, { 'scopes/delete': `name=${encodeURIComponent(seededScope)}` });
   alsoVisited.push(
     ...[staticApp.clientId, dynamicId].flatMap((id) => [`/dashboard/clients/${id}`, `/dashboard/clients/${id}/activity`]),
     `/dashboard/users/${plainUser.user.id}`,
@@ -124,7 +126,7 @@ afterAll(async () => {
 
 /** A shown-once page's answer to a handle it does not hold (behaviour DASH-13): 410, never the secret. */
 const neverIssuedHandle = 'walkNeverIssuedHandle0000000000000000000000';
-const isShownOncePage = (address: string) => /\/(created|new-key|new-secret)\/[^/]+$/.test(address);
+const isShownOncePage = (address: string) => /\/(created|new-key|new-secret)(\?|$)/.test(address);
 
 /** `/dashboard/…` for a route path, its params filled from `values`; undefined when one has no value. */
 function addressOf(routePath: string, values: Record<string, string | undefined> = params): string | undefined {
@@ -252,7 +254,7 @@ describe('the bootstrap admin', () => {
 });
 
 /** Behaviour DASH-2: no-store, a CSP with no script, not framable, same-origin referrers. */
-/** `referrer`: what the page must send; a shown-once page sends none at all (behaviour DASH-13: its address holds the handle). */
+/** `referrer`: what the page must send; a shown-once page sends none at all (behaviour DASH-13: its query string holds the handle). */
 function dash2Problems(headers: Record<string, string>, referrer = 'same-origin'): string[] {
   const csp = headers['content-security-policy'] ?? '';
   return [

@@ -3,12 +3,18 @@
  * reaches the page through a single-use record; a refused form comes back filled in; the client
  * form's defaults; what a deletion takes with it.
  */
-import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createHash, randomBytes } from 'node:crypto';
 import { DynamoShownOnceStore } from '../../lambdas/adapters/dynamodb/shown-once-store';
+import { namedDependents } from '../../lambdas/core/admin/dependents';
+import { maxReadsPerPage } from '../../lambdas/core/admin/filtered-pages';
 import { getClientRepository, getEnvironments } from '../../lambdas/wiring/repositories';
 import { getStorage } from '../../lambdas/wiring/storage';
+import { getContainer } from '../../lambdas/wiring/container';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { ensureScopes } from '../support/admin-calls';
+import { DynamoFaults, touches } from '../support/dynamo-faults';
 import {
   auditEntriesBy,
   dashboardGet,
@@ -34,6 +40,13 @@ beforeAll(async () => {
 });
 
 const secretOf = (body: string) => /id="client-secret">([^<]+)</.exec(body)?.[1];
+/** The handle a shown-once redirect carries in its query string (behaviour DASH-13). */
+const handleOf = (location: unknown) => new URL(String(location), 'https://auth.example.test').searchParams.get('handle') ?? '';
+const shownOnceItem = async (handle: string) => {
+  const { db, tables } = getStorage();
+  const pk = `SHOWNONCE#${createHash('sha256').update(handle).digest('base64url')}`;
+  return (await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk, sk: 'SHOWNONCE' } }))).Item;
+};
 
 async function createConfidential(session: DashboardSession, name = 'Forms client') {
   return dashboardPost(session, '/dashboard/clients/new', {
@@ -51,7 +64,7 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const created = await createConfidential(session);
     expect(created.statusCode).toBe(303);
     const location = String(headerOf(created, 'Location'));
-    expect(location).toMatch(/^\/dashboard\/clients\/[^/]+\/created\/[A-Za-z0-9_-]{43}$/);
+    expect(location).toMatch(/^\/dashboard\/clients\/[^/]+\/created\?handle=[A-Za-z0-9_-]{43}$/);
     expect(created.body).toBe('');
 
     const shown = await followRedirect(session, created);
@@ -74,12 +87,8 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
   it('the record holds the secret sealed with the handle, never in the clear, under the digest of the handle', async () => {
     const session = await newAdminSession();
     const created = await createConfidential(session);
-    const handle = String(headerOf(created, 'Location')).split('/').pop()!;
-    const { db, tables } = getStorage();
-    const { createHash } = await import('node:crypto');
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const pk = `SHOWNONCE#${createHash('sha256').update(handle).digest('base64url')}`;
-    const { Item } = await db.send(new GetCommand({ TableName: tables.ephemeral, Key: { pk, sk: 'SHOWNONCE' } }));
+    const handle = handleOf(headerOf(created, 'Location'));
+    const Item = await shownOnceItem(handle);
     expect(Item).toMatchObject({ adminId: session.user.id, purpose: 'client-secret' });
     expect(Item!.ttl).toBeGreaterThan(Date.now() / 1000 + 9 * 60);
     expect(Item!.ttl).toBeLessThanOrEqual(Date.now() / 1000 + 10 * 60 + 1);
@@ -109,18 +118,19 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
       { purpose: 'client-secret', clientId: client.clientId, secret: 'expired-secret' },
       Math.floor(Date.now() / 1000) - 1,
     );
-    const expired = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created/${handle}`);
+    const expired = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created?handle=${handle}`);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).not.toContain('expired-secret');
-    const madeUp = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created/not-a-handle`);
+    const madeUp = await dashboardGet(session, `/dashboard/clients/${client.clientId}/created?handle=not-a-handle`);
     expect(madeUp.statusCode).toBe(410);
+    expect((await dashboardGet(session, `/dashboard/clients/${client.clientId}/created`)).statusCode).toBe(410);
   });
 
   it('a handle kept for one purpose does not open on the page of another', async () => {
     const session = await newAdminSession();
     const created = await createConfidential(session);
-    const [, clientId, handle] = /^\/dashboard\/clients\/([^/]+)\/created\/(.+)$/.exec(String(headerOf(created, 'Location')))!;
-    const asKey = await dashboardGet(session, `/dashboard/clients/${clientId}/new-key/${handle}`);
+    const [, clientId, handle] = /^\/dashboard\/clients\/([^/]+)\/created\?handle=(.+)$/.exec(String(headerOf(created, 'Location')))!;
+    const asKey = await dashboardGet(session, `/dashboard/clients/${clientId}/new-key?handle=${handle}`);
     expect(asKey.statusCode).toBe(410);
     expect(secretOf((await followRedirect(session, created)).body)).toBeDefined();
   });
@@ -143,7 +153,9 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const client = await createClient({ scopes: ['read'], test: false });
     const user = await createUser({ test: false });
     const created = await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'Once key' });
-    expect(String(headerOf(created, 'Location'))).toMatch(new RegExp(`^/dashboard/clients/${client.clientId}/new-key/[A-Za-z0-9_-]{43}$`));
+    expect(String(headerOf(created, 'Location'))).toMatch(
+      new RegExp(`^/dashboard/clients/${client.clientId}/new-key\\?handle=[A-Za-z0-9_-]{43}$`),
+    );
     const shown = await followRedirect(session, created);
     const apiKey = /id="api-key">([^<]+)</.exec(shown.body)![1]!;
     const keyId = /id="key-id">([^<]+)</.exec(shown.body)![1]!;
@@ -162,13 +174,83 @@ describe('behaviour DASH-13: every create answers 303; a secret is shown once th
     const confirmation = await dashboardGet(session, `/dashboard/clients/${client.clientId}/secret`);
     const rotating = /name="rotating" value="([^"]+)"/.exec(confirmation.body)![1]!;
     const rotated = await dashboardPost(session, `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '86400', rotating });
-    expect(String(headerOf(rotated, 'Location'))).toMatch(/\/new-secret\/[A-Za-z0-9_-]{43}$/);
+    expect(String(headerOf(rotated, 'Location'))).toMatch(/\/new-secret\?handle=[A-Za-z0-9_-]{43}$/);
     const shown = await followRedirect(session, rotated);
     expect(secretOf(shown.body)).toBeDefined();
     expect(shown.body).toMatch(/The previous secret keeps working until /);
     const reload = await followRedirect(session, rotated);
     expect(reload.statusCode).toBe(410);
     expect(reload.body).toMatch(/This secret was already shown/);
+    expect((await getClientRepository().get(client.clientId))?.secretHash).not.toBe(client.secretHash);
+  });
+
+  it('the claim removes the sealed secret in the same update; the handle is in the query string, never the path', async () => {
+    const session = await newAdminSession();
+    const created = await createConfidential(session);
+    const location = String(headerOf(created, 'Location'));
+    const handle = handleOf(location);
+    expect(new URL(location, 'https://auth.example.test').pathname).not.toContain(handle);
+    expect(typeof (await shownOnceItem(handle))?.sealed).toBe('string');
+    expect(secretOf((await followRedirect(session, created)).body)).toBeDefined();
+    const claimed = await shownOnceItem(handle);
+    expect(claimed).toMatchObject({ adminId: session.user.id, purpose: 'client-secret' });
+    expect(claimed?.consumedBy).toEqual(expect.any(String));
+    expect(claimed).not.toHaveProperty('sealed');
+  });
+});
+
+describe('behaviour DASH-13: when the record cannot be kept, the POST shows the secret itself', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => {
+    faults = DynamoFaults.install().fail({ operation: 'PutItem', phase: 'before', where: (attempt) => touches(attempt, 'SHOWNONCE#') });
+  });
+  afterEach(() => faults.uninstall());
+
+  const expectShownInTheAnswer = (response: APIGatewayProxyResult) => {
+    expect(response.statusCode).toBe(200);
+    expect(headerOf(response, 'Cache-Control')).toMatch(/no-store/);
+    expect(headerOf(response, 'Referrer-Policy')).toBe('no-referrer');
+    expect(response.body).toContain('<meta name="referrer" content="no-referrer">');
+    expect(headerOf(response, 'Location')).toBeUndefined();
+  };
+
+  it('a client: 200 with the secret, the client created, one entry; the failure logged without the secret', async () => {
+    const session = await newAdminSession();
+    const logged = jest.spyOn(getContainer().log, 'error');
+    const created = await createConfidential(session, 'Unkept forms client');
+    expectShownInTheAnswer(created);
+    expect(faults.injected.length).toBeGreaterThan(0);
+    const clientId = /id="client-id">([^<]+)</.exec(created.body)![1]!;
+    const secret = secretOf(created.body)!;
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const lines = logged.mock.calls.filter(([message]) => /not kept for one showing/.test(message));
+    logged.mockRestore();
+    expect(lines).toEqual([[expect.any(String), { purpose: 'client-secret', clientId, cause: expect.any(String) }]]);
+    expect(JSON.stringify(lines)).not.toContain(secret);
+    expect((await getClientRepository().get(clientId))?.secretHash).toEqual(expect.any(String));
+    expect((await auditEntriesBy(session.user.id)).map((e) => [e.type, e.clientId])).toEqual([['client.create', clientId]]);
+  });
+
+  it('an API key: 200 with the key, the key stored', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
+    const created = await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.email!, name: 'Unkept key' });
+    expectShownInTheAnswer(created);
+    const keyId = /id="key-id">([^<]+)</.exec(created.body)![1]!;
+    expect(/id="api-key">([^<]+)</.exec(created.body)![1]).toContain(`tgk_${keyId}_`);
+    expect((await getApiKeyStore().get(keyId))?.clientId).toBe(client.clientId);
+  });
+
+  it('a secret rotated with no overlap (the old one already dead): 200 with the new secret, the rotation written', async () => {
+    const session = await newAdminSession();
+    const { client } = await createClientWithSecret();
+    const confirmation = await dashboardGet(session, `/dashboard/clients/${client.clientId}/secret`);
+    const rotating = /name="rotating" value="([^"]+)"/.exec(confirmation.body)![1]!;
+    const rotated = await dashboardPost(session, `/dashboard/clients/${client.clientId}/secret`, { overlap_seconds: '0', rotating });
+    expectShownInTheAnswer(rotated);
+    expect(secretOf(rotated.body)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rotated.body).toMatch(/The previous secret no longer works/);
     expect((await getClientRepository().get(client.clientId))?.secretHash).not.toBe(client.secretHash);
   });
 });
@@ -422,6 +504,57 @@ describe('behaviour DASH-16: a deletion says what depends on the thing first', (
     expect(one.body).toMatch(/id="dependent-keys">1 active API key</);
     const userPage = await dashboardGet(session, `/dashboard/users/${user.id}/delete`);
     expect(userPage.body).toMatch(/id="dependent-credentials">every API key acting as them and no passkey/);
+  });
+
+  it('an environment with more clients than the page names: "more than 10", ten named, bounded reads; the POST is still refused (409)', async () => {
+    const session = await newAdminSession();
+    const environmentId = await createEnvironment('Crowded');
+    await Promise.all(Array.from({ length: namedDependents + 2 }, () => createClient({ environmentId, test: false })));
+    const faults = DynamoFaults.install();
+    let page: Awaited<ReturnType<typeof dashboardGet>>;
+    try {
+      page = await dashboardGet(session, `/dashboard/environments/${environmentId}/delete`);
+    } finally {
+      faults.uninstall();
+    }
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/id="dependent-clients">More than 10 clients are in it: delete them first\./);
+    expect(page.body.match(/<li><a href="\/dashboard\/clients\//g)).toHaveLength(namedDependents);
+    expect(page.body).toContain('<li>and more</li>');
+    const listReads = faults.attempts.filter((attempt) => attempt.operation === 'Query' && attempt.input.IndexName === 'gsi1');
+    expect(listReads.length).toBeLessThanOrEqual(maxReadsPerPage);
+    expect(deleteButton(page.body, `/dashboard/environments/${environmentId}/delete`)).toBe(false);
+    expect((await dashboardPost(session, `/dashboard/environments/${environmentId}/delete`, {})).statusCode).toBe(409);
+  });
+
+  it('the environment read stops at its bound of reads and says it may have missed clients (more), rather than reading on', async () => {
+    const environmentId = await createEnvironment('Unread');
+    await createClient({ test: false });
+    const faults = DynamoFaults.install();
+    let holders: Awaited<ReturnType<ReturnType<typeof getClientRepository>['inEnvironment']>>;
+    try {
+      holders = await getClientRepository().inEnvironment(environmentId, namedDependents, { reads: 2, perRead: 1 });
+    } finally {
+      faults.uninstall();
+    }
+    expect(holders).toEqual({ count: 0, sample: [], more: true });
+    expect(faults.attempts.filter((attempt) => attempt.operation === 'Query')).toHaveLength(2);
+    expect(await getClientRepository().inEnvironment(environmentId, namedDependents)).toEqual({ count: 0, sample: [] });
+  });
+
+  it('a client\'s page counts active API keys only up to one past ten: "more than 10"; revoked keys are not counted', async () => {
+    const session = await newAdminSession();
+    const client = await createClient({ scopes: ['read'], test: false });
+    const user = await createUser({ test: false });
+    for (let i = 0; i <= namedDependents; i++) {
+      expect((await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys`, { user: user.id })).statusCode).toBe(303);
+    }
+    const many = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(many.body).toMatch(/id="dependent-keys">more than 10 active API keys<\/strong> will stop working/);
+    const [first] = (await getApiKeyStore().listByClient(client.clientId, 1)).items;
+    expect((await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys/${first!.keyId}/revoke`, {})).statusCode).toBe(303);
+    const ten = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
+    expect(ten.body).toMatch(/id="dependent-keys">10 active API keys</);
   });
 });
 

@@ -17,6 +17,12 @@ export async function claimOnce(
   nowEpoch: number,
   /** Attributes the item must also hold (`name = value`), else it is left unclaimed. */
   holds: Readonly<Record<string, string>> = {},
+  /**
+   * Attributes the claim removes in the same update (a secret that must not outlive its one use);
+   * the item is then returned as it was before, so the caller still gets them. A resend of the
+   * winning call (its reply lost) then finds them gone.
+   */
+  removes: readonly string[] = [],
 ): Promise<Record<string, unknown> | undefined> {
   const held = Object.entries(holds);
   const claim = randomUUID();
@@ -25,18 +31,22 @@ export async function claimOnce(
       new UpdateCommand({
         TableName: table,
         Key: key,
-        UpdateExpression: 'SET consumedBy = :claim',
+        UpdateExpression: `SET consumedBy = :claim${removes.length > 0 ? ` REMOVE ${removes.map((_, i) => `#removed${i}`).join(', ')}` : ''}`,
         // TTL deletes late: an item past its ttl is treated as gone.
         ConditionExpression: `attribute_exists(pk) AND #ttl > :now AND (attribute_not_exists(consumedBy) OR consumedBy = :claim)${held
           .map((_, i) => ` AND #held${i} = :held${i}`)
           .join('')}`,
-        ExpressionAttributeNames: { '#ttl': 'ttl', ...Object.fromEntries(held.map(([name], i) => [`#held${i}`, name])) },
+        ExpressionAttributeNames: {
+          '#ttl': 'ttl',
+          ...Object.fromEntries(held.map(([name], i) => [`#held${i}`, name])),
+          ...Object.fromEntries(removes.map((name, i) => [`#removed${i}`, name])),
+        },
         ExpressionAttributeValues: {
           ':claim': claim,
           ':now': nowEpoch,
           ...Object.fromEntries(held.map(([, value], i) => [`:held${i}`, value])),
         },
-        ReturnValues: 'ALL_NEW',
+        ReturnValues: removes.length > 0 ? 'ALL_OLD' : 'ALL_NEW',
       }),
     );
     return Attributes;

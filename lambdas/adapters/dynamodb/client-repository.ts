@@ -1,6 +1,7 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { CatalogCheck, ClientChanges } from '../../core/admin/ports';
+import { maxReadsPerPage } from '../../core/admin/filtered-pages';
+import type { CatalogCheck, ClientChanges, ScopeHolders } from '../../core/admin/ports';
 import { ConflictError, ScopeCatalogChangedError } from '../../core/errors';
 import type { AdminAuditEntry, Client, RegistrationType } from '../../core/model';
 import { backoff, retry, tryAgain } from '../../core/retry';
@@ -23,6 +24,9 @@ export function clientFromItem(item: Item | undefined, nowEpoch: number): Client
 
 /** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
 const absent = Symbol('absent');
+
+/** Behaviour DASH-16: an environment's confirmation page makes at most 10 reads (DynamoDB's pages of up to 1 MB) of the client lists. */
+const environmentReadBounds: { readonly reads: number; readonly perRead?: number } = { reads: maxReadsPerPage };
 
 /**
  * The last item of a write that grants scopes an admin checked: the catalog still has the
@@ -328,20 +332,45 @@ export class DynamoClientRepository {
     return false;
   }
 
-  /** Every listed client in the environment, as anyInEnvironment counts them (so the count says exactly when deletion is refused). */
-  async inEnvironment(environmentId: string, sampleSize: number): Promise<{ count: number; sample: string[] }> {
+  /**
+   * The listed clients in the environment, as anyInEnvironment sees them, for a confirmation page
+   * (behaviour DASH-16): it stops at the first `sampleSize + 1` and after `bounds.reads` reads (of
+   * `bounds.perRead` records, else a DynamoDB page), `more` saying it stopped early. Self-registration fills the dynamic
+   * list, so reading it whole on every GET would cost what any stranger chose; the deletion itself
+   * still reads everything (anyInEnvironment).
+   */
+  async inEnvironment(
+    environmentId: string,
+    sampleSize: number,
+    bounds: { readonly reads: number; readonly perRead?: number } = environmentReadBounds,
+  ): Promise<ScopeHolders> {
     let count = 0;
+    let reads = 0;
     const sample: string[] = [];
-    const pages = this.listedRecords({
-      expression: 'environmentId = :env',
-      values: { ':env': environmentId },
-      projection: 'clientId, #ttl',
-    });
-    for await (const page of pages) {
-      for (const item of page) {
-        count += 1;
-        if (sample.length < sampleSize) sample.push(String(item.clientId));
-      }
+    for (const registrationType of ['static', 'dynamic'] as const) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        if (reads >= bounds.reads) return { count, sample, more: true };
+        const page = await this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            FilterExpression: 'environmentId = :env',
+            ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ':env': environmentId },
+            ProjectionExpression: 'clientId',
+            ...(bounds.perRead ? { Limit: bounds.perRead } : {}),
+            ExclusiveStartKey: start,
+          }),
+        );
+        reads += 1;
+        for (const item of page.Items ?? []) {
+          count += 1;
+          if (count > sampleSize) return { count, sample, more: true };
+          sample.push(String(item.clientId));
+        }
+        start = page.LastEvaluatedKey;
+      } while (start);
     }
     return { count, sample };
   }

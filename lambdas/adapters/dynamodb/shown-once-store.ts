@@ -26,10 +26,15 @@ export class DynamoShownOnceStore implements ShownOnceStore {
     );
   }
 
-  /** Claimed only for its own admin and purpose (another admin's claim would use it up for nothing); TTL deletes late, so the claim compares the clock. */
+  /**
+   * Claimed only for its own admin and purpose (another admin's claim would use it up for nothing);
+   * TTL deletes late, so the claim compares the clock. The claim removes `sealed` in the same
+   * update: a used record holds nothing that opens the secret, in the table or its backups, for
+   * the hours TTL may take (behaviour DASH-13).
+   */
   async claim(handle: string, adminId: string, purpose: ShownOncePurpose, nowEpoch: number): Promise<ShownOnce | undefined> {
     const key = keys.shownOnce(handle);
-    const item = await claimOnce(this.db, this.table, key, nowEpoch, { adminId, purpose });
+    const item = await claimOnce(this.db, this.table, key, nowEpoch, { adminId, purpose }, ['sealed']);
     if (typeof item?.sealed !== 'string') return undefined;
     const opened = openWithSecret(handle, sealPurpose, item.sealed, key.pk);
     return opened === undefined ? undefined : (JSON.parse(opened) as ShownOnce);

@@ -107,6 +107,8 @@ export interface ScopeStore {
 export interface ScopeHolders {
   readonly count: number;
   readonly sample: readonly string[];
+  /** The reading stopped early (behaviour DASH-16): there may be more than `count`. */
+  readonly more?: boolean;
 }
 
 /**
@@ -164,7 +166,11 @@ export interface ClientStore {
   anyInEnvironment(environmentId: string): Promise<boolean>;
   /** The clients (static or dynamic, each counted once) granted `scope`; up to `sampleSize` of their ids. */
   holdersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
-  /** The clients placed in the environment, counted as anyInEnvironment sees them; up to `sampleSize` of their ids (behaviour DASH-16). */
+  /**
+   * The clients placed in the environment, as anyInEnvironment sees them; up to `sampleSize` of
+   * their ids. Bounded (behaviour DASH-16): it stops past `sampleSize` or after a bounded number of
+   * reads, with `more`; only a confirmation page reads it, the deletion decides by anyInEnvironment.
+   */
   inEnvironment(environmentId: string, sampleSize: number): Promise<ScopeHolders>;
 }
 

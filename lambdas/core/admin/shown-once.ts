@@ -38,7 +38,7 @@ export interface ShownOnceDependencies {
 /** Behaviour DASH-13: long enough to follow the redirect, short enough that a forgotten handle soon means nothing. */
 export const shownOnceSeconds = 10 * 60;
 
-/** Keeps the secret for one showing; the handle (256 random bits) goes in the redirect's path. */
+/** Keeps the secret for one showing; the handle (256 random bits) goes in the redirect's query string. */
 export async function keepForOneShowing(deps: ShownOnceDependencies, adminId: string, shown: ShownOnce): Promise<string> {
   const handle = Buffer.from(deps.random.bytes(32)).toString('base64url');
   await deps.shownOnce.keep(handle, adminId, shown, Math.floor(deps.clock.now() / 1000) + shownOnceSeconds);

@@ -73,7 +73,14 @@ async function namedClients(request: DashboardRequest, holders: ScopeHolders): P
   const more = holders.count - holders.sample.length;
   return html`<ul class="dependents">${holders.sample.map(
     (id, i) => html`<li><a href="${clientPath(id)}">${clients[i]?.name ?? id}</a> <code>${id}</code></li>`,
-  )}${more > 0 ? html`<li>and ${more} more</li>` : ''}</ul>`;
+  )}${holders.more ? html`<li>and more</li>` : more > 0 ? html`<li>and ${more} more</li>` : ''}</ul>`;
+}
+
+/** Behaviour DASH-16: the count as far as it was read ("more than 10" past the names shown, "3 or more" where the reads ran out). */
+function clientsInIt({ count, sample, more }: ScopeHolders): string {
+  const many = count > 1 || more;
+  const counted = !more ? `${count}` : count > sample.length ? `More than ${sample.length}` : `${count} or more`;
+  return `${counted} client${many ? 's are' : ' is'} in it: delete ${many ? 'them' : 'it'} first.`;
 }
 
 async function confirmDeleteEnvironment(request: DashboardRequest) {
@@ -85,7 +92,7 @@ async function confirmDeleteEnvironment(request: DashboardRequest) {
       : ''
   }${
     dependents.clients.count > 0
-      ? html`<li id="dependent-clients">${dependents.clients.count} client${dependents.clients.count > 1 ? 's are' : ' is'} in it: delete ${dependents.clients.count > 1 ? 'them' : 'it'} first.${await namedClients(request, dependents.clients)}</li>`
+      ? html`<li id="dependent-clients">${clientsInIt(dependents.clients)}${await namedClients(request, dependents.clients)}</li>`
       : ''
   }${dependents.trustedIssuers ? html`<li id="dependent-trusted-issuers">Trusted issuers issue for it: delete them first.</li>` : ''}`;
   const title = `Delete the environment ${environment.name}?`;
@@ -100,7 +107,12 @@ async function confirmDeleteEnvironment(request: DashboardRequest) {
   }
   return confirmationPage(request, {
     title,
-    consequence: html`Deleting <code>${environment.id}</code> removes it and every user's grant of it. No client or trusted issuer depends on it. This cannot be undone.`,
+    consequence: html`Deleting <code>${environment.id}</code> removes it and every user's grant of it. ${
+      dependents.clients.more
+        ? // Behaviour DASH-16: the page's reads ran out before a client was found; the deletion reads every one and refuses (409) if one is there.
+          html`<span id="dependents-unread">No client was found in it among the first clients read; the deletion checks them all and is refused if one is there.</span> No trusted issuer depends on it.`
+        : 'No client or trusted issuer depends on it.'
+    } This cannot be undone.`,
     action: environmentPath(environment.id, '/delete'),
     label: 'Delete the environment',
     back: dashboardPaths.environments,

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { createClient, deleteClient, getClient, updateClient } from '../../core/admin/clients';
+import { namedDependents } from '../../core/admin/dependents';
 import { listEnvironments } from '../../core/admin/environments';
 import { listScopes } from '../../core/admin/scopes';
 import type { KeyManager } from '../../core/api-keys/caller';
@@ -268,17 +269,20 @@ async function update(request: DashboardRequest) {
   return redirect(`${clientPath(after.clientId)}?done=updated`);
 }
 
-/** Behaviour DASH-16: the client's active API keys, every page of them (a client has few). */
-async function activeKeyCount(request: DashboardRequest, clientId: string): Promise<number> {
-  const now = request.container.clock.now();
-  let count = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await listApiKeys(request.deps.apiKeys, adminManager(request), clientId, 100, cursor);
-    count += page.items.filter((key) => keyStatus(key, now) === 'active').length;
-    cursor = page.next;
-  } while (cursor);
-  return count;
+/**
+ * Behaviour DASH-16: the client's active API keys, counted up to one past the number a page names
+ * and in the admin API's bounded pages (filtered-pages.ts), never every page of them: `more` when
+ * the count stopped early.
+ */
+async function activeKeyCount(request: DashboardRequest, clientId: string): Promise<{ count: number; more: boolean }> {
+  const page = await listApiKeys(request.deps.apiKeys, adminManager(request), clientId, namedDependents + 1, undefined, 'active');
+  return { count: page.items.length, more: page.next !== undefined };
+}
+
+function activeKeys({ count, more }: { count: number; more: boolean }): string {
+  if (count > namedDependents) return `more than ${namedDependents} active API keys`;
+  if (more) return `${count} or more active API keys`;
+  return count === 0 ? 'it has no active API key' : `${count} active API key${count > 1 ? 's' : ''}`;
 }
 
 async function confirmDelete(request: DashboardRequest) {
@@ -286,9 +290,9 @@ async function confirmDelete(request: DashboardRequest) {
   const keys = await activeKeyCount(request, client.clientId);
   return confirmationPage(request, {
     title: `Delete ${client.name}?`,
-    consequence: html`Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys: <strong id="dependent-keys">${
-      keys === 0 ? 'it has no active API key' : `${keys} active API key${keys > 1 ? 's' : ''}`
-    }</strong>${keys > 0 ? ' will stop working' : ''}. This cannot be undone.`,
+    consequence: html`Deleting <code>${client.clientId}</code> stops every token of it at once and revokes its API keys: <strong id="dependent-keys">${activeKeys(
+      keys,
+    )}</strong>${keys.count > 0 || keys.more ? ' will stop working' : ''}. This cannot be undone.`,
     action: clientPath(client.clientId, '/delete'),
     label: 'Delete the client',
     back: clientPath(client.clientId),
