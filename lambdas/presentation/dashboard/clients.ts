@@ -10,7 +10,7 @@
 import * as z from 'zod/mini';
 import { createClient, deleteClient, getClient, updateClient } from '../../core/admin/clients';
 import { namedDependents } from '../../core/admin/dependents';
-import { listEnvironments } from '../../core/admin/environments';
+import { everyEnvironment } from '../../core/admin/environments';
 import { listScopes } from '../../core/admin/scopes';
 import type { KeyManager } from '../../core/api-keys/caller';
 import { createApiKey } from '../../core/api-keys/create';
@@ -107,8 +107,8 @@ const clientFormFields = [
 ];
 
 async function newForm(request: DashboardRequest, state: FormState = blankForm, status = 200) {
-  const [environments, catalog] = await Promise.all([listEnvironments(request.deps.admin, 100), listScopes(request.deps.admin)]);
-  const environment = fieldValue(state, 'environment_id', defaultEnvironmentOf(environments.items, request.deps.admin.dcrEnvironmentId));
+  const [environments, catalog] = await Promise.all([everyEnvironment(request.deps.admin), listScopes(request.deps.admin)]);
+  const environment = fieldValue(state, 'environment_id', defaultEnvironmentOf(environments, request.deps.admin.dcrEnvironmentId));
   const type = fieldValue(state, 'type', 'confidential');
   const option = (value: string, label: string, selected: string) =>
     html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
@@ -118,7 +118,7 @@ async function newForm(request: DashboardRequest, state: FormState = blankForm, 
     html`<form method="post" action="${dashboardPaths.clients}/new">${csrfField(request.admin.csrf)}${formError(state)}
 <label for="type">Type</label><select id="type" name="type"${describedBy(state, 'type')}>${option('confidential', 'Confidential (has a secret)', type)}${option('public', 'Public (PKCE, no secret)', type)}</select>${fieldError(state, 'type')}
 <label for="name">Name</label><input id="name" name="name" type="text" required maxlength="200" value="${fieldValue(state, 'name')}"${describedBy(state, 'name')}>${fieldError(state, 'name')}
-<label for="environment_id">Environment</label><select id="environment_id" name="environment_id"${describedBy(state, 'environment_id')}>${environments.items.map(
+<label for="environment_id">Environment</label><select id="environment_id" name="environment_id"${describedBy(state, 'environment_id')}>${environments.map(
       (e) =>
         option(
           e.id,
