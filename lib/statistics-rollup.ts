@@ -10,7 +10,8 @@
  * most). The price is a lag: a batching window of up to a minute, which an overview can live with.
  *
  * A failed batch is retried whole, a few times within a minute or two (no bisecting: a half would
- * carry other request tokens and count again what the first try wrote); a batch that still fails
+ * carry other request tokens and count again what the first try wrote; the whole batch sent again
+ * within DynamoDB's 10-minute idempotency window counts once); a batch that still fails
  * is named on the async-failures queue (AsyncWorkFailed alarm) and its counts are lost, as a retry
  * later than DynamoDB's 10-minute idempotency window could count some twice. The recount
  * (`{"recount": true}`, docs/deployment.md) sets the service counters right again; hourly token
@@ -72,8 +73,10 @@ export class StatisticsRollup extends Construct {
     for (const table of ['main', 'activity'] as const) {
       this.function.addEventSource(
         new sources.DynamoEventSource(props.tables[table] as unknown as dynamodb.ITable, {
-          // The activity table's last 24 hours of token rows are counted on the first deploy.
-          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+          // Behaviour LOG-13: from now on. From the stream's start, a replaced mapping (a changed
+          // construct id, a stream turned off and on) would count its last 24 hours a second time;
+          // the recount sets the service counters after a first deploy.
+          startingPosition: lambda.StartingPosition.LATEST,
           batchSize: 1000,
           maxBatchingWindow: statisticsBatchingWindow,
           retryAttempts: 5,

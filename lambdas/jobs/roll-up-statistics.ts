@@ -6,7 +6,7 @@
  *
  * A batch's deltas are written as `ADD`s in transactions whose request tokens come from the batch's
  * event ids, so Lambda's retry of the same batch within DynamoDB's 10-minute idempotency window
- * counts nothing twice; a failed batch throws and is retried whole (no bisecting: halves would
+ * does not count that batch twice; a failed batch throws and is retried whole (no bisecting: halves would
  * carry other tokens and count again what the first try wrote). `{"recount": true}`, invoked by an
  * operator, counts the service counters again from the lists (docs/deployment.md).
  */

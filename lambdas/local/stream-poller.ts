@@ -7,6 +7,8 @@
  *
  * Kept cheap, as the test run starts many local servers on one DynamoDB Local: one GetRecords per
  * open shard per table per tick, a DescribeStream only when a shard has closed or every 30 ticks.
+ * A failed call never gives a shard up: it keeps the iterator it had and is tried again next tick
+ * (one warning per shard until a read succeeds), since only a shard's end may stop its reading.
  * `close()` stops the timer and waits for a tick under way, so nothing is left running.
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -30,6 +32,8 @@ export interface StreamPollerOptions {
   readonly handle: (event: DynamoDBStreamEvent) => Promise<unknown>;
   readonly warn: (message: string, fields: Record<string, unknown>) => void;
   readonly intervalMs?: number;
+  /** The streams client to read with (a test's, to make its calls fail); by default one of its own on `endpoint`. */
+  readonly streams?: DynamoDBStreamsClient;
 }
 
 export interface StreamPoller {
@@ -44,6 +48,8 @@ interface Shards {
   readonly iterators: Map<string, string | null>;
   /** Shards that have given records: re-reading one from its start would hand them over twice. */
   readonly delivered: Set<string>;
+  /** Shards whose last call failed and that were warned about: one warning until a read succeeds. */
+  readonly failing: Set<string>;
 }
 
 /** A record failed this many times in a row is dropped with a warning (AWS would retry, then send the batch to its queue). */
@@ -78,12 +84,14 @@ function lambdaRecordOf(record: StreamRecord, streamArn: string, region: string)
 }
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
-  const streams = new DynamoDBStreamsClient({
-    endpoint: options.endpoint,
-    region: options.region,
-    // DynamoDB Local takes any credentials; the local server's own clients do the same.
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const streams =
+    options.streams ??
+    new DynamoDBStreamsClient({
+      endpoint: options.endpoint,
+      region: options.region,
+      // DynamoDB Local takes any credentials; the local server's own clients do the same.
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
   const iteratorOf = async (streamArn: string, shardId: string, type: 'LATEST' | 'TRIM_HORIZON') =>
     (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type }))).ShardIterator ??
     null;
@@ -107,15 +115,35 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         filter: table.filter,
         iterators: new Map(),
         delivered: new Set(),
+        failing: new Set(),
       };
       // Before start returns: a write made right after it is read.
       await followNewShards(shards, 'LATEST');
       all.push(shards);
     }
   } catch (error) {
-    streams.destroy();
+    if (!options.streams) streams.destroy();
     throw error;
   }
+
+  const warnOnce = (shards: Shards, shardId: string, error: unknown) => {
+    if (shards.failing.has(shardId)) return;
+    shards.failing.add(shardId);
+    options.warn('stream poller: shard read failed; trying it again each tick', { table: shards.table, shardId, error: String(error) });
+  };
+
+  /**
+   * Points the shard at a new iterator of `type`; when that call fails, the shard keeps the
+   * iterator it had (stored `null` would read as closed, and the shard would never be read again),
+   * so the next tick's read fails the same way and tries again.
+   */
+  const reposition = async (shards: Shards, shardId: string, type: 'LATEST' | 'TRIM_HORIZON') => {
+    try {
+      shards.iterators.set(shardId, await iteratorOf(shards.streamArn, shardId, type));
+    } catch (error) {
+      warnOnce(shards, shardId, error);
+    }
+  };
 
   /** Read and not yet handled; `batch` is retried as it is, so its request tokens stay the same (behaviour LOG-12). */
   const queue: DynamoDBRecord[] = [];
@@ -135,18 +163,22 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
             if (passes(shards.filter, record)) records.push(lambdaRecordOf(record, shards.streamArn, options.region));
           }
           if ((page.Records ?? []).length > 0) shards.delivered.add(shardId);
+          shards.failing.delete(shardId);
           shards.iterators.set(shardId, page.NextShardIterator ?? null);
           if (!page.NextShardIterator) closed = true;
         } catch (error) {
-          if ((error as Error).name === 'TrimmedDataAccessException' && !shards.delivered.has(shardId)) {
+          const name = (error as Error).name;
+          if (name === 'TrimmedDataAccessException' && !shards.delivered.has(shardId)) {
             // DynamoDB Local: a LATEST iterator taken while its shard held no record refuses every
             // read, even after records arrive. Such a shard held nothing to skip: read it from its start.
-            shards.iterators.set(shardId, await iteratorOf(shards.streamArn, shardId, 'TRIM_HORIZON').catch(() => null));
+            await reposition(shards, shardId, 'TRIM_HORIZON');
             continue;
           }
-          // An expired iterator (15 minutes unread, e.g. a laptop asleep): read the shard again from now.
-          options.warn('stream poller: shard read failed; reading it from now on', { table: shards.table, shardId, error: String(error) });
-          shards.iterators.set(shardId, await iteratorOf(shards.streamArn, shardId, 'LATEST').catch(() => null));
+          warnOnce(shards, shardId, error);
+          // An expired iterator (15 minutes unread, e.g. a laptop asleep) or one past trimmed records:
+          // read the shard again from now. Any other failure keeps the iterator, which reads the
+          // same records again next tick.
+          if (name === 'ExpiredIteratorException' || name === 'TrimmedDataAccessException') await reposition(shards, shardId, 'LATEST');
         }
       }
       if (closed || ticks % describeEveryTicks === 0) await followNewShards(shards, 'TRIM_HORIZON');
@@ -188,7 +220,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
-      streams.destroy();
+      if (!options.streams) streams.destroy();
     },
   };
 }

@@ -67,6 +67,8 @@ describe('the overview (behaviour DASH-7)', () => {
     await putApiKeyExpiryDay(inDays(-1), 9); // expired yesterday: no longer active
     await putApiKeyExpiryDay(today, 1);
     await putApiKeyExpiryDay(inDays(10), 2);
+    await putApiKeyExpiryDay(inDays(29), 5); // the last of the 30 days (LOG-11)
+    await putApiKeyExpiryDay(inDays(30), 7); // the 31st day: active, not within 30 days
     await putApiKeyExpiryDay(inDays(90), 4);
     await putTokenStatsHour({ kind: 'service' }, hourBefore(now, 0), {
       client_credentials: { issued: 6, refused: 2 },
@@ -77,14 +79,16 @@ describe('the overview (behaviour DASH-7)', () => {
     await putTokenStatsHour({ kind: 'service' }, hourBefore(now, 24 * 8), { client_credentials: { issued: 500, refused: 500 } });
   });
 
-  it('shows the counters, each list linked: clients static and self-registered, users, active keys, keys expiring within 30 days', async () => {
+  it('shows the counters, each list linked: clients static and self-registered, users, active keys, keys expiring within 30 days (LOG-11: today and the 29 days after it, by UTC day)', async () => {
     const page = await get('/dashboard');
     expect(page.statusCode).toBe(200);
     expect(cell(page.body, 'count-static-clients')).toBe('12');
     expect(cell(page.body, 'count-dynamic-clients')).toBe('34');
     expect(cell(page.body, 'count-users')).toBe('56');
-    expect(cell(page.body, 'count-active-keys')).toBe('10');
-    expect(cell(page.body, 'count-expiring-keys')).toBe('3');
+    expect(cell(page.body, 'count-active-keys')).toBe('22');
+    expect(cell(page.body, 'count-expiring-keys')).toBe('8');
+    expect(page.body).toContain('API keys expiring within 30 days (by UTC day)');
+    expect(page.body).toContain('one that expires today counts as active until the day ends');
     expect(page.body).toContain('<a href="/dashboard/clients?type=dynamic">Self-registered clients</a>');
     expect(page.body).toContain('<a href="/dashboard/users">Users</a>');
   });

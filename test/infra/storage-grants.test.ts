@@ -371,7 +371,7 @@ describe('behaviour LOG-10, LOG-11, LOG-12: the statistics rollup', () => {
     expect(main.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 
-  test('LOG-10, LOG-11: one mapping per table, filtered to the counted records (no audit entry, no client copy), a minute’s batching, retried whole, failures to the async-failures queue', () => {
+  test('LOG-10, LOG-11, LOG-13: one mapping per table, from the latest records, filtered to the counted records (no audit entry, no client copy), a minute’s batching, retried whole, failures to the async-failures queue', () => {
     const found = mappings();
     expect(found).toHaveLength(2);
     const byTable = (name: 'main' | 'activity') =>
@@ -387,7 +387,8 @@ describe('behaviour LOG-10, LOG-11, LOG-12: the statistics rollup', () => {
     ]);
     for (const mapping of found) {
       expect(mapping.Properties).toMatchObject({
-        StartingPosition: 'TRIM_HORIZON',
+        // Behaviour LOG-13: from the latest records, so a replaced mapping never counts the streams' last 24 hours again.
+        StartingPosition: 'LATEST',
         BatchSize: 1000,
         MaximumBatchingWindowInSeconds: 60,
         MaximumRetryAttempts: 5,

@@ -6,10 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoServiceCounts, DynamoTokenStats } from '../../lambdas/adapters/dynamodb/token-stats';
 import { createDocumentClient } from '../../lambdas/adapters/dynamodb/client';
+import { conflictRetry } from '../../lambdas/adapters/dynamodb/statistics-stream';
 import { hourOf } from '../../lambdas/core/admin/token-stats';
 import { handler as rollUpStatistics } from '../../lambdas/jobs/roll-up-statistics';
 import { startLocalApp, type LocalApp } from '../../lambdas/local/app';
 import { physicalTableNames } from '../../lambdas/local/tables';
+import { type Attempt, DynamoFaults, touches, transactionConflict } from '../support/dynamo-faults';
 import { adminApi, call, clientCredentialsToken } from '../support/local-http';
 
 const tablePrefix = `stats-${randomUUID().slice(0, 8)}-`;
@@ -115,22 +117,88 @@ describe('statistics rollup through the local server’s stream poller', () => {
   }, 30_000);
 
   it('LOG-12: the same stream batch handled twice counts once (its transactions carry the same request tokens)', async () => {
-    const clientId = `tgc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    const startedAt = new Date().toISOString();
-    const row = {
-      pk: { S: `ACTIVITY#${clientId}#00` },
-      sk: { S: `${startedAt}#a1` },
-      requestType: { S: 'client_credentials' },
-      success: { BOOL: true },
-      clientId: { S: clientId },
-      startedAt: { S: startedAt },
-    };
-    const event = {
-      Records: [{ eventID: `e-${clientId}`, eventName: 'INSERT' as const, dynamodb: { Keys: { pk: row.pk, sk: row.sk }, NewImage: row } }],
-    };
+    const { clientId, startedAt, event } = tokenRowBatch();
     await rollUpStatistics(event);
     await rollUpStatistics(event);
     const hours = await tokenStats.hourly({ kind: 'client', clientId }, hourOf(startedAt), nextHour());
     expect(hours.map((hour) => hour.counts)).toEqual([{ client_credentials: { issued: 1, refused: 0 } }]);
   });
+});
+
+/** A stream batch of one successful client_credentials row of a new client. */
+function tokenRowBatch() {
+  const clientId = `tgc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const startedAt = new Date().toISOString();
+  const row = {
+    pk: { S: `ACTIVITY#${clientId}#00` },
+    sk: { S: `${startedAt}#a1` },
+    requestType: { S: 'client_credentials' },
+    success: { BOOL: true },
+    clientId: { S: clientId },
+    startedAt: { S: startedAt },
+  };
+  const event = {
+    Records: [{ eventID: `e-${clientId}`, eventName: 'INSERT' as const, dynamodb: { Keys: { pk: row.pk, sk: row.sk }, NewImage: row } }],
+  };
+  return { clientId, startedAt, event };
+}
+
+describe('LOG-12: a batch’s transactions against concurrent ones (every shard adds to the same service hour)', () => {
+  let faults: DynamoFaults;
+  beforeEach(() => (faults = DynamoFaults.install()));
+  afterEach(() => faults.uninstall());
+  const statsWrite = (attempt: Attempt) => touches(attempt, 'STATS#');
+  // The local server’s poller writes through the same client: fail only this batch’s writes.
+  const writeOf = (clientId: string) => (attempt: Attempt) => touches(attempt, `STATS#CLIENT#${clientId}`);
+
+  it('LOG-12: a transaction cancelled for TransactionConflict is tried again with the same request token; the counts land once', async () => {
+    const { clientId, startedAt, event } = tokenRowBatch();
+    const ours = writeOf(clientId);
+    faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: ours, times: 3, answer: () => transactionConflict(2) });
+    await rollUpStatistics(event);
+
+    const tries = faults.attempts.filter((attempt) => attempt.operation === 'TransactWriteItems' && ours(attempt));
+    expect(tries).toHaveLength(4);
+    expect(new Set(tries.map((attempt) => attempt.input.ClientRequestToken)).size).toBe(1);
+    const hours = await tokenStats.hourly({ kind: 'client', clientId }, hourOf(startedAt), nextHour());
+    expect(hours.map((hour) => hour.counts)).toEqual([{ client_credentials: { issued: 1, refused: 0 } }]);
+  });
+
+  it('LOG-12: conflicts that outlast the tries fail the batch (Lambda retries it whole), with nothing counted', async () => {
+    const { clientId, startedAt, event } = tokenRowBatch();
+    const ours = writeOf(clientId);
+    faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: ours, answer: () => transactionConflict(2) });
+    await expect(rollUpStatistics(event)).rejects.toThrow('conflicting transactions');
+
+    expect(faults.attempts.filter((attempt) => attempt.operation === 'TransactWriteItems' && ours(attempt))).toHaveLength(
+      conflictRetry.attempts,
+    );
+    expect(await tokenStats.hourly({ kind: 'client', clientId }, hourOf(startedAt), nextHour())).toEqual([]);
+  }, 30_000);
+
+  it('LOG-11: a failing batch of user records logs and throws nothing of their images (no password hash)', async () => {
+    const userId = randomUUID();
+    const user = { pk: { S: `USER#${userId}` }, sk: { S: 'USER' }, passwordHash: { S: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' } };
+    const event = {
+      Records: [{ eventID: `e-${userId}`, eventName: 'INSERT' as const, dynamodb: { Keys: { pk: user.pk, sk: user.sk }, NewImage: user } }],
+    };
+    faults.fail({ operation: 'TransactWriteItems', phase: 'before', where: statsWrite });
+    const written: string[] = [];
+    const capture = (chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    };
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
+    let thrown: unknown;
+    try {
+      await rollUpStatistics(event).catch((error: unknown) => (thrown = error));
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    const error = thrown as Error;
+    expect(`${written.join('')}${error.message}${error.stack}${JSON.stringify(error)}`).not.toContain('$argon2');
+  }, 30_000);
 });

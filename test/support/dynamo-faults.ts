@@ -38,6 +38,20 @@ export interface FaultRule {
   readonly where?: (attempt: Attempt) => boolean;
   /** How many attempts to fail; the default fails every one (the whole retry budget). */
   readonly times?: number;
+  /**
+   * What DynamoDB answers instead (`before` only), e.g. `transactionConflict()`: an answer the
+   * SDK does not retry, so our code sees each one.
+   */
+  readonly answer?: () => Error;
+}
+
+/** A transaction cancelled because a concurrent one held its items (nothing written), as DynamoDB answers it. */
+export function transactionConflict(items = 1): Error {
+  return Object.assign(new Error('Transaction cancelled (test fault: conflict)'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: Array.from({ length: items }, () => ({ Code: 'TransactionConflict' })),
+    ...metadata(400),
+  });
 }
 
 export interface RandomFaults {
@@ -121,7 +135,7 @@ export class DynamoFaults {
       faults.attempts.push(attempt);
       await faults.waitIfHeld(attempt);
       const phase = faults.decide(attempt);
-      if (phase === 'before') throw faults.record(attempt, phase);
+      if (phase === 'before') throw faults.decidedAnswer ? faults.answered(attempt) : faults.record(attempt, phase);
       if (phase === 'after') {
         // The database applies it (or refuses it); either way the reply never arrives.
         await next(args).catch(() => undefined);
@@ -183,11 +197,21 @@ export class DynamoFaults {
     this.client.middlewareStack.remove(middlewareName);
   }
 
+  /** The `answer` of the rule `decide` last picked, if it has one. */
+  private decidedAnswer: (() => Error) | undefined;
+
+  private answered(attempt: Attempt): Error {
+    this.injected.push({ operation: attempt.operation, phase: 'before' });
+    return this.decidedAnswer!();
+  }
+
   private decide(attempt: Attempt): FaultPhase | undefined {
+    this.decidedAnswer = undefined;
     for (const entry of this.rules) {
       const { rule } = entry;
       if (entry.left <= 0 || rule.operation !== attempt.operation || (rule.where && !rule.where(attempt))) continue;
       entry.left -= 1;
+      if (rule.phase === 'before') this.decidedAnswer = rule.answer;
       return rule.phase;
     }
     const random = this.random;

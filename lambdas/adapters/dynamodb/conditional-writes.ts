@@ -70,27 +70,41 @@ export async function putNew(
   }
 }
 
+/** How `transactRetryingConflicts` tries again; by default a new token per try, 10 tries, short waits. */
+export interface ConflictRetry {
+  /**
+   * One token for every try, for a write whose token identifies it beyond this call (the
+   * statistics rollup's, made from its stream batch: behaviour LOG-12), so a try that landed
+   * unseen is never applied twice.
+   */
+  readonly requestToken?: string;
+  readonly attempts?: number;
+  readonly delayMs?: (attempt: number) => number;
+}
+
 /**
- * Writes `items` in one transaction, sent again with a new request token while a concurrent
- * transaction on one of its items cancels it (TransactionConflict: nothing was written), up to 10
- * times. `refused` answers for any other refusal, and for a conflict that outlasted the tries.
+ * Writes `items` in one transaction, sent again while a concurrent transaction on one of its items
+ * cancels it (TransactionConflict: nothing was written), up to 10 times by default. `refused`
+ * answers for any other refusal, and for a conflict that outlasted the tries.
  */
 export async function transactRetryingConflicts<T>(
   db: DynamoDBDocumentClient,
   items: TransactItem[],
   refused: (error: unknown) => T,
+  how: ConflictRetry = {},
 ): Promise<true | T> {
+  const attempts = how.attempts ?? 10;
   const outcome = await retry<true | T>(
     async (attempt) => {
       try {
-        await db.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: items }));
+        await db.send(new TransactWriteCommand({ ClientRequestToken: how.requestToken ?? randomUUID(), TransactItems: items }));
         return true;
       } catch (error) {
-        if (isTransactionConflict(error) && attempt < 9) return tryAgain;
+        if (isTransactionConflict(error) && attempt < attempts - 1) return tryAgain;
         return refused(error);
       }
     },
-    { attempts: 10, delayMs: (attempt) => 5 + Math.random() * 20 * attempt },
+    { attempts, delayMs: how.delayMs ?? ((attempt) => 5 + Math.random() * 20 * attempt) },
   );
   // The last try answers through `refused`, so the tries never run out without an answer.
   return outcome as true | T;

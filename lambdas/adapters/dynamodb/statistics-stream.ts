@@ -4,12 +4,15 @@
  * `ADD`s to the `STATS#` items of the activity table (behaviour LOG-10, LOG-11, LOG-12).
  */
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { CountedRecord, CounterDelta, RecordChange, StatisticsCounter } from '../../core/admin/statistics-rollup';
 import type { ActivityRow, RegistrationType } from '../../core/model';
+import { backoff } from '../../core/retry';
 import { isPending } from './api-key-items';
+import { transactRetryingConflicts } from './conditional-writes';
+import { isTransactionConflict } from './items';
 import * as partitions from './keys/partitions';
 import { apiKeyExpiryDayKey, serviceCounterAttributes, serviceCountsKey, tokenStatsAttribute, tokenStatsHourKey } from './token-stats';
 
@@ -119,7 +122,7 @@ export const transactionItemLimit = 100;
 /**
  * The idempotency token of one transaction of a batch (behaviour LOG-12): from the batch's event
  * ids and the transaction's place in it, so Lambda's retry of the same batch within DynamoDB's
- * 10-minute idempotency window repeats tokens DynamoDB has seen and counts nothing twice.
+ * 10-minute idempotency window repeats tokens DynamoDB has seen and does not count that batch twice.
  */
 export function requestTokenOf(eventIds: readonly string[], chunk: number): string {
   return createHash('sha256')
@@ -151,6 +154,14 @@ function updateOf(table: string, update: ItemUpdate) {
   };
 }
 
+/**
+ * Tries of one transaction while concurrent ones cancel it. Every shard's invocation adds to the
+ * same `STATS#SERVICE` hour, and the SDK does not retry a cancelled transaction: without these a
+ * conflict would fail the whole batch (LOG-12). With `backoff(20)` the 8 tries wait about 5 s in
+ * all (at most about 10), well within the function's minute.
+ */
+export const conflictRetry = { attempts: 8, delayMs: backoff(20) } as const;
+
 /** Writes a batch's updates, at most 100 items per transaction, each with its batch-derived token. */
 export async function writeItemUpdates(
   db: DynamoDBDocumentClient,
@@ -159,11 +170,17 @@ export async function writeItemUpdates(
   eventIds: readonly string[],
 ): Promise<void> {
   for (let start = 0, chunk = 0; start < updates.length; start += transactionItemLimit, chunk++) {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: updates.slice(start, start + transactionItemLimit).map((update) => updateOf(table, update)),
-        ClientRequestToken: requestTokenOf(eventIds, chunk),
-      }),
+    // The same token on every try: a try whose reply was lost after it landed is then answered as
+    // done, never applied again (behaviour LOG-12).
+    await transactRetryingConflicts(
+      db,
+      updates.slice(start, start + transactionItemLimit).map((update) => updateOf(table, update)),
+      (error) => {
+        throw isTransactionConflict(error)
+          ? new Error('DynamoDB kept cancelling the statistics update for conflicting transactions', { cause: error })
+          : error;
+      },
+      { ...conflictRetry, requestToken: requestTokenOf(eventIds, chunk) },
     );
   }
 }

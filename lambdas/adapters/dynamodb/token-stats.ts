@@ -93,6 +93,8 @@ export class DynamoServiceCounts implements ServiceCountsReader {
       this.expiryDaysFrom(today),
     ]);
     const item = counters.Item ?? {};
+    // Behaviour LOG-11: within 30 days is today and the 29 days after it; a key expiring today
+    // counts as active all day, as the calendar knows days, not times.
     const soonEnd = addDays(today, 30);
     const dated = days.reduce((sum, day) => sum + day.keys, 0);
     return {
@@ -102,7 +104,7 @@ export class DynamoServiceCounts implements ServiceCountsReader {
       },
       users: count(item[serviceCounterAttributes.users]),
       activeApiKeys: count(item[serviceCounterAttributes.apiKeysWithoutExpiry]) + dated,
-      apiKeysExpiringSoon: days.filter((day) => day.day <= soonEnd).reduce((sum, day) => sum + day.keys, 0),
+      apiKeysExpiringSoon: days.filter((day) => day.day < soonEnd).reduce((sum, day) => sum + day.keys, 0),
     };
   }
 

@@ -33,9 +33,9 @@ export const hourOf = (isoTime: string): string => isoTime.slice(0, 13);
 export interface ServiceCounts {
   readonly clients: { readonly static: number; readonly dynamic: number };
   readonly users: number;
-  /** API keys neither revoked nor expired on `today`. */
+  /** API keys neither revoked nor expiring before `today` (by UTC day: one expiring today counts). */
   readonly activeApiKeys: number;
-  /** Active API keys whose expiry falls within the 30 days from `today`. */
+  /** Active API keys expiring on `today` or one of the 29 UTC days after it. */
   readonly apiKeysExpiringSoon: number;
 }
 

@@ -18,9 +18,10 @@ function counts({ counts }: Overview) {
 ${row('count-static-clients', 'Static clients', counts.clients.static, `${dashboardPaths.clients}?type=static`)}
 ${row('count-dynamic-clients', 'Self-registered clients', counts.clients.dynamic, `${dashboardPaths.clients}?type=dynamic`)}
 ${row('count-users', 'Users', counts.users, dashboardPaths.users)}
-${row('count-active-keys', 'Active API keys', counts.activeApiKeys)}
-${row('count-expiring-keys', 'API keys expiring within 30 days', counts.apiKeysExpiringSoon)}
-</tbody></table>`;
+${row('count-active-keys', 'Active API keys (by UTC day)', counts.activeApiKeys)}
+${row('count-expiring-keys', 'API keys expiring within 30 days (by UTC day)', counts.apiKeysExpiringSoon)}
+</tbody></table>
+<p id="counts-by-day">API keys are counted by the UTC day they expire (behaviour LOG-11): one that expires today counts as active until the day ends.</p>`;
 }
 
 function perRequestType(lastDay: ActivityWindow, lastWeek: ActivityWindow) {
