@@ -26,13 +26,17 @@ beforeAll(async () => {
   admin = { user, cookie: `__Host-session=${id}`, csrf: csrfTokenOf(id) };
 });
 
-function call(method: 'GET' | 'POST', path: string, body?: Record<string, string>) {
+/** `address` may carry a query (a shown-once page's handle does, behaviour DASH-13). */
+function call(method: 'GET' | 'POST', address: string, body?: Record<string, string>) {
+  const url = new URL(address, 'https://auth.example.test');
+  const query = Object.fromEntries(url.searchParams);
   return handler(
     apiGatewayEvent({
       method,
-      path,
+      path: url.pathname,
       resource: '/dashboard/{proxy+}',
-      pathParameters: { proxy: path.replace(/^\/dashboard\//, '') },
+      pathParameters: { proxy: url.pathname.replace(/^\/dashboard\//, '') },
+      ...(Object.keys(query).length > 0 ? { query } : {}),
       headers: {
         Accept: 'text/html',
         Cookie: admin.cookie,
