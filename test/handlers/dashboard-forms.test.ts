@@ -542,6 +542,46 @@ describe('behaviour DASH-16: a deletion says what depends on the thing first', (
     expect(await getClientRepository().inEnvironment(environmentId, namedDependents)).toEqual({ count: 0, sample: [] });
   });
 
+  it('a scope held by more clients than the page names: "more than 10", ten named, bounded reads (DASH-16); the POST is still refused (409)', async () => {
+    const session = await newAdminSession();
+    const held = `crowded:${uniqueSuffix()}`;
+    await ensureScopes(held);
+    await Promise.all(Array.from({ length: namedDependents + 2 }, () => createClient({ scopes: [held], test: false })));
+    const faults = DynamoFaults.install();
+    let page: Awaited<ReturnType<typeof dashboardGet>>;
+    try {
+      page = await dashboardGet(session, `/dashboard/scopes/delete?name=${encodeURIComponent(held)}`);
+    } finally {
+      faults.uninstall();
+    }
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/id="dependent-clients">More than 10 clients hold it:/);
+    expect(page.body.match(/<li><a href="\/dashboard\/clients\//g)).toHaveLength(namedDependents);
+    expect(page.body).toContain('<li>and more</li>');
+    const listReads = faults.attempts.filter((attempt) => attempt.operation === 'Query' && attempt.input.IndexName === 'gsi1');
+    expect(listReads.length).toBeLessThanOrEqual(maxReadsPerPage);
+    expect(deleteButton(page.body, '/dashboard/scopes/remove')).toBe(false);
+    const refused = await dashboardPost(session, '/dashboard/scopes/remove', { name: held });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toMatch(/is granted to 12 clients/);
+    expect((await dashboardGet(session, `/dashboard/scopes/delete?name=${encodeURIComponent(held)}`)).statusCode).toBe(200);
+  });
+
+  it("the scope's holders read stops at its bound of reads and says it may have missed some (more) (DASH-16); the full read finds none", async () => {
+    const scope = `unread:${uniqueSuffix()}`;
+    await createClient({ test: false });
+    const faults = DynamoFaults.install();
+    let holders: Awaited<ReturnType<ReturnType<typeof getClientRepository>['firstHoldersOfScope']>>;
+    try {
+      holders = await getClientRepository().firstHoldersOfScope(scope, namedDependents, { reads: 2, perRead: 1 });
+    } finally {
+      faults.uninstall();
+    }
+    expect(holders).toEqual({ count: 0, sample: [], more: true });
+    expect(faults.attempts.filter((attempt) => attempt.operation === 'Query')).toHaveLength(2);
+    expect(await getClientRepository().holdersOfScope(scope, namedDependents)).toEqual({ count: 0, sample: [] });
+  });
+
   it('a client\'s page counts active API keys only up to one past ten: "more than 10"; revoked keys are not counted', async () => {
     const session = await newAdminSession();
     const client = await createClient({ scopes: ['read'], test: false });

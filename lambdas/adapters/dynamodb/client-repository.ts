@@ -25,8 +25,10 @@ export function clientFromItem(item: Item | undefined, nowEpoch: number): Client
 /** A record to change is absent: never created, deleted, blocked, or an unused dynamic client past its expiry. */
 const absent = Symbol('absent');
 
-/** Behaviour DASH-16: an environment's confirmation page makes at most 10 reads (DynamoDB's pages of up to 1 MB) of the client lists. */
-const environmentReadBounds: { readonly reads: number; readonly perRead?: number } = { reads: maxReadsPerPage };
+type ReadBounds = { readonly reads: number; readonly perRead?: number };
+
+/** Behaviour DASH-16: an environment's or a scope's confirmation page makes at most 10 reads (DynamoDB's pages of up to 1 MB) of the client lists. */
+const confirmationReadBounds: ReadBounds = { reads: maxReadsPerPage };
 
 /**
  * The last item of a write that grants scopes an admin checked: the catalog still has the
@@ -339,11 +341,29 @@ export class DynamoClientRepository {
    * list, so reading it whole on every GET would cost what any stranger chose; the deletion itself
    * still reads everything (anyInEnvironment).
    */
-  async inEnvironment(
-    environmentId: string,
+  async inEnvironment(environmentId: string, sampleSize: number, bounds: ReadBounds = confirmationReadBounds): Promise<ScopeHolders> {
+    return this.firstListed({ expression: 'environmentId = :env', values: { ':env': environmentId }, liveOnly: false }, sampleSize, bounds);
+  }
+
+  /**
+   * The clients granted `scope`, as holdersOfScope sees them, for the scope's confirmation page
+   * (behaviour DASH-16): bounded as inEnvironment is, since open registration fills the dynamic
+   * list; the deletion itself still reads everything (holdersOfScope).
+   */
+  async firstHoldersOfScope(scope: string, sampleSize: number, bounds: ReadBounds = confirmationReadBounds): Promise<ScopeHolders> {
+    return this.firstListed({ expression: 'contains(scopes, :scope)', values: { ':scope': scope }, liveOnly: true }, sampleSize, bounds);
+  }
+
+  /**
+   * The listed clients matching `filter`, stopping past `sampleSize` or after `bounds.reads` reads
+   * with `more`; `liveOnly` leaves out what the full read it stands for leaves out.
+   */
+  private async firstListed(
+    filter: { readonly expression: string; readonly values: Record<string, unknown>; readonly liveOnly: boolean },
     sampleSize: number,
-    bounds: { readonly reads: number; readonly perRead?: number } = environmentReadBounds,
+    bounds: ReadBounds,
   ): Promise<ScopeHolders> {
+    const nowEpoch = this.nowEpoch();
     let count = 0;
     let reads = 0;
     const sample: string[] = [];
@@ -356,15 +376,17 @@ export class DynamoClientRepository {
             TableName: this.table,
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :pk',
-            FilterExpression: 'environmentId = :env',
-            ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ':env': environmentId },
-            ProjectionExpression: 'clientId',
+            FilterExpression: filter.expression,
+            ExpressionAttributeValues: { ':pk': partitions.clients(registrationType), ...filter.values },
+            ProjectionExpression: 'clientId, #ttl',
+            ExpressionAttributeNames: { '#ttl': 'ttl' },
             ...(bounds.perRead ? { Limit: bounds.perRead } : {}),
             ExclusiveStartKey: start,
           }),
         );
         reads += 1;
         for (const item of page.Items ?? []) {
+          if (filter.liveOnly && !live(item, nowEpoch)) continue;
           count += 1;
           if (count > sampleSize) return { count, sample, more: true };
           sample.push(String(item.clientId));

@@ -37,12 +37,15 @@ export interface ScopeDependents {
 
 export async function scopeDependents(deps: Pick<AdminDependencies, 'clients' | 'trustedIssuers'>, name: string): Promise<ScopeDependents> {
   const [clients, trustedIssuers] = await Promise.all([
-    deps.clients.holdersOfScope(name, namedDependents),
+    deps.clients.firstHoldersOfScope(name, namedDependents),
     deps.trustedIssuers.holdersOfScope(name, namedDependents),
   ]);
   return { clients, trustedIssuers };
 }
 
-/** Behaviour ADMIN-18: deleteScope refuses while a client or a workload rule holds the scope. */
+/**
+ * Behaviour ADMIN-18: deleteScope refuses while a client or a workload rule holds the scope. The
+ * page's read is bounded (DASH-16): where it ran out finding none, the deletion still reads all.
+ */
 export const scopeDeletionBlocked = (dependents: ScopeDependents): boolean =>
   dependents.clients.count > 0 || dependents.trustedIssuers.count > 0;

@@ -172,6 +172,11 @@ export interface ClientStore {
    * reads, with `more`; only a confirmation page reads it, the deletion decides by anyInEnvironment.
    */
   inEnvironment(environmentId: string, sampleSize: number): Promise<ScopeHolders>;
+  /**
+   * The clients granted `scope`, as holdersOfScope sees them, bounded as inEnvironment is
+   * (behaviour DASH-16): only a confirmation page reads it, the deletion decides by holdersOfScope.
+   */
+  firstHoldersOfScope(scope: string, sampleSize: number): Promise<ScopeHolders>;
 }
 
 /** What user and client changes do to API keys. Each step is idempotent: a failed admin call is retried as a whole. */

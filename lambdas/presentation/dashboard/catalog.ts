@@ -77,10 +77,13 @@ async function namedClients(request: DashboardRequest, holders: ScopeHolders): P
 }
 
 /** Behaviour DASH-16: the count as far as it was read ("more than 10" past the names shown, "3 or more" where the reads ran out). */
-function clientsInIt({ count, sample, more }: ScopeHolders): string {
-  const many = count > 1 || more;
-  const counted = !more ? `${count}` : count > sample.length ? `More than ${sample.length}` : `${count} or more`;
-  return `${counted} client${many ? 's are' : ' is'} in it: delete ${many ? 'them' : 'it'} first.`;
+function countedAsRead({ count, sample, more }: ScopeHolders): string {
+  return !more ? `${count}` : count > sample.length ? `More than ${sample.length}` : `${count} or more`;
+}
+
+function clientsInIt(holders: ScopeHolders): string {
+  const many = holders.count > 1 || holders.more;
+  return `${countedAsRead(holders)} client${many ? 's are' : ' is'} in it: delete ${many ? 'them' : 'it'} first.`;
 }
 
 async function confirmDeleteEnvironment(request: DashboardRequest) {
@@ -176,7 +179,7 @@ async function confirmDeleteScope(request: DashboardRequest) {
       title,
       html`<p class="error" role="alert">This scope cannot be deleted while it is held: remove it from these first.</p><ul id="dependents">${
         clients.count > 0
-          ? html`<li id="dependent-clients">${clients.count} client${clients.count > 1 ? 's hold' : ' holds'} it:${await namedClients(request, clients)}</li>`
+          ? html`<li id="dependent-clients">${countedAsRead(clients)} client${clients.count > 1 || clients.more ? 's hold' : ' holds'} it:${await namedClients(request, clients)}</li>`
           : ''
       }${
         trustedIssuers.count > 0
@@ -188,7 +191,12 @@ async function confirmDeleteScope(request: DashboardRequest) {
   }
   return confirmationPage(request, {
     title,
-    consequence: html`Deleting <code>${name}</code> removes it from the catalog; no client or trusted issuer holds it. Discovery may list it for a few minutes more (its caches).
+    consequence: html`Deleting <code>${name}</code> removes it from the catalog; ${
+      dependents.clients.more
+        ? // Behaviour DASH-16: the page's reads ran out before a holder was found; the deletion reads every client and refuses (409) if one holds it.
+          html`<span id="dependents-unread">no client was found holding it among the first clients read (the deletion checks them all and is refused if one does), and no trusted issuer gives it.</span>`
+        : 'no client or trusted issuer holds it.'
+    } Discovery may list it for a few minutes more (its caches).
 Tokens already issued with it run out on their own.`,
     action: scopePaths.remove,
     label: 'Delete the scope',
