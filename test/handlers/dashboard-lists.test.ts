@@ -1,13 +1,18 @@
 /**
- * The dashboard's lists through its handler (behaviour DASH-10..DASH-12): search and filters as
+ * The dashboard's lists through its handler (behaviour DASH-10..DASH-12, DASH-18): search and filters as
  * the admin API's, pages whose links keep them, empty states, names in place of ids, and a bad
  * filter value as the error page (DASH-4), never a 500.
  */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { User } from '../../lambdas/core/model';
+import { apiKeyItem, userKeyIndexItem } from '../../lambdas/adapters/dynamodb/api-key-items';
+import type { ApiKey, User } from '../../lambdas/core/model';
+import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
+import { getStorage } from '../../lambdas/wiring/storage';
 import { getAuditLog } from '../../lambdas/wiring/audit';
 import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
 import { handler } from '../support/dashboard-handler';
+import { DynamoFaults } from '../support/dynamo-faults';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
 import { createKeyAs, revokeKeyAs } from '../support/api-keys';
 import { adminClientToken, createClient, createEnvironment, createUser } from '../support/fixtures';
@@ -243,5 +248,81 @@ describe("behaviour DASH-10, DASH-11, LOG-16: a client's token activity page", (
     expect(rows[1]).toContain(user.email);
     const none = await page(`/dashboard/clients/${client.clientId}/activity`, { request_type: 'api key' });
     expect(none.body).toContain('No token requests match these filters.');
+  });
+});
+
+describe("behaviour DASH-18: a user's API keys on the user's page", () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await adminClientToken()).token;
+  });
+
+  /** A copy of a stored key under another id and time, with its index item, as a create writes them both. */
+  async function storeCopy(key: ApiKey, keyId: string, changes: Partial<ApiKey>): Promise<void> {
+    const copy: ApiKey = { ...key, keyId, ...changes };
+    const { db, tables } = getStorage();
+    await db.send(new PutCommand({ TableName: tables.main, Item: apiKeyItem(copy) }));
+    await db.send(new PutCommand({ TableName: tables.main, Item: userKeyIndexItem(copy) }));
+  }
+
+  it("lists them across clients, newest first, with the client's name, the status and a link to the client's keys page; never a secret", async () => {
+    const alpha = await createClient({ scopes: ['read'], name: 'Alpha app' });
+    const beta = await createClient({ scopes: ['read'], name: 'Beta app', environmentId: alpha.environmentId });
+    const user = await createUser({ environments: [alpha.environmentId] });
+    const made: { keyId: string; secret: string }[] = [];
+    for (const client of [alpha, beta, alpha]) {
+      const body = (await createKeyAs(token, client.clientId, { userId: user.id })).body;
+      made.push({ keyId: String(body.key_id), secret: String(body.key) });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await revokeKeyAs(token, alpha.clientId, made[0]!.keyId);
+    const expiredId = 'ef'.repeat(8);
+    await storeCopy((await getApiKeyStore().get(made[1]!.keyId))!, expiredId, {
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+
+    const shown = await page(`/dashboard/users/${user.id}`);
+    expect(shown.status).toBe(200);
+    const rows = rowsOf(shown.body, 'user-keys');
+    expect(rows.map((row) => row.split(' ')[0])).toEqual([expiredId, made[2]!.keyId, made[1]!.keyId, made[0]!.keyId]);
+    expect(rows[0]).toMatch(new RegExp(`Beta app ${beta.clientId} expired`));
+    expect(rows[1]).toMatch(new RegExp(`Alpha app ${alpha.clientId} active`));
+    expect(rows[3]).toMatch(/ revoked /);
+    expect(shown.body).toContain(`href="/dashboard/clients/${beta.clientId}/api-keys"`);
+    expect(shown.body).not.toContain('id="user-keys-more"');
+    for (const { secret } of made) expect(shown.body).not.toContain(secret);
+    expect(shown.body).not.toMatch(/argon2/);
+  });
+
+  it('shows the 25 newest with a "more" note, read with one consistent BatchGetItem after the user\'s own partition', async () => {
+    const client = await createClient({ scopes: ['read'], name: 'Busy app' });
+    const user = await createUser({ environments: [client.environmentId] });
+    const first = String((await createKeyAs(token, client.clientId, { userId: user.id })).body.key_id);
+    const stored = (await getApiKeyStore().get(first))!;
+    const base = Date.parse(stored.createdAt);
+    const ids = Array.from({ length: 26 }, (_, i) => (i + 1).toString(16).padStart(16, '0'));
+    await Promise.all(ids.map((id, i) => storeCopy(stored, id, { createdAt: new Date(base + (i + 1) * 1000).toISOString() })));
+
+    const faults = DynamoFaults.install();
+    let shown: Awaited<ReturnType<typeof page>>;
+    try {
+      shown = await page(`/dashboard/users/${user.id}`);
+    } finally {
+      faults.uninstall();
+    }
+    expect(shown.status).toBe(200);
+    const rows = rowsOf(shown.body, 'user-keys');
+    expect(rows.map((row) => row.split(' ')[0])).toEqual([...ids].reverse().slice(0, 25));
+    expect(shown.body).toContain('id="user-keys-more"');
+    const batches = faults.attempts.filter((attempt) => attempt.operation === 'BatchGetItem');
+    expect(batches).toHaveLength(1);
+    expect(JSON.stringify(batches[0]!.input)).toContain('"ConsistentRead":true');
+  });
+
+  it('a user without keys: "No API keys."', async () => {
+    const user = await createUser();
+    const shown = await page(`/dashboard/users/${user.id}`);
+    expect(shown.body).toContain('<p id="user-keys-none">No API keys.</p>');
   });
 });

@@ -18,7 +18,8 @@ import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
 import { updateIfConditionHolds } from './conditional-writes';
 import { cancellationCodes, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
-import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPartitionPage } from './pages';
+import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPages, queryPartitionPage } from './pages';
+import { maxReadsPerPage } from '../../core/admin/filtered-pages';
 import * as keys from './keys/item-keys';
 import * as partitions from './keys/partitions';
 import { backoff, pause, retry, tryAgain } from '../../core/retry';
@@ -238,11 +239,42 @@ export class DynamoApiKeyStore {
       cursor,
       true,
     );
-    const keyIds = page.items.map((item) => String(item.keyId));
-    const records = await this.getConsistent(keyIds.map((keyId) => keys.apiKey(keyId)));
-    const now = this.nowEpoch();
-    const items = records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
+    const items = await this.recordsOfUserIndex(userId, page.items);
     return { items, ...(page.next ? { next: page.next } : {}) };
+  }
+
+  /**
+   * Behaviour DASH-18: the user's keys across clients, newest first, at most `limit`: the index
+   * items of the user's partition (sorted there by client first, so ordered here by their time),
+   * read in at most 10 pages, then their records. `more` when some were left out or unread.
+   */
+  async listOfUser(userId: string, limit: number): Promise<{ readonly items: readonly ApiKey[]; readonly more: boolean }> {
+    const index: Record<string, unknown>[] = [];
+    let reads = 0;
+    let unread = false;
+    const query = {
+      ...prefixQuery(this.tables.main, partitions.user(userId), partitions.apiKeysOfUserPrefix()),
+      ProjectionExpression: 'sk, keyId',
+    };
+    for await (const page of queryPages(this.db, query)) {
+      index.push(...page);
+      reads += 1;
+      if (reads >= maxReadsPerPage) {
+        unread = true;
+        break;
+      }
+    }
+    // The sort key ends `<createdAt>#<keyId>` (byTime), whatever the client id holds.
+    const createdAt = (item: Record<string, unknown>) => String(item.sk).split('#').slice(-2).join('#');
+    const newest = index.sort((a, b) => (createdAt(a) < createdAt(b) ? 1 : createdAt(a) > createdAt(b) ? -1 : 0)).slice(0, limit);
+    return { items: await this.recordsOfUserIndex(userId, newest), more: unread || index.length > limit };
+  }
+
+  /** The key records of a user's index items, strongly consistent (one BatchGetItem per 100), in their order; gone, pending or another user's left out. */
+  private async recordsOfUserIndex(userId: string, index: readonly Record<string, unknown>[]): Promise<ApiKey[]> {
+    const records = await this.getConsistent(index.map((item) => keys.apiKey(String(item.keyId))));
+    const now = this.nowEpoch();
+    return records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
   }
 
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */

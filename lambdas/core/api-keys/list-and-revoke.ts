@@ -55,3 +55,12 @@ export async function revokeApiKey(
   if (!again) throw notFound();
   return again;
 }
+
+/** Behaviour DASH-18: one user's keys across clients, newest first, at most `limit`, for an admin's page of that user. */
+export async function listKeysOfUser(
+  deps: Pick<ApiKeyAdminDependencies, 'keys'>,
+  userId: string,
+  limit: number,
+): Promise<{ readonly items: readonly ApiKey[]; readonly more: boolean }> {
+  return deps.keys.listOfUser(userId, limit);
+}

@@ -73,6 +73,8 @@ export interface ApiKeyStore extends ApiKeyExchangeStore {
   revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;
   listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>>;
   listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>>;
+  /** Behaviour DASH-18: the user's keys across clients, newest first, at most `limit`; `more` when there may be others. */
+  listOfUser(userId: string, limit: number): Promise<{ readonly items: readonly ApiKey[]; readonly more: boolean }>;
 }
 
 export interface ExchangeDependencies extends TokenDependencies {

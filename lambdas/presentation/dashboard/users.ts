@@ -17,6 +17,7 @@ import { validate } from '../../http/validate';
 import { actorOf, confirmationPage, type DashboardRequest, type DashboardRoute, pageResponse } from './context';
 import { blankForm, blankToUndefined, checkbox, describedBy, fieldError, formError, type FormState, isTicked, fieldValue } from './forms';
 import { actionButton, csrfField, dashboardPaths, userPath } from './layout';
+import { userKeysSection } from './user-keys';
 
 const userForm = z.object({ name: displayName, email: z.optional(emailAddress), admin: checkbox });
 const newUserForm = z.object({ name: displayName, email: z.optional(emailAddress), password: z.optional(password), admin: checkbox });
@@ -69,10 +70,11 @@ async function create(request: DashboardRequest) {
 
 async function detailPage(request: DashboardRequest, status = 200, edit: FormState = blankForm) {
   const user = await getUser(request.deps.admin, request.params.id!);
-  const [grants, environments, passkeys] = await Promise.all([
+  const [grants, environments, passkeys, keys] = await Promise.all([
     listUserEnvironments(request.deps.admin, user.id),
     everyEnvironment(request.deps.admin),
     request.deps.admin.passkeys.listOf(user.id),
+    userKeysSection(request, user.id),
   ]);
   const granted = new Set(grants.map((g) => g.environment.id));
   const grantable = environments.filter((e) => !granted.has(e.id));
@@ -106,6 +108,7 @@ ${
       (p) => html`<tr><td><code>${p.credentialId.slice(0, 16)}…</code></td><td>${p.createdAt}</td><td>${p.lastUsedAt ?? 'never'}</td>
 <td>${actionButton(userPath(user.id, '/passkeys/remove'), csrf, 'Remove', { credential_id: p.credentialId })}</td></tr>`,
     )}</tbody></table>${passkeys.length === 0 ? html`<p>No passkeys.</p>` : ''}
+${keys}
 <h2>Sign-in</h2>
 <div class="actions">${actionButton(userPath(user.id, '/sign-out-everywhere'), csrf, 'Sign out everywhere')}
 ${user.email ? actionButton(userPath(user.id, '/password-reset'), csrf, 'Send a password-reset link') : ''}</div>
