@@ -11,7 +11,7 @@ import { callAdmin } from '../support/admin-calls';
 import { createKeyAs, listKeysAs, revokeKeyAs } from '../support/api-keys';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { jsonBody } from '../support/events';
-import { adminClientToken, createClient, createUser } from '../support/fixtures';
+import { adminClientToken, createClient, createEnvironment, createUser, issueAccessToken } from '../support/fixtures';
 import { useOwnTables } from '../support/own-tables';
 
 useOwnTables();
@@ -87,8 +87,12 @@ describe('behaviour ADMIN-21: a search examines whole chunks of the clients list
 
 describe('behaviour ADMIN-22: a filtered users list pages every match exactly once', () => {
   let admins: string[];
+  let environmentId: string;
   beforeAll(async () => {
-    const users = await inBatches(150, (i) => createUser({ name: `Person ${i}`, admin: i % 10 === 3, createdAt: future(i) }));
+    environmentId = await createEnvironment('Crowd');
+    const users = await inBatches(150, (i) =>
+      createUser({ name: `Person ${i}`, admin: i % 10 === 3, createdAt: future(i), environments: [environmentId] }),
+    );
     admins = users.filter((user) => user.admin).map((user) => user.id);
   }, 120_000);
 
@@ -98,11 +102,24 @@ describe('behaviour ADMIN-22: a filtered users list pages every match exactly on
     );
     expect(items.map((item) => item.id)).toEqual([...admins].reverse());
   });
+
+  it("environment_id with admin=true paged by 4, from the environment's grants in chunks: each admin once, by user id", async () => {
+    const { items } = await allPages(async (cursor) =>
+      listed(
+        await callAdmin(listUsers, {
+          token: admin,
+          query: { environment_id: environmentId, admin: 'true', limit: '4', ...(cursor ? { cursor } : {}) },
+        }),
+      ),
+    );
+    expect(items.map((item) => item.id)).toEqual([...admins].sort());
+  });
 });
 
 describe("behaviour ADMIN-23: a client's keys by status page every match exactly once", () => {
   let clientId: string;
   let active: string[];
+  let own: string;
   beforeAll(async () => {
     const client = await createClient({ scopes: ['read'] });
     clientId = client.clientId;
@@ -118,11 +135,19 @@ describe("behaviour ADMIN-23: a client's keys by status page every match exactly
     await revokeKeyAs(admin, clientId, keyIds[1]!);
     await revokeKeyAs(admin, clientId, keyIds[4]!);
     active = [keyIds[5]!, keyIds[3]!, keyIds[2]!, keyIds[0]!];
+    own = (await issueAccessToken({ clientId, sub: user.id, scopes: ['read'] })).token;
   });
 
   it('status=active paged by 1: each active key once, newest first', async () => {
     const { items } = await allPages(
       async (cursor) => (await listKeysAs(admin, clientId, { status: 'active', limit: '1', ...(cursor ? { cursor } : {}) })).body as Listed,
+    );
+    expect(items.map((item) => item.key_id)).toEqual(active);
+  });
+
+  it("a self-service caller's own keys by status, paged by 1 (read from its index entries): each once, newest first", async () => {
+    const { items } = await allPages(
+      async (cursor) => (await listKeysAs(own, clientId, { status: 'active', limit: '1', ...(cursor ? { cursor } : {}) })).body as Listed,
     );
     expect(items.map((item) => item.key_id)).toEqual(active);
   });
