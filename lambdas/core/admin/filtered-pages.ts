@@ -32,7 +32,7 @@ export async function filteredPage<T>(
       if (!matches(item)) continue;
       items.push(item);
       if (items.length === page.limit) {
-        // The read's own cursor after its last item: absent at the list's end, so no empty page follows.
+        // Ending on the read's last item, its cursor is the read's: absent at the list's end, so no empty page follows.
         const rest = index === got.entries.length - 1 ? got.next : after;
         return { items, ...(rest ? { next: rest } : {}) };
       }
