@@ -42,7 +42,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const staticClientCount = async () => (await getClientRepository().list('static', 100)).items.length;
+const staticClientCount = async () => (await getClientRepository().list('static', 100)).entries.length;
 const path = () => new URL(page.url()).pathname;
 /** Behaviour DASH-13: the handle is in the query string (which the WAF and access logs leave out), never in the path. */
 const expectShownOnceAddress = (segment: string) => {

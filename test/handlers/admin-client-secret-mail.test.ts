@@ -133,7 +133,8 @@ describe('the admins are read from the user list with a filter, bounded (behavio
     expect(all.admins.length).toBeGreaterThanOrEqual(3);
     const everyone = await getUsers().list(1000);
     // The admin list is newest first (behaviour ADMIN-22); the admins are read oldest first.
-    const flagged = everyone.items
+    const flagged = everyone.entries
+      .map((entry) => entry.item)
       .filter((user) => user.admin)
       .map((user) => user.id)
       .reverse();

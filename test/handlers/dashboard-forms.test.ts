@@ -591,7 +591,7 @@ describe('behaviour DASH-16: a deletion says what depends on the thing first', (
     }
     const many = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
     expect(many.body).toMatch(/id="dependent-keys">more than 10 active API keys<\/strong> will stop working/);
-    const [first] = (await getApiKeyStore().listByClient(client.clientId, 1)).items;
+    const first = (await getApiKeyStore().listByClient(client.clientId, 1)).entries[0]?.item;
     expect((await dashboardPost(session, `/dashboard/clients/${client.clientId}/keys/${first!.keyId}/revoke`, {})).statusCode).toBe(303);
     const ten = await dashboardGet(session, `/dashboard/clients/${client.clientId}/delete`);
     expect(ten.body).toMatch(/id="dependent-keys">10 active API keys</);

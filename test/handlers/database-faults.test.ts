@@ -94,7 +94,12 @@ const dynamicClientsNamed = async (name: string) => {
   let cursor: string | undefined;
   do {
     const page = await getClientRepository().list('dynamic', 100, cursor);
-    found.push(...page.items.filter((c) => c.name === name).map((c) => c.clientId));
+    found.push(
+      ...page.entries
+        .map((entry) => entry.item)
+        .filter((c) => c.name === name)
+        .map((c) => c.clientId),
+    );
     cursor = page.next;
   } while (cursor);
   return found;

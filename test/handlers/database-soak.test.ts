@@ -194,7 +194,12 @@ describe(`${faultRate * 100}% DynamoDB faults, seed ${seed}`, () => {
     let cursor: string | undefined;
     do {
       const page = await getClientRepository().list('dynamic', 100, cursor);
-      all.push(...page.items.filter((c) => c.name === `soak ${run}`).map((c) => c.clientId));
+      all.push(
+        ...page.entries
+          .map((entry) => entry.item)
+          .filter((c) => c.name === `soak ${run}`)
+          .map((c) => c.clientId),
+      );
       cursor = page.next;
     } while (cursor);
     const acknowledged = registered.flatMap((r) => r.created);

@@ -72,7 +72,7 @@ describe('POST /api/register (RFC 7591, behaviour REG-2, REG-3)', () => {
     const listed: string[] = [];
     do {
       const page = await getClientRepository().list('dynamic', 100, cursor);
-      listed.push(...page.items.map((c) => c.clientId));
+      listed.push(...page.entries.map((entry) => entry.item.clientId));
       cursor = page.next;
     } while (cursor);
     expect(listed).toContain(client_id);

@@ -60,7 +60,7 @@ describe('the client record under 8 partition keys (docs/storage-schema.md, "Cli
     let cursor: string | undefined;
     do {
       const page = await getClientRepository().list('static', 100, cursor);
-      listed.push(...page.items.filter((c) => c.clientId === client.clientId));
+      listed.push(...page.entries.map((entry) => entry.item).filter((c) => c.clientId === client.clientId));
       cursor = page.next;
     } while (cursor);
     expect(listed).toHaveLength(1);

@@ -7,7 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { Page } from '../../core/admin/ports';
+import type { ListRead } from '../../core/admin/ports';
 import type { CreateOutcome, ExchangeRead, KeyBinding, KeyParties } from '../../core/api-keys/ports';
 import { isUsersOwnKey, type ApiKey, type ApiKeyCreator, type AuditEntry, type User } from '../../core/model';
 import { apiKeyTtl, isPending, pendingKeyItems, userKeyIndexItem } from './api-key-items';
@@ -18,7 +18,7 @@ import { clientFromItem } from './client-repository';
 import { DynamoEnvironmentRepository } from './environment-repository';
 import { updateIfConditionHolds } from './conditional-writes';
 import { cancellationCodes, isTransactionConflict, live, withoutKeys, type TransactItem } from './items';
-import { gsi1Query, prefixQuery, queryAll, queryIndexPage, queryPages, queryPartitionPage } from './pages';
+import { gsi1Query, prefixQuery, queryAll, queryIndexRead, queryPages, queryPartitionRead } from './pages';
 import { maxReadsPerPage } from '../../core/admin/filtered-pages';
 import * as keys from './keys/item-keys';
 import * as partitions from './keys/partitions';
@@ -215,8 +215,8 @@ export class DynamoApiKeyStore {
   }
 
   /** Newest first (behaviour ADMIN-23). Pending keys (behaviour KEY-15) are left out: their create has not answered with them. */
-  async listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const page = await queryIndexPage<ApiKey & { pending?: true }>(
+  async listByClient(clientId: string, limit: number, cursor?: string): Promise<ListRead<ApiKey>> {
+    const page = await queryIndexRead<ApiKey & { pending?: true }>(
       this.db,
       this.tables.main,
       partitions.keysOfClient(clientId),
@@ -225,12 +225,12 @@ export class DynamoApiKeyStore {
       this.nowEpoch(),
       true,
     );
-    return { ...page, items: page.items.filter((key) => key.pending === undefined) };
+    return { ...page, entries: page.entries.filter(({ item }) => item.pending === undefined) };
   }
 
   /** A page of the user's index items for the client, newest first (behaviour ADMIN-23), then their key records (strongly consistent). */
-  async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>> {
-    const page = await queryPartitionPage(
+  async listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<ListRead<ApiKey>> {
+    const page = await queryPartitionRead(
       this.db,
       this.tables.main,
       partitions.user(userId),
@@ -239,8 +239,13 @@ export class DynamoApiKeyStore {
       cursor,
       true,
     );
-    const items = await this.recordsOfUserIndex(userId, page.items);
-    return { items, ...(page.next ? { next: page.next } : {}) };
+    const records = await this.getConsistent(page.entries.map(({ item }) => keys.apiKey(String(item.keyId))));
+    const now = this.nowEpoch();
+    // records[i] is the record of entries[i]: the key keeps the cursor after its index item.
+    const entries = records
+      .map((record, i) => ({ item: keyFromItem(record, now), after: page.entries[i]!.after }))
+      .filter((entry): entry is { item: ApiKey; after: string } => entry.item !== undefined && entry.item.userId === userId);
+    return { entries, ...(page.next ? { next: page.next } : {}) };
   }
 
   /**

@@ -9,7 +9,7 @@ import { auditLogItem, auditTableOf } from './audit-log';
 import { allClientCopyKeys, clientCopyItems, randomClientCopy } from './client-copies';
 import { putNew } from './conditional-writes';
 import { cancellationCodes, isTransactionConflict, keyFits, live, withoutKeys, type TransactItem } from './items';
-import { queryIndexPage, queryPages, type Page } from './pages';
+import { queryIndexRead, queryPages, type ListRead } from './pages';
 import * as keys from './keys/item-keys';
 import * as mainItems from './keys/main-items';
 import * as partitions from './keys/partitions';
@@ -180,8 +180,8 @@ export class DynamoClientRepository {
   }
 
   /** Newest first: the list's sort key starts with createdAt (behaviour ADMIN-21). */
-  list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>> {
-    return queryIndexPage<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor, undefined, true);
+  list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<ListRead<Client>> {
+    return queryIndexRead<Client>(this.db, this.table, partitions.clients(registrationType), limit, cursor, undefined, true);
   }
 
   /**

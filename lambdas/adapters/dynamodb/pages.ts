@@ -1,10 +1,24 @@
 import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '../../core/errors';
-import type { Page } from '../../core/admin/ports';
+import type { ListRead, Page } from '../../core/admin/ports';
+import { pageOf } from '../../core/admin/filtered-pages';
 import { live, withoutKeys } from './items';
 
-/** The domain's page shape (lambdas/core/admin/ports.ts), re-exported for the repositories. */
-export type { Page };
+/** The domain's page shapes (lambdas/core/admin/ports.ts), re-exported for the repositories. */
+export type { ListRead, Page };
+
+/** An opaque cursor: the exclusive start key, base64url-encoded JSON. */
+const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+/**
+ * The cursor right after an item (behaviour ADMIN-21): its key attributes, as DynamoDB would
+ * give them as LastEvaluatedKey had the read stopped there.
+ */
+const cursorAfter = (item: Record<string, unknown>, keyNames: readonly string[]): string =>
+  encodeCursor(Object.fromEntries(keyNames.map((name) => [name, item[name]])));
+
+const indexKeyNames = ['gsi1pk', 'gsi1sk', 'pk', 'sk'] as const;
+const tableKeyNames = ['pk', 'sk'] as const;
 
 /** Every item of one gsi1 partition (a list). */
 export const gsi1Query = (table: string, gsi1pk: string): QueryCommandInput => ({
@@ -22,12 +36,25 @@ export const prefixQuery = (table: string, pk: string, skPrefix: string, consist
   ...(consistent ? { ConsistentRead: true } : {}),
 });
 
-/**
- * One page of a gsi1 partition. The cursor is the last key, base64url-encoded; one that
- * does not belong to this partition is refused as invalid_request instead of reaching
- * DynamoDB (whose ValidationException would otherwise surface as a 500).
- */
+/** One page of a gsi1 partition; see queryIndexRead. */
 export async function queryIndexPage<T>(
+  db: DynamoDBDocumentClient,
+  table: string,
+  gsi1pk: string,
+  limit: number,
+  cursor?: string,
+  nowEpoch?: number,
+  newestFirst = false,
+): Promise<Page<T>> {
+  return pageOf(await queryIndexRead<T>(db, table, gsi1pk, limit, cursor, nowEpoch, newestFirst));
+}
+
+/**
+ * One read of a gsi1 partition, each item with the cursor right after it. The cursor is a key,
+ * base64url-encoded; one that does not belong to this partition is refused as invalid_request
+ * instead of reaching DynamoDB (whose ValidationException would otherwise surface as a 500).
+ */
+export async function queryIndexRead<T>(
   db: DynamoDBDocumentClient,
   table: string,
   gsi1pk: string,
@@ -37,15 +64,15 @@ export async function queryIndexPage<T>(
   nowEpoch?: number,
   /** Descending gsi1sk: a list sorted by time (`byTime`) comes newest first. */
   newestFirst = false,
-): Promise<Page<T>> {
-  const start = decodeCursor(cursor, 'gsi1pk,gsi1sk,pk,sk', (key) => key.gsi1pk === gsi1pk);
+): Promise<ListRead<T>> {
+  const start = decodeCursor(cursor, indexKeyNames.join(','), (key) => key.gsi1pk === gsi1pk);
   const order = newestFirst ? { ScanIndexForward: false } : {};
   const page = await db.send(new QueryCommand({ ...gsi1Query(table, gsi1pk), ...order, Limit: limit, ExclusiveStartKey: start }));
   const last = page.LastEvaluatedKey;
   const items = (page.Items ?? []).filter((item) => nowEpoch === undefined || live(item, nowEpoch) !== undefined);
   return {
-    items: items.map((item) => withoutKeys<T>(item)),
-    ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}),
+    entries: items.map((item) => ({ item: withoutKeys<T>(item), after: cursorAfter(item, indexKeyNames) })),
+    ...(last ? { next: encodeCursor(last) } : {}),
   };
 }
 
@@ -73,10 +100,10 @@ function decodeCursor(
 }
 
 /**
- * One page of the base table: items of partition `pk` whose sort key begins with
- * `skPrefix`, raw (with their keys), and the cursor of the next page.
+ * One read of the base table: items of partition `pk` whose sort key begins with `skPrefix`,
+ * raw (with their keys), each with the cursor right after it, and the cursor of the next read.
  */
-export async function queryPartitionPage(
+export async function queryPartitionRead(
   db: DynamoDBDocumentClient,
   table: string,
   pk: string,
@@ -85,14 +112,17 @@ export async function queryPartitionPage(
   cursor?: string,
   /** Descending sort key: entries sorted by time (`byTime`) come newest first. */
   newestFirst = false,
-): Promise<Page<Record<string, unknown>>> {
-  const start = decodeCursor(cursor, 'pk,sk', (key) => key.pk === pk && String(key.sk).startsWith(skPrefix));
+): Promise<ListRead<Record<string, unknown>>> {
+  const start = decodeCursor(cursor, tableKeyNames.join(','), (key) => key.pk === pk && String(key.sk).startsWith(skPrefix));
   const order = newestFirst ? { ScanIndexForward: false } : {};
   const page = await db.send(
     new QueryCommand({ ...prefixQuery(table, pk, skPrefix, false), ...order, Limit: limit, ExclusiveStartKey: start }),
   );
   const last = page.LastEvaluatedKey;
-  return { items: page.Items ?? [], ...(last ? { next: Buffer.from(JSON.stringify(last)).toString('base64url') } : {}) };
+  return {
+    entries: (page.Items ?? []).map((item) => ({ item, after: cursorAfter(item, tableKeyNames) })),
+    ...(last ? { next: encodeCursor(last) } : {}),
+  };
 }
 
 /** Every page of a query, one array of items at a time (a single Query stops at 1 MB). */

@@ -5,7 +5,7 @@ import type { AdminDirectory, AdminRecipient, UserChanges } from '../../core/adm
 import type { AdminAuditEntry, User } from '../../core/model';
 import { auditPut, auditTableOf } from './audit-log';
 import { isConditionFailure, type TransactItem, withoutKeys } from './items';
-import { deleteQueried, gsi1Query, type Page, prefixQuery, queryIndexPage } from './pages';
+import { deleteQueried, gsi1Query, type ListRead, prefixQuery, queryIndexRead } from './pages';
 import * as keys from './keys/item-keys';
 import * as mainItems from './keys/main-items';
 import * as partitions from './keys/partitions';
@@ -81,21 +81,27 @@ export class DynamoUserRepository {
   }
 
   /** Newest first: the list's sort key starts with createdAt (behaviour ADMIN-21). */
-  list(limit: number, cursor?: string): Promise<Page<User>> {
-    return queryIndexPage<User>(this.db, this.table, partitions.users, limit, cursor, undefined, true);
+  list(limit: number, cursor?: string): Promise<ListRead<User>> {
+    return queryIndexRead<User>(this.db, this.table, partitions.users, limit, cursor, undefined, true);
   }
 
-  /** A page of the environment's grants (sorted by user id), then each user; a grant whose user is gone is left out. */
-  async listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<Page<User>> {
-    const grants = await queryIndexPage<{ userId: string }>(
+  /**
+   * A read of the environment's grants (sorted by user id), then each user, with the cursor after
+   * its grant; a grant whose user is gone is left out.
+   */
+  async listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<ListRead<User>> {
+    const grants = await queryIndexRead<{ userId: string }>(
       this.db,
       this.table,
       partitions.usersOfEnvironment(environmentId),
       limit,
       cursor,
     );
-    const users = await Promise.all(grants.items.map((grant) => this.get(grant.userId)));
-    return { items: users.filter((user): user is User => user !== undefined), ...(grants.next ? { next: grants.next } : {}) };
+    const users = await Promise.all(grants.entries.map(async ({ item, after }) => ({ item: await this.get(item.userId), after })));
+    return {
+      entries: users.filter((entry): entry is { item: User; after: string } => entry.item !== undefined),
+      ...(grants.next ? { next: grants.next } : {}),
+    };
   }
 
   /**

@@ -3,7 +3,7 @@
  * client id is one GetItem, anything else reads the registration type's list in bounded pages.
  */
 import type { Client, ClientType, RegistrationType } from '../model';
-import { containsText, filteredPage, mayBeId, searchText } from './filtered-pages';
+import { containsText, filteredPage, mayBeId, pageOf, searchText } from './filtered-pages';
 import type { AdminDependencies, Page } from './ports';
 
 export interface ClientQuery {
@@ -30,7 +30,7 @@ export async function findClients(
   }
   const matches = (client: Client) => fits(client) && (text === undefined || containsText(text, client.name, client.clientId));
   if (text === undefined && query.type === undefined && query.environmentId === undefined) {
-    return deps.clients.list(query.registrationType, page.limit, page.cursor);
+    return pageOf(await deps.clients.list(query.registrationType, page.limit, page.cursor));
   }
   return filteredPage((limit, cursor) => deps.clients.list(query.registrationType, limit, cursor), matches, page);
 }

@@ -8,6 +8,7 @@ import { checkClientKeys, type ClientKeys, type ClientKeysInput } from '../clien
 import { redirectUriProblem } from '../redirect-uri';
 import { found, noSuch } from './not-found';
 import { withCheckedScopes } from './scopes';
+import { pageOf } from './filtered-pages';
 import { isoNow, type AdminDependencies, type ClientChanges, type Page } from './ports';
 import { type AdminActor, auditEntryOf } from './audit';
 
@@ -139,13 +140,13 @@ export async function getClient(deps: Pick<AdminDependencies, 'clients'>, client
   return found(await deps.clients.get(clientId), 'client', clientId);
 }
 
-export function listClients(
+export async function listClients(
   deps: Pick<AdminDependencies, 'clients'>,
   registrationType: RegistrationType,
   limit: number,
   cursor?: string,
 ): Promise<Page<Client>> {
-  return deps.clients.list(registrationType, limit, cursor);
+  return pageOf(await deps.clients.list(registrationType, limit, cursor));
 }
 
 /** The client and what to change of it. */

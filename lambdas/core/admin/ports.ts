@@ -14,6 +14,17 @@ export interface Page<T> {
   readonly next?: string;
 }
 
+/**
+ * One read of a list that a search or filter examines (behaviour ADMIN-21): each item with the
+ * cursor that continues right after it, so a filtered page can end at any item read and its
+ * cursor neither skips nor repeats one.
+ */
+export interface ListRead<T> {
+  readonly entries: readonly { readonly item: T; readonly after: string }[];
+  /** The cursor after everything the read examined, items the store left out included; absent at the list's end. */
+  readonly next?: string;
+}
+
 /** The sharded activity rows of a client (lambdas/adapters/dynamodb/token-store.ts activityPage). */
 export interface ActivityReader {
   activityPage(
@@ -53,9 +64,9 @@ export interface UserStore {
   /** Throws ConflictError when the email is taken. `audit` is written in the same transaction (behaviour LOG-9). */
   create(user: User, audit: AdminAuditEntry): Promise<void>;
   /** Newest first. */
-  list(limit: number, cursor?: string): Promise<Page<User>>;
+  list(limit: number, cursor?: string): Promise<ListRead<User>>;
   /** The users granted the environment, by user id (its grants' list; behaviour ADMIN-22). */
-  listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<Page<User>>;
+  listInEnvironment(environmentId: string, limit: number, cursor?: string): Promise<ListRead<User>>;
   /** Throws ConflictError when the user changed since `current` was read, or the new email is taken. */
   update(current: User, changes: UserChanges, updatedAt: string, audit: AdminAuditEntry): Promise<User>;
   /** The user's environment grants, then the user with its email item and `audit` in one transaction (behaviour ADMIN-7). */
@@ -143,7 +154,7 @@ export interface ClientStore {
    */
   create(client: Client, expiresAtEpoch: number | undefined, audit: AdminAuditEntry, catalog?: CatalogCheck): Promise<void>;
   /** Newest first. */
-  list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<Page<Client>>;
+  list(registrationType: RegistrationType, limit: number, cursor?: string): Promise<ListRead<Client>>;
   /** Throws ScopeCatalogChangedError as create does. */
   update(
     clientId: string,

@@ -4,7 +4,7 @@
  * list in bounded pages; an environment reads that environment's grants instead (by user id).
  */
 import type { User } from '../model';
-import { containsText, filteredPage, mayBeId, searchText } from './filtered-pages';
+import { containsText, filteredPage, mayBeId, pageOf, searchText } from './filtered-pages';
 import type { AdminDependencies, Page } from './ports';
 
 export interface UserQuery {
@@ -34,7 +34,7 @@ export async function findUsers(
   const matches = (user: User) => fitsRole(user) && (text === undefined || containsText(text, user.name, user.email, user.id));
   const read = (limit: number, cursor?: string) =>
     query.environmentId === undefined ? deps.users.list(limit, cursor) : deps.users.listInEnvironment(query.environmentId, limit, cursor);
-  if (text === undefined && query.admin === undefined) return read(page.limit, page.cursor);
+  if (text === undefined && query.admin === undefined) return pageOf(await read(page.limit, page.cursor));
   return filteredPage(read, matches, page);
 }
 

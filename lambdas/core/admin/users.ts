@@ -5,6 +5,7 @@ import type { User } from '../model';
 import { endSignIns, nextCredentialVersion } from '../account/password-change';
 import { type AdminActor, auditEntryOf } from './audit';
 import { found } from './not-found';
+import { pageOf } from './filtered-pages';
 import { isoNow, type AdminDependencies, type Page, type UserChanges } from './ports';
 
 export interface NewUser {
@@ -22,8 +23,8 @@ export async function getUser(deps: Pick<AdminDependencies, 'users'>, id: string
   return found(await deps.users.get(id), 'user', id);
 }
 
-export function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number, cursor?: string): Promise<Page<User>> {
-  return deps.users.list(limit, cursor);
+export async function listUsers(deps: Pick<AdminDependencies, 'users'>, limit: number, cursor?: string): Promise<Page<User>> {
+  return pageOf(await deps.users.list(limit, cursor));
 }
 
 const emailTaken = (email: string) => new ConflictRequestError(`A user with the email "${email}" already exists.`);

@@ -5,7 +5,7 @@
  */
 import { NotFoundError } from '../errors';
 import { isoNow, type Page } from '../admin/ports';
-import { filteredPage } from '../admin/filtered-pages';
+import { filteredPage, pageOf } from '../admin/filtered-pages';
 import type { ApiKey, ApiKeyStatus } from '../model';
 import { keyStatus } from './status';
 import { requireClient } from './create';
@@ -27,7 +27,7 @@ export async function listApiKeys(
       ? (n: number, c?: string) => deps.keys.listByClientAndUser(clientId, manager.userId, n, c)
       : (n: number, c?: string) => deps.keys.listByClient(clientId, n, c);
   if (manager.kind !== 'self-service') await requireClient(deps, clientId);
-  if (status === undefined) return read(limit, cursor);
+  if (status === undefined) return pageOf(await read(limit, cursor));
   const now = deps.clock.now();
   return filteredPage(read, (key) => keyStatus(key, now) === status, { limit, cursor });
 }

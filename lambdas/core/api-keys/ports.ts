@@ -2,7 +2,7 @@
  * What API keys need from storage and the directory, as small interfaces; the DynamoDB
  * store (lambdas/adapters/dynamodb/api-key-store.ts) satisfies them structurally.
  */
-import type { Page } from '../admin/ports';
+import type { ListRead } from '../admin/ports';
 import type { Issuance } from '../grants/ports';
 import type { ApiKey, AuditEntry, Client, User } from '../model';
 import type { Clock, Hasher, Logger, RandomSource } from '../ports';
@@ -71,8 +71,8 @@ export interface ApiKeyStore extends ApiKeyExchangeStore {
   activate(key: ApiKey, audit: AuditEntry): Promise<CreateOutcome>;
   /** One transaction with the audit entry; false (and nothing written) when already revoked or gone. */
   revoke(key: ApiKey, revokedAt: string, audit: AuditEntry): Promise<boolean>;
-  listByClient(clientId: string, limit: number, cursor?: string): Promise<Page<ApiKey>>;
-  listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<Page<ApiKey>>;
+  listByClient(clientId: string, limit: number, cursor?: string): Promise<ListRead<ApiKey>>;
+  listByClientAndUser(clientId: string, userId: string, limit: number, cursor?: string): Promise<ListRead<ApiKey>>;
   /** Behaviour DASH-18: the user's keys across clients, newest first, at most `limit`; `more` when there may be others. */
   listOfUser(userId: string, limit: number): Promise<{ readonly items: readonly ApiKey[]; readonly more: boolean }>;
 }
