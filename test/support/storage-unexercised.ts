@@ -161,7 +161,6 @@ export const unexercised: readonly Unexercised[] = [
     [
       ['DashboardPage', 'passkey', 'get'],
       ['DashboardPage', 'apiKey', 'get'],
-      ['DashboardPage', 'apiKey', 'batch-get'],
       ['DashboardPage', 'usersOfEnvironment', 'query'],
       ['DashboardAction', 'user', 'update'],
       ['DashboardAction', 'auditDay', 'query'],
