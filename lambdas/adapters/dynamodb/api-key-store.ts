@@ -239,12 +239,14 @@ export class DynamoApiKeyStore {
       cursor,
       true,
     );
-    const records = await this.getConsistent(page.entries.map(({ item }) => keys.apiKey(String(item.keyId))));
-    const now = this.nowEpoch();
+    const records = await this.recordsOfUserIndex(
+      userId,
+      page.entries.map(({ item }) => item),
+    );
     // records[i] is the record of entries[i]: the key keeps the cursor after its index item.
     const entries = records
-      .map((record, i) => ({ item: keyFromItem(record, now), after: page.entries[i]!.after }))
-      .filter((entry): entry is { item: ApiKey; after: string } => entry.item !== undefined && entry.item.userId === userId);
+      .map((item, i) => ({ item, after: page.entries[i]!.after }))
+      .filter((entry): entry is { item: ApiKey; after: string } => entry.item !== undefined);
     return { entries, ...(page.next ? { next: page.next } : {}) };
   }
 
@@ -272,14 +274,21 @@ export class DynamoApiKeyStore {
     // The sort key ends `<createdAt>#<keyId>` (byTime), whatever the client id holds.
     const createdAt = (item: Record<string, unknown>) => String(item.sk).split('#').slice(-2).join('#');
     const newest = index.sort((a, b) => (createdAt(a) < createdAt(b) ? 1 : createdAt(a) > createdAt(b) ? -1 : 0)).slice(0, limit);
-    return { items: await this.recordsOfUserIndex(userId, newest), more: unread || index.length > limit };
+    const items = (await this.recordsOfUserIndex(userId, newest)).filter((key): key is ApiKey => key !== undefined);
+    return { items, more: unread || index.length > limit };
   }
 
-  /** The key records of a user's index items, strongly consistent (one BatchGetItem per 100), in their order; gone, pending or another user's left out. */
-  private async recordsOfUserIndex(userId: string, index: readonly Record<string, unknown>[]): Promise<ApiKey[]> {
+  /**
+   * The key records of a user's index items, strongly consistent (one BatchGetItem per 100), one
+   * per item in its order: undefined where the key is gone, pending or another user's.
+   */
+  private async recordsOfUserIndex(userId: string, index: readonly Record<string, unknown>[]): Promise<(ApiKey | undefined)[]> {
     const records = await this.getConsistent(index.map((item) => keys.apiKey(String(item.keyId))));
     const now = this.nowEpoch();
-    return records.map((item) => keyFromItem(item, now)).filter((key): key is ApiKey => key !== undefined && key.userId === userId);
+    return records.map((item) => {
+      const key = keyFromItem(item, now);
+      return key?.userId === userId ? key : undefined;
+    });
   }
 
   /** One round trip: the key, and with `bound` its client and user too (behaviour KEYX-5; see the exchange). */
