@@ -3,52 +3,20 @@
  * picking the overlap, the new secret once on the page the POST redirects to (DASH-13), the same core use case as the
  * admin API audited with the admin as actor; a re-posted form and bad input change nothing.
  */
-import { randomBytes } from 'node:crypto';
-import type { User } from '../../lambdas/core/model';
-import { csrfTokenOf } from '../../lambdas/presentation/dashboard/guard';
 import { getAuditLog } from '../../lambdas/wiring/audit';
-import { getClientRepository, getSessions } from '../../lambdas/wiring/repositories';
-import { handler } from '../support/dashboard-handler';
-import { apiGatewayEvent, lambdaContext } from '../support/events';
+import { getClientRepository } from '../../lambdas/wiring/repositories';
+import { type DashboardSession, dashboardGet, dashboardPost, dashboardSessionOf } from '../support/dashboard-calls';
 import { createClient, createClientWithSecret, createUser } from '../support/fixtures';
 import { basic, postToken } from '../support/token-calls';
 
-let admin: { user: User; cookie: string; csrf: string };
+let admin: DashboardSession;
 beforeAll(async () => {
-  const user = await createUser({ admin: true, test: false });
-  const id = randomBytes(32).toString('base64url');
-  const authTime = Math.floor(Date.now() / 1000);
-  await getSessions().createSession(
-    id,
-    { userId: user.id, authTime, amr: ['pwd', 'otp', 'mfa'], expiresAtEpoch: authTime + 3600 },
-    new Date().toISOString(),
-  );
-  admin = { user, cookie: `__Host-session=${id}`, csrf: csrfTokenOf(id) };
+  admin = await dashboardSessionOf(await createUser({ admin: true, test: false }));
 });
 
 /** `address` may carry a query (a shown-once page's handle does, behaviour DASH-13). */
-function call(method: 'GET' | 'POST', address: string, body?: Record<string, string>) {
-  const url = new URL(address, 'https://auth.example.test');
-  const query = Object.fromEntries(url.searchParams);
-  return handler(
-    apiGatewayEvent({
-      method,
-      path: url.pathname,
-      resource: '/dashboard/{proxy+}',
-      pathParameters: { proxy: url.pathname.replace(/^\/dashboard\//, '') },
-      ...(Object.keys(query).length > 0 ? { query } : {}),
-      headers: {
-        Accept: 'text/html',
-        Cookie: admin.cookie,
-        ...(body
-          ? { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin', Origin: 'https://auth.example.test' }
-          : {}),
-      },
-      ...(body ? { body: new URLSearchParams({ csrf: admin.csrf, ...body }).toString() } : {}),
-    }),
-    lambdaContext,
-  );
-}
+const call = (method: 'GET' | 'POST', address: string, body?: Record<string, string>) =>
+  method === 'GET' ? dashboardGet(admin, address) : dashboardPost(admin, address, body ?? {});
 
 const rotatingMark = (page: string) => /name="rotating" value="([^"]+)"/.exec(page)![1]!;
 const clientCredentials = (clientId: string, secret: string) =>
