@@ -4,13 +4,14 @@
  * filter value as the error page (DASH-4), never a 500.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { apiKeyItem, userKeyIndexItem } from '../../lambdas/adapters/dynamodb/api-key-items';
 import type { ApiKey, User } from '../../lambdas/core/model';
 import { getApiKeyStore } from '../../lambdas/wiring/api-keys';
 import { getStorage } from '../../lambdas/wiring/storage';
 import { getAuditLog } from '../../lambdas/wiring/audit';
-import { getSessions, getTokenStore } from '../../lambdas/wiring/repositories';
+import { getTokenStore } from '../../lambdas/wiring/repositories';
+import { dashboardSessionOf } from '../support/dashboard-calls';
 import { handler } from '../support/dashboard-handler';
 import { DynamoFaults } from '../support/dynamo-faults';
 import { apiGatewayEvent, lambdaContext } from '../support/events';
@@ -26,14 +27,7 @@ let admin: User;
 let cookie: string;
 beforeAll(async () => {
   admin = await createUser({ admin: true, test: false, name: 'Lists admin' });
-  const id = randomBytes(32).toString('base64url');
-  const authTime = Math.floor(Date.now() / 1000);
-  await getSessions().createSession(
-    id,
-    { userId: admin.id, authTime, amr: ['pwd', 'otp', 'mfa'], expiresAtEpoch: authTime + 3600 },
-    new Date().toISOString(),
-  );
-  cookie = `__Host-session=${id}`;
+  cookie = (await dashboardSessionOf(admin)).cookie;
 });
 
 async function page(path: string, query: Record<string, string> = {}) {
