@@ -15,8 +15,8 @@ import { listApiKeys } from '../../lambdas/core/api-keys/list-and-revoke';
 import type { LocalApp } from '../../lambdas/local/app';
 import { getApiKeyAdmin } from '../../lambdas/wiring/api-keys';
 import { getClientRepository, getUsers } from '../../lambdas/wiring/repositories';
-import { launchChromium, pageWatchingErrors } from '../support/browser';
-import { noRefusal, shot, signInToDashboard, startDashboardApp } from '../support/dashboard-browser';
+import { launchChromium } from '../support/browser';
+import { adminDashboardPage, noRefusal, shot, startDashboardApp } from '../support/dashboard-browser';
 import { createUserWithPassword, type TestUser } from '../support/fixtures';
 
 let outbox: string;
@@ -32,9 +32,7 @@ beforeAll(async () => {
   const made = await createUserWithPassword({ environments: [app.bootstrap.environments.defaultId], name: 'Forms User' });
   // Not a test user: behaviour KEY-3 binds test users to test clients only, and the dashboard makes real ones.
   plainUser = { ...made, user: await getUsers().update(made.user, { test: false }, new Date().toISOString()) };
-  ({ page, consoleErrors } = await pageWatchingErrors(browser));
-  await page.goto(`${app.url}/dashboard`);
-  await signInToDashboard(page, outbox, app.bootstrap.admin.email, app.bootstrap.admin.password);
+  ({ page, consoleErrors } = await adminDashboardPage(browser, app, outbox));
 });
 
 afterAll(async () => {

@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import type { LocalApp } from '../../lambdas/local/app';
 import { getAuditLog } from '../../lambdas/wiring/audit';
-import { launchChromium, pageWatchingErrors } from '../support/browser';
-import { shot, signInToDashboard, startDashboardApp } from '../support/dashboard-browser';
+import { launchChromium } from '../support/browser';
+import { adminDashboardPage, shot, startDashboardApp } from '../support/dashboard-browser';
 import { createClient, createUser } from '../support/fixtures';
 
 let outbox: string;
@@ -56,9 +56,7 @@ beforeAll(async () => {
     actor: { kind: 'admin-user', userId: app.bootstrap.admin.userId },
     at: new Date().toISOString(),
   });
-  ({ page, consoleErrors } = await pageWatchingErrors(browser));
-  await page.goto(`${app.url}/dashboard`);
-  await signInToDashboard(page, outbox, app.bootstrap.admin.email, app.bootstrap.admin.password);
+  ({ page, consoleErrors } = await adminDashboardPage(browser, app, outbox));
 });
 
 afterAll(async () => {

@@ -9,8 +9,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import type { LocalApp } from '../../lambdas/local/app';
-import { launchChromium, pageWatchingErrors } from '../support/browser';
-import { shot, signInToDashboard, startDashboardApp } from '../support/dashboard-browser';
+import { launchChromium } from '../support/browser';
+import { adminDashboardPage, shot, startDashboardApp } from '../support/dashboard-browser';
 import { createClient } from '../support/fixtures';
 import { recordSigningKeyTimes } from '../support/signing-key-times';
 import { type HourCounts, hourBefore, putApiKeyExpiryDay, putServiceCounters, putTokenStatsHour } from '../support/token-stats';
@@ -67,9 +67,7 @@ beforeAll(async () => {
     publishLeadMs: 20 * 60_000,
     recordedAt: new Date(now - 3_600_000).toISOString(),
   });
-  ({ page, consoleErrors } = await pageWatchingErrors(browser));
-  await page.goto(`${app.url}/dashboard`);
-  await signInToDashboard(page, outbox, app.bootstrap.admin.email, app.bootstrap.admin.password);
+  ({ page, consoleErrors } = await adminDashboardPage(browser, app, outbox));
 });
 
 afterAll(async () => {

@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type LocalApp, startLocalApp } from '../../lambdas/local/app';
-import { newestMail } from './browser';
+import { newestMail, pageWatchingErrors } from './browser';
 
 export const screenshotDir =
   process.env.UPDATE_SCREENSHOTS === '1'
@@ -53,4 +53,16 @@ export async function noRefusal(page: Page): Promise<void> {
 export function shot(page: Page, name: string, secret?: string): Promise<Buffer> {
   mkdirSync(screenshotDir, { recursive: true });
   return page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true, mask: secret ? [page.locator(secret)] : [] });
+}
+
+/** A fresh page, its console errors collected (CSP violations among them), signed in to the dashboard as the bootstrap admin. */
+export async function adminDashboardPage(
+  browser: Browser,
+  app: LocalApp,
+  outbox: string,
+): Promise<{ page: Page; consoleErrors: string[] }> {
+  const watched = await pageWatchingErrors(browser);
+  await watched.page.goto(`${app.url}/dashboard`);
+  await signInToDashboard(watched.page, outbox, app.bootstrap.admin.email, app.bootstrap.admin.password);
+  return watched;
 }
